@@ -1,0 +1,106 @@
+/**
+ * What every module of the mock is handed: one clock, one fault set, the
+ * credentials, the world, and the services other modules provide. Modules own
+ * their own state and register a reset for POST /_control/reset.
+ */
+import type { Clock } from './clock.js';
+import type { FaultSet } from './faults.js';
+import type { World } from './world.js';
+
+export interface Credentials {
+  clientId: string;
+  clientSecret: string;
+  apiKey: string;
+  /** The one registered redirect URI. */
+  redirectUri: string;
+  controlToken: string;
+}
+
+/** Options of createMock() and `npm run mock`. Variants are legal choices the spec leaves open. */
+export interface MockOptions {
+  host?: string; // default 127.0.0.1
+  port?: number; // default 0 (ephemeral); `npm run mock` defaults to 4010
+  faults?: Iterable<string>;
+  /** Serve the control protocol at /_control (default true). */
+  control?: boolean;
+  /** Fixed credentials (otherwise random per instance). */
+  credentials?: Partial<Credentials>;
+  /** Access token lifetime in seconds (default four months: 10_368_000). */
+  accessTokenLifetimeSec?: number;
+  /** Variant: encoding of the X-Signature v value (default hex). */
+  signatureEncoding?: 'hex' | 'base64';
+  /** Variant: lock IDs in lower-case hex (default upper case). */
+  lowerCaseLockIds?: boolean;
+  /** Variant: add unknown extra fields to token responses and webhook payloads. */
+  extraFields?: boolean;
+  /** Give up on a webhook receiver after this long (default 5000 ms). */
+  deliveryTimeoutMs?: number;
+  /** Log lines (SMS codes, sign-in hints); default: none. */
+  log?: (line: string) => void;
+}
+
+export interface ResolvedMockOptions {
+  host: string;
+  port: number;
+  control: boolean;
+  accessTokenLifetimeSec: number;
+  signatureEncoding: 'hex' | 'base64';
+  lowerCaseLockIds: boolean;
+  extraFields: boolean;
+  deliveryTimeoutMs: number;
+}
+
+export interface AccessTokenClaims {
+  userId: string | null; // null for a client_credentials token of the application's own account
+  clientId: string;
+  /** Expiry, epoch ms. */
+  expiresAtMs: number;
+  issuedAtMs: number;
+}
+
+/** Issues and checks access tokens (JWTs). Provided by the OAuth side. */
+export interface AccessTokenService {
+  issue(claims: { userId: string | null; clientId: string; expiresAtMs?: number }): Promise<{ token: string; expiresAtMs: number }>;
+  /** The token's claims, or null when it is malformed, badly signed, expired or revoked. */
+  verify(token: string): Promise<AccessTokenClaims | null>;
+}
+
+/** A control-protocol event request (POST /_control/events). */
+export interface EventRequest {
+  kind: string;
+  lockId?: string;
+  userId?: string;
+  value?: string;
+  params?: Record<string, unknown>;
+}
+
+/** Emits events to matching webhook registrations. Provided by the webhook side. */
+export interface EventService {
+  /** Throws ControlError (404 unknown lock/user, 422 bad kind/value) on bad requests. */
+  emit(request: EventRequest): Promise<{ emitted: number; eventId: string | null }>;
+}
+
+/** A 4xx the control protocol answers: {"error": code, "message": message}. */
+export class ControlError extends Error {
+  constructor(readonly statusCode: 400 | 401 | 404 | 409 | 422, readonly code: string, message: string) {
+    super(message);
+    this.name = 'ControlError';
+  }
+}
+
+export interface MockContext {
+  options: ResolvedMockOptions;
+  clock: Clock;
+  faults: FaultSet;
+  credentials: Credentials;
+  world: World;
+  log: (line: string) => void;
+  /** Set by the OAuth side during start-up. */
+  tokens: AccessTokenService;
+  /** Set by the webhook side during start-up. */
+  events: EventService;
+  /** Client IDs permitted to use the client_credentials grant (control protocol). */
+  clientCredentialsEnabled: Set<string>;
+  /** Each module pushes the function that restores its initial state. */
+  onReset: Array<() => void>;
+}

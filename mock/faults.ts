@@ -1,0 +1,127 @@
+/**
+ * The mock's fault catalog. A fault is a named switch that makes the mock break
+ * exactly one rule of the spec, checked at the one place that rule is
+ * implemented (`ctx.faults.has('name')`), never a copy of a handler.
+ *
+ * Each fault names the requirement it breaks; the self-verification kill matrix
+ * runs the suites against the mock once per fault and expects that requirement
+ * to be failed (MUST) or warned (SHOULD).
+ */
+
+export interface FaultDefinition {
+  /** The requirement (harness/catalog.ts) this fault breaks. */
+  requirement: string;
+  /** What the mock does wrong when the fault is on. */
+  description: string;
+}
+
+export const FAULTS = {
+  // Authorization endpoint
+  'state-truncated': { requirement: 'OAUTH-STATE-ECHO', description: 'The redirect carries only the first 64 characters of state.' },
+  'denial-without-error': { requirement: 'OAUTH-DENIAL-ACCESS-DENIED', description: 'Cancellation redirects with error=server_error instead of error=access_denied.' },
+  'denial-drops-state': { requirement: 'OAUTH-DENIAL-ACCESS-DENIED', description: 'Cancellation redirects with error=access_denied but without state.' },
+  'open-redirect': { requirement: 'OAUTH-REDIRECT-URI-REGISTERED', description: 'Any redirect_uri is accepted and redirected to, registered or not.' },
+  'code-reusable': { requirement: 'OAUTH-CODE-SINGLE-USE', description: 'An authorization code can be exchanged any number of times.' },
+
+  // Token endpoint
+  'basic-header-accepted': { requirement: 'TOKEN-BASIC-REJECTED', description: 'Client credentials in an Authorization: Basic header are accepted when the body lacks them.' },
+  'basic-header-not-ignored': { requirement: 'TOKEN-BASIC-IGNORED', description: 'A bogus Authorization: Basic header makes an otherwise correct token request fail.' },
+  'wrong-secret-accepted': { requirement: 'TOKEN-BODY-SECRET-CHECKED', description: 'client_secret in the body is not checked.' },
+  'malformed-400': { requirement: 'TOKEN-MALFORMED-302-ERROR', description: 'A malformed token request gets a 400 JSON error instead of a 302 to /error.' },
+  'expires-in-string': { requirement: 'TOKEN-RESPONSE-SHAPE', description: 'expires_in is sent as a string of digits, not an integer.' },
+  'access-token-opaque': { requirement: 'TOKEN-ACCESS-TOKEN-JWT', description: 'access_token is an opaque random string, not a JWT.' },
+
+  // Client credentials
+  'cc-enabled-by-default': { requirement: 'TOKEN-CC-DISABLED-BY-DEFAULT', description: 'The client_credentials grant works without the operator\'s permission.' },
+  'cc-no-refresh-token': { requirement: 'TOKEN-CC-ENABLED-WORKS', description: 'The client_credentials token response lacks refresh_token.' },
+
+  // Refresh tokens
+  'refresh-reusable': { requirement: 'REFRESH-SINGLE-USE', description: 'A used refresh token can be redeemed again.' },
+  'refresh-no-new-token': { requirement: 'REFRESH-NEW-PAIR', description: 'The refresh grant returns the same refresh token it was given.' },
+  'refresh-error-not-oauth': { requirement: 'REFRESH-ERROR-RESPONSE', description: 'A refused refresh token gets 400 with a text/plain body, not an OAuth 2.0 error object.' },
+  'refresh-error-invalid-request': { requirement: 'REFRESH-ERROR-INVALID-GRANT', description: 'A refused refresh token gets error=invalid_request instead of invalid_grant.' },
+  'refresh-unknown-accepted': { requirement: 'REFRESH-UNKNOWN-REFUSED', description: 'An unknown refresh token of the right shape is redeemed.' },
+  'refresh-never-expires': { requirement: 'REFRESH-EXPIRED-AFTER-YEAR', description: 'Refresh tokens never expire.' },
+  'refresh-expires-early': { requirement: 'REFRESH-VALID-WITHIN-YEAR', description: 'Refresh tokens expire 30 days after issue.' },
+  'refresh-revocation-ignored': { requirement: 'REFRESH-REVOKED', description: 'A revoked refresh token can still be redeemed.' },
+  'refresh-access-token-dead': { requirement: 'REFRESH-NEW-ACCESS-TOKEN-WORKS', description: 'The access token returned by the refresh grant is refused by the API.' },
+
+  // API headers
+  'no-rotation-header': { requirement: 'HEADERS-ROTATION-ON-SUCCESS', description: 'Successful API responses of GET /users/locks/mine carry no x-access-token header.' },
+  'rotated-token-invalid': { requirement: 'HEADERS-ROTATED-TOKEN-WORKS', description: 'The x-access-token header holds a token the API refuses.' },
+  'rotation-not-extending': { requirement: 'HEADERS-ROTATION-EXTENDS', description: 'A rotated token expires at the same moment as the one presented.' },
+  'rotation-revokes-previous': { requirement: 'HEADERS-PREVIOUS-TOKEN-VALID', description: 'Issuing a rotated token invalidates the token presented.' },
+  'invalid-token-403': { requirement: 'HEADERS-INVALID-TOKEN-401', description: 'An invalid access token gets 403 instead of 401.' },
+  'expired-token-accepted': { requirement: 'HEADERS-EXPIRED-TOKEN-401', description: 'An access token past its expiry is still accepted.' },
+  'missing-token-400': { requirement: 'HEADERS-MISSING-TOKEN-401', description: 'A request without x-access-token gets 400 instead of 401.' },
+  'short-access-token': { requirement: 'HEADERS-TOKEN-LIFETIME-24H', description: 'Access tokens are issued valid for one hour.' },
+
+  // Webhook registration
+  'lock-register-appends': { requirement: 'WEBHOOK-LOCK-OVERWRITE', description: 'Registering again for the same lock and user adds a registration instead of replacing it.' },
+  'lock-register-per-lock': { requirement: 'WEBHOOK-LOCK-PER-USER', description: 'A registration replaces every other user\'s registration on that lock.' },
+  'lock-delete-ignored': { requirement: 'WEBHOOK-LOCK-DELETE', description: 'DELETE /webhook/:lockID/:clientID answers success but keeps the registration.' },
+  'keypad-events-dropped': { requirement: 'WEBHOOK-KEYPAD-VIA-LOCK', description: 'Keypad events are not delivered to lock registrations.' },
+  'user-register-appends': { requirement: 'WEBHOOK-USER-OVERWRITE', description: 'Registering the user webhook again adds a registration instead of replacing it.' },
+  'user-delete-ignored': { requirement: 'WEBHOOK-USER-DELETE', description: 'DELETE /webhook/user answers success but keeps the registration.' },
+  'filter-ignored': { requirement: 'WEBHOOK-NOTIFICATION-FILTER', description: 'notificationTypes is ignored: every registration receives every event.' },
+
+  // Delivery
+  'duplicate-delivery': { requirement: 'DELIVERY-ONE-POST', description: 'Every event is delivered twice.' },
+  'wrong-content-type': { requirement: 'DELIVERY-CONTENT-TYPE', description: 'Deliveries carry Content-Type text/plain.' },
+  'no-custom-header': { requirement: 'DELIVERY-CUSTOM-HEADER', description: 'The registration\'s header and token are not sent.' },
+  'signature-missing': { requirement: 'DELIVERY-SIGNATURE-PRESENT', description: 'Deliveries carry no X-Signature header.' },
+  'retry-on-error': { requirement: 'DELIVERY-NO-RETRY', description: 'A non-2xx answer is retried twice.' },
+  'follow-redirects': { requirement: 'DELIVERY-NO-REDIRECT', description: 'A 302 answer is followed to its Location.' },
+  'status-check-caller-only': { requirement: 'DELIVERY-STATUS-CHECK-FANOUT', description: 'The status event of a status check goes only to the caller\'s registration.' },
+
+  // Signature
+  'signature-wrong-key': { requirement: 'SIGNATURE-VALID', description: 'The HMAC is keyed with the client secret instead of the API key.' },
+  'signature-body-only': { requirement: 'SIGNATURE-VALID', description: 'The HMAC covers the body alone, without "t.".' },
+  'signature-other-bytes': { requirement: 'SIGNATURE-VALID', description: 'The HMAC covers a re-serialised body (indented JSON), not the bytes sent.' },
+  'signature-stale-timestamp': { requirement: 'SIGNATURE-TIMESTAMP-CURRENT', description: 'The signature timestamp is ten minutes behind the clock.' },
+  'signature-semicolons': { requirement: 'SIGNATURE-FORMAT', description: 'X-Signature elements are separated by semicolons, not commas.' },
+
+  // Event payloads
+  'keypad-op-device-lock': { requirement: 'EVENT-OPERATION-KEYPAD', description: 'Keypad operations report Device=lock.' },
+  'manual-marker-wrong': { requirement: 'EVENT-OPERATION-MANUAL', description: 'Manual unlock events carry User.UserID=manuallock.' },
+  'door-marker-missing': { requirement: 'EVENT-DOOR-STATE', description: 'Door events carry the acting user\'s UserID instead of DoorStateChanged.' },
+  'status-as-operation': { requirement: 'EVENT-STATUS-CHECK', description: 'Status check results are sent with EventType=operation.' },
+  'lock-name-stale': { requirement: 'EVENT-LOCK-NAME-CHANGED', description: 'lock_name_changed carries the old lock name in Lock.Name.' },
+  'battery-field-renamed': { requirement: 'EVENT-LOCK-BATTERY', description: 'lock_battery_alert carries warninglevel instead of warningLevel.' },
+  'masterpin-pin-filled': { requirement: 'EVENT-MASTER-PIN', description: 'The master PIN event carries Pin {state, action} instead of an empty object.' },
+  'bridge-lockid-string': { requirement: 'EVENT-BRIDGE', description: 'Bridge events carry LockID as a string, not an array.' },
+  'usertype-missing': { requirement: 'EVENT-LOCK-USERTYPE-CHANGED', description: 'lock_usertype_changed on lock webhooks omits User.UserType.' },
+  'user-event-no-eventid': { requirement: 'EVENT-USER-LOCK-USER-ADD', description: 'User-webhook events carry no EventID.' },
+} as const satisfies Record<string, FaultDefinition>;
+
+export type FaultName = keyof typeof FAULTS;
+
+export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
+
+export function isFaultName(name: string): name is FaultName {
+  return Object.prototype.hasOwnProperty.call(FAULTS, name);
+}
+
+/** The set of faults switched on in one mock instance. */
+export class FaultSet {
+  readonly #on: ReadonlySet<FaultName>;
+
+  constructor(names: Iterable<string> = []) {
+    const on = new Set<FaultName>();
+    for (const name of names) {
+      if (!isFaultName(name)) {
+        throw new Error(`unknown fault: ${name} (known: ${FAULT_NAMES.join(', ')})`);
+      }
+      on.add(name);
+    }
+    this.#on = on;
+  }
+
+  has(name: FaultName): boolean {
+    return this.#on.has(name);
+  }
+
+  list(): FaultName[] {
+    return [...this.#on];
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The people and devices the mock serves: the fixtures of the control protocol
+ * (GET /_control/fixtures) plus the mutable device state events report.
+ * The first user owns both locks; the second is a guest on the first lock.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+
+export interface MockUser {
+  userId: string; // lower-case UUID
+  firstName: string;
+  lastName: string;
+  email: string;
+  phoneNo: string;
+  /** Sign-in password for the mock's real pages. */
+  password: string;
+}
+
+export type LockState = 'lock' | 'unlock' | 'unlatch';
+
+export interface MockLock {
+  lockId: string; // 32 hex characters, upper case unless the lower-case variant is on
+  name: string;
+  ownerUserId: string;
+  keypad: boolean;
+  doorSensor: boolean;
+  builtInKeypad: boolean;
+  bridgeId: string;
+  keypadSerialNumber: string;
+  state: LockState;
+  /** userId → access level on this lock. */
+  members: Map<string, 'user' | 'superuser'>;
+}
+
+export interface World {
+  users: MockUser[];
+  locks: MockLock[];
+}
+
+function hexId(lowerCase: boolean): string {
+  const id = randomBytes(16).toString('hex');
+  return lowerCase ? id : id.toUpperCase();
+}
+
+export function createWorld(options: { lowerCaseLockIds?: boolean } = {}): World {
+  const lower = options.lowerCaseLockIds ?? false;
+  const users: MockUser[] = [
+    { userId: randomUUID(), firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.test', phoneNo: '+15550100001', password: 'analytical-engine' },
+    { userId: randomUUID(), firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.test', phoneNo: '+15550100002', password: 'compiler-1952' },
+    { userId: randomUUID(), firstName: 'Alan', lastName: 'Turing', email: 'alan@example.test', phoneNo: '+15550100003', password: 'bombe-1939' },
+  ];
+  const [owner, guest] = users as [MockUser, MockUser, MockUser];
+  const bridgeId = hexId(lower);
+  const locks: MockLock[] = [
+    {
+      lockId: hexId(lower), name: 'Front Door', ownerUserId: owner.userId, keypad: true, doorSensor: true,
+      builtInKeypad: false, bridgeId, keypadSerialNumber: 'KP-' + randomBytes(4).toString('hex').toUpperCase(),
+      state: 'lock', members: new Map([[owner.userId, 'superuser'], [guest.userId, 'user']]),
+    },
+    {
+      lockId: hexId(lower), name: 'Back Door', ownerUserId: owner.userId, keypad: false, doorSensor: false,
+      builtInKeypad: true, bridgeId, keypadSerialNumber: 'KP-' + randomBytes(4).toString('hex').toUpperCase(),
+      state: 'lock', members: new Map([[owner.userId, 'superuser']]),
+    },
+  ];
+  return { users, locks };
+}
+
+/** A fresh copy of the world's initial state, used by POST /_control/reset. */
+export function snapshotWorld(world: World): () => void {
+  const saved = world.locks.map((lock) => ({ lock, name: lock.name, state: lock.state, members: new Map(lock.members) }));
+  return () => {
+    for (const s of saved) {
+      s.lock.name = s.name;
+      s.lock.state = s.state;
+      s.lock.members = new Map(s.members);
+    }
+  };
+}
