@@ -1,0 +1,48 @@
+/** The matrix's judgement of one run: what counts as caught, and what counts as a false failure. */
+import { describe, expect, test } from 'vitest';
+import { areaScope, judge, planMatrix, type MatrixEntry, type RequirementResult } from './matrix.js';
+import { FAULT_NAMES } from '../../mock/faults.js';
+
+const fault = (name: string, requirement: string): MatrixEntry => ({ name, kind: 'fault', description: '', mockOptions: { faults: [name] }, requirement });
+const clean: MatrixEntry = { name: 'conforming', kind: 'conforming', description: '', mockOptions: {} };
+const req = (id: string, level: string, status: RequirementResult['status']): RequirementResult => ({ id, level, status });
+
+describe('judge', () => {
+  test('a MUST fault is caught only when its own requirement failed', () => {
+    const entry = fault('refresh-reusable', 'REFRESH-SINGLE-USE');
+    expect(judge(entry, { verdict: 'not-conformant', requirements: [req('REFRESH-SINGLE-USE', 'MUST', 'failed')] }).ok).toBe(true);
+    const wrongReason = judge(entry, { verdict: 'not-conformant', requirements: [req('REFRESH-NEW-PAIR', 'MUST', 'failed'), req('REFRESH-SINGLE-USE', 'MUST', 'passed')] });
+    expect(wrongReason.ok).toBe(false);
+    expect(wrongReason.why).toMatch(/REFRESH-SINGLE-USE was not failed/);
+  });
+
+  test('a SHOULD fault is caught when its requirement is warned', () => {
+    const entry = fault('filter-ignored', 'WEBHOOK-NOTIFICATION-FILTER');
+    expect(judge(entry, { verdict: 'conformant', requirements: [req('WEBHOOK-NOTIFICATION-FILTER', 'SHOULD', 'warned')] }).ok).toBe(true);
+    expect(judge(entry, { verdict: 'conformant', requirements: [req('WEBHOOK-NOTIFICATION-FILTER', 'SHOULD', 'passed')] }).ok).toBe(false);
+  });
+
+  test('a conforming implementation with any failure or warning is a false failure', () => {
+    expect(judge(clean, { verdict: 'conformant', requirements: [req('OAUTH-STATE-ECHO', 'MUST', 'passed')] }).ok).toBe(true);
+    expect(judge(clean, { verdict: 'conformant', requirements: [req('HEADERS-MISSING-TOKEN-401', 'SHOULD', 'warned')] }).ok).toBe(false);
+    expect(judge(clean, { verdict: 'incomplete', requirements: [] }).ok).toBe(false);
+  });
+
+  test('a run without a verdict file is never ok', () => {
+    expect(judge(clean, null).ok).toBe(false);
+    expect(judge(fault('code-reusable', 'OAUTH-CODE-SINGLE-USE'), null).ok).toBe(false);
+  });
+});
+
+describe('planMatrix', () => {
+  test('plans the plain mock, the variants and every fault, each fault scoped to its area', () => {
+    const plan = planMatrix({ scope: 'area' });
+    expect(plan.filter((e) => e.kind === 'fault')).toHaveLength(FAULT_NAMES.length);
+    expect(plan.filter((e) => e.kind === 'variant').length).toBeGreaterThanOrEqual(2);
+    for (const entry of plan.filter((e) => e.kind === 'fault')) {
+      expect(entry.only).toContain(entry.requirement);
+    }
+    expect(areaScope('DELIVERY-NO-RETRY')).toContain('DELIVERY-NO-REDIRECT');
+    expect(areaScope('DELIVERY-NO-RETRY')).not.toContain('OAUTH-STATE-ECHO');
+  });
+});

@@ -1,0 +1,99 @@
+/** Writes the self-verification matrix as reports/self-verification.json and a small HTML page beside it. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import escapeHtml from 'escape-html';
+import type { MatrixOutcome } from './matrix.js';
+
+export interface MatrixSummary {
+  generatedAt: string;
+  seed: number;
+  scope: 'full' | 'area';
+  wallTimeMs: number;
+  faults: number;
+  faultsCaught: number;
+  killRate: number;
+  falseFailures: number;
+  variants: number;
+  rows: Array<{
+    name: string;
+    kind: string;
+    description: string;
+    expectedRequirement: string | null;
+    verdict: string | null;
+    failed: string[];
+    warned: string[];
+    ok: boolean;
+    why: string;
+    durationMs: number;
+  }>;
+}
+
+export function summarise(outcomes: MatrixOutcome[], meta: { seed: number; scope: 'full' | 'area'; wallTimeMs: number }): MatrixSummary {
+  const faults = outcomes.filter((o) => o.entry.kind === 'fault');
+  const conforming = outcomes.filter((o) => o.entry.kind !== 'fault');
+  const caught = faults.filter((o) => o.ok).length;
+  return {
+    generatedAt: new Date().toISOString(),
+    seed: meta.seed,
+    scope: meta.scope,
+    wallTimeMs: meta.wallTimeMs,
+    faults: faults.length,
+    faultsCaught: caught,
+    killRate: faults.length ? caught / faults.length : 1,
+    falseFailures: conforming.reduce((n, o) => n + o.failed.length + o.warned.length, 0),
+    variants: conforming.filter((o) => o.entry.kind === 'variant').length,
+    rows: outcomes.map((o) => ({
+      name: o.entry.name,
+      kind: o.entry.kind,
+      description: o.entry.description,
+      expectedRequirement: o.entry.requirement ?? null,
+      verdict: o.verdict,
+      failed: o.failed,
+      warned: o.warned,
+      ok: o.ok,
+      why: o.why,
+      durationMs: o.durationMs,
+    })),
+  };
+}
+
+export function formatTable(summary: MatrixSummary): string {
+  const lines = [
+    `self-verification: ${summary.faultsCaught}/${summary.faults} faults caught (kill rate ${(summary.killRate * 100).toFixed(1)}%), ` +
+      `${summary.falseFailures} false failures on ${summary.variants + 1} conforming implementations, ` +
+      `${(summary.wallTimeMs / 1000).toFixed(1)} s, seed ${summary.seed}, scope ${summary.scope}`,
+    '',
+    `${'entry'.padEnd(30)} ${'expected'.padEnd(30)} ${'verdict'.padEnd(15)} result`,
+  ];
+  for (const row of summary.rows) {
+    lines.push(
+      `${row.name.padEnd(30)} ${(row.expectedRequirement ?? 'conformant').padEnd(30)} ${String(row.verdict).padEnd(15)} ${row.ok ? 'ok' : 'MISSED'}: ${row.why}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export function renderHtml(summary: MatrixSummary): string {
+  const rows = summary.rows
+    .map((r) => `<tr class="${r.ok ? 'ok' : 'bad'}"><td>${escapeHtml(r.name)}</td><td>${escapeHtml(r.kind)}</td>` +
+      `<td>${escapeHtml(r.description)}</td><td><code>${escapeHtml(r.expectedRequirement ?? 'conformant')}</code></td>` +
+      `<td>${escapeHtml(String(r.verdict))}</td><td>${r.failed.map((id) => `<code>${escapeHtml(id)}</code>`).join(' ')}` +
+      `${r.warned.map((id) => ` <code class="warn">${escapeHtml(id)}</code>`).join('')}</td>` +
+      `<td>${r.ok ? '✔' : '✘'} ${escapeHtml(r.why)}</td><td>${(r.durationMs / 1000).toFixed(1)} s</td></tr>`)
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>lockconf self-verification</title>
+<style>body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#1d2430}h1{font-size:1.6rem}
+.big{font-size:2.2rem;font-weight:700}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #dde;padding:.35rem .5rem;text-align:left;vertical-align:top}
+tr.bad{background:#fde8e8}tr.ok td:nth-child(7){color:#17692e}code{font-size:12px;background:#f2f4f8;padding:0 .2rem}code.warn{background:#fff3cd}</style></head>
+<body><h1>lockconf self-verification</h1>
+<p class="big">${summary.faultsCaught}/${summary.faults} faults caught · ${summary.falseFailures} false failures</p>
+<p>Kill rate ${(summary.killRate * 100).toFixed(1)}% · ${summary.variants} legal variants plus the plain mock · wall time ${(summary.wallTimeMs / 1000).toFixed(1)} s · seed ${summary.seed} · scope ${escapeHtml(summary.scope)} · ${escapeHtml(summary.generatedAt)}</p>
+<table><thead><tr><th>entry</th><th>kind</th><th>what it does</th><th>expected</th><th>verdict</th><th>failed / warned</th><th>judgement</th><th>time</th></tr></thead>
+<tbody>${rows}</tbody></table></body></html>`;
+}
+
+export async function writeMatrixReport(summary: MatrixSummary, jsonPath: string): Promise<void> {
+  await mkdir(dirname(jsonPath), { recursive: true });
+  await writeFile(jsonPath, JSON.stringify(summary, null, 2) + '\n');
+  await writeFile(jsonPath.replace(/\.json$/, '.html'), renderHtml(summary));
+}
