@@ -1,0 +1,33 @@
+/**
+ * The test context the suites program against: the ConformanceContext of
+ * harness/contracts.ts plus the two conveniences harness/conformance.ts adds
+ * (`targetNow`, `inbox`). Helpers fall back to the plain contract when a
+ * convenience is absent, so they keep working whichever shape arrives.
+ */
+import type { ConformanceContext, Inbox, InboxResponse } from '../../harness/contracts.js';
+
+export type SuiteContext = ConformanceContext & {
+  /** The target's clock (control GET /clock), else the harness clock. */
+  targetNow?: () => Promise<number>;
+  /** A fresh capture inbox owned by this test. */
+  inbox?: (opts?: { label?: string; response?: InboxResponse }) => Promise<Inbox>;
+};
+
+/** The target's current time in epoch ms: signature timestamps are judged against it. */
+export async function targetNow(t: SuiteContext): Promise<number> {
+  if (typeof t.targetNow === 'function') return t.targetNow();
+  if (t.control && t.target.has('clock')) return t.control.now();
+  return Date.now();
+}
+
+/** A new inbox on the capture server for this test. */
+export async function newInbox(t: SuiteContext, opts: { label?: string; response?: InboxResponse } = {}): Promise<Inbox> {
+  if (typeof t.inbox === 'function') return t.inbox(opts);
+  return t.capture.newInbox(opts);
+}
+
+/** A control client, or end the test as not tested (callers declare the capability in `needs`). */
+export function control(t: SuiteContext): NonNullable<ConformanceContext['control']> {
+  if (!t.control) t.notTested('the target offers no control protocol');
+  return t.control;
+}

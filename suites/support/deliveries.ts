@@ -1,0 +1,95 @@
+/**
+ * Waiting for webhook deliveries without waiting out real time longer than needed:
+ * expected deliveries resolve as soon as they arrive; "nothing (more) arrives" is
+ * judged over a short window.
+ */
+import type { Delivery, Inbox } from '../../harness/contracts.js';
+import type { SuiteContext } from './context.js';
+import { sameId } from './fixtures.js';
+
+/** How long an expected delivery may take to arrive. */
+export const ARRIVAL_TIMEOUT_MS = 5_000;
+/** How long we listen to show that nothing (more) arrives. */
+export const QUIET_WINDOW_MS = 500;
+/** Listening window for retries, which a target may schedule a little later. */
+export const RETRY_WINDOW_MS = 1_500;
+
+export type Predicate = (d: Delivery) => boolean;
+
+/** A delivery whose JSON body is the event named (and, when given, for the lock named). */
+export function isEvent(event: string, opts: { eventType?: string; lockId?: string } = {}): Predicate {
+  return (d) => {
+    const body = d.json;
+    if (!body || typeof body !== 'object') return false;
+    if (body.Event !== event) return false;
+    if (opts.eventType !== undefined && body.EventType !== opts.eventType) return false;
+    if (opts.lockId !== undefined) {
+      const ids = Array.isArray(body.LockID) ? body.LockID : [body.LockID];
+      if (!ids.some((id: unknown) => sameId(id, opts.lockId))) return false;
+    }
+    return true;
+  };
+}
+
+/** A delivery that looks like a status-check result for the lock (EventType status). */
+export function isStatusEvent(lockId: string): Predicate {
+  return (d) => {
+    const body = d.json;
+    return Boolean(body && typeof body === 'object' && body.EventType === 'status' && sameId(body.LockID, lockId));
+  };
+}
+
+/** A short, secret-free description of deliveries for failure messages. */
+export function describeDeliveries(list: Delivery[]): string {
+  if (list.length === 0) return 'none';
+  return list
+    .map((d) => {
+      const b = d.json && typeof d.json === 'object' ? d.json : null;
+      const what = b ? `${String(b.EventType)}/${String(b.Event)}` : `non-JSON body (${d.rawBody.length} bytes)`;
+      return `#${d.seq} ${d.method} ${what} → answered ${d.answeredStatus}`;
+    })
+    .join('; ');
+}
+
+/** The first `n` deliveries matching the predicate; fails the test with the rule's words if they do not arrive. */
+export async function expectDeliveries(
+  t: SuiteContext,
+  inbox: Inbox,
+  what: string,
+  opts: { n?: number; predicate?: Predicate; timeoutMs?: number } = {},
+): Promise<Delivery[]> {
+  const n = opts.n ?? 1;
+  const timeoutMs = opts.timeoutMs ?? ARRIVAL_TIMEOUT_MS;
+  try {
+    return await inbox.waitFor(n, { ...(opts.predicate ? { predicate: opts.predicate } : {}), timeoutMs });
+  } catch (err) {
+    const seen = await inbox.deliveries().catch(() => []);
+    t.expect.unreachable(`${what}: expected ${n} matching deliver${n === 1 ? 'y' : 'ies'} within ${timeoutMs} ms; received: ${describeDeliveries(seen)}` +
+      (err instanceof Error && !/timeout|ERR_DELIVERY/i.test(err.message) ? ` (${err.message})` : ''));
+  }
+}
+
+export async function expectDelivery(t: SuiteContext, inbox: Inbox, what: string, opts: { predicate?: Predicate; timeoutMs?: number } = {}): Promise<Delivery> {
+  const [first] = await expectDeliveries(t, inbox, what, { ...opts, n: 1 });
+  return first!;
+}
+
+/** Deliveries that arrived in the inbox during the window (and before it, when `since` is 0). */
+export async function deliveriesAfter(inbox: Inbox, windowMs: number): Promise<Delivery[]> {
+  await inbox.collectFor(windowMs);
+  return inbox.deliveries();
+}
+
+/** Listens for the window and fails unless the inbox holds exactly `total` deliveries (matching the predicate). */
+export async function expectQuiet(
+  t: SuiteContext,
+  inbox: Inbox,
+  what: string,
+  opts: { total?: number; predicate?: Predicate; windowMs?: number } = {},
+): Promise<Delivery[]> {
+  const all = await deliveriesAfter(inbox, opts.windowMs ?? QUIET_WINDOW_MS);
+  const matching = opts.predicate ? all.filter(opts.predicate) : all;
+  const total = opts.total ?? 0;
+  t.expect(matching.length, `${what}: expected ${total} deliver${total === 1 ? 'y' : 'ies'} after listening ${opts.windowMs ?? QUIET_WINDOW_MS} ms; received: ${describeDeliveries(matching)}`).toBe(total);
+  return matching;
+}

@@ -1,0 +1,31 @@
+/**
+ * The status check (/remoteoperate/status): "calling it triggers a status webhook to
+ * all listeners of that lock". Its method, request and response are not shown, so
+ * the profile says how to call it (profile.statusCheck, default PUT
+ * /remoteoperate/{lockId}/status).
+ */
+import type { HttpResponse } from '../../harness/contracts.js';
+import type { SuiteContext } from './context.js';
+
+const DEFAULT = { method: 'PUT', path: '/remoteoperate/{lockId}/status' };
+
+export function statusCheckRoute(t: SuiteContext, lockId: string): { method: string; path: string } {
+  const route = t.target.profile.statusCheck ?? DEFAULT;
+  const id = encodeURIComponent(lockId);
+  const path = route.path.replace(/\{lockId\}|\{lockID\}|:lockId|:lockID/g, id);
+  return { method: route.method.toUpperCase(), path };
+}
+
+/** Calls the status check for lockId as the user whose access token is given. */
+export async function statusCheck(t: SuiteContext, lockId: string, accessToken: string): Promise<HttpResponse> {
+  const { method, path } = statusCheckRoute(t, lockId);
+  return t.http.api(method, path, { accessToken });
+}
+
+/** Calls the status check and insists it was accepted (2xx): every delivery test starts here. */
+export async function triggerStatusCheck(t: SuiteContext, lockId: string, accessToken: string): Promise<HttpResponse> {
+  const res = await statusCheck(t, lockId, accessToken);
+  const { method, path } = statusCheckRoute(t, lockId);
+  t.expect(res.status >= 200 && res.status < 300, `status check ${method} ${path} must be accepted to trigger a status webhook; got HTTP ${res.status}`).toBe(true);
+  return res;
+}

@@ -1,0 +1,99 @@
+/**
+ * Webhook registration as an application does it (spec: POST {base_url}/webhook/:lockID,
+ * POST {base_url}/webhook/user, and the two DELETEs). Each registration gets its own
+ * header name and token, so a delivery shows which registration it was sent for.
+ *
+ * Status codes and bodies of these endpoints are "not shown": any 2xx is accepted,
+ * and the callers record the status as an observation.
+ */
+import { randomBytes } from 'node:crypto';
+import type { HttpResponse, Inbox } from '../../harness/contracts.js';
+import type { SuiteContext } from './context.js';
+
+export const LOCK_GROUPS = ['operation', 'operation.type', 'configuration', 'battery', 'systemstatus', 'accessmgmt'] as const;
+export const USER_GROUPS = ['lockmembership', 'lifecycle'] as const;
+
+export interface Registration {
+  kind: 'lock' | 'user';
+  lockId: string | null;
+  inbox: Inbox;
+  /** The application-chosen header name and its token. */
+  header: string;
+  token: string;
+  accessToken: string;
+  response: HttpResponse;
+}
+
+function is2xx(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** A fresh header name and token: lower-case names, since the capture server lower-cases them. */
+export function newHeaderAndToken(t: SuiteContext): { header: string; token: string } {
+  const header = `x-lockconf-hook-${randomBytes(3).toString('hex')}`;
+  const token = `hook-${randomBytes(12).toString('hex')}`;
+  t.target.redactor.add(token, 'webhook_token');
+  return { header, token };
+}
+
+function registrationBody(t: SuiteContext, inbox: Inbox, header: string, token: string, notificationTypes: readonly string[]) {
+  return { url: inbox.url, method: 'POST', clientID: t.target.profile.clientId, header, token, notificationTypes: [...notificationTypes] };
+}
+
+/** POST /webhook/:lockID for the user whose access token is given. Does not judge the answer. */
+export async function registerLock(
+  t: SuiteContext,
+  opts: { lockId: string; inbox: Inbox; accessToken: string; notificationTypes?: readonly string[]; header?: string; token?: string },
+): Promise<Registration> {
+  const fresh = newHeaderAndToken(t);
+  const header = opts.header ?? fresh.header;
+  const token = opts.token ?? fresh.token;
+  const response = await t.http.api('POST', `/webhook/${encodeURIComponent(opts.lockId)}`, {
+    accessToken: opts.accessToken,
+    json: registrationBody(t, opts.inbox, header, token, opts.notificationTypes ?? LOCK_GROUPS),
+  });
+  return { kind: 'lock', lockId: opts.lockId, inbox: opts.inbox, header, token, accessToken: opts.accessToken, response };
+}
+
+/** POST /webhook/user for the user whose access token is given. Does not judge the answer. */
+export async function registerUser(
+  t: SuiteContext,
+  opts: { inbox: Inbox; accessToken: string; notificationTypes?: readonly string[]; header?: string; token?: string },
+): Promise<Registration> {
+  const fresh = newHeaderAndToken(t);
+  const header = opts.header ?? fresh.header;
+  const token = opts.token ?? fresh.token;
+  const response = await t.http.api('POST', '/webhook/user', {
+    accessToken: opts.accessToken,
+    json: registrationBody(t, opts.inbox, header, token, opts.notificationTypes ?? USER_GROUPS),
+  });
+  return { kind: 'user', lockId: null, inbox: opts.inbox, header, token, accessToken: opts.accessToken, response };
+}
+
+/** Fails the calling requirement when a well-formed registration is refused (any 2xx is accepted). */
+export function expectAccepted(t: SuiteContext, reg: Registration, what = 'webhook registration'): void {
+  t.expect(is2xx(reg.response.status), `${what}: a well-formed registration must be accepted (any 2xx); got HTTP ${reg.response.status} ${reg.response.text.slice(0, 200)}`).toBe(true);
+}
+
+/** DELETE /webhook/:lockID/:clientID or DELETE /webhook/user. */
+export async function deleteRegistration(t: SuiteContext, reg: Registration): Promise<HttpResponse> {
+  const path = reg.kind === 'lock'
+    ? `/webhook/${encodeURIComponent(reg.lockId!)}/${encodeURIComponent(t.target.profile.clientId)}`
+    : '/webhook/user';
+  return t.http.api('DELETE', path, { accessToken: reg.accessToken });
+}
+
+/** Best-effort clean-up so later tests start without this test's registrations. */
+export async function removeAll(t: SuiteContext, regs: Registration[]): Promise<void> {
+  for (const reg of regs.reverse()) {
+    try {
+      await deleteRegistration(t, reg);
+    } catch {
+      // clean-up only: a failure here says nothing about the rule under test
+    }
+  }
+}
+
+export function statusIs2xx(res: HttpResponse): boolean {
+  return is2xx(res.status);
+}
