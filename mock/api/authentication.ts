@@ -1,0 +1,107 @@
+/**
+ * Request headers for API calls (spec: Authentication): x-api-key and x-access-token
+ * on every call, and the rotated x-access-token on every successful answer.
+ *
+ * Answers (the spec leaves the API key case open; the token case is its rule):
+ *   missing or wrong x-api-key           → 401 {"error":"invalid_api_key"}
+ *   missing x-access-token               → 401 {"error":"invalid_token"}   (fault missing-token-400: 400)
+ *   invalid, expired or revoked token    → 401 {"error":"invalid_token"}   (fault invalid-token-403: 403)
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessTokenClaims, MockContext } from '../context.js';
+import { ApiError } from './errors.js';
+
+/** Who is calling: the verified claims of the presented token. */
+export interface ApiCaller {
+  token: string;
+  claims: AccessTokenClaims;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiCaller: ApiCaller | null;
+  }
+}
+
+/** A rotated token extends the presented one by this much at least. */
+export const ROTATION_EXTENSION_MS = 60_000;
+/** ...and is never valid for less than this (spec: tokens are not issued valid for less than 24 hours). */
+export const ROTATION_MINIMUM_MS = 24 * 60 * 60 * 1000;
+
+/** Tokens the API refuses although they verify (faults that revoke or spoil rotated tokens). */
+export class TokenDenylist {
+  readonly #hashes = new Set<string>();
+  add(token: string): void {
+    this.#hashes.add(digest(token));
+  }
+  has(token: string): boolean {
+    return this.#hashes.has(digest(token));
+  }
+  clear(): void {
+    this.#hashes.clear();
+  }
+}
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+function sameSecret(presented: string, expected: string): boolean {
+  // Compare digests so the comparison takes the same time whatever the lengths.
+  return timingSafeEqual(createHash('sha256').update(presented).digest(), createHash('sha256').update(expected).digest());
+}
+
+function singleHeader(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? undefined : value;
+}
+
+/** The caller of a route behind installAuthentication (never null there). */
+export function callerOf(request: FastifyRequest): ApiCaller {
+  if (!request.apiCaller) throw new ApiError(401, 'invalid_token', 'x-access-token is missing or invalid');
+  return request.apiCaller;
+}
+
+export function installAuthentication(app: FastifyInstance, ctx: MockContext, denylist: TokenDenylist): void {
+  app.decorateRequest('apiCaller', null);
+
+  app.addHook('onRequest', async (request) => {
+    const apiKey = singleHeader(request, 'x-api-key');
+    if (!apiKey || !sameSecret(apiKey, ctx.credentials.apiKey)) {
+      throw new ApiError(401, 'invalid_api_key', 'x-api-key is missing or does not match the credential');
+    }
+    const token = singleHeader(request, 'x-access-token');
+    if (!token) {
+      const status = ctx.faults.has('missing-token-400') ? 400 : 401;
+      throw new ApiError(status, 'invalid_token', 'x-access-token is missing');
+    }
+    const claims = denylist.has(token) ? null : await ctx.tokens.verify(token);
+    if (!claims) {
+      const status = ctx.faults.has('invalid-token-403') ? 403 : 401;
+      throw new ApiError(status, 'invalid_token', 'x-access-token is invalid or expired; the user must authorize again');
+    }
+    request.apiCaller = { token, claims };
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    await rotate(ctx, denylist, request, reply);
+    return payload;
+  });
+}
+
+/** Every 2xx answer carries a new token for the same user and client, valid a little longer. */
+async function rotate(ctx: MockContext, denylist: TokenDenylist, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const caller = request.apiCaller;
+  if (!caller || reply.statusCode < 200 || reply.statusCode >= 300) return;
+  if (ctx.faults.has('no-rotation-header') && request.method === 'GET' && request.routeOptions.url?.endsWith('/users/locks/mine')) return;
+
+  const presented = caller.claims.expiresAtMs;
+  const expiresAtMs = ctx.faults.has('rotation-not-extending')
+    ? presented
+    : Math.max(presented + ROTATION_EXTENSION_MS, ctx.clock.now() + ROTATION_MINIMUM_MS);
+  const issued = await ctx.tokens.issue({ userId: caller.claims.userId, clientId: caller.claims.clientId, expiresAtMs });
+  if (ctx.faults.has('rotated-token-invalid')) denylist.add(issued.token);
+  if (ctx.faults.has('rotation-revokes-previous')) denylist.add(caller.token);
+  reply.header('x-access-token', issued.token);
+}

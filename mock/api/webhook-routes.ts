@@ -1,0 +1,81 @@
+/**
+ * The four webhook endpoints (spec: POST {base_url}/webhook/:lockID, POST /webhook/user,
+ * DELETE /webhook/:lockID/:clientID, DELETE /webhook/user). The spec does not show their
+ * answers; the mock answers:
+ *   register  200 {lockId|userId, clientID, url, method, header, notificationTypes} (never the token)
+ *   delete    200 {deleted: true, ...}
+ *   unknown lock, or caller not a member   404 {"error":"lock_not_found"}
+ *   nothing to delete                      404 {"error":"webhook_not_found"}
+ *   body not a JSON object, or a field wrong 422 {"error":"invalid_registration","field":...}
+ *   malformed JSON                         400 {"error":"invalid_json"}
+ * The static /webhook/user routes win over the parametric ones (fastify's router).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { MockContext } from '../context.js';
+import type { Registration, WebhookRegistry } from '../webhooks/registry.js';
+import { firstProblem, lockRegistrationSchema, userRegistrationSchema, type RegistrationBody } from '../webhooks/registration-schema.js';
+import { callerOf } from './authentication.js';
+import { ApiError } from './errors.js';
+import { memberLock } from './member-lock.js';
+import { callerUser } from './users.js';
+
+type Schema = typeof lockRegistrationSchema | typeof userRegistrationSchema;
+
+function parseRegistration(ctx: MockContext, schema: Schema, body: unknown): RegistrationBody {
+  if (body === undefined) throw new ApiError(422, 'invalid_registration', 'a JSON registration body is required', '(body)');
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const problem = firstProblem(result.error, body);
+    throw new ApiError(422, 'invalid_registration', problem.message, problem.field);
+  }
+  if (result.data.clientID !== ctx.credentials.clientId) {
+    throw new ApiError(422, 'invalid_registration', 'clientID must be the client_id of the credential making the call', 'clientID');
+  }
+  return result.data;
+}
+
+/** What the registration answers: everything but the token, which is the application's secret. */
+function describe(registration: Registration): Record<string, unknown> {
+  return {
+    ...(registration.lockId !== null ? { lockId: registration.lockId } : { userId: registration.userId }),
+    clientID: registration.clientId,
+    url: registration.url,
+    method: registration.method,
+    header: registration.header,
+    notificationTypes: registration.notificationTypes,
+  };
+}
+
+export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, registry: WebhookRegistry): void {
+  app.post('/webhook/user', async (request) => {
+    const { claims } = callerOf(request);
+    callerUser(ctx, claims.userId);
+    const body = parseRegistration(ctx, userRegistrationSchema, request.body);
+    return describe(registry.registerUser({ ...body, userId: claims.userId, clientId: body.clientID }));
+  });
+
+  app.post<{ Params: { lockID: string } }>('/webhook/:lockID', async (request) => {
+    const { claims } = callerOf(request);
+    const lock = memberLock(ctx, request.params.lockID, callerUser(ctx, claims.userId));
+    const body = parseRegistration(ctx, lockRegistrationSchema, request.body);
+    return describe(registry.registerLock(lock.lockId, { ...body, userId: claims.userId, clientId: body.clientID }));
+  });
+
+  app.delete('/webhook/user', async (request) => {
+    const { claims } = callerOf(request);
+    callerUser(ctx, claims.userId);
+    if (!registry.deleteUser(claims.userId, claims.clientId)) {
+      throw new ApiError(404, 'webhook_not_found', 'the caller has no user webhook registration');
+    }
+    return { deleted: true, userId: claims.userId };
+  });
+
+  app.delete<{ Params: { lockID: string; clientID: string } }>('/webhook/:lockID/:clientID', async (request) => {
+    const { claims } = callerOf(request);
+    const lock = memberLock(ctx, request.params.lockID, callerUser(ctx, claims.userId));
+    if (!registry.deleteLock(lock.lockId, claims.userId, request.params.clientID)) {
+      throw new ApiError(404, 'webhook_not_found', 'the caller has no webhook registration on this lock for this clientID', 'clientID');
+    }
+    return { deleted: true, lockId: lock.lockId, clientID: request.params.clientID };
+  });
+}

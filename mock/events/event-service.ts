@@ -1,0 +1,216 @@
+/**
+ * The EventService: turns a control-protocol event request (or a status check) into
+ * payloads, picks the registrations that should receive them (notificationTypes) and
+ * hands them to the deliverer. Bad requests are ControlErrors (404 unknown lock or
+ * user, 422 unknown kind or value), never a 5xx.
+ */
+import { ControlError, type EventRequest, type EventService, type MockContext } from '../context.js';
+import type { MockLock, MockUser } from '../world.js';
+import type { Group } from '../webhooks/groups.js';
+import type { Registration, WebhookRegistry } from '../webhooks/registry.js';
+import type { WebhookDeliverer } from '../webhooks/delivery.js';
+import { isEventKind, KINDS, EVENT_KINDS, type EventKind } from './kinds.js';
+import * as build from './payloads.js';
+
+type Payload = Record<string, unknown>;
+
+/** What one event sends: a payload for lock registrations and/or one for the user's registration. */
+interface BuiltEvent {
+  lock?: { lockIds: string[]; group: Group; payload: Payload; onlyUserId?: string };
+  user?: { userId: string; group: Group; payload: Payload };
+  eventId: string | null;
+}
+
+const DEFAULT_DRIFT_MS = 60 * 60 * 1000;
+const MAX_NAME_LENGTH = 100;
+
+export class LockEventService implements EventService {
+  constructor(
+    private readonly ctx: MockContext,
+    private readonly registry: WebhookRegistry,
+    private readonly deliverer: WebhookDeliverer,
+  ) {}
+
+  async emit(request: EventRequest): Promise<{ emitted: number; eventId: string | null }> {
+    const built = this.#build(request);
+    return { emitted: this.#dispatch(built, KINDS[request.kind as EventKind].keypad), eventId: built.eventId };
+  }
+
+  /** The status webhook of PUT /remoteoperate/:lockId/status: the lock's state now, to every listener. */
+  emitStatus(lock: MockLock, caller: MockUser): { emitted: number } {
+    const payload = build.statusCheck(this.#env(), lock, caller);
+    const onlyCaller = this.ctx.faults.has('status-check-caller-only');
+    const built: BuiltEvent = {
+      lock: { lockIds: [lock.lockId], group: 'operation', payload, ...(onlyCaller ? { onlyUserId: caller.userId } : {}) },
+      eventId: null,
+    };
+    return { emitted: this.#dispatch(built, false) };
+  }
+
+  #env(): build.PayloadEnv {
+    return { world: this.ctx.world, faults: this.ctx.faults, now: this.ctx.clock.now() };
+  }
+
+  #build(request: EventRequest): BuiltEvent {
+    if (typeof request !== 'object' || request === null) throw new ControlError(422, 'invalid_event', 'the event request must be a JSON object');
+    const { kind } = request;
+    if (typeof kind !== 'string' || !isEventKind(kind)) {
+      throw new ControlError(422, 'unknown_kind', `kind must be one of: ${EVENT_KINDS.join(', ')}`);
+    }
+    const def = KINDS[kind];
+    const lock = def.lockRequired ? this.#lock(request.lockId) : null;
+    const subject = this.#user(request.userId, def.subjectRequired);
+    const value = this.#value(kind, request.value);
+    if (lock && def.keypad && !(lock.keypad || lock.builtInKeypad)) {
+      throw new ControlError(422, 'no_keypad', `lock ${lock.lockId} has no keypad, so it cannot emit ${kind}`);
+    }
+    const env = this.#env();
+    const actor = subject ?? this.#owner(lock);
+
+    // Each kind builds its payload(s); lock kinds go to the lock's registrations.
+    const forLock = (payload: Payload, eventId: string | null = null): BuiltEvent => ({
+      lock: { lockIds: [lock!.lockId], group: def.lockGroup!, payload }, eventId,
+    });
+    switch (kind) {
+      case 'operation.app':
+        lock!.state = value as MockLock['state'];
+        return forLock(build.operationApp(env, lock!, value!, actor));
+      case 'operation.keypad':
+        lock!.state = value as MockLock['state'];
+        return forLock(build.operationKeypad(env, lock!, value!, actor));
+      case 'operation.manual': {
+        lock!.state = value as MockLock['state'];
+        const eventId = build.newEventId();
+        return forLock(build.operationManual(env, lock!, value!, eventId), eventId);
+      }
+      case 'door':
+        return forLock(build.door(env, lock!, value!, actor));
+      case 'lock_name_changed': {
+        const oldName = lock!.name;
+        lock!.name = value!;
+        return forLock(build.lockNameChanged(env, lock!, oldName, actor));
+      }
+      case 'lock_battery_alert':
+        return forLock(build.lockBatteryAlert(env, lock!, value!, actor));
+      case 'lock_log_timestamp_drifted':
+        return forLock(build.lockClockDrifted(env, lock!, value!, this.#drift(request.params)));
+      case 'keypad_pin_managed': {
+        const pinUser = this.#user(paramString(request.params, 'pinUserId'), false) ?? actor;
+        return forLock(build.keypadPinManaged(env, lock!, value!, pinUser, subject ?? this.#owner(lock)));
+      }
+      case 'master_pin_changed': {
+        const eventId = build.newEventId();
+        return forLock(build.masterPinChanged(env, lock!, eventId), eventId);
+      }
+      case 'keypad_battery':
+        return forLock(build.keypadBattery(lock!, value!));
+      case 'bridge': {
+        const lockIds = this.ctx.world.locks.filter((l) => l.bridgeId === lock!.bridgeId).map((l) => l.lockId);
+        return { lock: { lockIds, group: 'systemstatus', payload: build.bridge(env, lockIds, value!) }, eventId: null };
+      }
+      case 'lock_user_add':
+      case 'lock_user_remove':
+      case 'lock_usertype_changed':
+      case 'lock_accesstype_changed': {
+        const eventId = build.newEventId();
+        return {
+          lock: { lockIds: [lock!.lockId], group: 'accessmgmt', payload: build.membershipForLock(env, kind, lock!, subject!, value, eventId) },
+          user: { userId: subject!.userId, group: 'lockmembership', payload: build.membershipForUser(env, kind, lock!, subject!, value, eventId) },
+          eventId,
+        };
+      }
+      case 'lifecycle.deleted': {
+        const eventId = build.newEventId();
+        return { user: { userId: subject!.userId, group: 'lifecycle', payload: build.lifecycleDeleted(env, subject!, eventId) }, eventId };
+      }
+    }
+  }
+
+  /** Sends the built event to every matching registration; the number of deliveries attempted. */
+  #dispatch(event: BuiltEvent, fromKeypad: boolean): number {
+    const { faults, options } = this.ctx;
+    const wants = (r: Registration, group: Group) => faults.has('filter-ignored') || r.notificationTypes.includes(group);
+    const finish = (payload: Payload) => (options.extraFields ? build.withExtraField(payload) : payload);
+    let emitted = 0;
+    if (event.lock && !(fromKeypad && faults.has('keypad-events-dropped'))) {
+      const { lockIds, group, payload, onlyUserId } = event.lock;
+      for (const registration of this.registry.forLocks(lockIds)) {
+        if (!wants(registration, group)) continue;
+        if (onlyUserId !== undefined && registration.userId !== onlyUserId) continue;
+        this.deliverer.deliver(registration, finish(payload));
+        emitted++;
+      }
+    }
+    if (event.user) {
+      const { userId, group, payload } = event.user;
+      for (const registration of this.registry.forUser(userId)) {
+        if (!wants(registration, group)) continue;
+        this.deliverer.deliver(registration, finish(payload));
+        emitted++;
+      }
+    }
+    return emitted;
+  }
+
+  #lock(lockId: unknown): MockLock {
+    if (typeof lockId !== 'string' || lockId === '') throw new ControlError(422, 'invalid_event', 'lockId is required for this kind');
+    const lock = findLock(this.ctx.world.locks, lockId);
+    if (!lock) throw new ControlError(404, 'unknown_lock', 'no lock with this lockId');
+    return lock;
+  }
+
+  #user(userId: unknown, required: boolean): MockUser | null {
+    if (userId === undefined || userId === null || userId === '') {
+      if (required) throw new ControlError(422, 'invalid_event', 'userId (the affected user) is required for this kind');
+      return null;
+    }
+    if (typeof userId !== 'string') throw new ControlError(422, 'invalid_event', 'userId must be a string');
+    const user = this.ctx.world.users.find((u) => u.userId === userId.toLowerCase());
+    if (!user) throw new ControlError(404, 'unknown_user', 'no user with this userId');
+    return user;
+  }
+
+  #owner(lock: MockLock | null): MockUser {
+    const owner = lock ? this.ctx.world.users.find((u) => u.userId === lock.ownerUserId) : undefined;
+    const fallback = owner ?? this.ctx.world.users[0];
+    if (!fallback) throw new ControlError(422, 'invalid_event', 'the world has no users');
+    return fallback;
+  }
+
+  #value(kind: EventKind, value: unknown): string | undefined {
+    const rule = KINDS[kind].value;
+    if (rule === 'none') return undefined;
+    if (typeof value !== 'string' || value === '') throw new ControlError(422, 'invalid_value', `value is required for ${kind}`);
+    if (rule === 'lock-name') {
+      if (value.length > MAX_NAME_LENGTH || /[\x00-\x1f\x7f]/.test(value)) {
+        throw new ControlError(422, 'invalid_value', `a lock name is 1 to ${MAX_NAME_LENGTH} printable characters`);
+      }
+      return value;
+    }
+    if (rule === 'identifier') {
+      if (!/^[A-Za-z0-9_.-]{1,100}$/.test(value)) throw new ControlError(422, 'invalid_value', 'value must be a warningLevel identifier');
+      return value;
+    }
+    if (!rule.includes(value)) throw new ControlError(422, 'invalid_value', `value for ${kind} must be one of: ${rule.join(', ')}`);
+    return value;
+  }
+
+  #drift(params: Record<string, unknown> | undefined): number {
+    const drift = params?.drift;
+    if (drift === undefined) return DEFAULT_DRIFT_MS;
+    if (typeof drift !== 'number' || !Number.isFinite(drift) || !Number.isInteger(drift) || Math.abs(drift) > 1e13) {
+      throw new ControlError(422, 'invalid_value', 'params.drift must be an integer number of milliseconds');
+    }
+    return drift;
+  }
+}
+
+function paramString(params: Record<string, unknown> | undefined, name: string): unknown {
+  return typeof params === 'object' && params !== null ? params[name] : undefined;
+}
+
+/** Lock IDs are hex: matched without regard to case, answered in the world's own case. */
+export function findLock(locks: readonly MockLock[], lockId: string): MockLock | undefined {
+  const wanted = lockId.toUpperCase();
+  return locks.find((l) => l.lockId.toUpperCase() === wanted);
+}

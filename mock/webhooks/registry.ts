@@ -1,0 +1,90 @@
+/**
+ * The webhook registry (spec: POST/DELETE {base_url}/webhook/...; Limits): one lock
+ * registration per (lock, user), one user registration per user; registering again
+ * overwrites, DELETE removes. Faults that break these rules are checked here.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FaultSet } from '../faults.js';
+import type { Group } from './groups.js';
+
+export interface Registration {
+  id: string;
+  /** null for a user registration. */
+  lockId: string | null;
+  /** The registering user (null: the application's own client_credentials account). */
+  userId: string | null;
+  clientId: string;
+  url: string;
+  method: 'POST';
+  header: string;
+  token: string;
+  notificationTypes: Group[];
+  createdAtMs: number;
+}
+
+export type RegistrationInput = Omit<Registration, 'id' | 'lockId' | 'createdAtMs'>;
+
+export class WebhookRegistry {
+  #lock: Registration[] = [];
+  #user: Registration[] = [];
+
+  constructor(
+    private readonly faults: FaultSet,
+    private readonly now: () => number,
+  ) {}
+
+  registerLock(lockId: string, input: RegistrationInput): Registration {
+    const registration: Registration = { ...input, id: randomUUID(), lockId, createdAtMs: this.now() };
+    if (this.faults.has('lock-register-per-lock')) {
+      this.#lock = this.#lock.filter((r) => r.lockId !== lockId);
+    } else if (!this.faults.has('lock-register-appends')) {
+      this.#lock = this.#lock.filter((r) => !(r.lockId === lockId && r.userId === input.userId));
+    }
+    this.#lock.push(registration);
+    return registration;
+  }
+
+  registerUser(input: RegistrationInput): Registration {
+    const registration: Registration = { ...input, id: randomUUID(), lockId: null, createdAtMs: this.now() };
+    if (!this.faults.has('user-register-appends')) {
+      this.#user = this.#user.filter((r) => r.userId !== input.userId);
+    }
+    this.#user.push(registration);
+    return registration;
+  }
+
+  /** Removes the caller's registrations on the lock made with clientId; false when there are none. */
+  deleteLock(lockId: string, userId: string | null, clientId: string): boolean {
+    const match = (r: Registration) => r.lockId === lockId && r.userId === userId && r.clientId === clientId;
+    if (!this.#lock.some(match)) return false;
+    if (!this.faults.has('lock-delete-ignored')) this.#lock = this.#lock.filter((r) => !match(r));
+    return true;
+  }
+
+  /** Removes the caller's user registration; false when there is none. */
+  deleteUser(userId: string | null, clientId: string): boolean {
+    const match = (r: Registration) => r.userId === userId && r.clientId === clientId;
+    if (!this.#user.some(match)) return false;
+    if (!this.faults.has('user-delete-ignored')) this.#user = this.#user.filter((r) => !match(r));
+    return true;
+  }
+
+  /** Every registration on any of these locks, in registration order. */
+  forLocks(lockIds: readonly string[]): Registration[] {
+    return this.#lock.filter((r) => r.lockId !== null && lockIds.includes(r.lockId));
+  }
+
+  forUser(userId: string): Registration[] {
+    return this.#user.filter((r) => r.userId === userId);
+  }
+
+  /** Registrations currently held (tests and diagnostics). */
+  size(): { lock: number; user: number } {
+    return { lock: this.#lock.length, user: this.#user.length };
+  }
+
+  clear(): void {
+    this.#lock = [];
+    this.#user = [];
+  }
+}
