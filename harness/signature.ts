@@ -1,0 +1,159 @@
+/**
+ * X-Signature (spec: Events › Signature): "comma-separated elements of the form
+ * prefix=value. Prefix t is the timestamp; prefix v is the signature", an
+ * HMAC-SHA256 keyed with the API key over `${t}.${body}`.
+ *
+ * What the spec leaves open is accepted and reported rather than guessed: the
+ * text encoding of v (hex in either case, base64 standard or url-safe) and the
+ * unit of t (the samples are epoch milliseconds; 10-digit values are read as
+ * seconds). The body is hashed as the exact bytes received.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export const DEFAULT_TOLERANCE_MS = 5 * 60_000;
+
+export interface ParsedSignature {
+  t: string | null;
+  v: string[];
+  elements: Array<[string, string]>;
+  problems: string[];
+}
+
+export type SignatureEncoding = 'hex' | 'base64';
+export type SignatureVerdictCode = 'ok' | 'missing' | 'malformed' | 'no-timestamp' | 'no-signature' | 'mismatch' | 'stale' | 'future';
+
+export interface SignatureVerdict {
+  ok: boolean;
+  code: SignatureVerdictCode;
+  encoding: SignatureEncoding | null;
+  timestampMs: number | null;
+  ageMs: number | null;
+  detail: string;
+  /** How t was read: epoch milliseconds, or seconds for a value of 10 digits or fewer. */
+  timestampUnit: 'ms' | 's' | null;
+}
+
+/** Split on commas; each element is prefix=value (split at the first "="; base64 values may end in "="). */
+export function parseSignatureHeader(header: string): ParsedSignature {
+  const out: ParsedSignature = { t: null, v: [], elements: [], problems: [] };
+  for (const raw of header.split(',')) {
+    const element = raw.trim();
+    if (element === '') {
+      out.problems.push('empty element');
+      continue;
+    }
+    const eq = element.indexOf('=');
+    if (eq <= 0) {
+      out.problems.push(`element without "prefix=": ${JSON.stringify(element.slice(0, 40))}`);
+      continue;
+    }
+    const prefix = element.slice(0, eq).trim();
+    const value = element.slice(eq + 1).trim();
+    out.elements.push([prefix, value]);
+    if (prefix === 't') {
+      if (out.t !== null) out.problems.push('t appears more than once');
+      else out.t = value;
+    } else if (prefix === 'v') {
+      out.v.push(value);
+    }
+    // other prefixes are ignored (room for future schemes)
+  }
+  if (out.t !== null && !/^\d+$/.test(out.t)) out.problems.push('t is not a decimal integer');
+  return out;
+}
+
+function toBytes(body: string | Uint8Array): Buffer {
+  return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
+
+function hmac(apiKey: string, timestamp: string, body: string | Uint8Array): Buffer {
+  return createHmac('sha256', apiKey).update(`${timestamp}.`, 'utf8').update(toBytes(body)).digest();
+}
+
+/** HMAC-SHA256 over `${timestamp}.${body}` keyed with the API key, as lower-case hex (default) or standard base64. */
+export function computeSignature(apiKey: string, timestamp: string, body: string | Uint8Array, encoding: SignatureEncoding = 'hex'): string {
+  return hmac(apiKey, timestamp, body).toString(encoding);
+}
+
+/** A header value as the service would send it. */
+export function signatureHeader(apiKey: string, timestamp: string, body: string | Uint8Array, encoding: SignatureEncoding = 'hex'): string {
+  return `t=${timestamp},v=${computeSignature(apiKey, timestamp, body, encoding)}`;
+}
+
+/** The 32 bytes a v value stands for, and its encoding; null when it is neither hex nor base64 of 32 bytes. */
+export function decodeSignatureValue(value: string): { bytes: Buffer; encoding: SignatureEncoding } | null {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return { bytes: Buffer.from(value, 'hex'), encoding: 'hex' };
+  const b64 = value.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+  if (/^[A-Za-z0-9+/]{43}$/.test(b64)) {
+    const bytes = Buffer.from(b64, 'base64');
+    if (bytes.length === 32) return { bytes, encoding: 'base64' };
+  }
+  return null;
+}
+
+/** t in epoch ms; 10 digits or fewer are epoch seconds. */
+export function timestampToMs(t: string): { ms: number; unit: 'ms' | 's' } {
+  return t.length <= 10 ? { ms: Number(t) * 1000, unit: 's' } : { ms: Number(t), unit: 'ms' };
+}
+
+export function verifySignature(opts: {
+  header: string | null | undefined;
+  body: string | Uint8Array;
+  apiKey: string;
+  nowMs: number;
+  toleranceMs?: number;
+}): SignatureVerdict {
+  const tolerance = opts.toleranceMs ?? DEFAULT_TOLERANCE_MS;
+  const base = { encoding: null, timestampMs: null, ageMs: null, timestampUnit: null } as const;
+  const verdict = (code: SignatureVerdictCode, detail: string, extra: Partial<SignatureVerdict> = {}): SignatureVerdict => ({
+    ok: code === 'ok',
+    code,
+    ...base,
+    ...extra,
+    detail,
+  });
+
+  if (opts.header === null || opts.header === undefined || opts.header.trim() === '') {
+    return verdict('missing', 'no X-Signature header');
+  }
+  const parsed = parseSignatureHeader(opts.header);
+  if (parsed.t === null) return verdict('no-timestamp', `no t element${problemsText(parsed)}`);
+  if (parsed.problems.some((p) => p.startsWith('t '))) return verdict('malformed', parsed.problems.join('; '));
+  if (parsed.v.length === 0) return verdict('no-signature', `no v element${problemsText(parsed)}`);
+
+  const { ms: timestampMs, unit } = timestampToMs(parsed.t);
+  const ageMs = opts.nowMs - timestampMs;
+  const when = { timestampMs, ageMs, timestampUnit: unit };
+
+  const expected = hmac(opts.apiKey, parsed.t, opts.body);
+  let encoding: SignatureEncoding | null = null;
+  let decodable = 0;
+  for (const v of parsed.v) {
+    const decoded = decodeSignatureValue(v);
+    if (!decoded) continue;
+    decodable++;
+    if (timingSafeEqual(decoded.bytes, expected)) {
+      encoding = decoded.encoding;
+      break;
+    }
+  }
+  if (encoding === null) {
+    const detail =
+      decodable === 0
+        ? `no v element is hex or base64 of a 32-byte HMAC (${parsed.v.length} v element(s))`
+        : `no v element matches HMAC-SHA256(apiKey, t + "." + body) (${parsed.v.length} v element(s))`;
+    return verdict('mismatch', detail, when);
+  }
+  const unitText = unit === 's' ? ' (t read as epoch seconds)' : '';
+  if (ageMs > tolerance) {
+    return verdict('stale', `signature matches (${encoding}) but t is ${ageMs} ms old, beyond the ${tolerance} ms tolerance${unitText}`, { ...when, encoding });
+  }
+  if (-ageMs > tolerance) {
+    return verdict('future', `signature matches (${encoding}) but t is ${-ageMs} ms ahead, beyond the ${tolerance} ms tolerance${unitText}`, { ...when, encoding });
+  }
+  return verdict('ok', `signature matches (${encoding}); t is ${ageMs} ms old${unitText}`, { ...when, encoding });
+}
+
+function problemsText(p: ParsedSignature): string {
+  return p.problems.length ? ` (${p.problems.join('; ')})` : '';
+}
