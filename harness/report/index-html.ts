@@ -1,0 +1,278 @@
+/**
+ * index.html: the page a person reads first. One self-contained file (inline
+ * CSS, no script, no request to anywhere), readable on screen and on paper.
+ * Every value from the run is escaped; the evidence was redacted by the
+ * harness before it reached the result file.
+ */
+import escapeHtml from 'escape-html';
+import type { Exchange } from '../contracts.js';
+import type { DeliveryEvidence, RequirementStatus } from '../outcome.js';
+import type { RequirementResult } from '../verdict.js';
+import type { ConformanceResult, TestEvidence } from './result-file.js';
+
+const e = (value: unknown): string => escapeHtml(value === undefined || value === null ? '' : String(value));
+
+const STATUS_ORDER: RequirementStatus[] = ['failed', 'warned', 'not-tested', 'informational', 'passed'];
+const STATUS_LABEL: Record<RequirementStatus, string> = {
+  failed: 'failed',
+  warned: 'warned',
+  'not-tested': 'not tested',
+  informational: 'informational',
+  passed: 'passed',
+};
+const VERDICT_TEXT: Record<ConformanceResult['verdict'], string> = {
+  conformant: 'Conformant',
+  'not-conformant': 'Not conformant',
+  incomplete: 'Incomplete',
+};
+const VERDICT_NOTE: Record<ConformanceResult['verdict'], string> = {
+  conformant: 'Every MUST requirement that was tested passed.',
+  'not-conformant': 'At least one MUST requirement failed.',
+  incomplete: 'No MUST requirement failed, but some were not tested.',
+};
+const BODY_LIMIT = 8000;
+
+export function requirementAnchor(id: string): string {
+  return `req-${id}`;
+}
+
+function statusRank(r: RequirementResult): number {
+  return STATUS_ORDER.indexOf(r.status);
+}
+
+function badge(status: RequirementStatus, expected?: boolean): string {
+  const label = expected ? `${STATUS_LABEL[status]} (expected)` : STATUS_LABEL[status];
+  return `<span class="badge s-${e(status)}${expected ? ' expected' : ''}">${e(label)}</span>`;
+}
+
+function clip(text: string): string {
+  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}\n… (${text.length - BODY_LIMIT} more characters)` : text;
+}
+
+function headerLines(headers: Record<string, string> | undefined): string {
+  return Object.entries(headers ?? {})
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
+}
+
+function renderExchange(x: Exchange, n: number): string {
+  const req = `${x.request.method} ${x.request.url}\n${headerLines(x.request.headers)}${x.request.body ? `\n\n${clip(x.request.body)}` : ''}`;
+  const res = x.response
+    ? `${x.response.status}\n${headerLines(x.response.headers)}${x.response.body ? `\n\n${clip(x.response.body)}` : ''}`
+    : `no response${x.error ? `: ${x.error}` : ''}`;
+  const status = x.response ? String(x.response.status) : 'error';
+  return `<details class="exchange"><summary><span class="mono">#${n} ${e(x.request.method)} ${e(x.request.url)}</span> → <b>${e(status)}</b> <span class="muted">${e(Math.round(x.durationMs))} ms</span></summary>
+<div class="pair"><div><h5>Request</h5><pre>${e(req)}</pre></div><div><h5>Response</h5><pre>${e(res)}</pre></div></div></details>`;
+}
+
+function renderDelivery(d: DeliveryEvidence, n: number): string {
+  const text = `${d.method} ${d.url}\n${headerLines(d.headers)}\n\n${clip(d.body)}`;
+  return `<details class="exchange"><summary><span class="mono">delivery #${n} ${e(d.method)} ${e(d.url)}</span> → answered <b>${e(d.answeredStatus)}</b> <span class="muted">inbox ${e(d.inbox)}</span></summary><pre>${e(text)}</pre></details>`;
+}
+
+function renderTestEvidence(t: TestEvidence): string {
+  const parts = [
+    ...t.exchanges.map((x, i) => renderExchange(x, i + 1)),
+    ...t.deliveries.map((d, i) => renderDelivery(d, i + 1)),
+  ];
+  const counts = `${t.exchanges.length} exchange${t.exchanges.length === 1 ? '' : 's'}, ${t.deliveries.length} deliver${t.deliveries.length === 1 ? 'y' : 'ies'}`;
+  return `<details class="evidence" id="${e(t.anchor)}"><summary>Evidence: <span class="mono">${e(t.name)}</span> <span class="muted">(${e(t.state)}; ${e(counts)}${t.file ? `; ${e(t.file)}` : ''})</span></summary>
+${parts.length ? parts.join('\n') : '<p class="muted">No exchange or delivery was recorded.</p>'}</details>`;
+}
+
+function renderObservations(r: RequirementResult): string {
+  if (!r.observations.length) return '';
+  const rows = r.observations
+    .map((o) => `<tr><th>${e(o.label)}</th><td><code>${e(JSON.stringify(o.value) ?? 'undefined')}</code></td></tr>`)
+    .join('');
+  return `<table class="obs"><caption>Observations</caption>${rows}</table>`;
+}
+
+function renderRequirement(r: RequirementResult, tests: Map<string, TestEvidence>): string {
+  const evidence = r.tests.map((name) => tests.get(name)).filter((t): t is TestEvidence => !!t);
+  const expectNote = r.expected
+    ? `<p class="note">Known deviation (--expect)${r.expectComment ? `: ${e(r.expectComment)}` : ''}. It does not fail the run.</p>`
+    : r.stale
+      ? `<p class="note">Listed in the expect file, but passes now: the entry is stale.</p>`
+      : '';
+  return `<article class="req st-${e(r.status)}" id="${e(requirementAnchor(r.id))}">
+<header><a class="id mono" href="#${e(requirementAnchor(r.id))}">${e(r.id)}</a> <span class="level l-${e(r.level)}">${e(r.level)}</span> ${badge(r.status, r.expected)}</header>
+${r.reason ? `<pre class="reason">${e(r.reason)}</pre>` : ''}${expectNote}
+<blockquote class="rule">${e(r.rule)}<footer>${e(r.source)} · ${e(r.section)}</footer></blockquote>
+${renderObservations(r)}
+${evidence.map(renderTestEvidence).join('\n')}
+</article>`;
+}
+
+function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) out.set(key(item), [...(out.get(key(item)) ?? []), item]);
+  return out;
+}
+
+function worst(rs: readonly RequirementResult[]): number {
+  return Math.min(...rs.map(statusRank));
+}
+
+function renderAreaTable(result: ConformanceResult): string {
+  const areas = groupBy(result.requirements, (r) => r.area);
+  const rows = [...areas].map(([area, rs]) => {
+    const cell = (s: RequirementStatus) => {
+      const n = rs.filter((r) => r.status === s).length;
+      return `<td class="${n ? `c-${s}` : 'zero'}">${n}</td>`;
+    };
+    return `<tr><th><a href="#area-${e(slug(area))}">${e(area)}</a></th>${STATUS_ORDER.map(cell).join('')}</tr>`;
+  });
+  return `<table class="areas"><thead><tr><th>Spec area</th>${STATUS_ORDER.map((s) => `<th>${e(STATUS_LABEL[s])}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+function fmtDuration(startedAt: string, finishedAt: string): string {
+  const ms = Date.parse(finishedAt) - Date.parse(startedAt);
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+function renderDetails(result: ConformanceResult): string {
+  const t = result.target;
+  const rows: Array<[string, string]> = [
+    ['Target', t.mock ? 'embedded reference mock' : 'remote implementation'],
+    ['Auth URL', t.authUrl ?? '—'],
+    ['API base URL', t.baseUrl ?? '—'],
+    ['Started', result.startedAt],
+    ['Finished', `${result.finishedAt} (${fmtDuration(result.startedAt, result.finishedAt)})`],
+    ['Seed', result.seed === null ? '—' : String(result.seed)],
+    ['Tool', `${result.tool.name} ${result.tool.version}`],
+  ];
+  if (result.selection.only) rows.push(['Selection', `--only ${result.selection.only.join(' ')}`]);
+  if (result.expect) rows.push(['Known deviations', `${result.expect.file}${result.expect.stale.length ? ` (stale: ${result.expect.stale.join(', ')})` : ''}`]);
+  if (t.missing && Object.keys(t.missing).length) {
+    rows.push(['Missing capabilities', Object.entries(t.missing).map(([k, v]) => `${k}: ${v}`).join('; ')]);
+  }
+  return `<table class="details">${rows.map(([k, v]) => `<tr><th>${e(k)}</th><td>${e(v)}</td></tr>`).join('')}</table>`;
+}
+
+function renderCounts(result: ConformanceResult): string {
+  const c = result.counts;
+  const items: Array<[RequirementStatus, number]> = [
+    ['passed', c.passed],
+    ['failed', c.failed],
+    ['warned', c.warned],
+    ['not-tested', c.notTested],
+    ['informational', c.informational],
+  ];
+  return `<ul class="counts">${items
+    .map(([s, n]) => `<li class="c-${e(s)}" data-status="${e(s)}"><span class="n">${e(n)}</span><span class="l">${e(STATUS_LABEL[s])}</span></li>`)
+    .join('')}</ul>${c.expectedFailures ? `<p class="note">${e(c.expectedFailures)} of the failures are known deviations listed with --expect.</p>` : ''}`;
+}
+
+function renderAttention(result: ConformanceResult): string {
+  const bad = result.requirements.filter((r) => r.status === 'failed' || r.status === 'warned').sort((a, b) => statusRank(a) - statusRank(b));
+  if (!bad.length) return '';
+  return `<section class="attention"><h2>Failed and warned</h2><ul>${bad
+    .map((r) => `<li>${badge(r.status, r.expected)} <a class="mono" href="#${e(requirementAnchor(r.id))}">${e(r.id)}</a> <span class="muted">${e(r.level)} · ${e(r.section)}</span></li>`)
+    .join('')}</ul></section>`;
+}
+
+function renderRequirements(result: ConformanceResult): string {
+  const tests = new Map(result.tests.map((t) => [t.name, t]));
+  const areas = [...groupBy(result.requirements, (r) => r.area)].sort((a, b) => worst(a[1]) - worst(b[1]));
+  return areas
+    .map(([area, rs]) => {
+      const sections = [...groupBy(rs, (r) => r.section)].sort((a, b) => worst(a[1]) - worst(b[1]));
+      return `<section class="area" id="area-${e(slug(area))}"><h2>${e(area)}</h2>${sections
+        .map(([section, items]) => `<h3>${e(section)}</h3>${[...items].sort((a, b) => statusRank(a) - statusRank(b)).map((r) => renderRequirement(r, tests)).join('\n')}`)
+        .join('\n')}</section>`;
+    })
+    .join('\n');
+}
+
+const CSS = `
+:root{--fg:#1d2330;--muted:#5d6678;--bg:#f6f7f9;--card:#fff;--line:#dde1e8;
+--passed:#1a7f37;--failed:#c62828;--warned:#b26a00;--not-tested:#57606a;--informational:#1f5fb8}
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--fg);background:var(--bg)}
+main{max-width:1100px;margin:0 auto;padding:24px}
+h1{font-size:15px;font-weight:600;color:var(--muted);margin:0 0 8px;text-transform:uppercase;letter-spacing:.08em}
+h2{font-size:22px;margin:32px 0 8px;padding-bottom:4px;border-bottom:2px solid var(--line)}
+h3{font-size:16px;margin:20px 0 8px;color:var(--muted)}
+a{color:#1f5fb8}
+.mono,code,pre{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:13px}
+.muted{color:var(--muted)}
+.verdict{font-size:56px;font-weight:800;line-height:1.1;margin:4px 0}
+.verdict.v-conformant{color:var(--passed)}.verdict.v-not-conformant{color:var(--failed)}.verdict.v-incomplete{color:var(--warned)}
+.verdict-note{font-size:17px;margin:0 0 16px}
+.top{display:grid;grid-template-columns:1fr 1fr;gap:24px;align-items:start}
+table{border-collapse:collapse;width:100%;background:var(--card)}
+th,td{text-align:left;padding:6px 10px;border-bottom:1px solid var(--line);vertical-align:top}
+.details th{width:11em;color:var(--muted);font-weight:500}
+.counts{list-style:none;display:flex;gap:10px;padding:0;margin:0;flex-wrap:wrap}
+.counts li{background:var(--card);border:1px solid var(--line);border-top:5px solid;border-radius:6px;padding:8px 14px;min-width:110px}
+.counts .n{display:block;font-size:30px;font-weight:700}.counts .l{color:var(--muted)}
+.c-passed{border-top-color:var(--passed)}.c-failed{border-top-color:var(--failed)}.c-warned{border-top-color:var(--warned)}
+.c-not-tested{border-top-color:var(--not-tested)}.c-informational{border-top-color:var(--informational)}
+.areas td{text-align:center;width:11%}.areas td.zero{color:#b0b6c0}
+.areas td.c-failed{color:var(--failed);font-weight:700}.areas td.c-warned{color:var(--warned);font-weight:700}.areas td.c-passed{color:var(--passed)}
+.links a{margin-right:16px}
+.badge{display:inline-block;border-radius:10px;padding:0 9px;font-size:12px;font-weight:700;color:#fff;text-transform:uppercase;letter-spacing:.03em}
+.badge.s-passed{background:var(--passed)}.badge.s-failed{background:var(--failed)}.badge.s-warned{background:var(--warned)}
+.badge.s-not-tested{background:var(--not-tested)}.badge.s-informational{background:var(--informational)}.badge.expected{opacity:.7}
+.level{font-size:12px;font-weight:700;border:1px solid var(--line);border-radius:4px;padding:0 6px;color:var(--muted)}
+.level.l-MUST{color:var(--fg)}
+.req{background:var(--card);border:1px solid var(--line);border-left:5px solid var(--not-tested);border-radius:6px;padding:10px 14px;margin:10px 0;break-inside:avoid}
+.req.st-passed{border-left-color:var(--passed)}.req.st-failed{border-left-color:var(--failed)}.req.st-warned{border-left-color:var(--warned)}.req.st-informational{border-left-color:var(--informational)}
+.req header{display:flex;gap:10px;align-items:center}.req .id{font-weight:700;font-size:15px;color:var(--fg);text-decoration:none}
+.reason{white-space:pre-wrap;background:#fff4f4;border:1px solid #f3caca;border-radius:4px;padding:8px;margin:8px 0}
+.st-warned .reason{background:#fff8ec;border-color:#f0d9b0}.st-not-tested .reason,.st-informational .reason{background:#f3f4f6;border-color:var(--line)}
+.rule{margin:8px 0;padding:4px 12px;border-left:3px solid var(--line);color:#3a4150;font-style:italic}
+.rule footer{font-style:normal;font-size:12px;color:var(--muted)}
+.obs{margin:8px 0;width:auto}.obs caption{text-align:left;font-weight:600;color:var(--muted);font-size:13px}
+.evidence{margin:6px 0}.evidence>summary{cursor:pointer;color:var(--muted)}
+.exchange{margin:4px 0 4px 16px}.exchange summary{cursor:pointer}
+.pair{display:grid;grid-template-columns:1fr 1fr;gap:8px}
+pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;border:1px solid var(--line);border-radius:4px;padding:8px;margin:4px 0;max-height:420px;overflow:auto}
+h5{margin:4px 0;font-size:12px;color:var(--muted)}
+.note{color:var(--warned);margin:6px 0}
+.attention ul{list-style:none;padding:0}.attention li{margin:3px 0}
+footer.page{margin:40px 0 0;color:var(--muted);font-size:13px}
+@media (max-width:760px){.top,.pair{grid-template-columns:1fr}.verdict{font-size:40px}}
+@media print{body{background:#fff;font-size:11pt}main{max-width:none;padding:0}
+.links,.evidence{display:none}.req{border:1px solid #999;border-left-width:5px}
+a{color:inherit;text-decoration:none}pre{max-height:none}h2{break-after:avoid}h3{break-after:avoid}
+.badge{-webkit-print-color-adjust:exact;print-color-adjust:exact}.counts li{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
+`;
+
+export function renderIndexHtml(result: ConformanceResult): string {
+  const links = [
+    result.links.allure ? `<a href="${e(result.links.allure)}">Allure report (drill-down)</a>` : '',
+    `<a href="${e(result.links.junit)}">junit.xml</a>`,
+    `<a href="conformance.json">conformance.json</a>`,
+  ].filter(Boolean);
+  const errors = result.errors.length
+    ? `<section><h2>Errors outside the tests</h2>${result.errors.map((m) => `<pre class="reason">${e(m)}</pre>`).join('')}</section>`
+    : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>lockconf: ${e(VERDICT_TEXT[result.verdict])} · ${e(result.target.baseUrl ?? 'target')}</title>
+<style>${CSS}</style></head>
+<body><main>
+<h1>Lock Access Service conformance report</h1>
+<div class="top"><div>
+<p class="verdict v-${e(result.verdict)}" data-verdict="${e(result.verdict)}">${e(VERDICT_TEXT[result.verdict])}</p>
+<p class="verdict-note">${e(VERDICT_NOTE[result.verdict])}${result.selection.partial ? ' Partial run: only the selected requirements were run.' : ''}</p>
+${renderCounts(result)}
+<p class="links">${links.join('')}</p>
+</div><div>${renderDetails(result)}</div></div>
+<h2>By spec area</h2>
+${renderAreaTable(result)}
+${renderAttention(result)}
+${errors}
+${renderRequirements(result)}
+<footer class="page">${e(result.tool.name)} ${e(result.tool.version)} · ${e(result.requirements.length)} requirements · finished ${e(result.finishedAt)}</footer>
+</main></body></html>
+`;
+}

@@ -1,0 +1,120 @@
+/**
+ * conformance.json (interfaces.md §3): the verdict file scripts and CI read.
+ * The fields of the contract come first; the rest (area, rule, observations,
+ * evidence, selection, links) are additions the HTML report is built from.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Exchange } from '../contracts.js';
+import type { DeliveryEvidence, RequirementOutcome } from '../outcome.js';
+import type { Counts, RequirementResult, TestRecord, Verdict, VerdictResult } from '../verdict.js';
+
+/** What global setup leaves in {runDir}/run-context.json (no secrets). */
+export interface RunContext {
+  authUrl?: string;
+  baseUrl?: string;
+  mock?: boolean;
+  capabilities?: string[];
+  missing?: Record<string, string>;
+  seed?: number;
+  startedAt?: string;
+}
+
+export interface TestEvidence {
+  /** Stable anchor in index.html. */
+  anchor: string;
+  name: string;
+  file: string | null;
+  state: TestRecord['state'];
+  durationMs: number | null;
+  requirement: string | null;
+  outcomes: RequirementOutcome[];
+  exchanges: Exchange[];
+  deliveries: DeliveryEvidence[];
+}
+
+export interface ConformanceResult {
+  tool: { name: 'lockconf'; version: string };
+  target: { authUrl: string | null; baseUrl: string | null; mock: boolean; capabilities?: string[]; missing?: Record<string, string> };
+  startedAt: string;
+  finishedAt: string;
+  seed: number | null;
+  verdict: Verdict;
+  counts: Counts;
+  requirements: RequirementResult[];
+  selection: { only: string[] | null; partial: boolean };
+  expect: { file: string; stale: string[] } | null;
+  tests: TestEvidence[];
+  /** Relative links from the run directory. */
+  links: { index: string; junit: string; allure: string | null };
+  /** Errors outside any test (global setup, unhandled), scrubbed. */
+  errors: string[];
+}
+
+export async function readRunContext(runDir: string): Promise<RunContext | null> {
+  try {
+    return JSON.parse(await readFile(join(runDir, 'run-context.json'), 'utf8')) as RunContext;
+  } catch {
+    return null;
+  }
+}
+
+export async function toolVersion(root: string): Promise<string> {
+  try {
+    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export function testAnchor(index: number): string {
+  return `test-${index + 1}`;
+}
+
+export function buildResult(opts: {
+  version: string;
+  context: RunContext | null;
+  startedAt: string;
+  finishedAt: string;
+  seed: number | null;
+  verdict: VerdictResult;
+  tests: readonly TestRecord[];
+  only: string[] | null;
+  expectFile: string | null;
+  allure: boolean;
+  errors?: string[];
+}): ConformanceResult {
+  const ctx = opts.context ?? {};
+  return {
+    tool: { name: 'lockconf', version: opts.version },
+    target: {
+      authUrl: ctx.authUrl ?? null,
+      baseUrl: ctx.baseUrl ?? null,
+      mock: ctx.mock ?? false,
+      ...(ctx.capabilities ? { capabilities: ctx.capabilities } : {}),
+      ...(ctx.missing ? { missing: ctx.missing } : {}),
+    },
+    startedAt: ctx.startedAt ?? opts.startedAt,
+    finishedAt: opts.finishedAt,
+    seed: opts.seed ?? ctx.seed ?? null,
+    verdict: opts.verdict.verdict,
+    counts: opts.verdict.counts,
+    requirements: opts.verdict.requirements,
+    selection: { only: opts.only, partial: opts.verdict.partial },
+    expect: opts.expectFile ? { file: opts.expectFile, stale: opts.verdict.stale } : null,
+    tests: opts.tests.map((t, i) => ({
+      anchor: testAnchor(i),
+      name: t.name,
+      file: t.file ?? null,
+      state: t.state,
+      durationMs: t.durationMs ?? null,
+      requirement: t.meta?.requirement ?? null,
+      outcomes: t.meta?.outcomes ?? [],
+      exchanges: t.meta?.exchanges ?? [],
+      deliveries: t.meta?.deliveries ?? [],
+    })),
+    links: { index: 'index.html', junit: 'junit.xml', allure: opts.allure ? 'allure-report/index.html' : null },
+    errors: opts.errors ?? [],
+  };
+}
