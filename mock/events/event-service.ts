@@ -47,6 +47,11 @@ export class LockEventService implements EventService {
     return { emitted: this.#dispatch(built, false) };
   }
 
+  /** Resolves when every delivery started so far has finished (tests; no real-time waiting). */
+  idle(): Promise<void> {
+    return this.deliverer.idle();
+  }
+
   #env(): build.PayloadEnv {
     return { world: this.ctx.world, faults: this.ctx.faults, now: this.ctx.clock.now() };
   }
