@@ -103,4 +103,19 @@ export interface MockContext {
   clientCredentialsEnabled: Set<string>;
   /** Each module pushes the function that restores its initial state. */
   onReset: Array<() => void>;
+  /** Set by the OAuth side during start-up (optional so a context can be built without it). */
+  oauth?: OAuthControl;
+}
+
+/** What the control protocol's POST /consent answers (control-protocol.md). */
+export type ConsentOutcome =
+  | { status: 200; location: string }
+  | { status: 404 | 422; location: null; error: string; message: string };
+
+/** The OAuth side's test hooks, used by the control protocol. Set by registerOAuth. */
+export interface OAuthControl {
+  /** Act as the user's browser at sign-in, SMS and consent for an authorization request URL. */
+  consent(authorizationUrl: string, userId: string, decision: 'approve' | 'deny'): ConsentOutcome;
+  /** Revoke a refresh token; false when the token is unknown. */
+  revokeRefreshToken(refreshToken: string): boolean;
 }

@@ -4,10 +4,23 @@
  *   {url}/api       the API ({base_url})
  *   {url}/_control  the control protocol (unless options.control === false)
  *   {url}/error     the page the token endpoint redirects malformed requests to
+ *   {url}/callback  the demo application's redirect page (default redirect_uri)
  */
-import type { FastifyInstance } from 'fastify';
-import type { MockContext, MockOptions } from './context.js';
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { TargetProfile } from '../harness/contracts.js';
+import { registerApi } from './api/index.js';
+import { Clock } from './clock.js';
+import { ControlError, type Credentials, type MockContext, type MockOptions, type ResolvedMockOptions } from './context.js';
+import { describeError, sendJsonError } from './control/errors.js';
+import { fixturesOf } from './control/fixtures.js';
+import { registerControl } from './control/index.js';
+import { FaultSet } from './faults.js';
+import { DEFAULT_ACCESS_TOKEN_LIFETIME_SEC } from './oauth/access-tokens.js';
+import { registerOAuth } from './oauth/index.js';
+import { registerCallbackPage } from './pages/callback.js';
+import { registerErrorPage } from './pages/error-page.js';
+import { createWorld, snapshotWorld } from './world.js';
 
 export interface RunningMock {
   url: string;
@@ -17,6 +30,113 @@ export interface RunningMock {
   close(): Promise<void>;
 }
 
-export async function createMock(_options: MockOptions = {}): Promise<RunningMock> {
-  throw new Error('createMock: not built yet');
+/** Large enough for any form or JSON body the spec describes, small enough to refuse junk. */
+const BODY_LIMIT = 64 * 1024;
+
+function resolveOptions(options: MockOptions): ResolvedMockOptions {
+  const lifetime = options.accessTokenLifetimeSec ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SEC;
+  if (!Number.isInteger(lifetime) || lifetime <= 0) throw new RangeError('accessTokenLifetimeSec must be a positive integer');
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    control: options.control ?? true,
+    accessTokenLifetimeSec: lifetime,
+    signatureEncoding: options.signatureEncoding ?? 'hex',
+    lowerCaseLockIds: options.lowerCaseLockIds ?? false,
+    extraFields: options.extraFields ?? false,
+    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 5000,
+  };
+}
+
+/** Random per instance unless fixed by the caller; redirectUri is filled in once the URL is known. */
+function makeCredentials(fixed: Partial<Credentials> = {}): Credentials {
+  const random = (bytes: number) => randomBytes(bytes).toString('base64url');
+  return {
+    clientId: fixed.clientId ?? `client-${randomBytes(8).toString('hex')}`,
+    clientSecret: fixed.clientSecret ?? random(32),
+    apiKey: fixed.apiKey ?? randomBytes(24).toString('hex'),
+    redirectUri: fixed.redirectUri ?? '',
+    controlToken: fixed.controlToken ?? random(32),
+  };
+}
+
+/** Until the webhook side sets ctx.events, event requests get a clear 422. */
+const eventsUnavailable: MockContext['events'] = {
+  async emit() {
+    throw new ControlError(422, 'events_unavailable', 'this mock cannot emit events');
+  },
+};
+
+export async function createMock(options: MockOptions = {}): Promise<RunningMock> {
+  const resolved = resolveOptions(options);
+  const world = createWorld({ lowerCaseLockIds: resolved.lowerCaseLockIds });
+  const ctx: MockContext = {
+    options: resolved,
+    clock: new Clock(),
+    faults: new FaultSet(options.faults ?? []),
+    credentials: makeCredentials(options.credentials),
+    world,
+    log: options.log ?? (() => {}),
+    tokens: {
+      issue: async () => { throw new Error('access tokens are not available before the OAuth side starts'); },
+      verify: async () => null,
+    },
+    events: eventsUnavailable,
+    clientCredentialsEnabled: new Set(),
+    onReset: [],
+  };
+  const restoreWorld = snapshotWorld(world);
+  ctx.onReset.push(() => {
+    restoreWorld();
+    ctx.clientCredentialsEnabled.clear();
+  });
+
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+  app.setErrorHandler((error, request, reply) => {
+    const described = describeError(error);
+    if (described.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendJsonError(reply, described.status, described.code, described.message);
+  });
+  app.setNotFoundHandler((request, reply) => sendJsonError(reply, 404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
+
+  await app.register(async (oauth) => registerOAuth(oauth, ctx), { prefix: '/oauth' });
+  await app.register(async (api) => {
+    try {
+      await registerApi(api, ctx);
+    } catch (error) {
+      // The API side is built separately; until it lands the mock serves OAuth and control alone.
+      if (!(error instanceof Error && /not built yet/.test(error.message))) throw error;
+    }
+  }, { prefix: '/api' });
+  if (resolved.control) await app.register(async (control) => registerControl(control, ctx), { prefix: '/_control' });
+  registerErrorPage(app);
+  registerCallbackPage(app);
+
+  await app.listen({ host: resolved.host, port: resolved.port });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the mock did not get a TCP address');
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  const url = `http://${host}:${address.port}`;
+  if (!ctx.credentials.redirectUri) ctx.credentials.redirectUri = `${url}/callback`;
+
+  const profile: TargetProfile = {
+    authUrl: `${url}/oauth`,
+    baseUrl: `${url}/api`,
+    clientId: ctx.credentials.clientId,
+    clientSecret: ctx.credentials.clientSecret,
+    apiKey: ctx.credentials.apiKey,
+    redirectUri: ctx.credentials.redirectUri,
+    ...(resolved.control ? { controlUrl: `${url}/_control`, controlToken: ctx.credentials.controlToken } : {}),
+    fixtures: fixturesOf(world),
+    statusCheck: { method: 'PUT', path: '/remoteoperate/{lockId}/status' },
+  };
+
+  let closed: Promise<void> | null = null;
+  return {
+    url,
+    profile,
+    ctx,
+    app,
+    close: () => (closed ??= app.close()),
+  };
 }

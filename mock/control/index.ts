@@ -1,0 +1,98 @@
+/**
+ * The test control protocol at /_control (control-protocol.md): fixtures,
+ * acting as the user at consent, the clock, events, refresh-token revocation,
+ * the client_credentials permission and reset. Every request carries
+ * x-control-token; every body is validated; errors are {"error","message"}.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { ControlError, type MockContext } from '../context.js';
+import { describeError, sendJsonError, zodMessage } from './errors.js';
+import { fixturesOf } from './fixtures.js';
+import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, RevokeBody } from './schemas.js';
+
+function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const result = schema.safeParse(body);
+  if (!result.success) throw new ControlError(400, 'invalid_body', zodMessage(result.error));
+  return result.data;
+}
+
+function tokenMatches(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export async function registerControl(app: FastifyInstance, ctx: MockContext): Promise<void> {
+  // JSON in; an empty body counts as no body, so `POST /reset` needs none.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ControlError(400, 'invalid_json', 'the body is not valid JSON'), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!tokenMatches(request.headers['x-control-token'], ctx.credentials.controlToken)) {
+      return sendJsonError(reply, 401, 'unauthorized', 'missing or wrong x-control-token');
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const described = describeError(error);
+    if (described.status >= 500) request.log.error({ err: error }, 'control route failed');
+    return sendJsonError(reply, described.status, described.code, described.message);
+  });
+
+  app.setNotFoundHandler((_request, reply) => sendJsonError(reply, 404, 'not_found', 'no such control endpoint'));
+
+  app.get('/fixtures', async () => fixturesOf(ctx.world));
+
+  app.post('/consent', async (request, reply) => {
+    const body = parse(ConsentBody, request.body);
+    if (!ctx.oauth) throw new ControlError(422, 'consent_unavailable', 'the OAuth side is not running');
+    const outcome = ctx.oauth.consent(body.authorizationUrl, body.userId, body.decision);
+    if (outcome.status === 200) return reply.code(200).send({ location: outcome.location });
+    return reply.code(outcome.status).send({ location: null, error: outcome.error, message: outcome.message });
+  });
+
+  app.get('/clock', async () => ({ now: ctx.clock.now() }));
+
+  app.post('/clock', async (request) => {
+    const body = parse(ClockBody, request.body);
+    const now = 'reset' in body ? ctx.clock.reset() : ctx.clock.advance(body.advanceMs);
+    return { now };
+  });
+
+  app.post('/events', async (request) => {
+    const body = parse(EventBody, request.body);
+    return ctx.events.emit(body);
+  });
+
+  app.post('/refresh-tokens/revoke', async (request, reply) => {
+    const body = parse(RevokeBody, request.body);
+    if (!ctx.oauth) throw new ControlError(422, 'revoke_unavailable', 'the OAuth side is not running');
+    if (!ctx.oauth.revokeRefreshToken(body.refreshToken)) throw new ControlError(404, 'unknown_refresh_token', 'no such refresh token');
+    return reply.code(204).send();
+  });
+
+  app.post('/client-credentials', async (request, reply) => {
+    const body = parse(ClientCredentialsBody, request.body);
+    if (body.clientId !== ctx.credentials.clientId) throw new ControlError(404, 'unknown_client', 'no such client');
+    if (body.enabled) ctx.clientCredentialsEnabled.add(body.clientId);
+    else ctx.clientCredentialsEnabled.delete(body.clientId);
+    return reply.code(204).send();
+  });
+
+  app.post('/reset', async (_request, reply) => {
+    // Every module restores its own initial state; the clock is left where it is.
+    for (const reset of ctx.onReset) reset();
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,30 @@
+/** Request bodies of the control protocol (control-protocol.md), validated with zod. */
+import { z } from 'zod';
+
+const id = z.string().min(1).max(256);
+
+export const ConsentBody = z.strictObject({
+  authorizationUrl: z.string().min(1).max(16_384),
+  userId: id,
+  decision: z.enum(['approve', 'deny']),
+});
+
+/** Up to a thousand years forward; enough for any expiry the spec names. */
+const MAX_ADVANCE_MS = 1000 * 366 * 24 * 60 * 60 * 1000;
+
+export const ClockBody = z.union([
+  z.strictObject({ advanceMs: z.number().min(0).max(MAX_ADVANCE_MS) }),
+  z.strictObject({ reset: z.literal(true) }),
+]);
+
+export const EventBody = z.strictObject({
+  kind: z.string().min(1).max(64),
+  lockId: id.optional(),
+  userId: id.optional(),
+  value: z.string().max(1024).optional(),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const RevokeBody = z.strictObject({ refreshToken: z.string().min(1).max(4096) });
+
+export const ClientCredentialsBody = z.strictObject({ clientId: id, enabled: z.boolean() });

@@ -1,0 +1,116 @@
+/**
+ * GET {auth_url}/authorization and the pages behind it (spec: Authorization
+ * code flow step 2): sign-in (e-mail + password), SMS code (shown on the mock
+ * phone and in the mock's log), consent. Approve or Cancel ends in a 302 to
+ * the registered redirect_uri. Bad requests get an error page, never a redirect.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { MockContext } from '../context.js';
+import type { MockUser } from '../world.js';
+import { errorPage } from '../pages/layout.js';
+import { validateAuthorizationRequest } from './authorization-request.js';
+import type { AuthorizationCodes } from './codes.js';
+import { concludeAuthorization } from './consent.js';
+import { consentPage, phonePage, signInPage, smsPage } from './pages.js';
+import type { PendingAuthorization, PendingAuthorizations } from './pending.js';
+
+const field = z.string().max(1024);
+const SignInForm = z.object({ request: field, email: field, password: field });
+const SmsForm = z.object({ request: field, code: z.string().max(32) });
+const ConsentForm = z.object({ request: field, decision: z.enum(['approve', 'deny']) });
+
+type Csrf = { generateCsrf(opts: { userInfo: string }): string };
+
+function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+}
+
+function lastDigits(phoneNo: string): string {
+  return phoneNo.slice(-4);
+}
+
+export function registerAuthorizationEndpoint(
+  app: FastifyInstance,
+  ctx: MockContext,
+  deps: { pending: PendingAuthorizations; codes: AuthorizationCodes; csrfProtection: (...args: never[]) => unknown },
+): void {
+  const { pending, codes } = deps;
+  const csrfFor = (reply: FastifyReply, p: PendingAuthorization) => (reply as unknown as Csrf).generateCsrf({ userInfo: p.id });
+  const guarded = { preHandler: deps.csrfProtection as never };
+
+  /** The pending request a form names, at the step it must be at; or an error page. */
+  function pendingAt(reply: FastifyReply, id: string, step: PendingAuthorization['step']): PendingAuthorization | null {
+    const p = pending.get(id);
+    if (!p) {
+      sendPage(reply, 400, errorPage('Sign-in expired', 'This sign-in is no longer valid. Go back to the application and start again.'));
+      return null;
+    }
+    if (p.step !== step) {
+      sendPage(reply, 409, errorPage('Out of order', 'This step of the sign-in is not the current one. Go back to the application and start again.'));
+      return null;
+    }
+    return p;
+  }
+
+  function tooManyAttempts(reply: FastifyReply): FastifyReply {
+    return sendPage(reply, 429, errorPage('Too many attempts', 'This sign-in was stopped after too many failed attempts. Go back to the application and start again.'));
+  }
+
+  app.get('/authorization', async (request, reply) => {
+    const query = new URL(request.url, 'http://mock.invalid').searchParams;
+    const validation = validateAuthorizationRequest(ctx, query);
+    if (!validation.ok) return sendPage(reply, validation.status, errorPage('Invalid authorization request', validation.message));
+    const p = pending.start(validation.request);
+    return sendPage(reply, 200, signInPage({ requestId: p.id, csrf: csrfFor(reply, p) }));
+  });
+
+  app.post('/sign-in', guarded, async (request, reply) => {
+    const form = SignInForm.safeParse(request.body);
+    if (!form.success) return sendPage(reply, 400, errorPage('Invalid form', 'The sign-in form was incomplete.'));
+    const p = pendingAt(reply, form.data.request, 'sign-in');
+    if (!p) return reply;
+    const email = form.data.email.trim().toLowerCase();
+    const user: MockUser | undefined = ctx.world.users.find((u) => u.email.toLowerCase() === email && u.password === form.data.password);
+    if (!user) {
+      if (pending.fail(p)) return tooManyAttempts(reply);
+      return sendPage(reply, 401, signInPage({ requestId: p.id, csrf: csrfFor(reply, p), email: form.data.email, error: 'E-mail address or password is wrong.' }));
+    }
+    const code = pending.signedIn(p, user.userId);
+    ctx.log(`SMS to ${user.phoneNo} (${user.email}): your Lock Access Service code is ${code}`);
+    return sendPage(reply, 200, smsPage({ requestId: p.id, csrf: csrfFor(reply, p), phoneHint: lastDigits(user.phoneNo) }));
+  });
+
+  app.post('/sms', guarded, async (request, reply) => {
+    const form = SmsForm.safeParse(request.body);
+    if (!form.success) return sendPage(reply, 400, errorPage('Invalid form', 'The SMS form was incomplete.'));
+    const p = pendingAt(reply, form.data.request, 'sms');
+    if (!p) return reply;
+    const user = ctx.world.users.find((u) => u.userId === p.userId);
+    if (!user) return sendPage(reply, 400, errorPage('Sign-in expired', 'The account is gone. Start again.'));
+    if (form.data.code.trim() !== p.smsCode) {
+      if (pending.fail(p)) return tooManyAttempts(reply);
+      return sendPage(reply, 401, smsPage({ requestId: p.id, csrf: csrfFor(reply, p), phoneHint: lastDigits(user.phoneNo), error: 'That code is not right.' }));
+    }
+    pending.verified(p);
+    return sendPage(reply, 200, consentPage({ requestId: p.id, csrf: csrfFor(reply, p), userName: `${user.firstName} ${user.lastName}` }));
+  });
+
+  app.post('/consent', guarded, async (request, reply) => {
+    const form = ConsentForm.safeParse(request.body);
+    if (!form.success) return sendPage(reply, 400, errorPage('Invalid form', 'Choose Approve or Cancel.'));
+    const p = pendingAt(reply, form.data.request, 'consent');
+    if (!p || p.userId === null) return reply;
+    pending.finish(p);
+    return reply.redirect(concludeAuthorization(ctx, codes, p.request, p.userId, form.data.decision), 302);
+  });
+
+  // The mock phone: shows the SMS a pending sign-in sent.
+  app.get('/phone', async (request, reply) => {
+    const id = new URL(request.url, 'http://mock.invalid').searchParams.get('request');
+    const p = pending.get(id);
+    const user = p && ctx.world.users.find((u) => u.userId === p.userId);
+    if (!p || !user) return sendPage(reply, 404, errorPage('No message', 'There is no SMS for this sign-in.'));
+    return sendPage(reply, 200, phonePage({ phoneNo: user.phoneNo, code: p.step === 'sms' ? p.smsCode : null }));
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * The authorization request (spec: GET {auth_url}/authorization) and the
+ * redirect that ends it (Authorization code flow step 3). Shared by the real
+ * pages and by the control protocol's POST /consent, so both apply the same rules.
+ */
+import type { MockContext } from '../context.js';
+
+/** Longest state the mock keeps (longer ones get a 400 page). */
+export const MAX_STATE_LENGTH = 2048;
+const MAX_PARAM_LENGTH = 2048;
+/** Characters of state kept under the state-truncated fault. */
+const TRUNCATED_STATE_LENGTH = 64;
+
+export interface AuthorizationRequest {
+  clientId: string;
+  redirectUri: string;
+  state: string;
+}
+
+export type AuthorizationValidation =
+  | { ok: true; request: AuthorizationRequest }
+  | { ok: false; status: 400 | 422; error: string; message: string };
+
+/**
+ * Validate the query of an authorization request. Parsed with URLSearchParams,
+ * the same rules a client uses to build it, so every state value round-trips.
+ */
+export function validateAuthorizationRequest(ctx: MockContext, query: URLSearchParams): AuthorizationValidation {
+  const single = (name: string): string | null | 'repeated' => {
+    const all = query.getAll(name);
+    if (all.length > 1) return 'repeated';
+    return all[0] ?? null;
+  };
+  const clientId = single('client_id');
+  const redirectUri = single('redirect_uri');
+  const state = single('state');
+  for (const [name, value] of [['client_id', clientId], ['redirect_uri', redirectUri], ['state', state]] as const) {
+    if (value === null || value === '') return bad(400, 'invalid_request', `${name} is required`);
+    if (value === 'repeated') return bad(400, 'invalid_request', `${name} is given more than once`);
+  }
+  const c = clientId as string;
+  const r = redirectUri as string;
+  const s = state as string;
+  if (c.length > MAX_PARAM_LENGTH || r.length > MAX_PARAM_LENGTH) return bad(400, 'invalid_request', 'client_id or redirect_uri is too long');
+  if (s.length > MAX_STATE_LENGTH) return bad(400, 'invalid_request', `state is longer than ${MAX_STATE_LENGTH} characters`);
+  if (c !== ctx.credentials.clientId) return bad(400, 'invalid_client', 'unknown client_id');
+  if (!redirectAllowed(ctx, r)) return bad(400, 'invalid_redirect_uri', 'redirect_uri is not the one registered for this client');
+  return { ok: true, request: { clientId: c, redirectUri: r, state: s } };
+}
+
+/** Exactly the registered redirect URI (RFC 6749 §3.1.2.4); anything absolute under open-redirect. */
+function redirectAllowed(ctx: MockContext, redirectUri: string): boolean {
+  if (redirectUri === ctx.credentials.redirectUri) return true;
+  if (!ctx.faults.has('open-redirect')) return false;
+  try {
+    const url = new URL(redirectUri);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function bad(status: 400 | 422, error: string, message: string): AuthorizationValidation {
+  return { ok: false, status, error, message };
+}
+
+/** Approve: redirect_uri?code=…&state=… */
+export function approvalRedirect(ctx: MockContext, request: AuthorizationRequest, code: string): string {
+  const url = new URL(request.redirectUri);
+  url.searchParams.set('code', code);
+  url.searchParams.set('state', echoedState(ctx, request.state));
+  return url.toString();
+}
+
+/** Cancel: redirect_uri?error=access_denied&state=… */
+export function denialRedirect(ctx: MockContext, request: AuthorizationRequest): string {
+  const url = new URL(request.redirectUri);
+  url.searchParams.set('error', ctx.faults.has('denial-without-error') ? 'server_error' : 'access_denied');
+  if (!ctx.faults.has('denial-drops-state')) url.searchParams.set('state', echoedState(ctx, request.state));
+  return url.toString();
+}
+
+/** state comes back unchanged, whatever it holds. */
+function echoedState(ctx: MockContext, state: string): string {
+  if (!ctx.faults.has('state-truncated')) return state;
+  return Array.from(state).slice(0, TRUNCATED_STATE_LENGTH).join('');
+}

@@ -1,0 +1,51 @@
+/**
+ * Client authentication at the token endpoint (spec: POST {auth_url}/access_token):
+ * client_id and client_secret come from the form body only. An Authorization:
+ * Basic header is ignored, whatever it holds, and must not carry them.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { MockContext } from '../context.js';
+
+export type ClientAuthentication = { ok: true; clientId: string } | { ok: false };
+
+export function authenticateClient(ctx: MockContext, form: Map<string, string>, authorization: string | undefined): ClientAuthentication {
+  const basic = parseBasic(authorization);
+  let clientId = form.get('client_id');
+  let clientSecret = form.get('client_secret');
+  if (ctx.faults.has('basic-header-accepted') && basic) {
+    clientId ??= basic.clientId;
+    clientSecret ??= basic.clientSecret;
+  }
+  if (ctx.faults.has('basic-header-not-ignored') && authorization !== undefined && !basicMatches(ctx, basic)) {
+    return { ok: false };
+  }
+  if (clientId === undefined || !safeEqual(clientId, ctx.credentials.clientId)) return { ok: false };
+  if (ctx.faults.has('wrong-secret-accepted')) return { ok: true, clientId };
+  if (clientSecret === undefined || !safeEqual(clientSecret, ctx.credentials.clientSecret)) return { ok: false };
+  return { ok: true, clientId };
+}
+
+function basicMatches(ctx: MockContext, basic: { clientId: string; clientSecret: string } | null): boolean {
+  return basic !== null && safeEqual(basic.clientId, ctx.credentials.clientId) && safeEqual(basic.clientSecret, ctx.credentials.clientSecret);
+}
+
+/** RFC 7617 Basic credentials (RFC 6749 §2.3.1 form-encodes each part), or null. */
+function parseBasic(header: string | undefined): { clientId: string; clientSecret: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!match?.[1]) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  try {
+    const form = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return { clientId: form(decoded.slice(0, colon)), clientSecret: form(decoded.slice(colon + 1)) };
+  } catch {
+    return { clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
+  }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

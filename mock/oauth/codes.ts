@@ -1,0 +1,58 @@
+/**
+ * Authorization codes (spec: Authorization code flow; RFC 6749 §4.1.2): random,
+ * single use, expire ten minutes after issue, bound to client, user and redirect URI.
+ */
+import { randomBytes } from 'node:crypto';
+import type { MockContext } from '../context.js';
+
+export const CODE_LIFETIME_MS = 10 * 60 * 1000;
+
+interface CodeRecord {
+  clientId: string;
+  userId: string;
+  redirectUri: string;
+  expiresAtMs: number;
+  used: boolean;
+}
+
+export type CodeRedemption =
+  | { ok: true; userId: string }
+  | { ok: false; reason: string };
+
+export class AuthorizationCodes {
+  readonly #codes = new Map<string, CodeRecord>();
+
+  constructor(private readonly ctx: MockContext) {}
+
+  issue(grant: { clientId: string; userId: string; redirectUri: string }): string {
+    this.#sweep();
+    const code = randomBytes(24).toString('base64url');
+    this.#codes.set(code, { ...grant, expiresAtMs: this.ctx.clock.now() + CODE_LIFETIME_MS, used: false });
+    return code;
+  }
+
+  redeem(code: string, clientId: string, redirectUri: string | undefined): CodeRedemption {
+    const record = this.#codes.get(code);
+    if (!record) return { ok: false, reason: 'unknown authorization code' };
+    if (record.clientId !== clientId) return { ok: false, reason: 'authorization code was issued to another client' };
+    if (record.used) return { ok: false, reason: 'authorization code already used' };
+    if (record.expiresAtMs <= this.ctx.clock.now()) return { ok: false, reason: 'authorization code expired' };
+    if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
+      return { ok: false, reason: 'redirect_uri does not match the authorization request' };
+    }
+    if (!this.ctx.faults.has('code-reusable')) record.used = true;
+    return { ok: true, userId: record.userId };
+  }
+
+  clear(): void {
+    this.#codes.clear();
+  }
+
+  /** Drop codes that can no longer be redeemed, so the map stays small. */
+  #sweep(): void {
+    const now = this.ctx.clock.now();
+    for (const [code, record] of this.#codes) {
+      if (record.expiresAtMs + CODE_LIFETIME_MS <= now) this.#codes.delete(code);
+    }
+  }
+}

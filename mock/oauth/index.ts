@@ -1,0 +1,68 @@
+/**
+ * The OAuth server at {auth_url} (the mock serves it under /oauth): the
+ * authorization endpoint with its pages, and the token endpoint. Sets
+ * ctx.tokens (access tokens for the API) and ctx.oauth (hooks for the control
+ * protocol), and registers the reset of its own state.
+ */
+import { randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import type { MockContext } from '../context.js';
+import { describeError } from '../control/errors.js';
+import { errorPage } from '../pages/layout.js';
+import { createAccessTokens } from './access-tokens.js';
+import { registerAuthorizationEndpoint } from './authorization-endpoint.js';
+import { AuthorizationCodes } from './codes.js';
+import { createOAuthControl } from './consent.js';
+import { PendingAuthorizations } from './pending.js';
+import { RefreshTokens } from './refresh-tokens.js';
+import { answerMalformed, registerTokenEndpoint } from './token-endpoint.js';
+
+export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Promise<void> {
+  const tokens = createAccessTokens(ctx);
+  const codes = new AuthorizationCodes(ctx);
+  const refresh = new RefreshTokens(ctx);
+  const pending = new PendingAuthorizations(ctx);
+  ctx.tokens = tokens;
+  ctx.oauth = createOAuthControl(ctx, { codes, refresh });
+  ctx.onReset.push(() => {
+    tokens.reset();
+    codes.clear();
+    refresh.clear();
+    pending.clear();
+  });
+
+  await app.register(fastifyFormbody);
+  await app.register(fastifyCookie);
+  // The CSRF token is bound to the pending request's ID (userInfo), so a form
+  // only works for the sign-in it was served for, in the browser that got the cookie.
+  await app.register(fastifyCsrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: 'lockconf_csrf',
+    cookieOpts: { path: app.prefix || '/', sameSite: 'strict', httpOnly: true },
+    csrfOpts: { hmacKey: randomBytes(32) },
+    getUserInfo: (request) => {
+      const body = request.body as { request?: unknown } | undefined;
+      return typeof body?.request === 'string' ? body.request : '';
+    },
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const described = describeError(error);
+    if (described.status >= 500) request.log.error({ err: error }, 'OAuth route failed');
+    // Anything the token endpoint cannot parse is a malformed request: 302 to /error.
+    if ((request.routeOptions.config as { tokenEndpoint?: boolean } | undefined)?.tokenEndpoint && described.status < 500) {
+      return answerMalformed(ctx, reply);
+    }
+    const title = described.code === 'csrf_failed' ? 'Form expired' : 'Request refused';
+    const message = described.code === 'csrf_failed'
+      ? 'This form could not be verified. Go back to the application and start the sign-in again.'
+      : described.message;
+    return reply.code(described.status).type('text/html; charset=utf-8').send(errorPage(title, message));
+  });
+
+  registerAuthorizationEndpoint(app, ctx, { pending, codes, csrfProtection: app.csrfProtection as never });
+  registerTokenEndpoint(app, ctx, { tokens, codes, refresh });
+}

@@ -1,0 +1,127 @@
+/**
+ * POST {auth_url}/access_token (spec: Token response, Authentication, Errors):
+ * grants authorization_code, client_credentials and refresh_token. A malformed
+ * request, or any other method, is answered with a 302 to /error.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { MockContext } from '../context.js';
+import type { MockAccessTokens } from './access-tokens.js';
+import { authenticateClient } from './client-auth.js';
+import type { AuthorizationCodes } from './codes.js';
+import type { RefreshTokens } from './refresh-tokens.js';
+
+export const TOKEN_PATH = '/access_token';
+/** The route config flag the OAuth error handler looks for. */
+export const TOKEN_ENDPOINT_CONFIG = { tokenEndpoint: true } as const;
+
+export interface TokenEndpointDeps {
+  tokens: MockAccessTokens;
+  codes: AuthorizationCodes;
+  refresh: RefreshTokens;
+}
+
+/** The one place TOKEN-MALFORMED-302-ERROR is implemented. */
+export function answerMalformed(ctx: MockContext, reply: FastifyReply): FastifyReply {
+  if (ctx.faults.has('malformed-400')) {
+    return oauthError(reply, 400, 'invalid_request', 'malformed token request');
+  }
+  return reply.code(302).header('location', '/error').header('cache-control', 'no-store').send();
+}
+
+export function oauthError(reply: FastifyReply, status: number, error: string, description: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('pragma', 'no-cache')
+    .send({ error, error_description: description, message: description });
+}
+
+/** The form body as single values; null when it is not a form or a field is repeated. */
+function readForm(request: FastifyRequest): Map<string, string> | null {
+  const type = String(request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') return null;
+  const body = request.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const form = new Map<string, string>();
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    if (typeof value !== 'string') return null;
+    form.set(name, value);
+  }
+  return form;
+}
+
+export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, deps: TokenEndpointDeps): void {
+  const { tokens, codes, refresh } = deps;
+
+  async function tokenResponse(reply: FastifyReply, grant: { userId: string | null; clientId: string; withRefresh: boolean; refreshToken?: string; deadAccessToken?: boolean }) {
+    const claims = { userId: grant.userId, clientId: grant.clientId };
+    const access = grant.deadAccessToken ? await tokens.issueDead(claims) : await tokens.issue(claims);
+    const lifetime = tokens.lifetimeSec();
+    const body: Record<string, unknown> = {
+      access_token: access.token,
+      expires_in: ctx.faults.has('expires-in-string') ? String(lifetime) : lifetime,
+      token_type: 'Bearer',
+    };
+    if (grant.withRefresh) body.refresh_token = grant.refreshToken ?? refresh.issue({ clientId: grant.clientId, userId: grant.userId });
+    if (ctx.options.extraFields) body.x_mock_session_hint = 'unknown fields must be ignored';
+    return reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache').send(body);
+  }
+
+  app.post(TOKEN_PATH, { config: TOKEN_ENDPOINT_CONFIG }, async (request, reply) => {
+    const form = readForm(request);
+    const grantType = form?.get('grant_type');
+    if (!form || !grantType) return answerMalformed(ctx, reply);
+
+    const client = authenticateClient(ctx, form, request.headers.authorization);
+    if (!client.ok) return oauthError(reply, 400, 'invalid_client', 'secrets did not match');
+    const clientId = client.clientId;
+
+    switch (grantType) {
+      case 'authorization_code': {
+        const code = form.get('code');
+        if (!code) return oauthError(reply, 400, 'invalid_request', 'code is required');
+        const redeemed = codes.redeem(code, clientId, form.get('redirect_uri'));
+        if (!redeemed.ok) return oauthError(reply, 400, 'invalid_grant', redeemed.reason);
+        return tokenResponse(reply, { userId: redeemed.userId, clientId, withRefresh: true });
+      }
+      case 'client_credentials': {
+        if (!ctx.clientCredentialsEnabled.has(clientId) && !ctx.faults.has('cc-enabled-by-default')) {
+          return oauthError(reply, 400, 'unauthorized_client', 'the client_credentials grant is not enabled for this client');
+        }
+        return tokenResponse(reply, { userId: null, clientId, withRefresh: !ctx.faults.has('cc-no-refresh-token') });
+      }
+      case 'refresh_token': {
+        const token = form.get('refresh_token');
+        if (!token) return oauthError(reply, 400, 'invalid_request', 'refresh_token is required');
+        const redeemed = refresh.redeem(token, clientId);
+        if (!redeemed.ok) return refreshRefused(reply, redeemed.reason);
+        return tokenResponse(reply, {
+          userId: redeemed.userId,
+          clientId,
+          withRefresh: true,
+          ...(ctx.faults.has('refresh-no-new-token') ? { refreshToken: token } : {}),
+          deadAccessToken: ctx.faults.has('refresh-access-token-dead'),
+        });
+      }
+      default:
+        return oauthError(reply, 400, 'unsupported_grant_type', 'grant_type must be authorization_code, client_credentials or refresh_token');
+    }
+  });
+
+  /** A used, expired, revoked or unknown refresh token: 400 with an OAuth 2.0 error body. */
+  function refreshRefused(reply: FastifyReply, reason: string): FastifyReply {
+    if (ctx.faults.has('refresh-error-not-oauth')) {
+      return reply.code(400).type('text/plain; charset=utf-8').send(`refresh failed: ${reason}`);
+    }
+    const error = ctx.faults.has('refresh-error-invalid-request') ? 'invalid_request' : 'invalid_grant';
+    return oauthError(reply, 400, error, reason);
+  }
+
+  // The wrong HTTP method is a malformed request too (spec: Errors).
+  app.route({
+    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+    url: TOKEN_PATH,
+    config: TOKEN_ENDPOINT_CONFIG,
+    handler: async (_request, reply) => answerMalformed(ctx, reply),
+  });
+}
