@@ -4,9 +4,11 @@ import { defineConfig } from 'vitest/config';
  * Two projects:
  * - unit: the project's own tests (harness, mock, self-verification), `npm test`;
  * - conformance: the conformance suites, run against a target by `npm run conformance`
- *   (harness/cli.ts starts vitest with this project, its reporters and the run directory).
+ *   (harness/cli.ts starts vitest with this project, its reporters — lockconf,
+ *   junit, allure-vitest — and the run directory).
  * The suites share one target (one clock, one set of webhook registrations), so they run
- * one file at a time and one test at a time.
+ * one file at a time and one test at a time. No retries: a conformance result that
+ * passes on the second try is not a pass.
  */
 export default defineConfig({
   test: {
@@ -26,8 +28,12 @@ export default defineConfig({
           include: ['suites/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['harness/global-setup.ts'],
+          setupFiles: ['allure-vitest/setup'],
           fileParallelism: false,
           sequence: { concurrent: false, shuffle: false },
+          retry: 0,
+          // Every wait in a test is bounded by the harness (deliveries, HTTP); this only
+          // catches a hung target. The mock's clock is moved, never waited out.
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -11,6 +11,8 @@ import type { Counts, RequirementResult, TestRecord, Verdict, VerdictResult } fr
 
 /** What global setup leaves in {runDir}/run-context.json (no secrets). */
 export interface RunContext {
+  target?: { authUrl?: string; baseUrl?: string; mock?: boolean };
+  /** Flat form, accepted as well. */
   authUrl?: string;
   baseUrl?: string;
   mock?: boolean;
@@ -89,9 +91,9 @@ export function buildResult(opts: {
   return {
     tool: { name: 'lockconf', version: opts.version },
     target: {
-      authUrl: ctx.authUrl ?? null,
-      baseUrl: ctx.baseUrl ?? null,
-      mock: ctx.mock ?? false,
+      authUrl: ctx.target?.authUrl ?? ctx.authUrl ?? null,
+      baseUrl: ctx.target?.baseUrl ?? ctx.baseUrl ?? null,
+      mock: ctx.target?.mock ?? ctx.mock ?? false,
       ...(ctx.capabilities ? { capabilities: ctx.capabilities } : {}),
       ...(ctx.missing ? { missing: ctx.missing } : {}),
     },
