@@ -106,7 +106,7 @@ describe('tokens', () => {
     expect(second.refreshToken).not.toBe(first.refreshToken);
     const again = await flows.refreshRaw(first.refreshToken);
     expect(again.status).toBe(400);
-    const err = await flows.refresh(first.refreshToken).catch((e: unknown) => e as Error);
+    const err = (await flows.refresh(first.refreshToken).catch((e: unknown) => e)) as Error;
     expect(err.message).toMatch(/^refresh grant: expected HTTP 200 with a token response .* got HTTP 400/);
     expect(err.message).not.toContain(first.refreshToken);
 
