@@ -13,6 +13,8 @@ export interface CapabilityFacts {
   fixtures: Fixtures | null;
   /** A token cache holding a refresh token (npm run login). */
   tokenCache: boolean;
+  /** Why the token cache could not be used, when it exists but is unusable. */
+  tokenCacheProblem?: string | null;
   /** The target's API address is on this machine, so it can reach a loopback capture server. */
   loopbackTarget: boolean;
   /** capture.publicUrl of the profile, when set. */
@@ -40,7 +42,8 @@ export function workOutCapabilities(facts: CapabilityFacts): CapabilityReport {
   for (const hook of CONTROL_HOOKS) decide(hook, controlWhy === null ? null : `needs control (${controlWhy})`);
 
   const consent = controlWhy === null;
-  decide('user-token', consent || facts.tokenCache ? null : 'no control interface and no token cache (run npm run login)');
+  decide('user-token', consent || facts.tokenCache ? null
+    : `no control interface and no token cache (run npm run login)${facts.tokenCacheProblem ? `: ${facts.tokenCacheProblem}` : ''}`);
 
   const users = facts.fixtures?.users.length ?? 0;
   decide('second-user',

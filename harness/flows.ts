@@ -7,10 +7,16 @@
  * leave verdicts to the suites. Only refresh() and userSession() insist on a
  * token response, because a suite that asks for them needs working tokens to go
  * on. Every token and code is registered with the redactor the moment it is seen.
+ *
+ * Without consent, a user session comes from the token cache (npm run login):
+ * its refresh token is redeemed and the successor stored before use, and every
+ * later refresh of a cached token stores its successor too, so the chain of
+ * single-use refresh tokens survives the run.
  */
 import { randomBytes } from 'node:crypto';
 import { LockconfError } from './errors.js';
 import { harvestSecrets, locationParams } from './secret-harvest.js';
+import { openTokenCache, refreshAndStore, type TokenCache } from './token-cache.js';
 import type {
   AuthorizationResult,
   ControlClientLike,
@@ -62,6 +68,8 @@ export interface FlowsDeps {
   target: Target;
   http: HttpClientLike;
   control: ControlClientLike | null;
+  /** Opens the token cache of a target without consent (default: the profile's tokenCache file). */
+  openCache?: () => Promise<TokenCache>;
 }
 
 export function createFlows(deps: FlowsDeps): LockconfFlows {
@@ -69,6 +77,7 @@ export function createFlows(deps: FlowsDeps): LockconfFlows {
   const { profile } = target;
   const redactor = target.redactor;
   const tokenUrl = `${trimSlash(profile.authUrl)}/access_token`;
+  let cache: TokenCache | null = null;
 
   function authorizationUrl(opts: { state?: string; redirectUri?: string; clientId?: string } = {}): string {
     const query = new URLSearchParams({
@@ -163,13 +172,18 @@ export function createFlows(deps: FlowsDeps): LockconfFlows {
     tokenRequest,
     tokenSet,
     exchangeCode: (code) => tokenRequest({ grant_type: 'authorization_code', code }),
-    refreshRaw: (refreshToken) => tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+    async refreshRaw(refreshToken) {
+      const res = await tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken });
+      // Redeeming the cached refresh token spends it: store its successor before anyone uses it.
+      if (cache) await cache.recordRefreshResponse(refreshToken, res);
+      return res;
+    },
     clientCredentialsRaw: () => tokenRequest({ grant_type: 'client_credentials' }),
     async refresh(refreshToken) {
       return tokenSet(await flows.refreshRaw(refreshToken), 'refresh grant');
     },
     async userSession(user = 0) {
-      // A token cache (harness/token-cache.ts) will serve targets without consent; until then consent is needed.
+      if (!target.has('consent') && target.has('user-token')) return cachedSession(user);
       const auth = await authorize({ user, decision: 'approve' });
       const code = auth.params.get('code');
       if (!code) {
@@ -179,6 +193,21 @@ export function createFlows(deps: FlowsDeps): LockconfFlows {
       return tokenSet(await flows.exchangeCode(code), 'authorization code exchange');
     },
   };
+  /** A session from the token cache (npm run login): redeem, store, verify with GET /users/me. */
+  async function cachedSession(user: number): Promise<TokenSet> {
+    if (user !== 0) {
+      throw new LockconfError('ERR_CAPABILITY_MISSING', `needs consent for fixture user #${user}: the token cache holds the first user's tokens only`);
+    }
+    cache ??= await (deps.openCache ?? (() => openTokenCache(profile)))();
+    const session = await refreshAndStore(cache, {
+      redeem: (refreshToken) => tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+      verify: (accessToken) => http.api('GET', '/users/me', { accessToken }),
+    });
+    redactor.add(session.accessToken, 'access_token');
+    redactor.add(session.refreshToken, 'refresh_token');
+    return session;
+  }
+
   return flows;
 }
 
