@@ -1,0 +1,141 @@
+/**
+ * API request headers and access tokens (spec: Authentication → Request headers for
+ * API calls; States and transitions → Access token; Errors): every 2xx rotates the
+ * token, rotated tokens work and extend validity, old tokens stay valid, and
+ * invalid, expired or missing tokens get 401.
+ */
+import { describe } from 'vitest';
+import { conformance } from '../../harness/conformance.js';
+import type { HttpResponse } from '../../harness/contracts.js';
+import type { SuiteContext } from '../support/context.js';
+import { control } from '../support/context.js';
+import { jwtExp, rememberTokens, tamperedJwt } from '../support/tokens.js';
+
+const DAY_S = 86_400;
+
+function ok(res: HttpResponse): boolean {
+  return res.status >= 200 && res.status < 300;
+}
+
+async function call(t: SuiteContext, path: string, accessToken: string | null, apiKey?: string | null): Promise<HttpResponse> {
+  const res = await t.http.api('GET', path, { accessToken, ...(apiKey !== undefined ? { apiKey } : {}) });
+  rememberTokens(t, res);
+  return res;
+}
+
+/** A successful call and the token it rotated to; fails the declared rule when either is missing. */
+async function rotate(t: SuiteContext, accessToken: string, path = '/users/me'): Promise<string> {
+  const res = await call(t, path, accessToken);
+  t.expect(ok(res), `GET ${path} with a valid access token: expected 2xx; got HTTP ${res.status}`).toBe(true);
+  const rotated = res.headers['x-access-token'];
+  t.expect(rotated, `GET ${path} answered ${res.status} without an x-access-token header`).toBeTruthy();
+  return rotated!;
+}
+
+describe('Request headers for API calls', () => {
+  conformance('HEADERS-ROTATION-ON-SUCCESS', 'every successful API response carries an x-access-token header', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    for (const path of ['/users/me', '/users/locks/mine']) {
+      const res = await call(t, path, session.accessToken);
+      t.expect(ok(res), `GET ${path} with a valid access token: expected 2xx; got HTTP ${res.status}`).toBe(true);
+      t.expect(res.headers['x-access-token'], `GET ${path} answered ${res.status}: every successful API response must carry an updated x-access-token header; it had none`).toBeTruthy();
+      t.observe(`GET ${path}: rotated token differs from the one presented`, res.headers['x-access-token'] !== session.accessToken);
+    }
+  });
+
+  conformance('HEADERS-ROTATED-TOKEN-WORKS', 'the token from x-access-token is accepted by the API', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const rotated = await rotate(t, session.accessToken, '/users/locks/mine');
+    const res = await call(t, '/users/me', rotated);
+    t.expect(ok(res), `GET /users/me with the token from x-access-token: expected 2xx ("using the newest one keeps a valid token"); got HTTP ${res.status}`).toBe(true);
+  });
+
+  conformance('HEADERS-TOKEN-LIFETIME-24H', 'access tokens are not issued valid for less than 24 hours', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    t.expect(session.expiresIn, `expires_in is ${session.expiresIn} s; access tokens are not issued valid for less than 24 hours (86400 s)`).toBeGreaterThanOrEqual(DAY_S);
+    const rotated = await rotate(t, session.accessToken);
+    const exp = jwtExp(rotated);
+    if (exp !== null) {
+      const left = exp - Math.floor((await t.targetNow()) / 1000);
+      t.observe('rotated token: seconds until exp', left);
+      t.expect(left, `the rotated token's exp is ${left} s away; tokens are not issued valid for less than 24 hours`).toBeGreaterThanOrEqual(DAY_S - 60);
+    }
+    if (t.target.has('clock')) {
+      await control(t).advanceClock((DAY_S - 60) * 1000);
+      const res = await call(t, '/users/me', session.accessToken);
+      t.expect(ok(res), `the access token 23 h 59 min after issue: expected it still valid (2xx); got HTTP ${res.status}`).toBe(true);
+    }
+  });
+
+  conformance('HEADERS-MISSING-TOKEN-401', 'a call without x-access-token gets 401', {}, async (t) => {
+    const res = await call(t, '/users/me', null);
+    t.expect(res.status, `GET /users/me without x-access-token: expected HTTP 401; got HTTP ${res.status}`).toBe(401);
+  });
+
+  conformance('HEADERS-API-KEY', 'what the service answers without or with a wrong x-api-key (not shown)', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const missing = await call(t, '/users/me', session.accessToken, null);
+    const wrong = await call(t, '/users/me', session.accessToken, 'lockconf-wrong-api-key');
+    t.observe('without x-api-key', missing.status);
+    t.observe('with a wrong x-api-key', wrong.status);
+  });
+
+  conformance('HEADERS-RESPONSE-BODIES', 'response bodies of GET /users/me and GET /users/locks/mine (not shown)', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    for (const path of ['/users/me', '/users/locks/mine']) {
+      const res = await call(t, path, session.accessToken);
+      t.observe(`GET ${path}`, { status: res.status, contentType: res.headers['content-type'] ?? null, body: res.json ?? res.text.slice(0, 500) });
+    }
+  });
+});
+
+describe('Access token', () => {
+  conformance('HEADERS-ROTATION-EXTENDS', 'each rotated token extends validity', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const hasClock = t.target.has('clock');
+    // An hour later, so an extension is visible even at the one-second resolution of exp.
+    if (hasClock) await control(t).advanceClock(3_600_000);
+    const rotated = await rotate(t, session.accessToken);
+    const before = jwtExp(session.accessToken);
+    const after = jwtExp(rotated);
+    if (before !== null && after !== null) {
+      t.observe('exp moved by (s)', after - before);
+      if (!hasClock && after === before) t.notTested('the rotated token was issued within the same second as the original; without the clock the extension cannot be seen');
+      t.expect(after, `the rotated token's exp (${after}) must be later than the presented token's exp (${before})`).toBeGreaterThan(before);
+      return;
+    }
+    if (!hasClock) t.notTested('the tokens carry no exp and the clock cannot be moved: the extension cannot be seen');
+    // No exp to read: show it by behaviour, just past the presented token's lifetime.
+    await control(t).advanceClock(session.expiresIn * 1000 - 3_600_000 + 2_000);
+    const res = await call(t, '/users/me', rotated);
+    t.expect(ok(res), `the rotated token, just after the presented token's lifetime (expires_in ${session.expiresIn} s) ran out: expected still valid; got HTTP ${res.status}`).toBe(true);
+  });
+
+  conformance('HEADERS-PREVIOUS-TOKEN-VALID', 'a rotated token does not invalidate the previous one', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const rotated = await rotate(t, session.accessToken);
+    await rotate(t, rotated);
+    const res = await call(t, '/users/me', session.accessToken);
+    t.expect(ok(res), `GET /users/me with the token presented before two rotations: new access tokens do not invalidate previous ones (2xx expected); got HTTP ${res.status}`).toBe(true);
+  });
+
+  conformance('HEADERS-INVALID-TOKEN-401', 'an invalid access token gets 401', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const cases: Array<[string, string]> = [
+      ['garbage', 'lockconf-not-a-token'],
+      ['a JWT with a tampered signature', tamperedJwt(session.accessToken)],
+      ['a JWT-shaped string the service never signed', 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJsb2NrY29uZiJ9.c2lnbmF0dXJl'],
+    ];
+    for (const [what, token] of cases) {
+      const res = await call(t, '/users/me', token);
+      t.expect(res.status, `GET /users/me with ${what}: expected HTTP 401; got HTTP ${res.status}`).toBe(401);
+    }
+  });
+
+  conformance('HEADERS-EXPIRED-TOKEN-401', 'an access token past its expires_in gets 401', { needs: ['user-token', 'clock'] }, async (t) => {
+    const session = await t.flows.userSession();
+    await control(t).advanceClock(session.expiresIn * 1000 + 60_000);
+    const res = await call(t, '/users/me', session.accessToken);
+    t.expect(res.status, `GET /users/me with a token ${session.expiresIn} s + 1 min old (past expires_in): expected HTTP 401; got HTTP ${res.status}`).toBe(401);
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * Authorization code flow (spec: GET {auth_url}/authorization; Authentication →
+ * Authorization code flow; Errors) and the rules RFC 6749 imposes on codes and
+ * redirect URIs.
+ */
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { conformance } from '../../harness/conformance.js';
+import type { SuiteContext } from '../support/context.js';
+import { control } from '../support/context.js';
+import { user } from '../support/fixtures.js';
+import { checkProperty } from '../support/property.js';
+import { codeGrant, freshCode, postToken, tokenIssued } from '../support/tokens.js';
+
+/** True when the URL points at the given redirect URI (same origin and path). */
+function isOn(location: string | null, redirectUri: string): boolean {
+  if (!location) return false;
+  try {
+    const l = new URL(location);
+    const r = new URL(redirectUri);
+    return l.origin === r.origin && l.pathname === r.pathname;
+  } catch {
+    return false;
+  }
+}
+
+/** A redirect URI that was never registered: another host, and the registered one with a path appended. */
+function unregisteredRedirectUris(t: SuiteContext): string[] {
+  const registered = new URL(t.target.profile.redirectUri);
+  const sibling = new URL(registered.toString());
+  sibling.pathname = `${registered.pathname.replace(/\/+$/, '')}/elsewhere`;
+  return ['https://attacker.lockconf.invalid/callback', sibling.toString()];
+}
+
+/** GET {auth_url}/authorization as a browser would, without following a redirect. */
+async function getAuthorization(t: SuiteContext, url: string) {
+  const res = await t.http.request({ method: 'GET', url });
+  return { status: res.status, location: res.location ? new URL(res.location, url).toString() : null };
+}
+
+describe('GET {auth_url}/authorization', () => {
+  conformance('OAUTH-AUTHZ-REDIRECT', 'the authorization step ends in an HTTP 302 redirect to redirect_uri', { needs: ['consent'] }, async (t) => {
+    const result = await t.flows.authorize({ decision: 'approve' });
+    t.observe('first answer of GET /authorization (sign-in page or redirect)', result.initial.status);
+    t.expect(result.location, 'approval: expected a 302 Location on redirect_uri; the target refused to redirect').not.toBeNull();
+    t.expect(isOn(result.location, t.target.profile.redirectUri),
+      `approval: expected the redirect to go to the registered redirect_uri ${t.target.profile.redirectUri}; it went elsewhere`).toBe(true);
+  });
+
+  conformance('OAUTH-STATE-ECHO', 'state comes back unchanged, whatever its characters and length', { needs: ['consent'], timeout: 120_000 }, async (t) => {
+    const reserved = fc.constantFrom(...'&=?#+%/ ;:@!$\'()*,[]'.split(''), '%20', '%2B', '+', '\u00e9', '\u{1F512}');
+    const state = fc.oneof(
+      { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 120 }) },
+      { weight: 2, arbitrary: fc.string({ unit: reserved, minLength: 1, maxLength: 200 }) },
+      { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...'abcXYZ019-._~&=?#+%/'.split('')), minLength: 65, maxLength: 1500 }) },
+    );
+    const long = 'x'.repeat(40) + '&state=forged#frag?q=1+2%2B%25/' + '\u00fc\u{1F510}'.repeat(20) + 'y'.repeat(1300);
+    await checkProperty(t, {
+      rule: 'state must be returned unchanged',
+      arbitrary: state,
+      numRuns: 12,
+      examples: [long, 'a+b c%20d&e=f'],
+      show: (s) => ({ length: s.length, state: s.length > 200 ? `${s.slice(0, 200)}…` : s }),
+    }, async (sent) => {
+      const result = await t.flows.authorize({ decision: 'approve', state: sent });
+      if (result.location === null) return `no redirect for a state of length ${sent.length} (${result.error ?? `status ${result.status}`})`;
+      const got = result.params.get('state');
+      if (got === sent) return null;
+      return got === null
+        ? `the redirect carries no state (sent ${sent.length} characters)`
+        : `sent a state of ${sent.length} characters, got back ${got.length}: ${JSON.stringify(got.slice(0, 80))} instead of ${JSON.stringify(sent.slice(0, 80))}`;
+    });
+  });
+
+  conformance('OAUTH-MISSING-STATE', 'what the service answers when state is missing (not shown)', {}, async (t) => {
+    const p = t.target.profile;
+    const url = `${p.authUrl.replace(/\/+$/, '')}/authorization?${new URLSearchParams({ client_id: p.clientId, redirect_uri: p.redirectUri })}`;
+    const first = await getAuthorization(t, url);
+    t.observe('GET /authorization without state', { status: first.status, redirectsToRedirectUri: isOn(first.location, p.redirectUri) });
+    if (t.control && t.target.has('consent')) {
+      const answer = await t.control.consent(url, user(t, 0).userId, 'approve');
+      const params = answer.location ? new URL(answer.location).searchParams : new URLSearchParams();
+      t.observe('consent without state', {
+        status: answer.status, redirected: answer.location !== null, code: params.has('code'), state: params.get('state'), error: params.get('error') ?? answer.error ?? null,
+      });
+    }
+  });
+
+  conformance('OAUTH-REDIRECT-URI-REGISTERED', 'an unregistered redirect_uri is never redirected to', {}, async (t) => {
+    for (const evil of unregisteredRedirectUris(t)) {
+      const url = t.flows.authorizationUrl({ redirectUri: evil });
+      const first = await getAuthorization(t, url);
+      t.observe(`GET /authorization with unregistered redirect_uri ${evil}`, first.status);
+      t.expect(isOn(first.location, evil), `GET /authorization with the unregistered redirect_uri ${evil}: must not redirect to it; got HTTP ${first.status} to it`).toBe(false);
+      if (t.target.has('consent')) {
+        const result = await t.flows.authorize({ decision: 'approve', redirectUri: evil });
+        t.observe(`consent with unregistered redirect_uri ${evil}`, { status: result.status, redirected: result.location !== null, error: result.error ?? null });
+        t.expect(isOn(result.location, evil), `approval with the unregistered redirect_uri ${evil}: must not redirect to it; the consent step answered a Location on it`).toBe(false);
+        t.expect(result.params.has('code') && isOn(result.location, evil), 'no code may be sent to an unregistered redirect_uri').toBe(false);
+      }
+    }
+  });
+
+  conformance('OAUTH-UNKNOWN-CLIENT-NO-REDIRECT', 'an unknown client_id is not redirected to the given redirect_uri', {}, async (t) => {
+    const clientId = `lockconf-unknown-client-${Date.now().toString(36)}`;
+    const redirectUri = t.target.profile.redirectUri;
+    const url = t.flows.authorizationUrl({ clientId });
+    const first = await getAuthorization(t, url);
+    t.observe('GET /authorization with an unknown client_id', first.status);
+    t.expect(isOn(first.location, redirectUri), `GET /authorization with an unknown client_id: must not redirect to redirect_uri; got HTTP ${first.status} to it`).toBe(false);
+    if (t.target.has('consent')) {
+      const result = await t.flows.authorize({ decision: 'approve', clientId });
+      t.observe('consent with an unknown client_id', { status: result.status, redirected: result.location !== null, error: result.error ?? null });
+      t.expect(isOn(result.location, redirectUri), 'approval for an unknown client_id: must not redirect to redirect_uri; the consent step answered a Location on it').toBe(false);
+    }
+  });
+});
+
+describe('Authorization code flow', () => {
+  conformance('OAUTH-CODE-ON-APPROVAL', 'on approval the redirect query carries code and state', { needs: ['consent'] }, async (t) => {
+    const state = `lockconf-${Date.now().toString(36)}`;
+    const result = await t.flows.authorize({ decision: 'approve', state });
+    t.expect(result.location, 'approval: expected a redirect to redirect_uri').not.toBeNull();
+    t.expect(result.params.get('code'), 'approval: the redirect query must carry code').toBeTruthy();
+    t.expect(result.params.get('state'), 'approval: the redirect query must carry the state sent').toBe(state);
+    t.expect(result.params.has('error'), `approval: the redirect must not carry error (got error=${result.params.get('error')})`).toBe(false);
+  });
+
+  conformance('OAUTH-DENIAL-ACCESS-DENIED', 'cancellation redirects with error=access_denied and the original state', { needs: ['consent'] }, async (t) => {
+    const state = `deny-${Date.now().toString(36)}+&=/?`;
+    const result = await t.flows.authorize({ decision: 'deny', state });
+    t.expect(result.location, 'cancellation: expected HTTP 302 to redirect_uri').not.toBeNull();
+    t.expect(isOn(result.location, t.target.profile.redirectUri), 'cancellation: the redirect must go to redirect_uri').toBe(true);
+    t.expect(result.params.get('error'), 'cancellation: the redirect query must carry error=access_denied').toBe('access_denied');
+    t.expect(result.params.get('state'), 'cancellation: the redirect query must carry the original state, unchanged').toBe(state);
+    t.expect(result.params.has('code'), 'cancellation: no code may be issued').toBe(false);
+  });
+
+  conformance('OAUTH-CODE-EXCHANGE', 'a code is exchanged for a token response at POST /access_token', { needs: ['consent'] }, async (t) => {
+    const code = await freshCode(t);
+    const res = await postToken(t, codeGrant(t, code));
+    t.expect(res.status, `code exchange: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(200);
+    t.expect(typeof res.json?.access_token, 'code exchange: the response must carry access_token').toBe('string');
+    t.expect(typeof res.json?.refresh_token, 'code exchange: the response must carry refresh_token').toBe('string');
+  });
+});
+
+describe('RFC 6749: authorization codes', () => {
+  conformance('OAUTH-CODE-SINGLE-USE', 'a code already exchanged is refused, no second token is issued', { needs: ['consent'] }, async (t) => {
+    const code = await freshCode(t);
+    const first = await postToken(t, codeGrant(t, code));
+    t.expect(tokenIssued(first), `first exchange of a fresh code: expected a token; got HTTP ${first.status}`).toBe(true);
+    const second = await postToken(t, codeGrant(t, code));
+    t.observe('second exchange answer', { status: second.status, error: second.json?.error ?? null });
+    t.expect(tokenIssued(second), `second exchange of the same code: must be denied; got HTTP ${second.status} with a token`).toBe(false);
+  });
+
+  conformance('OAUTH-CODE-INVALID-REFUSED', 'a code the service never issued is refused', {}, async (t) => {
+    const res = await postToken(t, codeGrant(t, `lockconf-bogus-${Date.now().toString(36)}`));
+    t.observe('bogus code answer', { status: res.status, error: res.json?.error ?? null });
+    t.expect(tokenIssued(res), `a bogus authorization code: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+  });
+
+  conformance('OAUTH-CODE-LIFETIME', 'a code is refused once 10 minutes have passed', { needs: ['consent', 'clock'] }, async (t) => {
+    const clock = control(t);
+    const within = await freshCode(t);
+    await clock.advanceClock(60_000);
+    const soon = await postToken(t, codeGrant(t, within));
+    t.observe('exchange 1 minute after issue', { status: soon.status, issued: tokenIssued(soon) });
+    const late = await freshCode(t);
+    await clock.advanceClock(10 * 60_000 + 30_000);
+    const res = await postToken(t, codeGrant(t, late));
+    t.expect(tokenIssued(res), `a code exchanged 10 min 30 s after issue: expected it to be refused (RFC 6749 recommends at most 10 minutes); got HTTP ${res.status} with a token`).toBe(false);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * Refresh tokens (spec: States and transitions → Refresh token; Refresh flow;
+ * Errors; Limits): one use each, a new pair per use, one year of life, revocation,
+ * and OAuth 2.0 error bodies when refused.
+ */
+import { describe } from 'vitest';
+import { conformance } from '../../harness/conformance.js';
+import type { HttpResponse } from '../../harness/contracts.js';
+import { oauthErrorSchema, explain } from '../schemas/token.js';
+import type { SuiteContext } from '../support/context.js';
+import { control } from '../support/context.js';
+import { postToken, refreshGrant, sameShapeToken, tokenIssued } from '../support/tokens.js';
+
+const DAY = 86_400_000;
+
+function refresh(t: SuiteContext, refreshToken: string): Promise<HttpResponse> {
+  return postToken(t, refreshGrant(t, refreshToken));
+}
+
+/** A refresh token that has been used once (and the answer of that use). */
+async function usedRefreshToken(t: SuiteContext) {
+  const session = await t.flows.userSession();
+  const first = await refresh(t, session.refreshToken);
+  t.expect(first.status, `first use of a fresh refresh token: expected HTTP 200; got HTTP ${first.status}`).toBe(200);
+  return { session, first };
+}
+
+function expectRefused400(t: SuiteContext, res: HttpResponse, what: string): void {
+  t.expect(tokenIssued(res), `${what}: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+  t.expect(res.status, `${what}: expected HTTP 400; got HTTP ${res.status}`).toBe(400);
+}
+
+describe('Refresh token', () => {
+  conformance('REFRESH-NEW-PAIR', 'a refresh returns a new access token and a new refresh token', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const res = await refresh(t, session.refreshToken);
+    t.expect(res.status, `refresh grant: expected HTTP 200; got HTTP ${res.status}`).toBe(200);
+    t.expect(typeof res.json?.access_token, 'refresh grant: the response must carry access_token').toBe('string');
+    t.expect(typeof res.json?.refresh_token, 'refresh grant: the response must carry refresh_token').toBe('string');
+    t.expect(res.json.refresh_token === session.refreshToken, 'refresh grant: the returned refresh_token must be new, not the one redeemed').toBe(false);
+    t.expect(res.json.access_token === session.accessToken, 'refresh grant: the returned access_token must be new').toBe(false);
+  });
+
+  conformance('REFRESH-SINGLE-USE', 'a used refresh token is refused with 400', { needs: ['user-token'] }, async (t) => {
+    const { session } = await usedRefreshToken(t);
+    const again = await refresh(t, session.refreshToken);
+    expectRefused400(t, again, 'second use of a refresh token');
+  });
+
+  conformance('REFRESH-ERROR-RESPONSE', 'a refused refresh token gets 400 with an OAuth 2.0 error body', { needs: ['user-token'] }, async (t) => {
+    const { session } = await usedRefreshToken(t);
+    const again = await refresh(t, session.refreshToken);
+    t.expect(again.status, `reuse of a refresh token: expected HTTP 400; got HTTP ${again.status}`).toBe(400);
+    t.observe('content-type', again.headers['content-type'] ?? null);
+    const parsed = oauthErrorSchema.safeParse(again.json);
+    t.expect(parsed.success, `reuse of a refresh token: the body must be an OAuth 2.0 error object {"error": "…"}; ${again.json === undefined ? `got non-JSON ${JSON.stringify(again.text.slice(0, 80))}` : explain(parsed)}`).toBe(true);
+    t.observe('error', again.json?.error ?? null);
+  });
+
+  conformance('REFRESH-ERROR-INVALID-GRANT', 'a refused refresh token gets error=invalid_grant', { needs: ['user-token'] }, async (t) => {
+    const { session } = await usedRefreshToken(t);
+    const again = await refresh(t, session.refreshToken);
+    t.expect(again.json?.error, `reuse of a refresh token: RFC 6749 §5.2 names invalid_grant; got ${JSON.stringify(again.json?.error ?? again.text.slice(0, 80))}`).toBe('invalid_grant');
+  });
+
+  conformance('REFRESH-UNKNOWN-REFUSED', 'a refresh token the service never issued is refused with 400', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const forged = sameShapeToken(session.refreshToken);
+    t.target.redactor.add(forged, 'refresh_token');
+    const res = await refresh(t, forged);
+    expectRefused400(t, res, 'an unknown refresh token of the right shape');
+    await t.check('REFRESH-ERROR-RESPONSE', () => {
+      const parsed = oauthErrorSchema.safeParse(res.json);
+      t.expect(parsed.success, `unknown refresh token: the body must be an OAuth 2.0 error object; ${explain(parsed)}`).toBe(true);
+    });
+  });
+
+  conformance('REFRESH-VALID-WITHIN-YEAR', 'a refresh token is still redeemed 364 days after issue', { needs: ['user-token', 'clock'] }, async (t) => {
+    const session = await t.flows.userSession();
+    await control(t).advanceClock(364 * DAY);
+    const res = await refresh(t, session.refreshToken);
+    t.expect(res.status, `a refresh token 364 days old (within one year): expected HTTP 200; got HTTP ${res.status}`).toBe(200);
+    t.expect(tokenIssued(res), 'a refresh token 364 days old: a new token pair must be issued').toBe(true);
+  });
+
+  conformance('REFRESH-EXPIRED-AFTER-YEAR', 'a refresh token is refused with 400 once a year has passed', { needs: ['user-token', 'clock'] }, async (t) => {
+    const session = await t.flows.userSession();
+    // A year may have 366 days: just past the longer one is past a year whichever is meant.
+    await control(t).advanceClock(366 * DAY + 60_000);
+    const res = await refresh(t, session.refreshToken);
+    expectRefused400(t, res, 'a refresh token 366 days and 1 minute old');
+  });
+
+  conformance('REFRESH-REVOKED', 'a revoked refresh token can no longer be redeemed', { needs: ['user-token', 'revoke'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const status = await control(t).revokeRefreshToken(session.refreshToken);
+    t.expect(status >= 200 && status < 300, `control: revoking a live refresh token answered ${status}`).toBe(true);
+    const res = await refresh(t, session.refreshToken);
+    expectRefused400(t, res, 'a revoked refresh token');
+  });
+});
+
+describe('Refresh flow', () => {
+  conformance('REFRESH-NEW-ACCESS-TOKEN-WORKS', 'the access token from a refresh works on GET /users/me', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const next = await t.flows.refresh(session.refreshToken);
+    const me = await t.http.api('GET', '/users/me', { accessToken: next.accessToken });
+    t.expect(me.status >= 200 && me.status < 300, `GET /users/me with the refreshed access token: expected 2xx; got HTTP ${me.status}`).toBe(true);
+  });
+});

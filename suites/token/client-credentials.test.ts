@@ -1,0 +1,49 @@
+/**
+ * Client credentials flow (spec: Authentication → Client credentials flow; Errors):
+ * refused unless the operator granted the permission; once granted, the same
+ * token response as the code grant.
+ */
+import { describe } from 'vitest';
+import { conformance } from '../../harness/conformance.js';
+import { explain, tokenResponseSchema } from '../schemas/token.js';
+import type { SuiteContext } from '../support/context.js';
+import { control } from '../support/context.js';
+import { jwtClaims, postToken, tokenIssued } from '../support/tokens.js';
+
+function clientCredentials(t: SuiteContext) {
+  const p = t.target.profile;
+  return postToken(t, { grant_type: 'client_credentials', client_id: p.clientId, client_secret: p.clientSecret });
+}
+
+/** Without control we cannot withdraw a permission: the profile's credential is assumed to have none. */
+async function withoutPermission(t: SuiteContext): Promise<void> {
+  if (t.target.has('client-credentials')) await control(t).setClientCredentials(false);
+}
+
+describe('Client credentials flow', () => {
+  conformance('TOKEN-CC-DISABLED-BY-DEFAULT', 'without the operator\'s permission the grant is refused', {}, async (t) => {
+    await withoutPermission(t);
+    const res = await clientCredentials(t);
+    t.expect(tokenIssued(res), `client_credentials without permission: must be rejected (no token); got HTTP ${res.status} with a token`).toBe(false);
+    t.expect(res.status >= 200 && res.status < 300, `client_credentials without permission: must be rejected; got HTTP ${res.status}`).toBe(false);
+  });
+
+  conformance('TOKEN-CC-REJECTION-STATUS', 'how a refused client_credentials grant is answered (status not described)', {}, async (t) => {
+    await withoutPermission(t);
+    const res = await clientCredentials(t);
+    t.observe('rejection', { status: res.status, error: res.json?.error ?? null, location: res.location });
+  });
+
+  conformance('TOKEN-CC-ENABLED-WORKS', 'once permitted, the grant returns the same token response as the code grant', { needs: ['client-credentials'] }, async (t) => {
+    await control(t).setClientCredentials(true);
+    try {
+      const res = await clientCredentials(t);
+      t.expect(res.status, `client_credentials with permission: expected HTTP 200; got HTTP ${res.status}`).toBe(200);
+      const parsed = tokenResponseSchema.safeParse(res.json);
+      t.expect(parsed.success, `client_credentials token response (same shape as the code grant): ${explain(parsed)}`).toBe(true);
+      t.expect(jwtClaims(res.json.access_token), 'client_credentials access_token must be a JWT').not.toBeNull();
+    } finally {
+      await control(t).setClientCredentials(false);
+    }
+  });
+});
