@@ -73,7 +73,8 @@ describe('token endpoint', () => {
 
   it('a wrong or missing client_secret or client_id gets 400 invalid_client "secrets did not match"', async () => {
     const code = await authorizationCode(ctx.mock);
-    for (const form of [{ client_secret: 'wrong' }, { client_secret: null }, { client_id: null }, { client_id: 'other' }]) {
+    const forms: Array<Record<string, string | null>> = [{ client_secret: 'wrong' }, { client_secret: null }, { client_id: null }, { client_id: 'other' }];
+    for (const form of forms) {
       const res = await tokenRequest(ctx.mock, { grant_type: 'authorization_code', code, ...form });
       expect(res.status).toBe(400);
       expect(res.json).toEqual({ error: 'invalid_client', error_description: 'secrets did not match', message: 'secrets did not match' });
