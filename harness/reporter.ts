@@ -81,16 +81,16 @@ export function summaryTable(result: Pick<ConformanceResult, 'requirements'>): s
   const areas = [...AREAS.filter((a) => result.requirements.some((r) => r.area === a))];
   for (const r of result.requirements) if (!areas.includes(r.area as (typeof AREAS)[number])) areas.push(r.area as (typeof AREAS)[number]);
   const width = Math.max(9, ...areas.map((a) => a.length));
-  const head = `${'spec area'.padEnd(width)}  ${cols.map(([l]) => l.padStart(10)).join('')}`;
+  const head = `${'spec area'.padEnd(width)}  ${cols.map(([l]) => l.padStart(12)).join('')}`;
   const lines = [head, '-'.repeat(head.length)];
   const total = cols.map(() => 0);
   for (const area of areas) {
     const rs = result.requirements.filter((r) => r.area === area);
     const ns = cols.map(([, s]) => rs.filter((r) => r.status === s).length);
     ns.forEach((n, i) => (total[i]! += n));
-    lines.push(`${area.padEnd(width)}  ${ns.map((n) => String(n).padStart(10)).join('')}`);
+    lines.push(`${area.padEnd(width)}  ${ns.map((n) => String(n).padStart(12)).join('')}`);
   }
-  lines.push('-'.repeat(head.length), `${'total'.padEnd(width)}  ${total.map((n) => String(n).padStart(10)).join('')}`);
+  lines.push('-'.repeat(head.length), `${'total'.padEnd(width)}  ${total.map((n) => String(n).padStart(12)).join('')}`);
   return lines.join('\n');
 }
 
@@ -140,7 +140,14 @@ export default class LockconfReporter implements Reporter {
     if (record.state === 'failed' && status !== 'failed') status = 'failed';
     const title = record.name.slice(declared.length + 1).trim() || record.name;
     const why = status === 'not-tested' ? own?.reason ?? record.note : undefined;
+    // Tests filtered out by --only stay quiet; the summary counts them.
+    if (status === 'not-tested' && !why && record.state === 'skipped') return;
     this.#print(`  ${SYMBOL[status]}  ${declared.padEnd(32)} ${title}${why ? `  (${this.#scrub(why)})` : ''}`);
+    if (status === 'failed' || status === 'warned') {
+      const reasons = record.meta?.outcomes.filter((o) => o.status === 'failed' || o.status === 'warned') ?? [];
+      const first = reasons[0]?.reason ?? record.errors?.[0];
+      if (first) this.#print(`             ${this.#scrub(first.split('\n')[0] ?? '').slice(0, 200)}`);
+    }
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {

@@ -147,7 +147,7 @@ function renderDetails(result: ConformanceResult): string {
     ['Seed', result.seed === null ? '—' : String(result.seed)],
     ['Tool', `${result.tool.name} ${result.tool.version}`],
   ];
-  if (result.selection.only) rows.push(['Selection', `--only ${result.selection.only.join(' ')}`]);
+  if (result.selection.only) rows.push(['Selection', `--only: ${result.selection.only.length} requirement(s): ${result.selection.only.join(', ')}`]);
   if (result.expect) rows.push(['Known deviations', `${result.expect.file}${result.expect.stale.length ? ` (stale: ${result.expect.stale.join(', ')})` : ''}`]);
   if (t.missing && Object.keys(t.missing).length) {
     rows.push(['Missing capabilities', Object.entries(t.missing).map(([k, v]) => `${k}: ${v}`).join('; ')]);
@@ -210,10 +210,10 @@ table{border-collapse:collapse;width:100%;background:var(--card)}
 th,td{text-align:left;padding:6px 10px;border-bottom:1px solid var(--line);vertical-align:top}
 .details th{width:11em;color:var(--muted);font-weight:500}
 .counts{list-style:none;display:flex;gap:10px;padding:0;margin:0;flex-wrap:wrap}
-.counts li{background:var(--card);border:1px solid var(--line);border-top:5px solid;border-radius:6px;padding:8px 14px;min-width:110px}
-.counts .n{display:block;font-size:30px;font-weight:700}.counts .l{color:var(--muted)}
-.c-passed{border-top-color:var(--passed)}.c-failed{border-top-color:var(--failed)}.c-warned{border-top-color:var(--warned)}
-.c-not-tested{border-top-color:var(--not-tested)}.c-informational{border-top-color:var(--informational)}
+.counts li{background:var(--card);border:1px solid var(--line);border-top:5px solid var(--line);border-radius:6px;padding:6px 12px;min-width:84px}
+.counts .n{display:block;font-size:28px;font-weight:700}.counts .l{color:var(--muted);font-size:13px}
+.counts li.c-passed{border-top-color:var(--passed)}.counts li.c-failed{border-top-color:var(--failed)}.counts li.c-warned{border-top-color:var(--warned)}
+.counts li.c-not-tested{border-top-color:var(--not-tested)}.counts li.c-informational{border-top-color:var(--informational)}
 .areas td{text-align:center;width:11%}.areas td.zero{color:#b0b6c0}
 .areas td.c-failed{color:var(--failed);font-weight:700}.areas td.c-warned{color:var(--warned);font-weight:700}.areas td.c-passed{color:var(--passed)}
 .links a{margin-right:16px}
