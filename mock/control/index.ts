@@ -26,8 +26,8 @@ function tokenMatches(given: unknown, expected: string): boolean {
 }
 
 export async function registerControl(app: FastifyInstance, ctx: MockContext): Promise<void> {
-  // JSON in; an empty body counts as no body, so `POST /reset` needs none.
-  app.removeContentTypeParser('application/json');
+  // JSON in, nothing else (415); an empty body counts as no body, so `POST /reset` needs none.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
