@@ -243,6 +243,14 @@ class Delays {
 function registerInboxRoutes(app: FastifyInstance, store: CaptureStore, delays: Delays): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CAPTURE_BODY_LIMIT }, (_req, body, done) => done(null, body));
+  // Headers as the target sent them. Fastify would refuse a malformed Content-Type (415)
+  // before any handler runs, yet a wrong content type is exactly what a suite must see:
+  // keep the original, and let the body through as opaque bytes.
+  const original = new WeakMap<object, Record<string, string>>();
+  app.addHook('onRequest', async (req) => {
+    original.set(req.raw, headerRecord(req.headers));
+    if (req.raw.headers['content-type'] !== undefined) req.raw.headers['content-type'] = 'application/octet-stream';
+  });
 
   const receive = async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     const id = req.params.id;
@@ -253,7 +261,7 @@ function registerInboxRoutes(app: FastifyInstance, store: CaptureStore, delays: 
       inbox: id,
       method: req.method,
       url: req.url,
-      headers: headerRecord(req.headers),
+      headers: original.get(req.raw) ?? headerRecord(req.headers),
       rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
       receivedAt: Date.now(),
       answeredStatus: status,

@@ -41,9 +41,13 @@ describe('capture server: recording', () => {
     expect((await deliver(inbox.url, { body: 'not json', headers: { 'content-type': 'application/json' } })).status).toBe(200);
     expect((await deliver(inbox.url, { body: 'plain', headers: { 'content-type': 'weird/type; charset=latin1' } })).status).toBe(200);
     expect((await deliver(`${inbox.url}?q=1`, { method: 'PUT', body: 'no type' })).status).toBe(200);
+    expect((await deliver(inbox.url, { body: 'broken type', headers: { 'content-type': ';;; not a media type' } })).status).toBe(200);
+    expect((await deliver(inbox.url, { body: '', headers: { 'content-type': 'application/json' } })).status).toBe(200);
 
-    const got = await inbox.waitFor(5);
-    expect(got.map((d) => d.rawBody.equals(bytes))).toEqual([true, false, false, false, false]);
+    const got = await inbox.waitFor(7);
+    expect(got.map((d) => d.rawBody.equals(bytes))).toEqual([true, false, false, false, false, false, false]);
+    expect(got[5]).toMatchObject({ bodyText: 'broken type', headers: expect.objectContaining({ 'content-type': ';;; not a media type' }) });
+    expect(got[6]!.rawBody).toHaveLength(0);
     expect(got[0]!.headers['x-custom-header']).toBe('tok en');
     expect(got[0]!.headers['content-type']).toBe('application/octet-stream');
     expect(got[1]!.rawBody.equals(json)).toBe(true);
