@@ -66,12 +66,14 @@ async function run(
     exchanges?: Exchange[];
     deliveries?: Delivery[];
     prepareFails?: boolean;
+    allureMessages?: unknown[];
   } = {},
 ): Promise<Harness> {
   const h: Harness = { meta: undefined, skipped: undefined, error: undefined, calls: [] };
   const setup = setupWith(opts.capabilities ?? ['control', 'consent', 'user-token', 'capture'], opts.missing);
   const target = targetFromSetup(setup);
-  const task = { name: `${id}: a test`, meta: {} as Record<string, unknown> };
+  const task = { name: `${id}: a test`, meta: { allureRuntimeMessages: opts.allureMessages } as Record<string, unknown> };
+  lastTaskMeta = task.meta;
   const ctx = {
     task: task as unknown as { name: string; meta: import('vitest').TaskMeta },
     skip(note?: string): never {
@@ -125,6 +127,7 @@ async function run(
   return h;
 }
 
+let lastTaskMeta: Record<string, unknown> = {};
 const statusOf = (h: Harness, id: string) => h.meta?.outcomes.find((o) => o.id === id)?.status;
 const reasonOf = (h: Harness, id: string) => h.meta?.outcomes.find((o) => o.id === id)?.reason ?? '';
 
@@ -330,6 +333,21 @@ describe('evidence leaves the test redacted', () => {
     expect(h.meta?.exchanges).toHaveLength(1);
     expect(h.meta?.deliveries).toEqual([expect.objectContaining({ inbox: 'in-1', method: 'POST', answeredStatus: 200 })]);
     expect(h.meta?.deliveries[0]?.body).toContain('‹refresh_token#');
+  });
+
+  test('a JWT cut short in a message, and the assertion steps allure-vitest keeps in task.meta, are redacted too', async () => {
+    const jwtStart = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJjbGllbnRfaWQiOiJjbGllbn';
+    const step = { type: 'step_stop', data: { statusDetails: { message: `expected '${profile.apiKey}' to be 'x'` } } };
+    const attachment = { type: 'attachment_content', data: { name: 'body', content: Buffer.from('{"a":1}').toString('base64'), encoding: 'base64' } };
+    const h = await run(MUST, async (t) => {
+      t.expect(`got "${jwtStart}`).toBe('something else');
+    }, { allureMessages: [step, attachment] });
+    expect(reasonOf(h, MUST)).not.toContain(jwtStart.slice(0, 20));
+    expect(reasonOf(h, MUST)).toContain('‹jwt-fragment›');
+    const kept = JSON.stringify(lastTaskMeta.allureRuntimeMessages);
+    expect(kept).not.toContain(profile.apiKey);
+    expect(kept).toContain('‹api_key#');
+    expect(kept).toContain(Buffer.from('{"a":1}').toString('base64'));
   });
 
   test('targetNow() falls back to the harness clock without control', async () => {

@@ -1,0 +1,88 @@
+/**
+ * conformance(): the one wrapper that declares a conformance test.
+ *
+ *   conformance('REFRESH-SINGLE-USE', 'a used refresh token is refused with 400',
+ *     { needs: ['user-token'] }, async (t) => { … });
+ *
+ * registers the vitest test "REFRESH-SINGLE-USE: a used refresh token is refused
+ * with 400" (so a test-name filter selects by requirement ID) and runs its body
+ * with a fresh per-test context (conformance-runner.ts holds the rules).
+ */
+import { test } from 'vitest';
+import { allureSink } from './allure-sink.js';
+import { CaptureClient } from './capture-server.js';
+import { requirement } from './catalog.js';
+import { ControlClient } from './control.js';
+import { LockconfError } from './errors.js';
+import { createFlows } from './flows.js';
+import { HttpClient } from './http.js';
+import { getTarget, targetFromSetup, testRedactor } from './target.js';
+import {
+  runConformanceTest,
+  type ConformanceBody,
+  type ConformanceOptions,
+  type RunnerDeps,
+  type TestSession,
+} from './conformance-runner.js';
+import type { CaptureClientLike, ControlClientLike, Target } from './contracts.js';
+
+export type { ConformanceBody, ConformanceOptions, LockconfContext } from './conformance-runner.js';
+
+export function conformance(id: string, title: string, opts: ConformanceOptions, body: ConformanceBody): void {
+  requirement(id); // an unknown ID fails at collection, not at run time
+  for (const other of opts.also ?? []) requirement(other);
+  test(`${id}: ${title}`, opts.timeout !== undefined ? { timeout: opts.timeout } : {}, async (ctx) => {
+    await runConformanceTest(id, opts, body, ctx, RUNTIME);
+  });
+}
+
+/** The real harness behind each test. */
+const RUNTIME: RunnerDeps = {
+  target: getTarget,
+  session: openSession,
+  sink: allureSink,
+};
+
+async function openSession(target: Target, testName: string): Promise<TestSession> {
+  const { setup, profile } = target;
+  const redactor = testRedactor(setup);
+  const view = targetFromSetup(setup, redactor);
+  // The HttpClient registers every token and code it sees before logging the exchange.
+  const http = new HttpClient({ profile, redactor });
+  const control = target.has('control') && profile.controlUrl && profile.controlToken
+    ? new ControlClient({ controlUrl: profile.controlUrl, controlToken: profile.controlToken, http, clientId: profile.clientId, redactor })
+    : null;
+  const capture: CaptureClientLike = setup.capture && target.has('capture')
+    ? new CaptureClient(setup.capture, { label: testName })
+    : noCapture(target.whyMissing('capture') ?? 'no capture server');
+  return {
+    target: view,
+    redactor,
+    http,
+    capture,
+    control,
+    flows: createFlows({ target: view, http, control }),
+    async prepare() {
+      if (!control) return;
+      // A client of its own, so the reset does not clutter the test's evidence.
+      const quiet: ControlClientLike = new ControlClient({
+        controlUrl: profile.controlUrl!,
+        controlToken: profile.controlToken!,
+        http: new HttpClient({ profile, redactor }),
+        clientId: profile.clientId,
+        redactor,
+      });
+      await quiet.reset();
+      await quiet.resetClock();
+    },
+  };
+}
+
+/** Without a reachable capture server, opening an inbox ends the test as not tested. */
+function noCapture(why: string): CaptureClientLike {
+  return {
+    async newInbox() {
+      throw new LockconfError('ERR_CAPABILITY_MISSING', `needs capture: ${why}`);
+    },
+  };
+}
