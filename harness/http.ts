@@ -167,9 +167,12 @@ export class HttpClient implements HttpClientLike {
 
   private learnFromJson(value: unknown, depth: number): void {
     if (depth > 8 || value === null || typeof value !== 'object') return;
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const obj = value as Record<string, unknown>;
+    // In an error body "code" names the error (FST_ERR_…, invalid_grant): hiding it would hide the evidence.
+    const errorBody = 'error' in obj || 'message' in obj || 'statusCode' in obj;
+    for (const [k, v] of Object.entries(obj)) {
       if (typeof v === 'string') {
-        if (k in SECRET_FIELDS) this.redactor.add(v, SECRET_FIELDS[k]!);
+        if (k in SECRET_FIELDS && !(k === 'code' && errorBody)) this.redactor.add(v, SECRET_FIELDS[k]!);
         // e.g. the control protocol's consent answer: {"location": "https://app/cb?code=…"}
         else if (v.includes('code=')) this.learnFromUrl(v);
       } else {

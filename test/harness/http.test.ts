@@ -34,6 +34,7 @@ beforeAll(async () => {
     reply.header('set-cookie', ['a=1', 'b=2']);
     return { url: req.url, method: req.method, headers: req.headers, body: req.body ?? null };
   });
+  app.get('/error-body', async (_req, reply) => reply.code(400).send({ statusCode: 400, code: 'FST_ERR_SOMETHING', error: 'Bad Request', message: 'x' }));
   app.get('/text', async (_req, reply) => reply.type('text/plain').send('not { json'));
   app.get('/big', async (_req, reply) => reply.type('text/plain').send(`${'x'.repeat(LOG_BODY_LIMIT)}${SECRET}`));
   app.get('/slow', async () => new Promise((r) => setTimeout(() => r({ late: true }), 300)));
@@ -120,6 +121,13 @@ describe('HttpClient.request', () => {
     const [ex] = http.exchanges();
     expect(ex!.response!.body).not.toContain(ACCESS);
     expect(ex!.response!.body).not.toContain(REFRESH);
+  });
+
+  test('an error body\'s "code" names the error and stays readable', async () => {
+    const { http, redactor } = client();
+    await http.request({ method: 'GET', url: `${base}/error-body` });
+    expect(redactor.secrets()).not.toContain('FST_ERR_SOMETHING');
+    expect(http.exchanges()[0]!.response!.body).toContain('FST_ERR_SOMETHING');
   });
 
   test('logged bodies are cut at about 8 KiB, after redaction', async () => {
