@@ -15,7 +15,7 @@
  * target): no verdict file is written, so the CLI reports the run as not
  * carried out (exit 2) instead of judging a target nobody tested.
  */
-import { mkdir, readdir, rename, rm, symlink } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { SerializedError } from 'vitest';
@@ -248,14 +248,5 @@ export default class LockconfReporter implements Reporter {
     if (result.expect?.stale.length) lines.push(`stale --expect entries (now passing): ${result.expect.stale.join(', ')}`);
     lines.push(`report: ${indexPath}${latest ? `  (also ${join(this.#root, 'reports', 'latest', basename(indexPath))})` : ''}`);
     this.#print(lines.join('\n'));
-  }
-}
-
-/** Files of a run directory, for callers that list what a run wrote. */
-export async function runFiles(runDir: string): Promise<string[]> {
-  try {
-    return (await readdir(runDir)).sort();
-  } catch {
-    return [];
   }
 }
