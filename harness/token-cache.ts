@@ -8,10 +8,17 @@
  * directory) before anything else uses it, and every write re-reads the file
  * first so a process holding an older copy never puts a used token back.
  *
+ * The atomic write takes a few milliseconds (two fsyncs); a process killed in
+ * them would lose the new token. So the answer is first appended to a journal
+ * (`<file>.journal`, one write(2), no fsync: it survives the death of the
+ * process, which is the common crash), and open() promotes a journal entry
+ * whose redeemed token is the one in the file.
+ *
  * The file holds tokens: it lives under `.lockconf/` by default (mode 0700, file
  * 0600), never under `reports/`, and no message of this module prints a token.
  */
-import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { chmod, mkdir, readFile, readdir, realpath, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -125,6 +132,7 @@ export class TokenCache {
     await cache.#prepareDir();
     await cache.#removeStaleTemporaries();
     cache.#record = await cache.#readFile();
+    await cache.#recoverJournal();
     return cache;
   }
 
@@ -159,6 +167,61 @@ export class TokenCache {
       expiresIn: tokens.expiresIn,
       refreshStartedAt: null,
     });
+  }
+
+  /**
+   * Stores the successor of a redeemed refresh token: journal first (one write,
+   * survives a killed process), then the atomic, fsynced file, then the journal
+   * is dropped. Call it the moment the token response arrives.
+   */
+  async storeSuccessor(redeemed: string, next: TokenSet): Promise<TokenCacheRecord> {
+    this.#appendJournal(redeemed, next);
+    const record = await this.storePair(next);
+    await unlink(this.#journalPath).catch(() => {});
+    return record;
+  }
+
+  get #journalPath(): string {
+    return this.path + '.journal';
+  }
+
+  #appendJournal(redeemed: string, next: TokenSet): void {
+    const line = JSON.stringify({ redeemed: fingerprint(redeemed), ...next }) + '\n';
+    const fd = openSync(this.#journalPath, 'a', 0o600);
+    try {
+      writeSync(fd, line);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** A journal entry that redeemed the token in the file holds its successor: promote it (following the chain). */
+  async #recoverJournal(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.#journalPath, 'utf8');
+    } catch {
+      return;
+    }
+    const entries = new Map<string, TokenSet>();
+    for (const line of text.split('\n')) {
+      try {
+        const e = JSON.parse(line) as TokenSet & { redeemed: string };
+        if (typeof e.redeemed === 'string' && typeof e.refreshToken === 'string' && typeof e.accessToken === 'string') {
+          entries.set(e.redeemed, { accessToken: e.accessToken, refreshToken: e.refreshToken, expiresIn: Number(e.expiresIn) || 0, receivedAt: Number(e.receivedAt) || this.#now() });
+        }
+      } catch {
+        // a torn last line: the process died inside the write, before the token was complete
+      }
+    }
+    let successor: TokenSet | undefined;
+    for (let key = this.#record && fingerprint(this.#record.refreshToken); key && entries.has(key);) {
+      successor = entries.get(key)!;
+      entries.delete(key);
+      key = fingerprint(successor.refreshToken);
+    }
+    if (successor && this.#record) await this.storePair(successor);
+    await unlink(this.#journalPath).catch(() => {});
   }
 
   /**
@@ -206,7 +269,7 @@ export class TokenCache {
     if (!onDisk || onDisk.refreshToken !== redeemed) return false;
     const next = tokenSetFromResponse(res, this.#now());
     if (!next) return false;
-    await this.storePair(next);
+    await this.storeSuccessor(redeemed, next);
     return true;
   }
 
@@ -272,6 +335,11 @@ export class TokenCache {
   }
 }
 
+/** The journal names a redeemed token by its hash: it is spent, but still not worth writing down. */
+function fingerprint(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
 /** Makes a rename durable: the directory entry itself must reach the disk. */
 function fsyncDir(dir: string): void {
   const fd = openSync(dir, 'r');
@@ -320,6 +388,37 @@ export function refreshDeps(http: HttpClientLike, profile: Pick<TargetProfile, '
   };
 }
 
+// Refreshes in flight in this process. A catchable stop (Ctrl-C, SIGTERM from a CI
+// runner) halts new ones and waits for these (harness/cleanup.ts onInterrupt), so
+// only SIGKILL or a power cut can fall between the service redeeming a token and
+// its successor reaching the disk.
+const inFlight = new Set<Promise<unknown>>();
+let halted = false;
+
+/**
+ * Runs `work` (a refresh grant and the storing of its answer) as a unit a
+ * catchable stop waits for. After haltRefreshes(), refuses to start new work.
+ */
+export function trackRefresh<T>(work: () => Promise<T>): Promise<T> {
+  if (halted) return Promise.reject(new LockconfError('ERR_TOKEN_CACHE', 'the run is stopping: no new token refresh is started'));
+  const running = work();
+  inFlight.add(running);
+  const done = () => { inFlight.delete(running); };
+  running.then(done, done);
+  return running;
+}
+
+/** Stops new refreshes and resolves when those in flight have stored their answers (or failed). */
+export async function haltRefreshes(): Promise<void> {
+  halted = true;
+  await Promise.allSettled([...inFlight]);
+}
+
+/** True once haltRefreshes() was called in this process. */
+export function refreshesHalted(): boolean {
+  return halted;
+}
+
 /**
  * Redeems the cached refresh token, stores the new pair before anything else
  * uses it, then verifies the new access token with GET /users/me (recording the
@@ -329,7 +428,11 @@ export function refreshDeps(http: HttpClientLike, profile: Pick<TargetProfile, '
  * cached token (the chain is broken: sign in again), or when the new token does
  * not verify (the new pair is kept: the old one is spent either way).
  */
-export async function refreshAndStore(cache: TokenCache, deps: RefreshDeps, opts: { now?: () => number } = {}): Promise<TokenSet> {
+export function refreshAndStore(cache: TokenCache, deps: RefreshDeps, opts: { now?: () => number } = {}): Promise<TokenSet> {
+  return trackRefresh(() => redeemStoreVerify(cache, deps, opts));
+}
+
+async function redeemStoreVerify(cache: TokenCache, deps: RefreshDeps, opts: { now?: () => number }): Promise<TokenSet> {
   const now = opts.now ?? Date.now;
   const before = await cache.reload();
   if (!before) throw emptyCache(cache.path);
@@ -352,7 +455,7 @@ export async function refreshAndStore(cache: TokenCache, deps: RefreshDeps, opts
     throw new LockconfError('ERR_TOKEN_CACHE',
       `the service refused the cached refresh token with HTTP ${res.status}${error}; the refresh chain is broken.${why} Sign in again: npm run login -- --target FILE`);
   }
-  await cache.storePair(next); // durable before the new tokens are used for anything
+  await cache.storeSuccessor(before.refreshToken, next); // durable before the new tokens are used for anything
 
   const check = await deps.verify(next.accessToken);
   if (check.status < 200 || check.status > 299) {
