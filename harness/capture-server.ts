@@ -66,7 +66,7 @@ interface DeliveryJson extends Omit<StoredDelivery, 'rawBody'> {
 
 const inboxResponseSchema = z
   .object({
-    status: z.number().int().min(100).max(599).optional(),
+    status: z.number().int().min(200).max(599).optional(), // a final answer: no 1xx
     location: z
       .string()
       .min(1)

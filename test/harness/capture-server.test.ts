@@ -172,6 +172,7 @@ describe('capture server: control API input', () => {
       ['POST', '/inboxes', '{not json', 400],
       ['POST', '/inboxes', '[1,2]', 400],
       ['POST', '/inboxes', '{"response":{"status":700}}', 400],
+      ['POST', '/inboxes', '{"response":{"status":101}}', 400],
       ['POST', '/inboxes', '{"response":{"delayMs":-1}}', 400],
       ['POST', '/inboxes', '{"surprise":true}', 400],
       ['PUT', `/inboxes/${inbox.id}/response`, '{"location":"not a url"}', 400],
