@@ -33,6 +33,9 @@ export interface SignatureVerdict {
   timestampUnit: 'ms' | 's' | null;
 }
 
+const DUPLICATE_T = 't appears more than once';
+const T_NOT_INTEGER = 't is not a decimal integer';
+
 /** Split on commas; each element is prefix=value (split at the first "="; base64 values may end in "="). */
 export function parseSignatureHeader(header: string): ParsedSignature {
   const out: ParsedSignature = { t: null, v: [], elements: [], problems: [] };
@@ -51,14 +54,14 @@ export function parseSignatureHeader(header: string): ParsedSignature {
     const value = element.slice(eq + 1).trim();
     out.elements.push([prefix, value]);
     if (prefix === 't') {
-      if (out.t !== null) out.problems.push('t appears more than once');
+      if (out.t !== null) out.problems.push(DUPLICATE_T);
       else out.t = value;
     } else if (prefix === 'v') {
       out.v.push(value);
     }
     // other prefixes are ignored (room for future schemes)
   }
-  if (out.t !== null && !/^\d+$/.test(out.t)) out.problems.push('t is not a decimal integer');
+  if (out.t !== null && !/^\d+$/.test(out.t)) out.problems.push(T_NOT_INTEGER);
   return out;
 }
 
@@ -118,7 +121,8 @@ export function verifySignature(opts: {
   }
   const parsed = parseSignatureHeader(opts.header);
   if (parsed.t === null) return verdict('no-timestamp', `no t element${problemsText(parsed)}`);
-  if (parsed.problems.some((p) => p.startsWith('t '))) return verdict('malformed', parsed.problems.join('; '));
+  // Which t was signed is unknowable: the header is malformed, whatever the v elements say.
+  if (parsed.problems.includes(DUPLICATE_T) || parsed.problems.includes(T_NOT_INTEGER)) return verdict('malformed', parsed.problems.join('; '));
   if (parsed.v.length === 0) return verdict('no-signature', `no v element${problemsText(parsed)}`);
 
   const { ms: timestampMs, unit } = timestampToMs(parsed.t);
