@@ -121,7 +121,7 @@ export function verifySignature(opts: {
   }
   const parsed = parseSignatureHeader(opts.header);
   if (parsed.t === null) return verdict('no-timestamp', `no t element${problemsText(parsed)}`);
-  // Which t was signed is unknowable: the header is malformed, whatever the v elements say.
+  // A duplicated or non-numeric t cannot be checked: the header is malformed, whatever v says.
   if (parsed.problems.includes(DUPLICATE_T) || parsed.problems.includes(T_NOT_INTEGER)) return verdict('malformed', parsed.problems.join('; '));
   if (parsed.v.length === 0) return verdict('no-signature', `no v element${problemsText(parsed)}`);
 
