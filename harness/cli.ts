@@ -97,6 +97,8 @@ async function conformanceCommand(opts: ConformanceOptions): Promise<number> {
   const expectFile = opts.expect ? resolve(opts.expect) : null;
   if (expectFile) await loadExpectFile(expectFile);
 
+  // --no-allure, or LOCKCONF_NO_ALLURE=1 in the environment (CI without the drill-down).
+  const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
   const runDir = opts.out ? resolve(opts.out) : defaultRunDir(ROOT);
   await mkdir(runDir, { recursive: true });
   await clearRunDir(runDir);
@@ -108,7 +110,7 @@ async function conformanceCommand(opts: ConformanceOptions): Promise<number> {
   if (only) process.env.LOCKCONF_SELECTION = JSON.stringify(only);
   else delete process.env.LOCKCONF_SELECTION;
   if (expectFile) process.env.LOCKCONF_EXPECT_FILE = expectFile;
-  if (!opts.allure) process.env.LOCKCONF_NO_ALLURE = '1';
+  if (!allure) process.env.LOCKCONF_NO_ALLURE = '1';
 
   const reporter = new LockconfReporter({
     runDir,
@@ -116,13 +118,13 @@ async function conformanceCommand(opts: ConformanceOptions): Promise<number> {
     only,
     seed,
     expectFile,
-    allure: opts.allure,
+    allure,
     updateLatest: !opts.out,
   });
   const reporters: unknown[] = [
     ['junit', { suiteName: 'lockconf conformance', includeConsoleOutput: false, addFileAttribute: true }],
   ];
-  if (opts.allure) reporters.push(['allure-vitest/reporter', { resultsDir: join(runDir, 'allure-results') }]);
+  if (allure) reporters.push(['allure-vitest/reporter', { resultsDir: join(runDir, 'allure-results') }]);
   reporters.push(reporter); // last: the others have written their files when it runs
 
   process.stdout.write(`lockconf: conformance run → ${runDir} (seed ${seed}${only ? `, ${only.length} requirement(s) selected` : ''})\n`);
@@ -180,6 +182,11 @@ async function mockCommand(opts: { port: number; host: string; fault?: string[];
   await chmod(file, 0o600);
 
   process.stdout.write(`${JSON.stringify(mock.profile, null, 2)}\n`);
+  const signIn = new URL(`${mock.profile.authUrl}/authorization`);
+  signIn.searchParams.set('client_id', mock.profile.clientId);
+  signIn.searchParams.set('redirect_uri', mock.profile.redirectUri);
+  signIn.searchParams.set('state', 'try-me');
+  const signInUrl = signIn.toString();
   const users = mock.ctx.world.users;
   const hint = users
     .slice(0, 2)
@@ -188,7 +195,7 @@ async function mockCommand(opts: { port: number; host: string; fault?: string[];
   process.stderr.write(
     `\nlockconf mock listening on ${mock.url}${opts.fault?.length ? ` with faults: ${opts.fault.join(', ')}` : ''}\n`
       + `profile written to ${file} (use: npm run conformance -- --target ${file})\n`
-      + `sign in at ${mock.profile.authUrl}/authorization as a fixture user: ${hint}\n`
+      + `sign in as a fixture user (${hint}) starting at:\n  ${signInUrl}\n`
       + 'Ctrl-C stops it.\n',
   );
   await new Promise<void>((done) => {
