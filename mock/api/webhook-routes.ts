@@ -8,6 +8,7 @@
  *   nothing to delete                      404 {"error":"webhook_not_found"}
  *   body not a JSON object, or a field wrong 422 {"error":"invalid_registration","field":...}
  *   malformed JSON                         400 {"error":"invalid_json"}
+ *   more registrations than the mock holds 429 {"error":"too_many_registrations"}
  * The static /webhook/user routes win over the parametric ones (fastify's router).
  */
 import type { FastifyInstance } from 'fastify';
@@ -34,6 +35,10 @@ function parseRegistration(ctx: MockContext, schema: Schema, body: unknown): Reg
   return result.data;
 }
 
+function ensureRoom(registry: WebhookRegistry): void {
+  if (registry.isFull()) throw new ApiError(429, 'too_many_registrations', 'the mock holds no more webhook registrations; delete some first');
+}
+
 /** What the registration answers: everything but the token, which is the application's secret. */
 function describe(registration: Registration): Record<string, unknown> {
   return {
@@ -51,6 +56,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, re
     const { claims } = callerOf(request);
     callerUser(ctx, claims.userId);
     const body = parseRegistration(ctx, userRegistrationSchema, request.body);
+    ensureRoom(registry);
     return describe(registry.registerUser({ ...body, userId: claims.userId, clientId: body.clientID }));
   });
 
@@ -58,6 +64,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, re
     const { claims } = callerOf(request);
     const lock = memberLock(ctx, request.params.lockID, callerUser(ctx, claims.userId));
     const body = parseRegistration(ctx, lockRegistrationSchema, request.body);
+    ensureRoom(registry);
     return describe(registry.registerLock(lock.lockId, { ...body, userId: claims.userId, clientId: body.clientID }));
   });
 

@@ -24,6 +24,9 @@ export interface Registration {
 
 export type RegistrationInput = Omit<Registration, 'id' | 'lockId' | 'createdAtMs'>;
 
+/** Far above what the rules allow (users × locks); only the appending faults or abuse get near it. */
+export const MAX_REGISTRATIONS = 1000;
+
 export class WebhookRegistry {
   #lock: Registration[] = [];
   #user: Registration[] = [];
@@ -31,7 +34,13 @@ export class WebhookRegistry {
   constructor(
     private readonly faults: FaultSet,
     private readonly now: () => number,
+    private readonly capacity = MAX_REGISTRATIONS,
   ) {}
+
+  /** Whether one more registration would pass the capacity (the API then answers 429). */
+  isFull(): boolean {
+    return this.#lock.length + this.#user.length >= this.capacity;
+  }
 
   registerLock(lockId: string, input: RegistrationInput): Registration {
     const registration: Registration = { ...input, id: randomUUID(), lockId, createdAtMs: this.now() };

@@ -1,5 +1,7 @@
 /** The four webhook endpoints: validation, one registration per (lock, user) and per user, overwrite, delete, reset, faults. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FaultSet } from '../../mock/faults.js';
+import { WebhookRegistry } from '../../mock/webhooks/registry.js';
 import { registrationBody, startApiApp, type ApiApp } from '../support/api-app.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
@@ -222,5 +224,19 @@ describe('webhook registration faults', () => {
         expect(result.emitted).toBe(expected.length);
       });
     }
+  });
+});
+
+describe('webhook registry capacity', () => {
+  it('reports full at its capacity, so appending faults cannot grow it without bound', () => {
+    const registry = new WebhookRegistry(new FaultSet(['lock-register-appends']), () => 0, 3);
+    const input = { userId: 'u', clientId: 'c', url: 'http://127.0.0.1/x', method: 'POST' as const, header: 'x-h', token: 't', notificationTypes: ['operation' as const] };
+    for (let i = 0; i < 3; i++) {
+      expect(registry.isFull()).toBe(false);
+      registry.registerLock('L', input);
+    }
+    expect(registry.isFull()).toBe(true);
+    expect(registry.deleteLock('L', 'u', 'c')).toBe(true);
+    expect(registry.isFull()).toBe(false);
   });
 });
