@@ -60,7 +60,7 @@ function makeCredentials(fixed: Partial<Credentials> = {}): Credentials {
   };
 }
 
-/** Until the webhook side sets ctx.events, event requests get a clear 422. */
+/** Until the webhook side sets ctx.events (registerApi), event requests get a clear 422. */
 const eventsUnavailable: MockContext['events'] = {
   async emit() {
     throw new ControlError(422, 'events_unavailable', 'this mock cannot emit events');
@@ -101,12 +101,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
 
   await app.register(async (oauth) => registerOAuth(oauth, ctx), { prefix: '/oauth' });
   await app.register(async (api) => {
-    try {
-      await registerApi(api, ctx);
-    } catch (error) {
-      // The API side is built separately; until it lands the mock serves OAuth and control alone.
-      if (!(error instanceof Error && /not built yet/.test(error.message))) throw error;
-    }
+    await registerApi(api, ctx);
   }, { prefix: '/api' });
   if (resolved.control) await app.register(async (control) => registerControl(control, ctx), { prefix: '/_control' });
   registerErrorPage(app);

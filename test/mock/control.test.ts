@@ -174,6 +174,19 @@ describe('control protocol: events and reset', () => {
     });
   });
 
+  it('POST /events reaches the API side\'s event service (no registrations: nothing delivered)', async () => {
+    await withMock({}, async (mock) => {
+      const lock = mock.ctx.world.locks[0]!;
+      const user = mock.ctx.world.users[0]!;
+      const res = await control(mock, 'POST', '/events', { kind: 'operation.app', lockId: lock.lockId, userId: user.userId, value: 'unlock' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ emitted: 0 });
+      const unknownLock = await control(mock, 'POST', '/events', { kind: 'operation.app', lockId: 'F'.repeat(32), userId: user.userId, value: 'unlock' });
+      expect([404, 422]).toContain(unknownLock.statusCode);
+      expect(unknownLock.json()).toEqual({ error: expect.any(String), message: expect.any(String) });
+    });
+  });
+
   it('with events not provided, POST /events answers 422 events_unavailable', async () => {
     await withMock({}, async (mock) => {
       mock.ctx.events = { async emit() { throw new ControlError(422, 'events_unavailable', 'this mock cannot emit events'); } };
