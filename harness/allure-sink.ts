@@ -12,6 +12,8 @@ export interface EvidenceSink {
   /** Another requirement the test checks (t.check). */
   alsoChecks(req: Requirement): Promise<void>;
   attachJson(name: string, value: unknown): Promise<void>;
+  /** A tag the drill-down can filter on (e.g. "warned: ID": the test passed, a SHOULD was not met). */
+  flag(text: string): Promise<void>;
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
 }
 
@@ -41,6 +43,10 @@ export const allureSink: EvidenceSink = {
     if (!active()) return;
     await allure.attachment(name, JSON.stringify(value, null, 2), 'application/json');
   },
+  async flag(text) {
+    if (!active()) return;
+    await allure.tag(text);
+  },
   async step(name, fn) {
     if (!active()) return await fn();
     return await allure.step(name, () => fn());
@@ -52,6 +58,7 @@ export const nullSink: EvidenceSink = {
   async describe() {},
   async alsoChecks() {},
   async attachJson() {},
+  async flag() {},
   async step(_name, fn) {
     return await fn();
   },

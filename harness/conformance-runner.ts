@@ -173,7 +173,7 @@ export async function runConformanceTest(
         recorder.pass(other.id);
       } catch (err) {
         if (notTestedReason(err) !== null) throw err;
-        recorder.fail(other.id, err);
+        recorder.fail(other.id, err, lastExchange(session.http));
       }
     },
     observe(label, value) {
@@ -197,7 +197,7 @@ export async function runConformanceTest(
       skipReason = redact(reason);
       recorder.notTested(declared.id, skipReason);
     } else {
-      recorder.fail(declared.id, err);
+      recorder.fail(declared.id, err, lastExchange(session.http));
     }
   }
 
@@ -270,6 +270,14 @@ function trackingCapture(inner: CaptureClientLike, inboxes: Inbox[]): CaptureCli
   };
 }
 
+/** The exchange a failure most likely concerns: the test's last one, as one line. */
+function lastExchange(http: HttpClientLike): string | null {
+  const e = safeExchanges(http).at(-1);
+  if (!e) return null;
+  const answer = e.response ? `HTTP ${e.response.status}` : (e.error ?? 'no response');
+  return `last exchange: ${e.request.method} ${e.request.url} → ${answer}`;
+}
+
 function safeExchanges(http: HttpClientLike): Exchange[] {
   try {
     return http.exchanges();
@@ -311,6 +319,7 @@ async function attachEvidence(meta: TestMeta, sink: EvidenceSink): Promise<void>
     for (const [i, d] of meta.deliveries.entries()) {
       await sink.attachJson(`delivery ${i + 1}: ${d.method} ${d.url} (answered ${d.answeredStatus})`, d);
     }
+    for (const o of meta.outcomes) if (o.status === 'warned') await sink.flag(`warned: ${o.id}`);
     if (meta.observations.length > 0) await sink.attachJson('observations', meta.observations);
     await sink.attachJson('outcomes', meta.outcomes);
   } catch {

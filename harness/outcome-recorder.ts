@@ -45,10 +45,14 @@ export class OutcomeRecorder {
     this.#entry(id).passes += 1;
   }
 
-  /** A check of `id` failed with `error` (an assertion error or anything thrown). */
-  fail(id: string, error: unknown): void {
+  /**
+   * A check of `id` failed with `error` (an assertion error or anything thrown);
+   * `evidence` names what shows it (e.g. the last exchange).
+   */
+  fail(id: string, error: unknown, evidence?: string | null): void {
     const entry = this.#entry(id);
-    entry.failures.push(describeFailure(entry.requirement, error, this.#deps.redact));
+    const reason = describeFailure(entry.requirement, error, this.#deps.redact);
+    entry.failures.push(evidence ? `${reason}\n${this.#deps.redact(evidence)}` : reason);
   }
 
   /** The test could not check `id`; `reason` says why. */

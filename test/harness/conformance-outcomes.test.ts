@@ -156,6 +156,19 @@ describe('the declared requirement', () => {
     expect(reason).toContain('reuse of a refresh token');
   });
 
+  test('the reason names the last exchange, the one that most likely shows the failure', async () => {
+    const exchange: Exchange = {
+      request: { method: 'POST', url: `${profile.authUrl}/access_token`, headers: {}, body: '' },
+      response: { status: 200, headers: {}, body: '{}' },
+      durationMs: 1,
+      startedAt: new Date(0).toISOString(),
+    };
+    const h = await run(MUST, async (t) => {
+      t.expect(200).toBe(400);
+    }, { exchanges: [exchange] });
+    expect(reasonOf(h, MUST)).toContain(`last exchange: POST ${profile.authUrl}/access_token → HTTP 200`);
+  });
+
   test('a thrown error counts as a failure too', async () => {
     const h = await run(MUST, async () => {
       throw new TypeError('no token in the answer');
