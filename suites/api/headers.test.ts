@@ -35,11 +35,14 @@ async function rotate(t: SuiteContext, accessToken: string, path = '/users/me'):
 describe('Request headers for API calls', () => {
   conformance('HEADERS-ROTATION-ON-SUCCESS', 'every successful API response carries an x-access-token header', { needs: ['user-token'] }, async (t) => {
     const session = await t.flows.userSession();
+    let token = session.accessToken;
     for (const path of ['/users/me', '/users/locks/mine']) {
-      const res = await call(t, path, session.accessToken);
+      const res = await call(t, path, token);
       t.expect(ok(res), `GET ${path} with a valid access token: expected 2xx; got HTTP ${res.status}`).toBe(true);
-      t.expect(res.headers['x-access-token'], `GET ${path} answered ${res.status}: every successful API response must carry an updated x-access-token header; it had none`).toBeTruthy();
-      t.observe(`GET ${path}: rotated token differs from the one presented`, res.headers['x-access-token'] !== session.accessToken);
+      const rotated = res.headers['x-access-token'];
+      t.expect(rotated, `GET ${path} answered ${res.status}: every successful API response must carry an updated x-access-token header; it had none`).toBeTruthy();
+      t.observe(`GET ${path}: rotated token differs from the one presented`, rotated !== token);
+      token = rotated!; // the application keeps the newest token
     }
   });
 
@@ -53,17 +56,14 @@ describe('Request headers for API calls', () => {
   conformance('HEADERS-TOKEN-LIFETIME-24H', 'access tokens are not issued valid for less than 24 hours', { needs: ['user-token'] }, async (t) => {
     const session = await t.flows.userSession();
     t.expect(session.expiresIn, `expires_in is ${session.expiresIn} s; access tokens are not issued valid for less than 24 hours (86400 s)`).toBeGreaterThanOrEqual(DAY_S);
-    const rotated = await rotate(t, session.accessToken);
-    const exp = jwtExp(rotated);
-    if (exp !== null) {
-      const left = exp - Math.floor((await t.targetNow()) / 1000);
-      t.observe('rotated token: seconds until exp', left);
-      t.expect(left, `the rotated token's exp is ${left} s away; tokens are not issued valid for less than 24 hours`).toBeGreaterThanOrEqual(DAY_S - 60);
-    }
     if (t.target.has('clock')) {
       await control(t).advanceClock((DAY_S - 60) * 1000);
       const res = await call(t, '/users/me', session.accessToken);
       t.expect(ok(res), `the access token 23 h 59 min after issue: expected it still valid (2xx); got HTTP ${res.status}`).toBe(true);
+      const rotated = res.headers['x-access-token'];
+      const exp = rotated ? jwtExp(rotated) : null;
+      // "Each new token extends validity slightly": how far a rotated token reaches is the target's choice.
+      if (exp !== null) t.observe('token rotated 23 h 59 min after issue: seconds until its exp', exp - Math.floor((await t.targetNow()) / 1000));
     }
   });
 

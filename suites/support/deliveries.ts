@@ -93,3 +93,13 @@ export async function expectQuiet(
   t.expect(matching.length, `${what}: expected ${total} deliver${total === 1 ? 'y' : 'ies'} after listening ${opts.windowMs ?? QUIET_WINDOW_MS} ms; received: ${describeDeliveries(matching)}`).toBe(total);
   return matching;
 }
+
+/** Any JSON delivery about the lock (LockID equal, or containing it in bridge events). */
+export function isAbout(lockId: string): Predicate {
+  return (d) => {
+    const body = d.json;
+    if (!body || typeof body !== 'object') return false;
+    const ids = Array.isArray(body.LockID) ? body.LockID : [body.LockID];
+    return ids.some((id: unknown) => sameId(id, lockId));
+  };
+}

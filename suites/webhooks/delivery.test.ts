@@ -1,0 +1,92 @@
+/**
+ * Webhook delivery (spec: Events → Delivery; Errors; Other endpoints named): one
+ * POST per event with a JSON body, Content-Type, X-Signature and the registration's
+ * own header; no retry after a non-2xx answer; no redirect followed; a status check
+ * reaches every listener of the lock.
+ */
+import { describe } from 'vitest';
+import { conformance } from '../../harness/conformance.js';
+import type { Delivery, Inbox } from '../../harness/contracts.js';
+import type { SuiteContext } from '../support/context.js';
+import { newInbox } from '../support/context.js';
+import { RETRY_WINDOW_MS, expectDelivery, expectQuiet, isAbout } from '../support/deliveries.js';
+import { firstLock } from '../support/fixtures.js';
+import { statusCheck, statusCheckRoute, triggerStatusCheck } from '../support/status-check.js';
+import { expectAccepted, registerLock, type Registration } from '../support/webhooks.js';
+
+/** users[0] registers locks[0] to a new inbox (answering as told) and makes one status check. */
+async function oneDelivery(t: SuiteContext, inboxOpts: Parameters<typeof newInbox>[1] = {}): Promise<{ reg: Registration; inbox: Inbox; delivery: Delivery }> {
+  const lock = firstLock(t);
+  const session = await t.flows.userSession(0);
+  const inbox = await newInbox(t, inboxOpts);
+  const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken });
+  expectAccepted(t, reg);
+  await triggerStatusCheck(t, lock.lockId, session.accessToken);
+  const delivery = await expectDelivery(t, inbox, 'the status event of a status check', { predicate: isAbout(lock.lockId) });
+  return { reg, inbox, delivery };
+}
+
+describe('Delivery', () => {
+  conformance('DELIVERY-ONE-POST', 'each event is delivered once, as one POST', { needs: ['user-token', 'capture'] }, async (t) => {
+    const { inbox, delivery } = await oneDelivery(t);
+    t.expect(delivery.method, 'webhook deliveries are HTTP POSTs').toBe('POST');
+    t.expect(delivery.json, `the delivery body must be JSON; got ${JSON.stringify(delivery.bodyText.slice(0, 80))}`).toBeTypeOf('object');
+    await expectQuiet(t, inbox, 'one status check is one event: exactly one delivery', { total: 1 });
+  });
+
+  conformance('DELIVERY-CONTENT-TYPE', 'deliveries carry Content-Type application/json', { needs: ['user-token', 'capture'] }, async (t) => {
+    const { delivery } = await oneDelivery(t);
+    const type = delivery.headers['content-type'] ?? '';
+    t.observe('content-type', type);
+    t.expect(/^application\/json\s*(;|$)/i.test(type.trim()), `Content-Type must be application/json (parameters such as charset allowed); got ${JSON.stringify(type)}`).toBe(true);
+  });
+
+  conformance('DELIVERY-CUSTOM-HEADER', 'deliveries carry the registration\'s header set to its token', { needs: ['user-token', 'capture'] }, async (t) => {
+    const { reg, delivery } = await oneDelivery(t);
+    t.expect(delivery.headers[reg.header], `the delivery must carry the application-chosen header ${reg.header} set to the registration's token`).toBe(reg.token);
+  });
+
+  conformance('DELIVERY-SIGNATURE-PRESENT', 'every delivery carries X-Signature', { needs: ['user-token', 'capture'] }, async (t) => {
+    const { delivery } = await oneDelivery(t);
+    t.expect(delivery.headers['x-signature'], 'every webhook delivery must carry an X-Signature header').toBeTruthy();
+  });
+
+  conformance('DELIVERY-NO-RETRY', 'a delivery answered with 5xx or 4xx is not retried', { needs: ['user-token', 'capture'] }, async (t) => {
+    for (const status of [500, 400]) {
+      const { inbox, delivery } = await oneDelivery(t, { label: `answers ${status}`, response: { status } });
+      t.expect(delivery.answeredStatus, 'the inbox answered as told').toBe(status);
+      await expectQuiet(t, inbox, `after answering ${status}: the event must not be retried`, { total: 1, windowMs: RETRY_WINDOW_MS });
+    }
+  });
+
+  conformance('DELIVERY-NO-REDIRECT', 'a 302 answer is not followed', { needs: ['user-token', 'capture'] }, async (t) => {
+    const target = await newInbox(t, { label: 'redirect target' });
+    const { inbox } = await oneDelivery(t, { label: 'answers 302', response: { status: 302, location: target.url } });
+    await expectQuiet(t, target, 'the Location of a 302 answer: redirections are not followed', { windowMs: RETRY_WINDOW_MS });
+    await expectQuiet(t, inbox, 'the redirecting inbox: no second attempt', { total: 1, windowMs: 0 });
+  });
+});
+
+describe('Other endpoints named', () => {
+  conformance('DELIVERY-STATUS-CHECK-FANOUT', 'a status check reaches every listener of the lock', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
+    const lock = firstLock(t);
+    const owner = await t.flows.userSession(0);
+    const guest = await t.flows.userSession(1);
+    const ownerInbox = await newInbox(t, { label: 'owner' });
+    const guestInbox = await newInbox(t, { label: 'guest' });
+    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: ownerInbox, accessToken: owner.accessToken }), 'owner registration');
+    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: guestInbox, accessToken: guest.accessToken }), 'guest registration');
+    await triggerStatusCheck(t, lock.lockId, owner.accessToken);
+    await expectDelivery(t, ownerInbox, 'the status check caller\'s registration', { predicate: isAbout(lock.lockId) });
+    await expectDelivery(t, guestInbox, 'another user\'s registration on the same lock ("all listeners of that lock")', { predicate: isAbout(lock.lockId) });
+  });
+
+  conformance('DELIVERY-STATUS-CHECK-ENDPOINT', 'method, request and response of the status check (not shown)', { needs: ['user-token'] }, async (t) => {
+    const lock = firstLock(t);
+    const session = await t.flows.userSession(0);
+    const route = statusCheckRoute(t, lock.lockId);
+    const res = await statusCheck(t, lock.lockId, session.accessToken);
+    t.observe('route (profile.statusCheck)', t.target.profile.statusCheck ?? { method: route.method, path: '/remoteoperate/{lockId}/status (default)' });
+    t.observe('answer', { status: res.status, body: res.json ?? res.text.slice(0, 300), rotatesToken: Boolean(res.headers['x-access-token']) });
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * Webhook registration (spec: POST {base_url}/webhook/:lockID, POST /webhook/user,
+ * the two DELETEs, Limits, Registration groups). A registration "works" when
+ * deliveries arrive: the endpoints' status codes and bodies are not shown, so any
+ * 2xx is accepted and recorded.
+ */
+import { describe } from 'vitest';
+import { conformance } from '../../harness/conformance.js';
+import type { SuiteContext } from '../support/context.js';
+import { control, newInbox } from '../support/context.js';
+import { expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
+import { firstLock, lockWith, user } from '../support/fixtures.js';
+import { triggerStatusCheck } from '../support/status-check.js';
+import { deleteRegistration, expectAccepted, registerLock, registerUser, type Registration } from '../support/webhooks.js';
+
+/** The header and token of a delivery must be those of the registration it was sent for. */
+function expectSentFor(t: SuiteContext, reg: Registration, headers: Record<string, string>, what: string): void {
+  t.expect(headers[reg.header], `${what}: expected header ${reg.header} with this registration's token`).toBe(reg.token);
+}
+
+/** users[1] is told a lock_user_add happened on locks[0]: the event every user registration below waits for. */
+async function userEvent(t: SuiteContext, userIndex: number) {
+  return control(t).emit({ kind: 'lock_user_add', lockId: firstLock(t).lockId, userId: user(t, userIndex).userId });
+}
+
+describe('POST {base_url}/webhook/:lockID', () => {
+  conformance('WEBHOOK-LOCK-REGISTER', 'a lock registration receives the lock\'s events', { needs: ['user-token', 'capture'] }, async (t) => {
+    const lock = firstLock(t);
+    const session = await t.flows.userSession(0);
+    const inbox = await newInbox(t, { label: 'lock registration' });
+    const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken });
+    t.observe('registration answer', { status: reg.response.status, body: reg.response.json ?? reg.response.text.slice(0, 300) });
+    expectAccepted(t, reg);
+    await triggerStatusCheck(t, lock.lockId, session.accessToken);
+    const d = await expectDelivery(t, inbox, 'a status check on a registered lock', { predicate: isAbout(lock.lockId) });
+    expectSentFor(t, reg, d.headers, 'the delivery');
+  });
+
+  conformance('WEBHOOK-LOCK-OVERWRITE', 'registering again for the same lock and user replaces the registration', { needs: ['user-token', 'capture'] }, async (t) => {
+    const lock = firstLock(t);
+    const session = await t.flows.userSession(0);
+    const oldInbox = await newInbox(t, { label: 'first registration' });
+    const newer = await newInbox(t, { label: 'second registration' });
+    const first = await registerLock(t, { lockId: lock.lockId, inbox: oldInbox, accessToken: session.accessToken });
+    expectAccepted(t, first, 'first registration');
+    const second = await registerLock(t, { lockId: lock.lockId, inbox: newer, accessToken: session.accessToken });
+    expectAccepted(t, second, 'second registration (new url, header and token)');
+    await triggerStatusCheck(t, lock.lockId, session.accessToken);
+    const d = await expectDelivery(t, newer, 'the second registration (it overwrote the first)', { predicate: isAbout(lock.lockId) });
+    expectSentFor(t, second, d.headers, 'delivery after re-registration');
+    t.expect(d.headers[first.header], 'delivery after re-registration: the first registration\'s header must no longer be sent').toBeUndefined();
+    await expectQuiet(t, oldInbox, 'the first registration\'s url after it was overwritten');
+  });
+
+  conformance('WEBHOOK-LOCK-PER-USER', 'two users\' registrations on one lock both stay in force', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
+    const lock = firstLock(t);
+    const owner = await t.flows.userSession(0);
+    const guest = await t.flows.userSession(1);
+    const ownerInbox = await newInbox(t, { label: 'owner' });
+    const guestInbox = await newInbox(t, { label: 'guest' });
+    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: ownerInbox, accessToken: owner.accessToken }), 'owner registration');
+    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: guestInbox, accessToken: guest.accessToken }), 'guest registration');
+    // An event every listener of the lock receives; with events, one that is not a status check.
+    if (t.target.has('events')) {
+      await control(t).emit({ kind: 'operation.app', lockId: lock.lockId, userId: user(t, 0).userId, value: 'unlock' });
+    } else {
+      await triggerStatusCheck(t, lock.lockId, owner.accessToken);
+    }
+    await expectDelivery(t, guestInbox, 'the second user\'s registration', { predicate: isAbout(lock.lockId) });
+    await expectDelivery(t, ownerInbox, 'the first user\'s registration (one per lock per user: the second user\'s must not replace it)', { predicate: isAbout(lock.lockId) });
+  });
+
+  conformance('WEBHOOK-KEYPAD-VIA-LOCK', 'a lock registration also receives the keypad\'s events', { needs: ['user-token', 'capture', 'events'] }, async (t) => {
+    const lock = lockWith(t, 'keypad');
+    const session = await t.flows.userSession(0);
+    const inbox = await newInbox(t, { label: 'keypad lock' });
+    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken }));
+    await control(t).emit({ kind: 'operation.keypad', lockId: lock.lockId, userId: user(t, 0).userId, value: 'unlock' });
+    await expectDelivery(t, inbox, 'a keypad operation on the registered lock', { predicate: isEvent('unlock', { lockId: lock.lockId }) });
+    await control(t).emit({ kind: 'keypad_battery', lockId: lock.lockId, value: 'keypad_battery_warning' });
+    await expectDelivery(t, inbox, 'a keypad battery event on the registered lock', { predicate: isEvent('keypad_battery_warning', { lockId: lock.lockId }) });
+  });
+
+  conformance('WEBHOOK-NOTIFICATION-FILTER', 'a registration receives only the groups it asked for', { needs: ['user-token', 'capture'] }, async (t) => {
+    const lock = firstLock(t);
+    const session = await t.flows.userSession(0);
+    const inbox = await newInbox(t, { label: 'battery only' });
+    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken, notificationTypes: ['battery'] }));
+    await triggerStatusCheck(t, lock.lockId, session.accessToken);
+    if (t.target.has('events')) {
+      await control(t).emit({ kind: 'operation.app', lockId: lock.lockId, userId: user(t, 0).userId, value: 'lock' });
+    }
+    await expectQuiet(t, inbox, 'a registration for battery only, after a status check and a lock operation (operation group)');
+    if (t.target.has('events')) {
+      // And it is a working registration: the group it asked for does arrive.
+      await control(t).emit({ kind: 'lock_battery_alert', lockId: lock.lockId, value: 'lock_state_battery_warning_1week' });
+      await expectDelivery(t, inbox, 'a battery registration, after a lock battery warning', { predicate: isEvent('lock_battery_alert') });
+    }
+  });
+});
+
+describe('DELETE {base_url}/webhook/:lockID/:clientID', () => {
+  conformance('WEBHOOK-LOCK-DELETE', 'a deleted lock registration receives nothing more', { needs: ['user-token', 'capture'] }, async (t) => {
+    const lock = firstLock(t);
+    const session = await t.flows.userSession(0);
+    const inbox = await newInbox(t, { label: 'deleted registration' });
+    const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken });
+    expectAccepted(t, reg);
+    await triggerStatusCheck(t, lock.lockId, session.accessToken);
+    await expectDelivery(t, inbox, 'the registration before deletion', { predicate: isAbout(lock.lockId) });
+    const del = await deleteRegistration(t, reg);
+    t.observe('DELETE answer', del.status);
+    t.expect(del.status < 400, `DELETE /webhook/:lockID/:clientID: expected success; got HTTP ${del.status}`).toBe(true);
+    await triggerStatusCheck(t, lock.lockId, session.accessToken);
+    await expectQuiet(t, inbox, 'a deleted registration after another status check', { total: 1 });
+  });
+});
+
+describe('POST {base_url}/webhook/user', () => {
+  conformance('WEBHOOK-USER-REGISTER', 'a user registration receives the user\'s events', { needs: ['second-user', 'capture', 'events'] }, async (t) => {
+    const session = await t.flows.userSession(1);
+    const inbox = await newInbox(t, { label: 'user registration' });
+    const reg = await registerUser(t, { inbox, accessToken: session.accessToken });
+    t.observe('registration answer', { status: reg.response.status, body: reg.response.json ?? reg.response.text.slice(0, 300) });
+    expectAccepted(t, reg, 'user webhook registration');
+    await userEvent(t, 1);
+    const d = await expectDelivery(t, inbox, 'lock_user_add for the registered user', { predicate: isEvent('lock_user_add') });
+    expectSentFor(t, reg, d.headers, 'the user-webhook delivery');
+  });
+
+  conformance('WEBHOOK-USER-OVERWRITE', 'registering the user webhook again replaces it', { needs: ['second-user', 'capture', 'events'] }, async (t) => {
+    const session = await t.flows.userSession(1);
+    const oldInbox = await newInbox(t, { label: 'first user registration' });
+    const newer = await newInbox(t, { label: 'second user registration' });
+    const first = await registerUser(t, { inbox: oldInbox, accessToken: session.accessToken });
+    expectAccepted(t, first, 'first user registration');
+    const second = await registerUser(t, { inbox: newer, accessToken: session.accessToken });
+    expectAccepted(t, second, 'second user registration');
+    await userEvent(t, 1);
+    const d = await expectDelivery(t, newer, 'the second user registration', { predicate: isEvent('lock_user_add') });
+    expectSentFor(t, second, d.headers, 'delivery after re-registration');
+    await expectQuiet(t, oldInbox, 'the first user registration\'s url after it was overwritten');
+  });
+});
+
+describe('DELETE {base_url}/webhook/user', () => {
+  conformance('WEBHOOK-USER-DELETE', 'a deleted user registration receives nothing more', { needs: ['second-user', 'capture', 'events'] }, async (t) => {
+    const session = await t.flows.userSession(1);
+    const inbox = await newInbox(t, { label: 'deleted user registration' });
+    const reg = await registerUser(t, { inbox, accessToken: session.accessToken });
+    expectAccepted(t, reg, 'user webhook registration');
+    await userEvent(t, 1);
+    await expectDelivery(t, inbox, 'the user registration before deletion', { predicate: isEvent('lock_user_add') });
+    const del = await deleteRegistration(t, reg);
+    t.observe('DELETE answer', del.status);
+    t.expect(del.status < 400, `DELETE /webhook/user: expected success; got HTTP ${del.status}`).toBe(true);
+    await userEvent(t, 1);
+    await expectQuiet(t, inbox, 'a deleted user registration after another event', { total: 1 });
+  });
+});
+
+describe('Other endpoints named', () => {
+  conformance('WEBHOOK-ENDPOINT-RESPONSES', 'status codes and bodies of the four webhook endpoints (not shown)', { needs: ['user-token', 'capture'] }, async (t) => {
+    const lock = firstLock(t);
+    const session = await t.flows.userSession(0);
+    const inbox = await newInbox(t, { label: 'responses' });
+    const show = (res: { status: number; json: unknown; text: string; headers: Record<string, string> }) => ({
+      status: res.status, body: res.json ?? res.text.slice(0, 300), rotatesToken: Boolean(res.headers['x-access-token']),
+    });
+    const lockReg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken });
+    t.observe(`POST /webhook/:lockID`, show(lockReg.response));
+    t.observe(`DELETE /webhook/:lockID/:clientID`, show(await deleteRegistration(t, lockReg)));
+    const userReg = await registerUser(t, { inbox, accessToken: session.accessToken });
+    t.observe('POST /webhook/user', show(userReg.response));
+    t.observe('DELETE /webhook/user', show(await deleteRegistration(t, userReg)));
+    const unknown = await registerLock(t, { lockId: 'FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF', inbox, accessToken: session.accessToken });
+    t.observe('POST /webhook/:lockID for a lock the user does not have', show(unknown.response));
+  });
+});

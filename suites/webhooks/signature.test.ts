@@ -1,0 +1,69 @@
+/**
+ * Webhook signatures (spec: Events → Signature): X-Signature is t=…,v=…; v is
+ * HMAC-SHA256 over "<t>.<body>" keyed with the API key; t is current. Judged on
+ * the raw bytes received, against the target's clock. The encoding of v is not
+ * shown: hex and base64 are both accepted, and which one was seen is recorded.
+ */
+import { describe } from 'vitest';
+import { conformance } from '../../harness/conformance.js';
+import type { Delivery } from '../../harness/contracts.js';
+import type { SuiteContext } from '../support/context.js';
+import { control, newInbox } from '../support/context.js';
+import { expectDeliveries, isAbout, isEvent } from '../support/deliveries.js';
+import { firstLock, user } from '../support/fixtures.js';
+import { TOLERANCE_MS, formatProblems, freshnessVerdict, hmacVerdict, signatureHeader } from '../support/signatures.js';
+import { triggerStatusCheck } from '../support/status-check.js';
+import { expectAccepted, registerLock } from '../support/webhooks.js';
+
+/**
+ * Deliveries to sign-check: a status check, and with events a lock rename to a
+ * name with non-ASCII characters (the body's bytes are then not plain ASCII).
+ */
+async function someDeliveries(t: SuiteContext): Promise<Delivery[]> {
+  const lock = firstLock(t);
+  const session = await t.flows.userSession(0);
+  const inbox = await newInbox(t, { label: 'signed deliveries' });
+  expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken }));
+  await triggerStatusCheck(t, lock.lockId, session.accessToken);
+  const got = await expectDeliveries(t, inbox, 'the status event of a status check', { predicate: isAbout(lock.lockId) });
+  if (t.target.has('events')) {
+    const name = `Tür «Süd» 🔒 \\ "quoted" ${Date.now().toString(36)}`;
+    await control(t).emit({ kind: 'lock_name_changed', lockId: lock.lockId, userId: user(t, 0).userId, value: name });
+    got.push(...(await expectDeliveries(t, inbox, 'lock_name_changed', { predicate: isEvent('lock_name_changed') })));
+  }
+  return got;
+}
+
+describe('Signature', () => {
+  conformance('SIGNATURE-FORMAT', 'X-Signature is comma-separated prefix=value elements with t and v', { needs: ['user-token', 'capture'] }, async (t) => {
+    for (const d of await someDeliveries(t)) {
+      const header = signatureHeader(d);
+      const problems = formatProblems(header);
+      t.expect(problems, `delivery #${d.seq}: X-Signature must be comma-separated prefix=value elements, t the timestamp, v the signature; header ${JSON.stringify(header)}`).toEqual([]);
+    }
+  });
+
+  conformance('SIGNATURE-VALID', 'v is HMAC-SHA256 of "<t>.<raw body>" keyed with the API key', { needs: ['user-token', 'capture'] }, async (t) => {
+    for (const d of await someDeliveries(t)) {
+      const v = hmacVerdict(t, d);
+      t.expect(['ok', 'stale', 'future'].includes(v.code), `delivery #${d.seq} (${d.rawBody.length} bytes): expected v = HMAC-SHA256(API key, t + "." + body) in hex or base64; ${v.code}: ${v.detail}`).toBe(true);
+    }
+  });
+
+  conformance('SIGNATURE-TIMESTAMP-CURRENT', 't is within 5 minutes of the target\'s clock', { needs: ['user-token', 'capture'] }, async (t) => {
+    for (const d of await someDeliveries(t)) {
+      const v = await freshnessVerdict(t, d);
+      t.observe(`delivery #${d.seq}: signature timestamp age (ms)`, v.ageMs);
+      // Judged on its own: a signature that does not verify is SIGNATURE-VALID's business.
+      t.expect(v.ageMs, `delivery #${d.seq}: no readable timestamp in X-Signature (${v.code}: ${v.detail})`).not.toBeNull();
+      t.expect(Math.abs(v.ageMs!) <= TOLERANCE_MS, `delivery #${d.seq}: the timestamp must be current, within the recommended 5-minute tolerance of the target's clock; it is ${v.ageMs} ms ${v.ageMs! >= 0 ? 'old' : 'ahead'}`).toBe(true);
+    }
+  });
+
+  conformance('SIGNATURE-ENCODING', 'text encoding of the signature value (not shown)', { needs: ['user-token', 'capture'] }, async (t) => {
+    for (const d of await someDeliveries(t)) {
+      const v = hmacVerdict(t, d);
+      t.observe(`delivery #${d.seq}`, { encoding: v.encoding, timestampUnit: (v as { timestampUnit?: string | null }).timestampUnit ?? null, verdict: v.code });
+    }
+  });
+});
