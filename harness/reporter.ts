@@ -64,6 +64,12 @@ function envList(value: string | undefined): string[] | null {
   return value.split(/[\s,]+/).filter(Boolean);
 }
 
+/** The most telling line of a failure reason: the assertion, else the first line that is not the quoted rule. */
+export function headline(reason: string): string {
+  const lines = reason.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => l.startsWith('assertion:')) ?? lines.find((l) => !l.startsWith('rule ')) ?? lines[0] ?? '';
+}
+
 export function defaultRunDir(root: string, now = new Date()): string {
   const id = now.toISOString().replace(/[:.]/g, '-').replace('T', '_').replace('Z', '');
   return join(root, 'reports', 'runs', id);
@@ -146,7 +152,7 @@ export default class LockconfReporter implements Reporter {
     if (status === 'failed' || status === 'warned') {
       const reasons = record.meta?.outcomes.filter((o) => o.status === 'failed' || o.status === 'warned') ?? [];
       const first = reasons[0]?.reason ?? record.errors?.[0];
-      if (first) this.#print(`             ${this.#scrub(first.split('\n')[0] ?? '').slice(0, 200)}`);
+      if (first) this.#print(`             ${this.#scrub(headline(first)).slice(0, 240)}`);
     }
   }
 

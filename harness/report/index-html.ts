@@ -222,16 +222,17 @@ th,td{text-align:left;padding:6px 10px;border-bottom:1px solid var(--line);verti
 .badge.s-not-tested{background:var(--not-tested)}.badge.s-informational{background:var(--informational)}.badge.expected{opacity:.7}
 .level{font-size:12px;font-weight:700;border:1px solid var(--line);border-radius:4px;padding:0 6px;color:var(--muted)}
 .level.l-MUST{color:var(--fg)}
-.req{background:var(--card);border:1px solid var(--line);border-left:5px solid var(--not-tested);border-radius:6px;padding:10px 14px;margin:10px 0;break-inside:avoid}
+.req{overflow-wrap:anywhere;background:var(--card);border:1px solid var(--line);border-left:5px solid var(--not-tested);border-radius:6px;padding:10px 14px;margin:10px 0;break-inside:avoid}
 .req.st-passed{border-left-color:var(--passed)}.req.st-failed{border-left-color:var(--failed)}.req.st-warned{border-left-color:var(--warned)}.req.st-informational{border-left-color:var(--informational)}
 .req header{display:flex;gap:10px;align-items:center}.req .id{font-weight:700;font-size:15px;color:var(--fg);text-decoration:none}
 .reason{white-space:pre-wrap;background:#fff4f4;border:1px solid #f3caca;border-radius:4px;padding:8px;margin:8px 0}
 .st-warned .reason{background:#fff8ec;border-color:#f0d9b0}.st-not-tested .reason,.st-informational .reason{background:#f3f4f6;border-color:var(--line)}
 .rule{margin:8px 0;padding:4px 12px;border-left:3px solid var(--line);color:#3a4150;font-style:italic}
 .rule footer{font-style:normal;font-size:12px;color:var(--muted)}
-.obs{margin:8px 0;width:auto}.obs caption{text-align:left;font-weight:600;color:var(--muted);font-size:13px}
+.obs{margin:8px 0;width:100%;table-layout:fixed}.obs th{width:13em}.obs caption{text-align:left;font-weight:600;color:var(--muted);font-size:13px}
+.obs code{white-space:pre-wrap;word-break:break-all;display:block;max-height:240px;overflow:auto}
 .evidence{margin:6px 0}.evidence>summary{cursor:pointer;color:var(--muted)}
-.exchange{margin:4px 0 4px 16px}.exchange summary{cursor:pointer}
+.exchange{margin:4px 0 4px 16px}.exchange summary{cursor:pointer;word-break:break-all}.evidence>summary{word-break:break-word}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:8px}
 pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;border:1px solid var(--line);border-radius:4px;padding:8px;margin:4px 0;max-height:420px;overflow:auto}
 h5{margin:4px 0;font-size:12px;color:var(--muted)}
