@@ -63,70 +63,74 @@ export class LockEventService implements EventService {
       throw new ControlError(422, 'unknown_kind', `kind must be one of: ${EVENT_KINDS.join(', ')}`);
     }
     const def = KINDS[kind];
-    const lock = def.lockRequired ? this.#lock(request.lockId) : null;
+    const env = this.#env();
     const subject = this.#user(request.userId, def.subjectRequired);
     const value = this.#value(kind, request.value);
-    if (lock && def.keypad && !(lock.keypad || lock.builtInKeypad)) {
+
+    if (kind === 'lifecycle.deleted') {
+      const eventId = build.newEventId();
+      return { user: { userId: subject!.userId, group: 'lifecycle', payload: build.lifecycleDeleted(env, subject!, eventId) }, eventId };
+    }
+
+    const lock = this.#lock(request.lockId);
+    if (def.keypad && !(lock.keypad || lock.builtInKeypad)) {
       throw new ControlError(422, 'no_keypad', `lock ${lock.lockId} has no keypad, so it cannot emit ${kind}`);
     }
-    const env = this.#env();
+    // The acting user: the one named, else the lock's owner.
     const actor = subject ?? this.#owner(lock);
-
-    // Each kind builds its payload(s); lock kinds go to the lock's registrations.
     const forLock = (payload: Payload, eventId: string | null = null): BuiltEvent => ({
-      lock: { lockIds: [lock!.lockId], group: def.lockGroup!, payload }, eventId,
+      lock: { lockIds: [lock.lockId], group: def.lockGroup!, payload }, eventId,
     });
+
     switch (kind) {
       case 'operation.app':
-        lock!.state = value as MockLock['state'];
-        return forLock(build.operationApp(env, lock!, value!, actor));
+        lock.state = value as MockLock['state'];
+        return forLock(build.operationApp(env, lock, value!, actor));
       case 'operation.keypad':
-        lock!.state = value as MockLock['state'];
-        return forLock(build.operationKeypad(env, lock!, value!, actor));
+        lock.state = value as MockLock['state'];
+        return forLock(build.operationKeypad(env, lock, value!, actor));
       case 'operation.manual': {
-        lock!.state = value as MockLock['state'];
+        lock.state = value as MockLock['state'];
         const eventId = build.newEventId();
-        return forLock(build.operationManual(env, lock!, value!, eventId), eventId);
+        return forLock(build.operationManual(env, lock, value!, eventId), eventId);
       }
       case 'door':
-        return forLock(build.door(env, lock!, value!, actor));
+        return forLock(build.door(env, lock, value!, actor));
       case 'lock_name_changed': {
-        const oldName = lock!.name;
-        lock!.name = value!;
-        return forLock(build.lockNameChanged(env, lock!, oldName, actor));
+        const oldName = lock.name;
+        lock.name = value!;
+        return forLock(build.lockNameChanged(env, lock, oldName, actor));
       }
       case 'lock_battery_alert':
-        return forLock(build.lockBatteryAlert(env, lock!, value!, actor));
+        return forLock(build.lockBatteryAlert(env, lock, value!, actor));
       case 'lock_log_timestamp_drifted':
-        return forLock(build.lockClockDrifted(env, lock!, value!, this.#drift(request.params)));
+        return forLock(build.lockClockDrifted(env, lock, value!, this.#drift(request.params)));
       case 'keypad_pin_managed': {
-        const pinUser = this.#user(paramString(request.params, 'pinUserId'), false) ?? actor;
-        return forLock(build.keypadPinManaged(env, lock!, value!, pinUser, subject ?? this.#owner(lock)));
+        // userId is the owner who added the PIN; params.pinUserId its assignee (default: the same user).
+        const pinUser = this.#user(paramOf(request.params, 'pinUserId'), false) ?? actor;
+        return forLock(build.keypadPinManaged(env, lock, value!, pinUser, actor));
       }
       case 'master_pin_changed': {
         const eventId = build.newEventId();
-        return forLock(build.masterPinChanged(env, lock!, eventId), eventId);
+        return forLock(build.masterPinChanged(env, lock, eventId), eventId);
       }
       case 'keypad_battery':
-        return forLock(build.keypadBattery(lock!, value!));
+        return forLock(build.keypadBattery(lock, value!));
       case 'bridge': {
-        const lockIds = this.ctx.world.locks.filter((l) => l.bridgeId === lock!.bridgeId).map((l) => l.lockId);
+        const lockIds = this.ctx.world.locks.filter((l) => l.bridgeId === lock.bridgeId).map((l) => l.lockId);
         return { lock: { lockIds, group: 'systemstatus', payload: build.bridge(env, lockIds, value!) }, eventId: null };
       }
       case 'lock_user_add':
       case 'lock_user_remove':
       case 'lock_usertype_changed':
       case 'lock_accesstype_changed': {
+        // Membership is not changed: the control protocol only makes the lock report the event.
         const eventId = build.newEventId();
         return {
-          lock: { lockIds: [lock!.lockId], group: 'accessmgmt', payload: build.membershipForLock(env, kind, lock!, subject!, value, eventId) },
-          user: { userId: subject!.userId, group: 'lockmembership', payload: build.membershipForUser(env, kind, lock!, subject!, value, eventId) },
+          lock: { lockIds: [lock.lockId], group: 'accessmgmt', payload: build.membershipForLock(env, kind, lock, subject!, value, eventId) },
+          user: { userId: subject!.userId, group: 'lockmembership', payload: build.membershipForUser(env, kind, lock, subject!, value, eventId) },
           eventId,
         };
-      }
-      case 'lifecycle.deleted': {
-        const eventId = build.newEventId();
-        return { user: { userId: subject!.userId, group: 'lifecycle', payload: build.lifecycleDeleted(env, subject!, eventId) }, eventId };
       }
     }
   }
@@ -175,8 +179,8 @@ export class LockEventService implements EventService {
     return user;
   }
 
-  #owner(lock: MockLock | null): MockUser {
-    const owner = lock ? this.ctx.world.users.find((u) => u.userId === lock.ownerUserId) : undefined;
+  #owner(lock: MockLock): MockUser {
+    const owner = this.ctx.world.users.find((u) => u.userId === lock.ownerUserId);
     const fallback = owner ?? this.ctx.world.users[0];
     if (!fallback) throw new ControlError(422, 'invalid_event', 'the world has no users');
     return fallback;
@@ -210,7 +214,7 @@ export class LockEventService implements EventService {
   }
 }
 
-function paramString(params: Record<string, unknown> | undefined, name: string): unknown {
+function paramOf(params: Record<string, unknown> | undefined, name: string): unknown {
   return typeof params === 'object' && params !== null ? params[name] : undefined;
 }
 

@@ -28,14 +28,12 @@ export interface KindDefinition {
   userGroup: UserGroup | null;
   /** The event comes from a keypad: the lock must have one. */
   keypad: boolean;
-  /** Whether userId (the affected user) is required rather than defaulting to the lock's owner. */
+  /** Whether userId (the affected user) is required rather than defaulting to the lock's owner. lifecycle.deleted alone concerns no lock. */
   subjectRequired: boolean;
-  /** Whether the event concerns one lock (lockId required). */
-  lockRequired: boolean;
 }
 
 function kind(value: ValueRule, lockGroup: LockGroup | null, userGroup: UserGroup | null = null, extra: Partial<KindDefinition> = {}): KindDefinition {
-  return { value, lockGroup, userGroup, keypad: false, subjectRequired: false, lockRequired: true, ...extra };
+  return { value, lockGroup, userGroup, keypad: false, subjectRequired: false, ...extra };
 }
 
 export const KINDS = {
@@ -54,7 +52,7 @@ export const KINDS = {
   lock_user_remove: kind('none', 'accessmgmt', 'lockmembership', { subjectRequired: true }),
   lock_usertype_changed: kind(USER_TYPES, 'accessmgmt', 'lockmembership', { subjectRequired: true }),
   lock_accesstype_changed: kind(ACCESS_TYPES, 'accessmgmt', 'lockmembership', { subjectRequired: true }),
-  'lifecycle.deleted': kind('none', null, 'lifecycle', { subjectRequired: true, lockRequired: false }),
+  'lifecycle.deleted': kind('none', null, 'lifecycle', { subjectRequired: true }),
 } as const satisfies Record<string, KindDefinition>;
 
 export type EventKind = keyof typeof KINDS;
