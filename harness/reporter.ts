@@ -159,7 +159,10 @@ export default class LockconfReporter implements Reporter {
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
     const finishedAt = new Date().toISOString();
     const context = await readRunContext(this.#runDir);
-    const errors = unhandledErrors.map((err) => this.#scrub(String(err.message ?? err)));
+    const errors = unhandledErrors.map((err) => {
+      const code = (err as { code?: unknown }).code;
+      return this.#scrub(`${typeof code === 'string' ? `${code}: ` : ''}${String(err.message ?? err)}`);
+    });
     if (!context) {
       this.#print(`\nlockconf: the run was not carried out (no run-context.json in ${this.#runDir}: global setup did not finish).`);
       for (const m of errors) this.#print(`  ${m}`);

@@ -95,6 +95,20 @@ describe('lockconf conformance (command line)', () => {
     expect(r.stdout + r.stderr).not.toContain(secret);
   });
 
+  it('an unreachable target ends the run with exit 2, says so, and prints no secret', async () => {
+    const file = join(dir, 'unreachable.json');
+    const secrets = { clientSecret: 'unreach-secret-1234abcd', apiKey: 'unreach-key-5678abcd', controlToken: 'unreach-ctl-9999abcd' };
+    await writeFile(file, JSON.stringify({
+      authUrl: 'http://127.0.0.1:9/oauth', baseUrl: 'http://127.0.0.1:9/api', clientId: 'c', redirectUri: 'https://app.example.test/cb',
+      controlUrl: 'http://127.0.0.1:9/_control', ...secrets,
+    }));
+    const r = await cli(['conformance', '--target', file, '--out', join(dir, 'unreachable-run'), '--no-allure']);
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).toContain('ERR_TARGET_UNREACHABLE');
+    expect(r.stderr).toContain('could not be carried out');
+    for (const v of Object.values(secrets)) expect(r.stdout + r.stderr).not.toContain(v);
+  });
+
   it('an --only pattern that matches nothing is refused with exit 2', async () => {
     const r = await cli(['conformance', '--only', 'NOPE-*', '--out', join(dir, 'run3')]);
     expect(r.code).toBe(2);
