@@ -4,7 +4,7 @@
  * phone and in the mock's log), consent. Approve or Cancel ends in a 302 to
  * the registered redirect_uri. Bad requests get an error page, never a redirect.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { MockContext } from '../context.js';
 import type { MockUser } from '../world.js';
@@ -20,8 +20,6 @@ const SignInForm = z.object({ request: field, email: field, password: field });
 const SmsForm = z.object({ request: field, code: z.string().max(32) });
 const ConsentForm = z.object({ request: field, decision: z.enum(['approve', 'deny']) });
 
-type Csrf = { generateCsrf(opts: { userInfo: string }): string };
-
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
 }
@@ -33,11 +31,12 @@ function lastDigits(phoneNo: string): string {
 export function registerAuthorizationEndpoint(
   app: FastifyInstance,
   ctx: MockContext,
-  deps: { pending: PendingAuthorizations; codes: AuthorizationCodes; csrfProtection: (...args: never[]) => unknown },
+  deps: { pending: PendingAuthorizations; codes: AuthorizationCodes; csrfProtection: (request: FastifyRequest, reply: FastifyReply, done: () => void) => void },
 ): void {
   const { pending, codes } = deps;
-  const csrfFor = (reply: FastifyReply, p: PendingAuthorization) => (reply as unknown as Csrf).generateCsrf({ userInfo: p.id });
-  const guarded = { preHandler: deps.csrfProtection as never };
+  const csrfFor = (reply: FastifyReply, p: PendingAuthorization) => reply.generateCsrf({ userInfo: p.id });
+  // preHandler, not onRequest: the token travels in the form body, parsed by then.
+  const guarded = { preHandler: deps.csrfProtection };
 
   /** The pending request a form names, at the step it must be at; or an error page. */
   function pendingAt(reply: FastifyReply, id: string, step: PendingAuthorization['step']): PendingAuthorization | null {

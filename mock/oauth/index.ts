@@ -63,6 +63,6 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
     return reply.code(described.status).type('text/html; charset=utf-8').send(errorPage(title, message));
   });
 
-  registerAuthorizationEndpoint(app, ctx, { pending, codes, csrfProtection: app.csrfProtection as never });
+  registerAuthorizationEndpoint(app, ctx, { pending, codes, csrfProtection: app.csrfProtection });
   registerTokenEndpoint(app, ctx, { tokens, codes, refresh });
 }
