@@ -8,6 +8,7 @@
  * its rules can be tested with a fake target and fake clients; conformance.ts
  * wires it to the real ones.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect as globalExpect, type TaskMeta } from 'vitest';
 import { requirement as catalogRequirement, type Capability, type Requirement } from './catalog.js';
 import { isLockconfError } from './errors.js';
@@ -154,6 +155,8 @@ export async function runConformanceTest(
 
   const capture = trackingCapture(session.capture, inboxes);
   const seenChecks = new Set<string>([declared.id]);
+  // The requirement a t.check() callback is running for: its observations belong to it.
+  const checking = new AsyncLocalStorage<string>();
   const t: LockconfContext = {
     requirement: declared,
     target: session.target,
@@ -169,7 +172,7 @@ export async function runConformanceTest(
         await deps.sink.alsoChecks(other);
       }
       try {
-        await fn();
+        await checking.run(other.id, fn);
         recorder.pass(other.id);
       } catch (err) {
         if (notTestedReason(err) !== null) throw err;
@@ -177,7 +180,7 @@ export async function runConformanceTest(
       }
     },
     observe(label, value) {
-      recorder.observe(declared.id, label, value);
+      recorder.observe(checking.getStore() ?? declared.id, label, value);
     },
     notTested(reason): never {
       throw new NotTestedSignal(reason);

@@ -230,6 +230,21 @@ describe('t.check()', () => {
     expect(h.meta?.outcomes.map((o) => [o.id, o.status])).toEqual([[MUST, 'passed'], [SHOULD, 'warned'], [MUST_OTHER, 'passed']]);
   });
 
+  test('an observation made inside a check belongs to that check\'s requirement', async () => {
+    const h = await run(MUST, async (t) => {
+      t.observe('status', 400);
+      await t.check(INFO, async () => {
+        await Promise.resolve();
+        t.observe('exp claim', 'absent');
+      });
+    });
+    expect(h.meta?.observations).toEqual([
+      { id: MUST, label: 'status', value: 400 },
+      { id: INFO, label: 'exp claim', value: 'absent' },
+    ]);
+    expect(statusOf(h, INFO)).toBe('informational');
+  });
+
   test('one failure among several checks of the same requirement fails it', async () => {
     const h = await run(MUST, async (t) => {
       await t.check(MUST_OTHER, () => {});
