@@ -15,11 +15,12 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG } from '../../harness/catalog.js';
 import type { ConformanceResult } from '../../harness/report/result-file.js';
 import { createMock, type RunningMock } from '../../mock/server.js';
+import { launchChromium } from '../support/chromium.js';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -65,12 +66,6 @@ async function findLeaks(dir: string, secrets: Map<string, string>): Promise<str
     if (JWT_SHAPE.test(text)) leaks.push(`${relative(dir, file)}: a JWT-shaped string`);
   }
   return leaks;
-}
-
-function chromiumPath(): string {
-  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(path)) throw new Error(`Chromium is missing: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
-  return path;
 }
 
 let work = '';
@@ -171,7 +166,7 @@ describe('the reports in a browser', () => {
     server = Fastify({ logger: false });
     await server.register(fastifyStatic, { root: runDir });
     origin = await server.listen({ host: '127.0.0.1', port: 0 });
-    browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium(); // installs Debian's chromium when missing, or says how
   }, 60_000);
 
   afterAll(async () => {
