@@ -16,6 +16,7 @@ import { createAccessTokens } from './access-tokens.js';
 import { registerAuthorizationEndpoint } from './authorization-endpoint.js';
 import { AuthorizationCodes } from './codes.js';
 import { createOAuthControl } from './consent.js';
+import { parseFormBody } from './form-body.js';
 import { PendingAuthorizations } from './pending.js';
 import { RefreshTokens } from './refresh-tokens.js';
 import { answerMalformed, registerTokenEndpoint } from './token-endpoint.js';
@@ -34,7 +35,7 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
     pending.clear();
   });
 
-  await app.register(fastifyFormbody);
+  await app.register(fastifyFormbody, { parser: parseFormBody });
   await app.register(fastifyCookie);
   // The CSRF token is bound to the pending request's ID (userInfo), so a form
   // only works for the sign-in it was served for, in the browser that got the cookie.

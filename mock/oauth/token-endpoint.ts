@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MockContext } from '../context.js';
 import type { MockAccessTokens } from './access-tokens.js';
 import { authenticateClient } from './client-auth.js';
+import { isMalformedForm } from './form-body.js';
 import type { AuthorizationCodes } from './codes.js';
 import type { RefreshTokens } from './refresh-tokens.js';
 
@@ -41,7 +42,7 @@ function readForm(request: FastifyRequest): Map<string, string> | null {
   const type = String(request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') return null;
   const body = request.body;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || isMalformedForm(body)) return null;
   const form = new Map<string, string>();
   for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
     if (typeof value !== 'string') return null;

@@ -124,6 +124,7 @@ describe('token endpoint', () => {
     ['a body split by an unquoted & (no grant_type)', { raw: 'client_id=x' }],
     ['an empty body', { raw: '' }],
     ['a repeated grant_type', { raw: 'grant_type=a&grant_type=b&client_id=x&client_secret=y' }],
+    ['broken percent-encoding', { raw: 'grant_type=client_credentials&client_id=%E0%A4%A&client_secret=%' }],
     ['a JSON body', { raw: '{"grant_type":"client_credentials"}', headers: { 'content-type': 'application/json' } }],
     ['broken JSON', { raw: '{"grant_type":', headers: { 'content-type': 'application/json' } }],
     ['a text/plain body', { raw: 'grant_type=client_credentials', headers: { 'content-type': 'text/plain' } }],

@@ -138,7 +138,7 @@ describe('bad input to every OAuth and control route', () => {
 
   it('a request over a real socket with a broken body does not crash the server', async () => {
     const res = await request(`${ctx.mock.url}/oauth/access_token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=%E0%A4%A&client_id=%' });
-    expect([302, 400]).toContain(res.statusCode);
+    expect(res.statusCode).toBe(302);
     await res.body.text();
     const after = await request(`${ctx.mock.url}/error`);
     expect(after.statusCode).toBe(200);
