@@ -40,12 +40,17 @@ function validBody(path: string): Record<string, unknown> {
   };
 }
 
-async function send(method: string, path: string, o: { token?: string | undefined; apiKey?: string | undefined; contentType?: string | undefined; body?: string | Uint8Array | undefined }) {
-  const headers: Record<string, string> = {};
-  if (o.apiKey !== undefined) headers['x-api-key'] = o.apiKey;
-  else headers['x-api-key'] = mock.profile.apiKey;
-  if (o.token !== undefined) headers['x-access-token'] = o.token;
-  if (o.contentType !== undefined) headers['content-type'] = o.contentType;
+async function send(
+  method: string,
+  path: string,
+  o: { token?: string | undefined; apiKey?: string | undefined; contentType?: string | undefined; body?: string | Uint8Array | undefined; extra?: Array<[string, string]> },
+) {
+  const headers = new Headers();
+  headers.set('x-api-key', o.apiKey ?? mock.profile.apiKey);
+  if (o.token !== undefined) headers.set('x-access-token', o.token);
+  if (o.contentType !== undefined) headers.set('content-type', o.contentType);
+  // Appended, so a repeated x-api-key or x-access-token arrives as two values.
+  for (const [name, value] of o.extra ?? []) headers.append(name, value);
   const withBody = o.body !== undefined && method !== 'GET' && method !== 'HEAD';
   const res = await fetch(`${mock.profile.baseUrl}${path}`, { method, headers, ...(withBody ? { body: o.body } : {}) });
   const text = await res.text();
@@ -145,13 +150,22 @@ const authArb = () =>
     { weight: 1, arbitrary: fc.constant({ token: fuzzTokens[0], apiKey: 'wrong-key' }) },
   );
 
+const extraHeadersArb = () =>
+  fc.array(
+    fc.tuple(
+      fc.constantFrom('x-access-token', 'x-api-key', 'accept', 'authorization', 'cookie', 'x-request-id', 'accept-encoding'),
+      fc.string({ maxLength: 80 }).filter((v) => /^[\x20-\x7e]*$/.test(v)),
+    ),
+    { maxLength: 2 },
+  );
+
 describe('bad input fuzz over every API route', () => {
   it('answers 2xx or a 4xx JSON error, never a 5xx, and loses no state', async () => {
     await fc.assert(
       fc.asyncProperty(
-        requestLineArb(), bodyArb(), contentTypeArb(), authArb(),
-        async ([method, path], body, contentType, auth) => {
-          const res = await send(method, path, { token: auth.token, apiKey: auth.apiKey, contentType, body });
+        requestLineArb(), bodyArb(), contentTypeArb(), authArb(), extraHeadersArb(),
+        async ([method, path], body, contentType, auth, extra) => {
+          const res = await send(method, path, { token: auth.token, apiKey: auth.apiKey, contentType, body, extra });
           expect(res.status, `${method} ${path} answered ${res.status} ${res.text.slice(0, 200)}`).toBeLessThan(500);
           if (res.status >= 400 && method !== 'HEAD') {
             expect(res.contentType).toContain('application/json');
