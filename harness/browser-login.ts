@@ -43,6 +43,8 @@ export const browserLoginSchema = z.object({
     approve: selector.default('button[name=decision][value=approve]'),
     deny: selector.default('button[name=decision][value=deny]'),
   }).prefault({}),
+  /** The answer at the consent step; deny is there to check that a denial stores nothing. */
+  decision: z.enum(['approve', 'deny']).default('approve'),
   /** Chromium binary (default $LOCKCONF_CHROMIUM or /usr/bin/chromium). */
   executablePath: z.string().optional(),
   /** Milliseconds allowed for each step. */
@@ -109,7 +111,7 @@ export interface BrowserLoginOptions {
   authorizationUrl: string;
   redirectUri: string;
   script: BrowserLoginScript;
-  /** approve (default) or deny at the consent step. */
+  /** approve or deny at the consent step (default: the script's decision). */
   decision?: 'approve' | 'deny';
   /**
    * Answer the redirect inside the browser instead of letting it reach
@@ -164,9 +166,10 @@ export async function runBrowserLogin(opts: BrowserLoginOptions): Promise<string
     await page.click(script.sms.submit);
 
     step = 'answering the consent page';
-    const button = (opts.decision ?? 'approve') === 'approve' ? script.consent.approve : script.consent.deny;
+    const decision = opts.decision ?? script.decision;
+    const button = decision === 'approve' ? script.consent.approve : script.consent.deny;
     await page.waitForSelector(button);
-    log(`browser: ${opts.decision ?? 'approve'} at the consent page`);
+    log(`browser: ${decision} at the consent page`);
     await Promise.all([page.waitForURL((url) => isRedirect(url)), page.click(button)]);
     return redirected ?? page.url();
   } catch (err) {
