@@ -24,7 +24,7 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { LockconfError } from './errors.js';
-import type { HttpClientLike, HttpResponse, TargetProfile, TokenSet } from './contracts.js';
+import type { HttpClientLike, HttpRequest, HttpResponse, TargetProfile, TokenSet } from './contracts.js';
 
 export const DEFAULT_TOKEN_CACHE = '.lockconf/tokens.json';
 export const TOKEN_CACHE_VERSION = 1;
@@ -273,6 +273,24 @@ export class TokenCache {
     return true;
   }
 
+  /**
+   * Looks at any exchange with the target and keeps the chain: a refresh grant
+   * that redeemed the cached token has its successor stored; a successful API
+   * response's x-access-token is recorded (observeApiResponse). Suites that call
+   * the token endpoint on their own stay safe when their HTTP client is wrapped
+   * with withTokenCache().
+   */
+  async observeExchange(req: HttpRequest, res: HttpResponse, profile: Pick<TargetProfile, 'authUrl' | 'baseUrl'>): Promise<void> {
+    const url = req.url;
+    if (url.startsWith(profile.authUrl.replace(/\/+$/, '') + '/access_token')) {
+      const fields = requestFields(req);
+      const redeemed = fields.get('refresh_token');
+      if (fields.get('grant_type') === 'refresh_token' && redeemed) await this.recordRefreshResponse(redeemed, res);
+    } else if (url.startsWith(profile.baseUrl.replace(/\/+$/, '') + '/')) {
+      await this.observeApiResponse(res);
+    }
+  }
+
   async #prepareDir(): Promise<void> {
     const dir = dirname(this.path);
     try {
@@ -333,6 +351,42 @@ export class TokenCache {
     this.#record = record;
     return record;
   }
+}
+
+/** The form fields of a token request, wherever they travel (form, raw body, query). */
+function requestFields(req: HttpRequest): URLSearchParams {
+  const fields = new URLSearchParams(new URL(req.url).search);
+  const body = req.form !== undefined
+    ? new URLSearchParams(Array.isArray(req.form) ? req.form : Object.entries(req.form))
+    : typeof req.body === 'string' ? new URLSearchParams(req.body)
+      : req.body instanceof Uint8Array ? new URLSearchParams(Buffer.from(req.body).toString('utf8')) : null;
+  for (const [k, v] of body ?? []) fields.append(k, v);
+  return fields;
+}
+
+/**
+ * An HttpClientLike whose every exchange passes through cache.observeExchange
+ * before the caller sees the answer: a refresh of the cached token, however a
+ * suite makes it, has its successor on disk before the suite can use it.
+ */
+export function withTokenCache(http: HttpClientLike, cache: TokenCache, profile: Pick<TargetProfile, 'authUrl' | 'baseUrl'>): HttpClientLike {
+  const tokenEndpoint = profile.authUrl.replace(/\/+$/, '') + '/access_token';
+  const observed = async (req: HttpRequest): Promise<HttpResponse> => {
+    const res = await http.request(req);
+    await cache.observeExchange(req, res, profile);
+    return res;
+  };
+  // Token requests are refreshes in flight: a catchable stop waits for their answer to be stored.
+  const request = (req: HttpRequest): Promise<HttpResponse> => (req.url.startsWith(tokenEndpoint) ? trackRefresh(() => observed(req)) : observed(req));
+  return {
+    request,
+    api: async (method, path, opts) => {
+      const res = await http.api(method, path, opts);
+      await cache.observeApiResponse(res);
+      return res;
+    },
+    exchanges: () => http.exchanges(),
+  };
 }
 
 /** The journal names a redeemed token by its hash: it is spent, but still not worth writing down. */

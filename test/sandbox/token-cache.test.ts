@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DEFAULT_TOKEN_CACHE, TokenCache, openTokenCache, refreshAndStore, refreshDeps, resolveTokenCachePath,
+  DEFAULT_TOKEN_CACHE, TokenCache, openTokenCache, refreshAndStore, refreshDeps, resolveTokenCachePath, withTokenCache,
 } from '../../harness/token-cache.js';
 import { isLockconfError } from '../../harness/errors.js';
 import { fetchHttp } from './support/fetch-http.js';
@@ -209,5 +209,36 @@ describe('access token rotation (x-access-token)', () => {
     await a.observeApiResponse({ status: 200, headers: { 'x-access-token': 'rotated' } }, { intervalMs: 0 });
     const onDisk = JSON.parse(await readFile(path, 'utf8'));
     expect(onDisk).toMatchObject({ refreshToken: newer.refreshToken, accessToken: 'rotated' });
+  });
+});
+
+describe('withTokenCache: suites that call the token endpoint themselves keep the chain', () => {
+  test('a refresh of the cached token, as a form, a raw body or a query, has its successor stored before the caller sees it', async () => {
+    const cwd = await freshDir();
+    const cache = await openTokenCache(svc.profile, { cwd });
+    await cache.storePair(seedPair(svc));
+    const http = withTokenCache(fetchHttp(svc.profile), cache, svc.profile);
+    const url = `${svc.profile.authUrl}/access_token`;
+    const creds = { client_id: svc.profile.clientId, client_secret: svc.profile.clientSecret };
+
+    const current = () => cache.current()!.refreshToken;
+    const asForm = await http.request({ method: 'POST', url, form: { ...creds, grant_type: 'refresh_token', refresh_token: current() } });
+    expect(JSON.parse(await readFile(cache.path, 'utf8')).refreshToken).toBe(asForm.json.refresh_token);
+
+    const asBody = await http.request({
+      method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...creds, grant_type: 'refresh_token', refresh_token: current() }).toString(),
+    });
+    expect(current()).toBe(asBody.json.refresh_token);
+
+    // A reuse of a spent token (a suite's negative test) stores nothing and breaks nothing.
+    const reuse = await http.request({ method: 'POST', url, form: { ...creds, grant_type: 'refresh_token', refresh_token: asForm.json.refresh_token } });
+    expect(reuse.status).toBe(400);
+    expect(current()).toBe(asBody.json.refresh_token);
+    expect(svc.refreshTokens.get(current())).toBe('issued');
+
+    // API answers: the rotated access token is recorded (interval permitting).
+    const me = await http.api('GET', '/users/me', { accessToken: cache.current()!.accessToken });
+    expect(me.status).toBe(200);
   });
 });
