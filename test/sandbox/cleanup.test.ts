@@ -1,0 +1,110 @@
+/**
+ * Clean-up of the webhook registrations a run creates: the journal written
+ * before each registration, the deletions at the end (kept for the next run when
+ * they fail), and the interrupt handler that lets a refresh finish first.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RegistrationJournal, deleteRegistrations, describeCleanup, onInterrupt, registrationJournalPath } from '../../harness/cleanup.js';
+import { trackRefresh } from '../../harness/token-cache.js';
+import type { HttpClientLike, HttpResponse } from '../../harness/contracts.js';
+
+let dir: string;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function stubHttp(statusFor: (path: string) => number | Error): HttpClientLike & { calls: Array<{ method: string; path: string; token: string | null | undefined }> } {
+  const calls: Array<{ method: string; path: string; token: string | null | undefined }> = [];
+  const answer = (status: number): HttpResponse => ({ status, headers: {}, text: '', json: undefined, location: null, durationMs: 1 });
+  return {
+    calls,
+    request: async () => answer(500),
+    api: async (method, path, opts) => {
+      calls.push({ method, path, token: opts.accessToken });
+      const s = statusFor(path);
+      if (s instanceof Error) throw s;
+      return answer(s);
+    },
+    exchanges: () => [],
+  };
+}
+
+describe('registration journal', () => {
+  test('records before registering (0600, one line each), lists each registration once, tolerates a torn last line', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lockconf-cleanup-'));
+    const journal = new RegistrationJournal(registrationJournalPath(join(dir, 'tokens.json')));
+    expect(journal.path).toBe(join(dir, 'registrations.jsonl'));
+    expect(await journal.pending()).toEqual([]);
+    journal.record({ kind: 'lock', lockId: 'AB12', clientId: 'client-1' });
+    journal.record({ kind: 'lock', lockId: 'AB12', clientId: 'client-1' }); // registered again: overwritten, one to delete
+    journal.record({ kind: 'user' });
+    expect((await stat(journal.path)).mode & 0o777).toBe(0o600);
+    const { appendFile } = await import('node:fs/promises');
+    await appendFile(journal.path, '{"kind":"lo');
+    expect(await journal.pending()).toEqual([{ kind: 'lock', lockId: 'AB12', clientId: 'client-1' }, { kind: 'user' }]);
+    expect(() => journal.record({ kind: 'lock', lockId: '', clientId: 'c' })).toThrow();
+  });
+
+  test('deletes every registration; failures stay listed for the next run and are described', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lockconf-cleanup-'));
+    const journal = new RegistrationJournal(join(dir, 'registrations.jsonl'));
+    journal.record({ kind: 'lock', lockId: 'AB 12', clientId: 'client-1' });
+    journal.record({ kind: 'lock', lockId: 'CD34', clientId: 'client-1' });
+    journal.record({ kind: 'lock', lockId: 'EF56', clientId: 'client-1' });
+    journal.record({ kind: 'user' });
+    const http = stubHttp((path) => (path.startsWith('/webhook/CD34') ? 503 : path.startsWith('/webhook/EF56') ? 404 : path === '/webhook/user' ? new Error('socket hang up') : 204));
+    const result = await deleteRegistrations(journal, { http, accessToken: () => 'at-1' });
+    expect(http.calls).toEqual([
+      { method: 'DELETE', path: '/webhook/AB%2012/client-1', token: 'at-1' },
+      { method: 'DELETE', path: '/webhook/CD34/client-1', token: 'at-1' },
+      { method: 'DELETE', path: '/webhook/EF56/client-1', token: 'at-1' },
+      { method: 'DELETE', path: '/webhook/user', token: 'at-1' },
+    ]);
+    expect(result.deleted).toHaveLength(2); // 204, and 404 (already gone)
+    expect(await journal.pending()).toEqual([{ kind: 'lock', lockId: 'CD34', clientId: 'client-1' }, { kind: 'user' }]);
+    expect(describeCleanup(result)).toEqual([
+      'deleted 2 webhook registration(s) the run created',
+      'could not delete the lock webhook on CD34 (HTTP 503); it stays listed and the next run retries',
+      'could not delete the user webhook (socket hang up); it stays listed and the next run retries',
+    ]);
+
+    // The next run deletes the rest; the journal disappears.
+    const second = await deleteRegistrations(journal, { http: stubHttp(() => 200), accessToken: async () => 'at-2' });
+    expect(second.deleted).toHaveLength(2);
+    await expect(readFile(journal.path)).rejects.toThrow(/ENOENT/);
+  });
+});
+
+// Last in the file: after it, this worker refuses new refreshes (as a stopping run must).
+describe('onInterrupt', () => {
+  test('a stop waits for the refresh in flight, then cleans up, then exits with 128 + signal; a second signal exits at once', async () => {
+    const order: string[] = [];
+    const exits: number[] = [];
+    let exited!: () => void;
+    const done = new Promise<void>((ok) => { exited = ok; });
+    let finishRefresh!: () => void;
+    const refresh = trackRefresh(() => new Promise<void>((ok) => { finishRefresh = () => { order.push('refresh stored'); ok(); }; }));
+    const off = onInterrupt(async (signal) => { order.push(`cleanup after ${signal}`); }, {
+      exit: (code) => { exits.push(code); order.push(`exit ${code}`); exited(); },
+      log: (line) => { order.push(line.split(':')[0]!); },
+    });
+    try {
+      process.emit('SIGTERM', 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(order).toEqual(['SIGTERM']); // still waiting for the refresh
+      // A refresh asked for now is refused: the run is stopping.
+      await expect(trackRefresh(async () => 'new')).rejects.toThrow(/stopping/);
+      finishRefresh();
+      await refresh;
+      await done;
+      expect(order).toEqual(['SIGTERM', 'refresh stored', 'cleanup after SIGTERM', 'exit 143']);
+      process.emit('SIGINT', 'SIGINT');
+      expect(exits).toEqual([143, 130]);
+    } finally {
+      off();
+    }
+  });
+});
