@@ -1,0 +1,218 @@
+/**
+ * Lock-webhook payloads (spec: Events → Lock events), one test per row of the
+ * table: each event is triggered through the control protocol (or, for the status
+ * check, through the API) and its payload checked field by field against the
+ * row's schema (suites/schemas/events.ts), then against the values that were asked
+ * for: the lock, the acting user, the state, the new name.
+ */
+import { describe } from 'vitest';
+import type { Capability } from '../../harness/catalog.js';
+import { conformance } from '../../harness/conformance.js';
+import * as S from '../schemas/events.js';
+import type { SuiteContext } from '../support/context.js';
+import { newInbox } from '../support/context.js';
+import { QUIET_WINDOW_MS, expectDelivery, isAbout } from '../support/deliveries.js';
+import { emitAndCatch, expectSchema, listenToLock, owner } from '../support/events.js';
+import { firstLock, lockWith, sameId, user } from '../support/fixtures.js';
+import { triggerStatusCheck } from '../support/status-check.js';
+import { expectAccepted, registerLock } from '../support/webhooks.js';
+
+/** What every triggered event row needs: a user to register, an inbox, and the control protocol's events. */
+const needs = (): { needs: Capability[] } => ({ needs: ['user-token', 'capture', 'events'] });
+
+function expectLock(t: SuiteContext, got: unknown, lockId: string, row: string): void {
+  t.expect(sameId(got, lockId), `${row}: LockID must be the lock the event happened on (${lockId}); got ${JSON.stringify(got)}`).toBe(true);
+}
+
+function expectUser(t: SuiteContext, got: unknown, userId: string, row: string, role = 'acting user'): void {
+  t.expect(sameId(got, userId), `${row}: User.UserID must be the ${role} (${userId}); got ${JSON.stringify(got)}`).toBe(true);
+}
+
+describe('Lock events', () => {
+  conformance('EVENT-OPERATION-APP', 'lock operated by app or API: operation, Device=lock, full User object', needs(), async (t) => {
+    const lock = firstLock(t);
+    const inbox = await listenToLock(t, lock);
+    for (const value of S.lockStates) {
+      const d = await emitAndCatch(t, inbox, { kind: 'operation.app', lockId: lock.lockId, userId: owner(t).userId, value }, value);
+      const body = expectSchema(t, S.operationApp, d, `operation by app (${value})`);
+      expectLock(t, body.LockID, lock.lockId, 'operation by app');
+      expectUser(t, body.User.UserID, owner(t).userId, 'operation by app');
+      if (owner(t).firstName) t.expect(body.User.FirstName, 'operation by app: User.FirstName of the acting user').toBe(owner(t).firstName);
+    }
+  });
+
+  conformance('EVENT-OPERATION-KEYPAD', 'lock operated by keypad: operation, Device=keypad, User object', needs(), async (t) => {
+    const lock = lockWith(t, 'keypad');
+    const inbox = await listenToLock(t, lock);
+    for (const value of S.lockStates) {
+      const d = await emitAndCatch(t, inbox, { kind: 'operation.keypad', lockId: lock.lockId, userId: owner(t).userId, value }, value);
+      const body = expectSchema(t, S.operationKeypad, d, `operation by keypad (${value})`);
+      expectLock(t, body.LockID, lock.lockId, 'operation by keypad');
+    }
+  });
+
+  conformance('EVENT-OPERATION-MANUAL', 'lock turned manually: User.UserID manualunlock or manuallock, timeStamp, Timestamp, EventID', needs(), async (t) => {
+    const lock = firstLock(t);
+    const inbox = await listenToLock(t, lock);
+    for (const value of S.lockStates) {
+      const d = await emitAndCatch(t, inbox, { kind: 'operation.manual', lockId: lock.lockId, value }, value);
+      const body = expectSchema(t, S.operationManual, d, `manual ${value}`);
+      const marker = value === 'lock' ? 'manuallock' : 'manualunlock';
+      t.expect(body.User.UserID, `manual ${value}: User.UserID must be ${marker} (manualunlock for unlock and unlatch, manuallock for lock)`).toBe(marker);
+    }
+  });
+
+  conformance('EVENT-DOOR-STATE', 'door state: operation closed/open/ajar, Device=lock, User.UserID=DoorStateChanged', needs(), async (t) => {
+    const lock = lockWith(t, 'doorSensor');
+    const inbox = await listenToLock(t, lock);
+    for (const value of S.doorStates) {
+      const d = await emitAndCatch(t, inbox, { kind: 'door', lockId: lock.lockId, value }, value);
+      expectSchema(t, S.doorState, d, `door ${value}`);
+    }
+  });
+
+  conformance('EVENT-STATUS-CHECK', 'status check result: status, the state now, Device=lock, User object', { needs: ['user-token', 'capture'] }, async (t) => {
+    const lock = firstLock(t);
+    const session = await t.flows.userSession(0);
+    const inbox = await newInbox(t, { label: 'status' });
+    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken }));
+    await triggerStatusCheck(t, lock.lockId, session.accessToken);
+    const d = await expectDelivery(t, inbox, 'the status check result', { predicate: isAbout(lock.lockId) });
+    const body = expectSchema(t, S.statusCheck, d, 'status check result');
+    expectLock(t, body.LockID, lock.lockId, 'status check result');
+  });
+
+  conformance('EVENT-LOCK-NAME-CHANGED', 'lock name changed: configuration, Lock.Name is the new name, User object', needs(), async (t) => {
+    const lock = firstLock(t);
+    const inbox = await listenToLock(t, lock);
+    const name = `Renamed ${Date.now().toString(36)}`;
+    const d = await emitAndCatch(t, inbox, { kind: 'lock_name_changed', lockId: lock.lockId, userId: owner(t).userId, value: name }, 'lock_name_changed');
+    const body = expectSchema(t, S.lockNameChanged, d, 'lock name changed');
+    t.expect(body.Lock.Name, 'lock name changed: Lock.Name must be the new name').toBe(name);
+    expectLock(t, body.LockID, lock.lockId, 'lock name changed');
+  });
+
+  conformance('EVENT-LOCK-BATTERY', 'lock battery warning: system, lock_battery_alert, warningLevel, userID', needs(), async (t) => {
+    const lock = firstLock(t);
+    const inbox = await listenToLock(t, lock);
+    const value = 'lock_state_battery_warning_2week';
+    const d = await emitAndCatch(t, inbox, { kind: 'lock_battery_alert', lockId: lock.lockId, value }, 'lock_battery_alert');
+    const body = expectSchema(t, S.lockBatteryAlert, d, 'lock battery warning');
+    t.expect(body.warningLevel, 'lock battery warning: warningLevel must be the level reported').toBe(value);
+  });
+
+  conformance('EVENT-LOCK-CLOCK-DRIFT', 'lock clock wrong: systemstatus, lock_log_timestamp_drifted, warningLevel, Timestamp, TimestampDrifted', needs(), async (t) => {
+    const lock = firstLock(t);
+    const inbox = await listenToLock(t, lock);
+    const d = await emitAndCatch(t, inbox, { kind: 'lock_log_timestamp_drifted', lockId: lock.lockId, value: 'lock_log_timestamp_drifted_warning', params: { drift: 3_600_000 } }, 'lock_log_timestamp_drifted');
+    const body = expectSchema(t, S.lockClockDrift, d, 'lock clock wrong');
+    t.expect(body.warningLevel, 'lock clock wrong: warningLevel must be the level reported').toBe('lock_log_timestamp_drifted_warning');
+  });
+
+  conformance('EVENT-KEYPAD-PIN-MANAGED', 'keypad PIN managed: configuration, Lock.Name, Pin {state, action}, PinUser, User', needs(), async (t) => {
+    const lock = lockWith(t, 'keypad');
+    const pinUser = user(t, 1);
+    const inbox = await listenToLock(t, lock);
+    for (const value of S.pinStates) {
+      const d = await emitAndCatch(t, inbox, { kind: 'keypad_pin_managed', lockId: lock.lockId, userId: owner(t).userId, value, params: { pinUserId: pinUser.userId } }, 'keypad_pin_managed');
+      const body = expectSchema(t, S.keypadPinManaged, d, `keypad PIN ${value}`);
+      t.expect(body.Pin.state, `keypad PIN ${value}: Pin.state`).toBe(value);
+      expectUser(t, body.PinUser.UserID, pinUser.userId, `keypad PIN ${value}: PinUser`, 'PIN\'s assignee');
+      expectUser(t, body.User.UserID, owner(t).userId, `keypad PIN ${value}`, 'owner who added it');
+      if (lock.name) t.expect(body.Lock.Name, `keypad PIN ${value}: Lock.Name`).toBe(lock.name);
+    }
+  });
+
+  conformance('EVENT-MASTER-PIN', 'master PIN changed: empty Pin, masterpin User and PinUser, timeStamp, Timestamp, EventID', needs(), async (t) => {
+    const lock = lockWith(t, 'builtInKeypad');
+    const inbox = await listenToLock(t, lock);
+    const d = await emitAndCatch(t, inbox, { kind: 'master_pin_changed', lockId: lock.lockId }, 'keypad_pin_managed');
+    expectSchema(t, S.masterPinChanged, d, 'master PIN changed');
+  });
+
+  conformance('EVENT-KEYPAD-BATTERY', 'keypad battery: battery, keypad_battery_*, DeviceType=keypad, DeviceSerialNumber', needs(), async (t) => {
+    const lock = lockWith(t, 'keypad');
+    const inbox = await listenToLock(t, lock);
+    for (const value of S.keypadBatteryEvents) {
+      const d = await emitAndCatch(t, inbox, { kind: 'keypad_battery', lockId: lock.lockId, value }, value);
+      const body = expectSchema(t, S.keypadBattery, d, `keypad battery ${value}`);
+      expectLock(t, body.LockID, lock.lockId, 'keypad battery');
+    }
+  });
+
+  conformance('EVENT-BRIDGE', 'bridge online/offline: systemstatus, LockID is an array of lock identifiers', needs(), async (t) => {
+    const lock = lockWith(t, 'bridgeId');
+    const inbox = await listenToLock(t, lock);
+    for (const value of ['offline', 'online'] as const) {
+      const d = await emitAndCatch(t, inbox, { kind: 'bridge', lockId: lock.lockId, value }, value);
+      const body = expectSchema(t, S.bridge, d, `bridge ${value}`);
+      t.expect(body.LockID.some((id) => sameId(id, lock.lockId)), `bridge ${value}: the LockID array must hold the lock (${lock.lockId})`).toBe(true);
+    }
+  });
+
+  conformance('EVENT-LOCK-USER-ADD', 'user added to lock: authorization, lock_user_add, Lock.Name, User object', needs(), async (t) => {
+    const lock = firstLock(t);
+    const subject = user(t, 1);
+    const inbox = await listenToLock(t, lock);
+    const d = await emitAndCatch(t, inbox, { kind: 'lock_user_add', lockId: lock.lockId, userId: subject.userId }, 'lock_user_add');
+    const body = expectSchema(t, S.lockUserAdd, d, 'user added to lock');
+    expectUser(t, body.User.UserID, subject.userId, 'user added to lock', 'user added');
+    if (lock.name) t.expect(body.Lock.Name, 'user added to lock: Lock.Name').toBe(lock.name);
+  });
+
+  conformance('EVENT-LOCK-USER-REMOVE', 'user removed from lock: authorization, lock_user_remove, Lock.Name, User object', needs(), async (t) => {
+    const lock = firstLock(t);
+    const subject = user(t, 1);
+    const inbox = await listenToLock(t, lock);
+    const d = await emitAndCatch(t, inbox, { kind: 'lock_user_remove', lockId: lock.lockId, userId: subject.userId }, 'lock_user_remove');
+    const body = expectSchema(t, S.lockUserRemove, d, 'user removed from lock');
+    expectUser(t, body.User.UserID, subject.userId, 'user removed from lock', 'user removed');
+    if (lock.name) t.expect(body.Lock.Name, 'user removed from lock: Lock.Name').toBe(lock.name);
+  });
+
+  conformance('EVENT-LOCK-USERTYPE-CHANGED', 'access level changed: User.UserType, timeStamp, EventID, Timestamp', needs(), async (t) => {
+    const lock = firstLock(t);
+    const subject = user(t, 1);
+    const inbox = await listenToLock(t, lock);
+    for (const value of S.userTypes) {
+      const d = await emitAndCatch(t, inbox, { kind: 'lock_usertype_changed', lockId: lock.lockId, userId: subject.userId, value }, 'lock_usertype_changed');
+      const body = expectSchema(t, S.lockUsertypeChanged, d, `access level changed to ${value}`);
+      t.expect(body.User.UserType, `access level changed to ${value}: User.UserType`).toBe(value);
+      expectUser(t, body.User.UserID, subject.userId, 'access level changed', 'user whose level changed');
+    }
+  });
+
+  conformance('EVENT-LOCK-ACCESSTYPE-CHANGED', 'access schedule changed: User.AccessType, timeStamp, EventID, Timestamp', needs(), async (t) => {
+    const lock = firstLock(t);
+    const subject = user(t, 1);
+    const inbox = await listenToLock(t, lock);
+    for (const value of S.accessTypes) {
+      const d = await emitAndCatch(t, inbox, { kind: 'lock_accesstype_changed', lockId: lock.lockId, userId: subject.userId, value }, 'lock_accesstype_changed');
+      const body = expectSchema(t, S.lockAccesstypeChanged, d, `access schedule changed to ${value}`);
+      t.expect(body.User.AccessType, `access schedule changed to ${value}: User.AccessType`).toBe(value);
+      expectUser(t, body.User.UserID, subject.userId, 'access schedule changed', 'user whose schedule changed');
+    }
+  });
+});
+
+describe('Registration groups and common fields', () => {
+  conformance('EVENT-OPERATION-TYPE', 'what an operation.type registration receives (payload not shown)', needs(), async (t) => {
+    const lock = lockWith(t, 'keypad');
+    const inbox = await listenToLock(t, lock, ['operation.type']);
+    const { control } = t;
+    await control!.emit({ kind: 'operation.app', lockId: lock.lockId, userId: owner(t).userId, value: 'unlock' });
+    await control!.emit({ kind: 'operation.keypad', lockId: lock.lockId, userId: owner(t).userId, value: 'lock' });
+    const got = await inbox.collectFor(QUIET_WINDOW_MS * 2);
+    t.observe('deliveries to an operation.type registration after an app unlock and a keypad lock', got.map((d) => d.json ?? d.bodyText.slice(0, 200)));
+  });
+
+  conformance('EVENT-TIMESTAMP-UNITS', 'unit of Timestamp and timeStamp (epoch milliseconds in the samples)', needs(), async (t) => {
+    const lock = firstLock(t);
+    const inbox = await listenToLock(t, lock);
+    const d = await emitAndCatch(t, inbox, { kind: 'operation.manual', lockId: lock.lockId, value: 'lock' }, 'lock');
+    const now = await t.targetNow();
+    const unit = (v: unknown) => typeof v !== 'number' ? typeof v : Math.abs(v - now) < 86_400_000 ? 'ms' : Math.abs(v * 1000 - now) < 86_400_000 ? 's' : 'neither (far from the target clock)';
+    t.observe('Timestamp', { value: d.json?.Timestamp, unit: unit(d.json?.Timestamp) });
+    t.observe('timeStamp', { value: d.json?.timeStamp, unit: unit(d.json?.timeStamp) });
+  });
+});

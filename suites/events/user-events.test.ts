@@ -1,0 +1,65 @@
+/**
+ * User-webhook payloads (spec: Events → User events): registered through POST
+ * /webhook/user; all carry EventType=authorization, UserID, LockID, EventID,
+ * timeStamp and Timestamp, plus UserType or AccessType where the row says. The
+ * subject is fixtures.users[1], the guest on locks[0].
+ */
+import { describe } from 'vitest';
+import type { Capability } from '../../harness/catalog.js';
+import { conformance } from '../../harness/conformance.js';
+import * as S from '../schemas/events.js';
+import type { SuiteContext } from '../support/context.js';
+import { control } from '../support/context.js';
+import { QUIET_WINDOW_MS } from '../support/deliveries.js';
+import { emitAndCatch, expectSchema, listenToUser } from '../support/events.js';
+import { firstLock, sameId, user } from '../support/fixtures.js';
+
+const needs = (): { needs: Capability[] } => ({ needs: ['second-user', 'capture', 'events'] });
+
+function expectSubject(t: SuiteContext, body: { UserID: string; LockID: string }, row: string): void {
+  t.expect(sameId(body.UserID, user(t, 1).userId), `${row}: UserID must be the user concerned (${user(t, 1).userId}); got ${JSON.stringify(body.UserID)}`).toBe(true);
+  t.expect(sameId(body.LockID, firstLock(t).lockId), `${row}: LockID must be the lock concerned (${firstLock(t).lockId}); got ${JSON.stringify(body.LockID)}`).toBe(true);
+}
+
+async function userRow(t: SuiteContext, kind: string, value?: string) {
+  const inbox = await listenToUser(t, 1);
+  return emitAndCatch(t, inbox, { kind, lockId: firstLock(t).lockId, userId: user(t, 1).userId, ...(value ? { value } : {}) }, kind);
+}
+
+describe('User events', () => {
+  conformance('EVENT-USER-LOCK-USER-ADD', 'lock_user_add: authorization, UserID, LockID, EventID, timeStamp, Timestamp', needs(), async (t) => {
+    const d = await userRow(t, 'lock_user_add');
+    expectSubject(t, expectSchema(t, S.userLockUserAdd, d, 'user event lock_user_add'), 'user event lock_user_add');
+  });
+
+  conformance('EVENT-USER-LOCK-USER-REMOVE', 'lock_user_remove: authorization, UserID, LockID, EventID, timeStamp, Timestamp', needs(), async (t) => {
+    const d = await userRow(t, 'lock_user_remove');
+    expectSubject(t, expectSchema(t, S.userLockUserRemove, d, 'user event lock_user_remove'), 'user event lock_user_remove');
+  });
+
+  conformance('EVENT-USER-USERTYPE-CHANGED', 'lock_usertype_changed: the common fields and UserType', needs(), async (t) => {
+    for (const value of S.userTypes) {
+      const d = await userRow(t, 'lock_usertype_changed', value);
+      const body = expectSchema(t, S.userUsertypeChanged, d, `user event lock_usertype_changed (${value})`);
+      expectSubject(t, body, 'user event lock_usertype_changed');
+      t.expect(body.UserType, `user event lock_usertype_changed: UserType`).toBe(value);
+    }
+  });
+
+  conformance('EVENT-USER-ACCESSTYPE-CHANGED', 'lock_accesstype_changed: the common fields and AccessType', needs(), async (t) => {
+    for (const value of S.accessTypes) {
+      const d = await userRow(t, 'lock_accesstype_changed', value);
+      const body = expectSchema(t, S.userAccesstypeChanged, d, `user event lock_accesstype_changed (${value})`);
+      expectSubject(t, body, 'user event lock_accesstype_changed');
+      t.expect(body.AccessType, `user event lock_accesstype_changed: AccessType`).toBe(value);
+    }
+  });
+
+  conformance('EVENT-LIFECYCLE', 'what a lifecycle registration receives when the user deletes the account (payload not shown)', needs(), async (t) => {
+    const inbox = await listenToUser(t, 1, ['lifecycle']);
+    const answer = await control(t).emit({ kind: 'lifecycle.deleted', userId: user(t, 1).userId });
+    const got = await inbox.collectFor(QUIET_WINDOW_MS * 2);
+    t.observe('control answer', answer);
+    t.observe('deliveries', got.map((d) => d.json ?? d.bodyText.slice(0, 300)));
+  });
+});
