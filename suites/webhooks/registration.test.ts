@@ -33,7 +33,7 @@ describe('POST {base_url}/webhook/:lockID', () => {
     expectAccepted(t, reg);
     await triggerStatusCheck(t, lock.lockId, session.accessToken);
     const d = await expectDelivery(t, inbox, 'a status check on a registered lock', { predicate: isAbout(lock.lockId) });
-    expectSentFor(t, reg, d.headers, 'the delivery');
+    await t.check('DELIVERY-CUSTOM-HEADER', () => expectSentFor(t, reg, d.headers, 'the delivery'));
   });
 
   conformance('WEBHOOK-LOCK-OVERWRITE', 'registering again for the same lock and user replaces the registration', { needs: ['user-token', 'capture'] }, async (t) => {
@@ -125,7 +125,7 @@ describe('POST {base_url}/webhook/user', () => {
     expectAccepted(t, reg, 'user webhook registration');
     await userEvent(t, 1);
     const d = await expectDelivery(t, inbox, 'lock_user_add for the registered user', { predicate: isEvent('lock_user_add') });
-    expectSentFor(t, reg, d.headers, 'the user-webhook delivery');
+    await t.check('DELIVERY-CUSTOM-HEADER', () => expectSentFor(t, reg, d.headers, 'the user-webhook delivery'));
   });
 
   conformance('WEBHOOK-USER-OVERWRITE', 'registering the user webhook again replaces it', { needs: ['second-user', 'capture', 'events'] }, async (t) => {

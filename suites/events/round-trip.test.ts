@@ -1,0 +1,56 @@
+/**
+ * Property-based round trip (spec: Events → Lock events, Signature): a lock renamed
+ * to an arbitrary name — any Unicode, quotes, backslashes, emoji, combining marks —
+ * reports exactly that name in Lock.Name, and the delivery's signature verifies
+ * over the raw bytes received.
+ */
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { conformance } from '../../harness/conformance.js';
+import type { Delivery } from '../../harness/contracts.js';
+import { control } from '../support/context.js';
+import { ARRIVAL_TIMEOUT_MS, isEvent } from '../support/deliveries.js';
+import { listenToLock, owner } from '../support/events.js';
+import { firstLock } from '../support/fixtures.js';
+import { checkProperty } from '../support/property.js';
+import { hmacVerdict } from '../support/signatures.js';
+
+/** Printable names: no control characters, no surrounding blanks (a target may trim those), at most 100 UTF-16 units. */
+const lockName = fc
+  .oneof(
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 24 }),
+    fc.string({ unit: fc.constantFrom('"', '\\', '/', '\u2028', '\u00e9', 'e\u0301', '\u{1F512}', '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}', '<', '&', "'", '%', '+', 'A'), minLength: 1, maxLength: 12 }),
+  )
+  .filter((s) => s.trim() === s && s.length > 0 && s.length <= 100 && !/[\u0000-\u001f\u007f-\u009f]/.test(s));
+
+describe('Lock events', () => {
+  conformance('EVENT-LOCK-NAME-CHANGED', 'property: an arbitrary new lock name arrives exactly, in a delivery that verifies',
+    { needs: ['user-token', 'capture', 'events'], timeout: 120_000 },
+    async (t) => {
+      const lock = firstLock(t);
+      const inbox = await listenToLock(t, lock, ['configuration']);
+      await checkProperty(t, {
+        rule: 'Lock.Name must be the new name, and the delivery must verify',
+        arbitrary: lockName,
+        numRuns: 10,
+        examples: ['Tür «Süd» 🔒 "x" \\ y', '\u05e9\u05dc\u05d5\u05dd \u0645\u0631\u062d\u0628\u0627'],
+        show: (name) => ({ name, codePoints: [...name].map((c) => c.codePointAt(0)!.toString(16)) }),
+      }, async (name) => {
+        const seen = new Set((await inbox.deliveries()).map((d) => d.seq));
+        await control(t).emit({ kind: 'lock_name_changed', lockId: lock.lockId, userId: owner(t).userId, value: name });
+        let d: Delivery;
+        try {
+          [d] = (await inbox.waitFor(1, { predicate: (x) => !seen.has(x.seq) && isEvent('lock_name_changed')(x), timeoutMs: ARRIVAL_TIMEOUT_MS })) as [Delivery];
+        } catch {
+          return `no lock_name_changed delivery within ${ARRIVAL_TIMEOUT_MS} ms for the name ${JSON.stringify(name)}`;
+        }
+        const got = d.json?.Lock?.Name;
+        if (got !== name) return `renamed to ${JSON.stringify(name)}, Lock.Name arrived as ${JSON.stringify(got)}`;
+        await t.check('SIGNATURE-VALID', () => {
+          const v = hmacVerdict(t, d);
+          t.expect(['ok', 'stale', 'future'].includes(v.code), `delivery for the name ${JSON.stringify(name)}: ${v.detail}`).toBe(true);
+        });
+        return null;
+      });
+    });
+});
