@@ -18,8 +18,8 @@ import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { LockconfError } from './errors.js';
-import { haltRefreshes } from './token-cache.js';
-import type { HttpClientLike } from './contracts.js';
+import { haltRefreshes, type TokenCache } from './token-cache.js';
+import type { HttpClientLike, TargetProfile } from './contracts.js';
 
 const registrationSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('lock'), lockId: z.string().min(1), clientId: z.string().min(1) }),
@@ -82,6 +82,60 @@ export class RegistrationJournal {
     }
     await writeFileAtomic(this.path, keep.map((r) => JSON.stringify(r)).join('\n') + '\n', { mode: 0o600, fsync: true });
   }
+}
+
+/**
+ * An HttpClientLike that writes every webhook registration to the journal
+ * before the POST leaves (POST /webhook/user, POST /webhook/:lockID), so the
+ * suites need no change to be cleaned up after.
+ */
+export function withRegistrationJournal(http: HttpClientLike, journal: RegistrationJournal, profile: Pick<TargetProfile, 'clientId'>): HttpClientLike {
+  return {
+    request: (req) => http.request(req),
+    api: async (method, path, opts) => {
+      const reg = registrationOf(method, path, profile.clientId);
+      if (reg) journal.record(reg);
+      return http.api(method, path, opts);
+    },
+    exchanges: () => http.exchanges(),
+  };
+}
+
+/** The registration a POST /webhook/… call creates, or null for any other call. */
+function registrationOf(method: string, path: string, clientId: string): Registration | null {
+  if (method.toUpperCase() !== 'POST') return null;
+  const m = /^\/webhook\/([^/?#]+)\/?(?:[?#].*)?$/.exec(path);
+  if (!m) return null;
+  const segment = decodeURIComponent(m[1]!);
+  return segment === 'user' ? { kind: 'user' } : segment ? { kind: 'lock', lockId: segment, clientId } : null;
+}
+
+/**
+ * What a run against a target without control does at its start (leftovers of
+ * a killed run) and at its end (global teardown, or after Ctrl-C): delete every
+ * registration the journal beside the token cache lists, with the cached
+ * user's access token. Returns lines for the run's output.
+ */
+export async function cleanUpRegistrations(cache: TokenCache, deps: { http: HttpClientLike }): Promise<string[]> {
+  const journal = new RegistrationJournal(registrationJournalPath(cache.path));
+  if ((await journal.pending()).length === 0) return [];
+  const result = await deleteRegistrations(journal, {
+    http: deps.http,
+    accessToken: async () => {
+      const record = (await cache.reload()) ?? cache.current();
+      if (!record) throw new LockconfError('ERR_TOKEN_CACHE', 'the token cache is empty: cannot delete the webhook registrations the run created');
+      return record.accessToken;
+    },
+    onResponse: (res) => cache.observeApiResponse(res),
+  });
+  return describeCleanup(result);
+}
+
+/** The warning a run prints before it registers webhooks on a sandbox's locks. */
+export function overwriteWarning(lockIds: string[]): string {
+  return `lockconf registers webhooks on ${lockIds.length === 1 ? 'lock' : 'locks'} ${lockIds.join(', ')} as the signed-in user: `
+    + 'any registration this user already has on them is replaced (the spec offers no way to read it back and restore it), '
+    + 'and the run deletes its own registrations at the end. Use dedicated test locks.';
 }
 
 export interface CleanupResult {

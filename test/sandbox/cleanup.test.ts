@@ -7,8 +7,12 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RegistrationJournal, deleteRegistrations, describeCleanup, onInterrupt, registrationJournalPath } from '../../harness/cleanup.js';
-import { trackRefresh } from '../../harness/token-cache.js';
+import {
+  RegistrationJournal, cleanUpRegistrations, deleteRegistrations, describeCleanup, onInterrupt, overwriteWarning, registrationJournalPath, withRegistrationJournal,
+} from '../../harness/cleanup.js';
+import { TokenCache, trackRefresh } from '../../harness/token-cache.js';
+import { fetchHttp } from './support/fetch-http.js';
+import { startKillTarget } from './support/kill-target.js';
 import type { HttpClientLike, HttpResponse } from '../../harness/contracts.js';
 
 let dir: string;
@@ -75,6 +79,48 @@ describe('registration journal', () => {
     const second = await deleteRegistrations(journal, { http: stubHttp(() => 200), accessToken: async () => 'at-2' });
     expect(second.deleted).toHaveLength(2);
     await expect(readFile(journal.path)).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('against the mock: registrations made through the wrapped client are deleted at the end', () => {
+  test('lock and user webhooks are journaled before the POST and deleted by cleanUpRegistrations', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lockconf-cleanup-'));
+    const target = await startKillTarget();
+    try {
+      const { profile } = target;
+      const cache = await TokenCache.open(join(dir, 'tokens.json'), { authUrl: profile.authUrl, clientId: profile.clientId });
+      await cache.storePair(await target.signIn());
+      const journal = new RegistrationJournal(registrationJournalPath(cache.path));
+      const base = fetchHttp(profile);
+      const seen: string[] = [];
+      const http = withRegistrationJournal({
+        ...base,
+        api: async (method, path, opts) => {
+          seen.push(`${method} ${path}: journal has ${(await journal.pending()).length}`);
+          return base.api(method, path, opts);
+        },
+      }, journal, profile);
+      const lockId = profile.fixtures!.locks[0]!.lockId;
+      const body = (types: string[]) => ({ url: 'http://127.0.0.1:9/hook', method: 'POST', clientID: profile.clientId, header: 'x-test', token: 'abc', notificationTypes: types });
+      const accessToken = cache.current()!.accessToken;
+      expect((await http.api('POST', `/webhook/${lockId}`, { accessToken, json: body(['operation']) })).status).toBeLessThan(300);
+      expect((await http.api('POST', '/webhook/user', { accessToken, json: body(['lockmembership']) })).status).toBeLessThan(300);
+      await http.api('GET', '/users/me', { accessToken });
+      expect(seen).toEqual([`POST /webhook/${lockId}: journal has 1`, 'POST /webhook/user: journal has 2', 'GET /users/me: journal has 2']);
+
+      expect(await cleanUpRegistrations(cache, { http: base })).toEqual(['deleted 2 webhook registration(s) the run created']);
+      expect(await journal.pending()).toEqual([]);
+      // Really gone: deleting again finds nothing.
+      expect((await base.api('DELETE', `/webhook/${lockId}/${profile.clientId}`, { accessToken })).status).toBe(404);
+      expect((await base.api('DELETE', '/webhook/user', { accessToken })).status).toBe(404);
+      expect(await cleanUpRegistrations(cache, { http: base })).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('the overwrite warning names the locks and the advice', () => {
+    expect(overwriteWarning(['AB12', 'CD34'])).toMatch(/^lockconf registers webhooks on locks AB12, CD34 .*replaced .*no way to read it back.*Use dedicated test locks\.$/);
   });
 });
 
