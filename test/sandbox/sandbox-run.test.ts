@@ -24,6 +24,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 // Until harness/conformance.ts hands the suites an HTTP client wrapped with withTokenCache(),
 // a suite's own refresh of the cached token breaks the chain; the run is only meaningful once it does.
 const WIRED = readFileSync(join(ROOT, 'harness/conformance.ts'), 'utf8').includes('withTokenCache');
+// Likewise the end-of-run clean-up (global setup's teardown calling cleanUpRegistrations).
+const CLEANS_UP = readFileSync(join(ROOT, 'harness/global-setup.ts'), 'utf8').includes('cleanUpRegistrations');
 
 let mock: RunningMock;
 let dir: string;
@@ -98,6 +100,13 @@ describe.skipIf(!WIRED)('a real-sandbox run against the mock without control', (
       expect(r.reason, r.id).toMatch(/\S/);
     }
     expect(byId.get('REFRESH-REVOKED')).toMatchObject({ status: 'not-tested' });
+
+    if (CLEANS_UP) {
+      // Every registration the run made was deleted at its end, after a warning.
+      await expect(readFile(join(dir, 'state', 'registrations.jsonl'), 'utf8')).rejects.toThrow(/ENOENT/);
+      expect(printed).toMatch(/deleted \d+ webhook registration\(s\) the run created/);
+      expect(printed).toMatch(/Use dedicated test locks/);
+    }
 
     // The cache holds a working token after the run, and no token reached the results.
     const cache = await openTokenCache(profile);
