@@ -119,13 +119,16 @@ describe('Access token', () => {
     t.expect(ok(res), `GET /users/me with the token presented before two rotations: new access tokens do not invalidate previous ones (2xx expected); got HTTP ${res.status}`).toBe(true);
   });
 
-  conformance('HEADERS-INVALID-TOKEN-401', 'an invalid access token gets 401', { needs: ['user-token'] }, async (t) => {
-    const session = await t.flows.userSession();
+  conformance('HEADERS-INVALID-TOKEN-401', 'an invalid access token gets 401', {}, async (t) => {
     const cases: Array<[string, string]> = [
       ['garbage', 'lockconf-not-a-token'],
-      ['a JWT with a tampered signature', tamperedJwt(session.accessToken)],
       ['a JWT-shaped string the service never signed', 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJsb2NrY29uZiJ9.c2lnbmF0dXJl'],
     ];
+    // With a real token at hand, the sharpest case: the service's own JWT with its signature altered.
+    if (t.target.has('user-token')) {
+      const session = await t.flows.userSession();
+      cases.push(['a JWT with a tampered signature', tamperedJwt(session.accessToken)]);
+    }
     for (const [what, token] of cases) {
       const res = await call(t, '/users/me', token);
       t.expect(res.status, `GET /users/me with ${what}: expected HTTP 401; got HTTP ${res.status}`).toBe(401);

@@ -35,8 +35,22 @@ async function refresh(r: Real, token: string): Promise<HttpResponse> {
   return postToken(r.t, refreshGrant(r.t, token));
 }
 
-function mismatch(step: string, expected: string, res: HttpResponse): Error {
-  return new Error(`${step}: expected ${expected}; got HTTP ${res.status}${tokenIssued(res) ? ' with a token' : ''}`);
+/** A wrong answer, with the requirement of the rule it breaks. */
+class ModelMismatch extends Error {
+  constructor(readonly requirement: string, message: string) {
+    super(message);
+  }
+}
+
+function mismatch(requirement: string, step: string, expected: string, res: HttpResponse): ModelMismatch {
+  return new ModelMismatch(requirement, `${step}: expected ${expected}; got HTTP ${res.status}${tokenIssued(res) ? ' with a token' : ''}`);
+}
+
+/** Why a use of this entry must be refused: the rule a wrongly accepted use breaks. */
+function refusalRule(e: Entry): string {
+  if (e.status === 'used') return 'REFRESH-SINGLE-USE';
+  if (e.status === 'revoked') return 'REFRESH-REVOKED';
+  return 'REFRESH-EXPIRED-AFTER-YEAR';
 }
 
 /** What the spec says a use of this entry must answer now: 'ok', 'refused', or 'either' near the year mark. */
@@ -58,13 +72,15 @@ class RefreshCurrent implements fc.AsyncCommand<Model, Real> {
     r.steps.push(step);
     const res = await refresh(r, e.token);
     if (want === 'ok' || (want === 'either' && tokenIssued(res))) {
-      if (res.status !== 200 || !tokenIssued(res) || typeof res.json.refresh_token !== 'string') throw mismatch(step, 'HTTP 200 with a new token pair', res);
-      if (res.json.refresh_token === e.token) throw new Error(`${step}: the refresh_token returned is the one redeemed`);
+      if (res.status !== 200 || !tokenIssued(res) || typeof res.json.refresh_token !== 'string') {
+        throw mismatch(m.now - e.issuedAt > DAY ? 'REFRESH-VALID-WITHIN-YEAR' : 'REFRESH-NEW-PAIR', step, 'HTTP 200 with a new token pair', res);
+      }
+      if (res.json.refresh_token === e.token) throw new ModelMismatch('REFRESH-NEW-PAIR', `${step}: the refresh_token returned is the one redeemed`);
       e.status = 'used';
       m.entries.push({ token: res.json.refresh_token, issuedAt: m.now, status: 'issued' });
       return;
     }
-    if (res.status !== 400 || tokenIssued(res)) throw mismatch(step, 'HTTP 400 and no token', res);
+    if (res.status !== 400 || tokenIssued(res)) throw mismatch(refusalRule(e.status === 'issued' ? { ...e, status: 'expired' } : e), step, 'HTTP 400 and no token', res);
     if (e.status === 'issued') e.status = 'expired';
   }
   toString(): string { return 'RefreshCurrent'; }
@@ -77,7 +93,7 @@ class ReuseOld implements fc.AsyncCommand<Model, Real> {
     const step = 'reuse a used refresh token';
     r.steps.push(step);
     const res = await refresh(r, e.token);
-    if (res.status !== 400 || tokenIssued(res)) throw mismatch(step, 'HTTP 400 and no token', res);
+    if (res.status !== 400 || tokenIssued(res)) throw mismatch('REFRESH-SINGLE-USE', step, 'HTTP 400 and no token', res);
   }
   toString(): string { return 'ReuseOld'; }
 }
@@ -90,7 +106,7 @@ class Revoke implements fc.AsyncCommand<Model, Real> {
     const status = await control(r.t).revokeRefreshToken(e.token);
     // An expired token may already be gone; the model only needs it dead afterwards.
     if (status >= 200 && status < 300) e.status = 'revoked';
-    else if (expectation(e, m.now) === 'ok') throw new Error(`control: revoking a live refresh token answered ${status}`);
+    else if (expectation(e, m.now) === 'ok') throw new ModelMismatch('REFRESH-REVOKED', `control: revoking a live refresh token answered ${status}`);
     else e.status = 'expired';
   }
   toString(): string { return 'Revoke'; }
@@ -115,7 +131,7 @@ class UseUnknown implements fc.AsyncCommand<Model, Real> {
     const step = 'redeem a refresh token the service never issued';
     r.steps.push(step);
     const res = await refresh(r, forged);
-    if (res.status !== 400 || tokenIssued(res)) throw mismatch(step, 'HTTP 400 and no token', res);
+    if (res.status !== 400 || tokenIssued(res)) throw mismatch('REFRESH-UNKNOWN-REFUSED', step, 'HTTP 400 and no token', res);
   }
   toString(): string { return 'UseUnknown'; }
 }
@@ -144,11 +160,13 @@ describe('Refresh token', () => {
         ...(canRevoke ? [fc.constant(new Revoke())] : []),
       ];
       t.observe('revocation in the model', canRevoke);
+      let blamed: string | null = null;
       await checkProperty(t, {
         rule: 'the refresh grant must follow the refresh-token state machine',
-        arbitrary: fc.commands(commands, { maxCommands: 8 }),
-        numRuns: 5,
+        arbitrary: fc.commands(commands, { maxCommands: 10 }),
+        numRuns: 10,
         show: (cmds) => String(cmds),
+        blame: () => blamed,
       }, async (cmds) => {
         const session = await t.flows.userSession();
         const now = await targetNow(t);
@@ -158,6 +176,7 @@ describe('Refresh token', () => {
           await fc.asyncModelRun(setup, cmds);
           return null;
         } catch (err) {
+          blamed = err instanceof ModelMismatch ? err.requirement : null;
           return `${err instanceof Error ? err.message : String(err)} (after: ${steps.join(' → ')})`;
         }
       });

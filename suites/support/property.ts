@@ -40,7 +40,11 @@ export class ReproLog {
  */
 export async function checkProperty<T>(
   t: SuiteContext,
-  opts: { rule: string; arbitrary: fc.Arbitrary<T>; numRuns: number; examples?: T[]; show?: (value: T) => unknown },
+  opts: {
+    rule: string; arbitrary: fc.Arbitrary<T>; numRuns: number; examples?: T[]; show?: (value: T) => unknown;
+    /** The requirement the last failure breaks, when it is not the test's own (a model test spans several rules). */
+    blame?: () => string | null;
+  },
   predicate: (value: T) => Promise<string | null>,
 ): Promise<void> {
   const seed = runSeed(t);
@@ -72,6 +76,12 @@ export async function checkProperty<T>(
     const counterexample = details.counterexample?.[0] as T | undefined;
     t.observe('counterexample', counterexample === undefined ? null : opts.show ? opts.show(counterexample) : counterexample);
     t.observe('counterexample requests', log.failingRequests());
-    t.expect.unreachable(`${opts.rule}: ${lastProblem} (fast-check seed ${seed}, path ${details.counterexamplePath ?? '?'}, ${details.numRuns} run(s), ${details.numShrinks} shrink(s); replay with --seed ${seed})`);
+    const message = `${opts.rule}: ${lastProblem} (fast-check seed ${seed}, path ${details.counterexamplePath ?? '?'}, ${details.numRuns} run(s), ${details.numShrinks} shrink(s); replay with --seed ${seed})`;
+    const blamed = opts.blame?.() ?? null;
+    if (blamed && blamed !== t.requirement.id) {
+      await t.check(blamed, () => t.expect.unreachable(message));
+      return;
+    }
+    t.expect.unreachable(message);
   }
 }
