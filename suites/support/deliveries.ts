@@ -31,14 +31,6 @@ export function isEvent(event: string, opts: { eventType?: string; lockId?: stri
   };
 }
 
-/** A delivery that looks like a status-check result for the lock (EventType status). */
-export function isStatusEvent(lockId: string): Predicate {
-  return (d) => {
-    const body = d.json;
-    return Boolean(body && typeof body === 'object' && body.EventType === 'status' && sameId(body.LockID, lockId));
-  };
-}
-
 /** A short, secret-free description of deliveries for failure messages. */
 export function describeDeliveries(list: Delivery[]): string {
   if (list.length === 0) return 'none';
@@ -74,7 +66,7 @@ export async function expectDelivery(t: SuiteContext, inbox: Inbox, what: string
   return first!;
 }
 
-/** Deliveries that arrived in the inbox during the window (and before it, when `since` is 0). */
+/** Listens for the window, then returns every delivery the inbox holds (those before the window included). */
 export async function deliveriesAfter(inbox: Inbox, windowMs: number): Promise<Delivery[]> {
   await inbox.collectFor(windowMs);
   return inbox.deliveries();

@@ -82,18 +82,3 @@ export async function deleteRegistration(t: SuiteContext, reg: Registration): Pr
     : '/webhook/user';
   return t.http.api('DELETE', path, { accessToken: reg.accessToken });
 }
-
-/** Best-effort clean-up so later tests start without this test's registrations. */
-export async function removeAll(t: SuiteContext, regs: Registration[]): Promise<void> {
-  for (const reg of regs.reverse()) {
-    try {
-      await deleteRegistration(t, reg);
-    } catch {
-      // clean-up only: a failure here says nothing about the rule under test
-    }
-  }
-}
-
-export function statusIs2xx(res: HttpResponse): boolean {
-  return is2xx(res.status);
-}
