@@ -91,7 +91,17 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     ctx.clientCredentialsEnabled.clear();
   });
 
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+    // Errors fastify raises before routing (an undecodable path, an over-long parameter)
+    // get the same {error, message} body as every other 4xx.
+    frameworkErrors: (error, _request, reply) => {
+      const described = describeError(error);
+      return sendJsonError(reply, described.status, described.code, described.message);
+    },
+  });
   app.setErrorHandler((error, request, reply) => {
     const described = describeError(error);
     if (described.status >= 500) request.log.error({ err: error }, 'request failed');
