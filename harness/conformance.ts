@@ -12,11 +12,13 @@ import { test } from 'vitest';
 import { allureSink } from './allure-sink.js';
 import { CaptureClient } from './capture-server.js';
 import { requirement } from './catalog.js';
+import { RegistrationJournal, registrationJournalPath, withRegistrationJournal } from './cleanup.js';
 import { ControlClient } from './control.js';
 import { LockconfError } from './errors.js';
 import { createFlows } from './flows.js';
 import { HttpClient } from './http.js';
 import { getTarget, targetFromSetup, testRedactor } from './target.js';
+import { openTokenCache, withTokenCache, type TokenCache } from './token-cache.js';
 import {
   runConformanceTest,
   type ConformanceBody,
@@ -24,7 +26,7 @@ import {
   type RunnerDeps,
   type TestSession,
 } from './conformance-runner.js';
-import type { CaptureClientLike, ControlClientLike, Target } from './contracts.js';
+import type { CaptureClientLike, ControlClientLike, HttpClientLike, Target, TargetProfile } from './contracts.js';
 
 export type { ConformanceBody, ConformanceOptions, LockconfContext } from './conformance-runner.js';
 
@@ -48,7 +50,14 @@ async function openSession(target: Target, testName: string): Promise<TestSessio
   const redactor = testRedactor(setup);
   const view = targetFromSetup(setup, redactor);
   // The HttpClient registers every token and code it sees before logging the exchange.
-  const http = new HttpClient({ profile, redactor });
+  const raw = new HttpClient({ profile, redactor });
+  // Without consent the user's tokens come from the token cache (npm run login): every
+  // refresh a suite makes stores its successor, and every webhook registration is
+  // journalled before it is sent, so the run can delete it at the end.
+  const cache = !target.has('consent') && target.has('user-token') ? await workerTokenCache(profile) : null;
+  const http: HttpClientLike = cache
+    ? withRegistrationJournal(withTokenCache(raw, cache, profile), new RegistrationJournal(registrationJournalPath(cache.path)), profile)
+    : raw;
   const control = target.has('control') && profile.controlUrl && profile.controlToken
     ? new ControlClient({ controlUrl: profile.controlUrl, controlToken: profile.controlToken, http, clientId: profile.clientId, redactor })
     : null;
@@ -61,7 +70,7 @@ async function openSession(target: Target, testName: string): Promise<TestSessio
     http,
     capture,
     control,
-    flows: createFlows({ target: view, http, control }),
+    flows: createFlows({ target: view, http, control, ...(cache ? { openCache: async () => cache } : {}) }),
     async prepare() {
       if (!control) return;
       // A client of its own, so the reset does not clutter the test's evidence.
@@ -76,6 +85,21 @@ async function openSession(target: Target, testName: string): Promise<TestSessio
       await quiet.resetClock();
     },
   };
+}
+
+/**
+ * The token cache, opened once per worker: every write re-reads the file, so one
+ * instance serves all the tests of the worker. A failed open is retried by the
+ * next test (and ends this one as not tested, with the cache's message).
+ */
+let tokenCache: Promise<TokenCache> | null = null;
+
+function workerTokenCache(profile: TargetProfile): Promise<TokenCache> {
+  tokenCache ??= openTokenCache(profile).catch((err: unknown) => {
+    tokenCache = null;
+    throw err;
+  });
+  return tokenCache;
 }
 
 /** Without a reachable capture server, opening an inbox ends the test as not tested. */
