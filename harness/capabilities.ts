@@ -19,6 +19,8 @@ export interface CapabilityFacts {
   loopbackTarget: boolean;
   /** capture.publicUrl of the profile, when set. */
   capturePublicUrl: string | null;
+  /** The webhook reachability probe (harness/reachability.ts) saw no delivery: why. */
+  captureUnreachable?: string | null;
 }
 
 export interface CapabilityReport {
@@ -52,9 +54,9 @@ export function workOutCapabilities(facts: CapabilityFacts): CapabilityReport {
         : null);
 
   decide('capture',
-    facts.loopbackTarget || facts.capturePublicUrl
-      ? null
-      : 'the target is not on this machine and capture.publicUrl is not set: the target cannot reach the capture server (set capture.publicUrl to a tunnel in front of it)');
+    !facts.loopbackTarget && !facts.capturePublicUrl
+      ? 'the target is not on this machine and capture.publicUrl is not set: the target cannot reach the capture server (set capture.publicUrl to a tunnel in front of it)'
+      : facts.captureUnreachable ?? null);
 
   return { capabilities, missing };
 }
