@@ -3,7 +3,7 @@
  *   conformance [--target FILE] [--only PATTERN…] [--seed N] [--out DIR] [--expect FILE] [--list] [--no-allure] [--strict]
  *   mock [--port N] [--host H] [--fault NAME…] [--no-control]
  *   report:serve [--port N]
- *   login
+ *   login --target FILE [--browser] [--no-open]
  *
  * Exit codes of `conformance`: 0 conformant (also incomplete, unless --strict),
  * 1 not conformant, 2 the run could not be carried out (bad profile, bad
@@ -15,6 +15,7 @@ import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import writeFileAtomic from 'write-file-atomic';
+import { loadBrowserScript, parseBrowserScript } from './browser-login.js';
 import { isLockconfError } from './errors.js';
 import { ExpectFileError, loadExpectFile } from './expect-file.js';
 import { loadProfile } from './profile.js';
@@ -207,6 +208,43 @@ async function mockCommand(opts: { port: number; host: string; fault?: string[];
   return EXIT.OK;
 }
 
+export interface LoginCommandOptions {
+  target?: string;
+  browser?: boolean;
+  open: boolean;
+}
+
+/** `login`: sign in once as the fixture user of a target without control; the tokens go to its token cache. */
+async function loginCommand(opts: LoginCommandOptions): Promise<number> {
+  const file = opts.target ? resolve(opts.target) : null;
+  if (file) {
+    try {
+      await stat(file);
+    } catch {
+      throw new UsageFailure(`--target ${opts.target}: no such file`);
+    }
+  }
+  try {
+    const profile = await loadProfile({ file, env: process.env });
+    if (!profile) {
+      throw new UsageFailure('login needs a target profile: --target FILE (or LOCKCONF_* variables). The embedded mock needs no sign-in.');
+    }
+    // The browser script lives in the profile file's `login` section; without a file its defaults (the mock's pages) apply.
+    const browserScript = opts.browser ? (file ? await loadBrowserScript(file) : parseBrowserScript(undefined, 'defaults')) : null;
+    const { runLogin } = await import('./login.js');
+    const result = await runLogin({ profile, open: opts.open, browserScript });
+    process.stdout.write(`lockconf: token cache written to ${result.cachePath}\n`);
+    return EXIT.OK;
+  } catch (err) {
+    // The messages of these errors name files and fields, never a secret.
+    if (isLockconfError(err, 'ERR_LOGIN') || isLockconfError(err, 'ERR_TOKEN_CACHE') || isLockconfError(err, 'ERR_PROFILE_INVALID')) {
+      process.stderr.write(`lockconf login: ${err.message}\n`);
+      return EXIT.NOT_CARRIED_OUT;
+    }
+    throw err;
+  }
+}
+
 async function serveCommand(opts: { port: number }): Promise<number> {
   const { default: Fastify } = await import('fastify');
   const { default: fastifyStatic } = await import('@fastify/static');
@@ -261,11 +299,11 @@ export function buildProgram(run: (code: number) => void): Command {
 
   program
     .command('login')
-    .description('sign in once as a user of a remote target and cache its tokens')
-    .action(() => {
-      process.stderr.write('lockconf login: not available yet.\n');
-      run(EXIT.NOT_CARRIED_OUT);
-    });
+    .description('sign in once as a user of a target without control and store its tokens in the token cache')
+    .option('--target <file>', 'target profile (JSON); LOCKCONF_* variables override its fields')
+    .option('--browser', "sign in unattended with Chromium, driven by the profile's login section")
+    .option('--no-open', 'do not open the authorization URL in a browser (print it only)')
+    .action(async (opts: LoginCommandOptions) => run(await loginCommand(opts)));
 
   return program;
 }

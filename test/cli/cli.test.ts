@@ -115,9 +115,9 @@ describe('lockconf conformance (command line)', () => {
     expect(r.stderr).toContain('NOPE-*');
   });
 
-  it('login is a stub that exits 2', async () => {
+  it('login without a target profile exits 2 and says what it needs', async () => {
     const r = await cli(['login']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('not available yet');
+    expect(r.stderr).toContain('login needs a target profile');
   });
 });
