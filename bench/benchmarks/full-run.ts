@@ -1,0 +1,56 @@
+/**
+ * One whole conformance run against the embedded mock, as a user starts it
+ * (`node --import tsx harness/cli.ts conformance --out <tmp> --no-allure`),
+ * timed from spawn to exit. --quick runs the token-endpoint requirements only.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { Benchmark } from '../benchmark.js';
+import { runChild } from '../child.js';
+import { atMost, metric } from '../result.js';
+import { BenchError, mask } from '../safe-error.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TIMEOUT_MS = 110_000;
+
+async function verdictOf(dir: string): Promise<{ verdict: string; counts: Record<string, number> } | null> {
+  try {
+    const json = JSON.parse(await readFile(join(dir, 'conformance.json'), 'utf8')) as { verdict?: string; counts?: Record<string, number> };
+    return typeof json.verdict === 'string' ? { verdict: json.verdict, counts: json.counts ?? {} } : null;
+  } catch {
+    return null;
+  }
+}
+
+export const fullRun: Benchmark = {
+  name: 'full-run',
+  title: 'npm run conformance against the embedded mock (no Allure), wall time',
+  async run(ctx) {
+    const out = await mkdtemp(join(tmpdir(), 'lockconf-bench-'));
+    try {
+      const args = ['--import', 'tsx', 'harness/cli.ts', 'conformance', '--out', out, '--no-allure', ...(ctx.quick ? ['--only', 'TOKEN-*'] : [])];
+      // The run must not pick up a target profile from the bench's environment.
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('LOCKCONF_')));
+      const t0 = performance.now();
+      const outcome = await runChild(process.execPath, args, { cwd: ROOT, timeoutMs: TIMEOUT_MS, env });
+      const seconds = (performance.now() - t0) / 1000;
+      if (outcome.timedOut) throw new BenchError(`the conformance run did not finish within ${TIMEOUT_MS / 1000} s`);
+      const result = await verdictOf(out);
+      if (outcome.code !== 0 || result === null) {
+        const lastLines = mask(outcome.tail).trim().split('\n').slice(-5).join(' | ');
+        throw new BenchError(`the conformance run exited ${outcome.code ?? outcome.signal} (${result?.verdict ?? 'no verdict'}): ${lastLines}`);
+      }
+      const c = result.counts;
+      ctx.log(`full run: ${result.verdict}; ${c.passed ?? 0} passed, ${c.failed ?? 0} failed, ${c.notTested ?? 0} not tested`);
+      return [
+        metric(ctx.quick ? 'full-run.token-suite-wall' : 'full-run.wall', seconds, 's', atMost(ctx.quick ? 25 : 45), `verdict ${result.verdict}`),
+        metric('full-run.requirements-passed', c.passed ?? 0, 'reqs', null),
+      ];
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  },
+};
