@@ -6,16 +6,19 @@
  * interrupt. The mock runs with control here only so the test can sign in
  * through its consent hook; global setup is told nothing about it.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareRun } from '../../harness/global-setup.js';
 import { RegistrationJournal, registrationJournalPath } from '../../harness/cleanup.js';
 import { TokenCache, cacheTarget, tokenSetFromResponse } from '../../harness/token-cache.js';
 import { createMock, type RunningMock } from '../../mock/server.js';
 import { fetchHttp } from './support/fetch-http.js';
+
+/** An address of this machine that is not loopback, when it has one. */
+const EXTERNAL_IP = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4')?.address ?? null;
 
 let mock: RunningMock;
 let dir: string;
@@ -79,7 +82,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe('global setup on a sandbox (no control, token cache)', () => {
+describe('global setup: sandbox clean-up and the webhook reachability probe', () => {
   test('leftovers are deleted at the start, the locks get a warning, the probe sees a delivery, the run\'s registrations go at the end', async () => {
     const cache = await signedInCache('happy');
     const lock = mock.profile.fixtures!.locks[0]!.lockId;
@@ -148,15 +151,41 @@ describe('global setup on a sandbox (no control, token cache)', () => {
     expect(out.lines).toEqual([expect.stringMatching(/^target http:\/\/127\.0\.0\.1:\d+\/api · seed \d+ · 9 capabilities$/)]);
   });
 
+  test.skipIf(!EXTERNAL_IP)('a target reached over the network, with control, is probed with a consented session', async () => {
+    // The same mock as seen from another machine: its API on a non-loopback address, the capture server behind a public URL.
+    const remote = await createMock({ host: '0.0.0.0' });
+    const port = await freePort();
+    const out = recorder();
+    try {
+      const origin = `http://${EXTERNAL_IP}:${new URL(remote.url).port}`;
+      const p = remote.profile;
+      const env = {
+        LOCKCONF_RUN_DIR: join(dir, 'remote', 'run'), LOCKCONF_AUTH_URL: `${origin}/oauth`, LOCKCONF_BASE_URL: `${origin}/api`,
+        LOCKCONF_CLIENT_ID: p.clientId, LOCKCONF_CLIENT_SECRET: p.clientSecret, LOCKCONF_API_KEY: p.apiKey,
+        LOCKCONF_REDIRECT_URI: p.redirectUri, LOCKCONF_CONTROL_URL: `${origin}/_control`, LOCKCONF_CONTROL_TOKEN: p.controlToken!,
+        LOCKCONF_CAPTURE: JSON.stringify({ listen: `0.0.0.0:${port}`, publicUrl: `http://${EXTERNAL_IP}:${port}` }),
+      };
+      const { setup, close } = await prepareRun(env, undefined, { log: out.log, exclusiveSignals: false });
+      await close();
+      expect(out.text()).toContain(`webhook reachability: a delivery reached the capture server at http://${EXTERNAL_IP}:${port}`);
+      expect(setup.capabilities).toEqual(expect.arrayContaining(['control', 'consent', 'capture']));
+    } finally {
+      await remote.close();
+    }
+  });
+
   // Last in the file: an interrupt halts token refreshes for the rest of this process.
   test('an interrupt deletes the run\'s registrations, closes the capture server, then exits 128 + the signal', async () => {
     const cache = await signedInCache('interrupt');
+    // Stands for vitest's own listener, which exits the process at once: set aside while the run is on.
+    const decoy = vi.fn();
+    process.on('SIGHUP', decoy);
     const listenersBefore = process.listenerCount('SIGHUP');
     const out = recorder();
     let exitCode: number | null = null;
     const exited = new Promise<void>((ok) => {
       void prepareRun(sandboxEnv(cache, join(dir, 'interrupt', 'run')), undefined, {
-        log: out.log, exclusiveSignals: false, exit: (code) => { exitCode = code; ok(); },
+        log: out.log, exit: (code) => { exitCode = code; ok(); },
       }).then(({ setup }) => {
         // A test registered a webhook; then the run is interrupted.
         new RegistrationJournal(registrationJournalPath(cache.path)).record({ kind: 'user' });
@@ -171,6 +200,9 @@ describe('global setup on a sandbox (no control, token cache)', () => {
     expect(out.lines.at(-1)).toBe('deleted 2 webhook registration(s) the run created');
     await expect(readFile(registrationJournalPath(cache.path), 'utf8')).rejects.toThrow(/ENOENT/);
     await expect(fetch(capture)).rejects.toThrow(); // closed
-    expect(process.listenerCount('SIGHUP')).toBe(listenersBefore); // the handler is gone with the run
+    expect(decoy).not.toHaveBeenCalled();
+    expect(process.listenerCount('SIGHUP')).toBe(listenersBefore); // ours is gone with the run, the decoy is back
+    expect(process.listeners('SIGHUP')).toContain(decoy);
+    process.off('SIGHUP', decoy);
   });
 });
