@@ -59,7 +59,7 @@ export const mockMemory: Benchmark = {
       await idle();
       const warm = await snapshot(ctx.gc);
 
-      const n = ctx.size(5000, 1000);
+      const n = ctx.size(5000, 2000);
       await refreshes(flows, chains, n);
       const afterRefresh = await snapshot(ctx.gc);
       await deliveries(flows, receiver, tokens, n);
