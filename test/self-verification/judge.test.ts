@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { areaScope, judge, planMatrix, type MatrixEntry, type RequirementResult } from './matrix.js';
 import { FAULT_NAMES } from '../../mock/faults.js';
+import { requirement } from '../../harness/catalog.js';
 
 const fault = (name: string, requirement: string): MatrixEntry => ({ name, kind: 'fault', description: '', mockOptions: { faults: [name] }, requirement });
 const clean: MatrixEntry = { name: 'conforming', kind: 'conforming', description: '', mockOptions: {} };
@@ -42,6 +43,10 @@ describe('planMatrix', () => {
     for (const entry of plan.filter((e) => e.kind === 'fault')) {
       expect(entry.only).toContain(entry.requirement);
     }
+    const checks = plan.filter((e) => e.kind === 'scope-check');
+    expect(new Set(checks.map((e) => requirement(e.requirement!).area)).size, 'one full run per spec area that has faults').toBe(checks.length);
+    expect(checks.length).toBeGreaterThanOrEqual(8);
+    for (const entry of checks) expect(entry.only, 'a scope check runs every suite').toBeUndefined();
     expect(areaScope('DELIVERY-NO-RETRY')).toContain('DELIVERY-NO-REDIRECT');
     expect(areaScope('DELIVERY-NO-RETRY')).not.toContain('OAUTH-STATE-ECHO');
   });

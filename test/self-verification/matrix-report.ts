@@ -14,6 +14,9 @@ export interface MatrixSummary {
   killRate: number;
   falseFailures: number;
   variants: number;
+  /** Faults run again with every suite, one per spec area; each must be judged as in its scoped run. */
+  scopeChecks: number;
+  scopeChecksAgreeing: number;
   rows: Array<{
     name: string;
     kind: string;
@@ -30,7 +33,8 @@ export interface MatrixSummary {
 
 export function summarise(outcomes: MatrixOutcome[], meta: { seed: number; scope: 'full' | 'area'; wallTimeMs: number }): MatrixSummary {
   const faults = outcomes.filter((o) => o.entry.kind === 'fault');
-  const conforming = outcomes.filter((o) => o.entry.kind !== 'fault');
+  const conforming = outcomes.filter((o) => o.entry.kind === 'conforming' || o.entry.kind === 'variant');
+  const scopeChecks = outcomes.filter((o) => o.entry.kind === 'scope-check');
   const caught = faults.filter((o) => o.ok).length;
   return {
     generatedAt: new Date().toISOString(),
@@ -42,6 +46,8 @@ export function summarise(outcomes: MatrixOutcome[], meta: { seed: number; scope
     killRate: faults.length ? caught / faults.length : 1,
     falseFailures: conforming.reduce((n, o) => n + o.failed.length + o.warned.length, 0),
     variants: conforming.filter((o) => o.entry.kind === 'variant').length,
+    scopeChecks: scopeChecks.length,
+    scopeChecksAgreeing: scopeChecks.filter((o) => o.ok).length,
     rows: outcomes.map((o) => ({
       name: o.entry.name,
       kind: o.entry.kind,
@@ -61,6 +67,7 @@ export function formatTable(summary: MatrixSummary): string {
   const lines = [
     `self-verification: ${summary.faultsCaught}/${summary.faults} faults caught (kill rate ${(summary.killRate * 100).toFixed(1)}%), ` +
       `${summary.falseFailures} false failures on ${summary.variants + 1} conforming implementations, ` +
+      `${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree, ` +
       `${(summary.wallTimeMs / 1000).toFixed(1)} s, seed ${summary.seed}, scope ${summary.scope}`,
     '',
     `${'entry'.padEnd(30)} ${'expected'.padEnd(30)} ${'verdict'.padEnd(15)} result`,
@@ -87,7 +94,7 @@ export function renderHtml(summary: MatrixSummary): string {
 tr.bad{background:#fde8e8}tr.ok td:nth-child(7){color:#17692e}code{font-size:12px;background:#f2f4f8;padding:0 .2rem}code.warn{background:#fff3cd}</style></head>
 <body><h1>lockconf self-verification</h1>
 <p class="big">${summary.faultsCaught}/${summary.faults} faults caught · ${summary.falseFailures} false failures</p>
-<p>Kill rate ${(summary.killRate * 100).toFixed(1)}% · ${summary.variants} legal variants plus the plain mock · wall time ${(summary.wallTimeMs / 1000).toFixed(1)} s · seed ${summary.seed} · scope ${escapeHtml(summary.scope)} · ${escapeHtml(summary.generatedAt)}</p>
+<p>Kill rate ${(summary.killRate * 100).toFixed(1)}% · ${summary.variants} legal variants plus the plain mock · ${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree · wall time ${(summary.wallTimeMs / 1000).toFixed(1)} s · seed ${summary.seed} · scope ${escapeHtml(summary.scope)} · ${escapeHtml(summary.generatedAt)}</p>
 <table><thead><tr><th>entry</th><th>kind</th><th>what it does</th><th>expected</th><th>verdict</th><th>failed / warned</th><th>judgement</th><th>time</th></tr></thead>
 <tbody>${rows}</tbody></table></body></html>`;
 }

@@ -13,7 +13,11 @@ import type { MockOptions } from '../../mock/context.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-export type EntryKind = 'conforming' | 'variant' | 'fault';
+/**
+ * `scope-check`: a fault run again with every suite (no --only), one per spec area, to show
+ * that scoping a fault to its own area's suites changes nothing in the judgement.
+ */
+export type EntryKind = 'conforming' | 'variant' | 'fault' | 'scope-check';
 
 export interface MatrixEntry {
   name: string;
@@ -62,6 +66,20 @@ export function areaScope(id: string): string[] {
 
 export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[] } = { scope: 'area' }): MatrixEntry[] {
   const faults = opts.faults ?? FAULT_NAMES;
+  const firstOfEachArea = new Map<string, FaultName>();
+  for (const name of faults) {
+    const area = requirement(FAULTS[name].requirement).area;
+    if (!firstOfEachArea.has(area)) firstOfEachArea.set(area, name);
+  }
+  const scopeChecks: MatrixEntry[] = opts.scope === 'area'
+    ? [...firstOfEachArea.values()].map((name) => ({
+        name: `${name} (full run)`,
+        kind: 'scope-check',
+        description: `${FAULTS[name].description} Run with every suite, to check the area scoping.`,
+        mockOptions: { faults: [name] },
+        requirement: FAULTS[name].requirement,
+      }))
+    : [];
   return [
     { name: 'conforming', kind: 'conforming', description: 'The reference mock with no fault.', mockOptions: {} },
     ...VARIANTS,
@@ -76,6 +94,7 @@ export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[] 
         ...(opts.scope === 'area' ? { only: areaScope(def.requirement) } : {}),
       };
     }),
+    ...scopeChecks,
   ];
 }
 
@@ -91,7 +110,7 @@ export function judge(entry: MatrixEntry, report: { verdict: string; requirement
     .filter((r) => r.level === 'MUST' && r.status === 'not-tested' && selected.has(r.id))
     .map((r) => r.id);
   const base = { verdict: report.verdict, failed, warned, notTestedMust };
-  if (entry.kind !== 'fault') {
+  if (entry.kind === 'conforming' || entry.kind === 'variant') {
     if (report.verdict !== 'conformant') return { ...base, ok: false, why: `verdict ${report.verdict}, expected conformant` };
     if (failed.length || warned.length) return { ...base, ok: false, why: `false failures: ${[...failed, ...warned].join(', ')}` };
     return { ...base, ok: true, why: 'conformant, nothing failed or warned' };
