@@ -33,14 +33,19 @@ export function looksLikeRefreshToken(value: string): boolean {
   return SHAPE.test(value);
 }
 
+/** Every this many issues, records past their expiry are dropped (a long-running mock must not grow without bound). */
+const SWEEP_EVERY = 1024;
+
 export class RefreshTokens {
   readonly #tokens = new Map<string, RefreshRecord>();
+  #issuedSinceSweep = 0;
 
   constructor(private readonly ctx: MockContext) {}
 
   issue(grant: { clientId: string; userId: string | null }): string {
     const token = randomBytes(32).toString('base64url');
     this.#tokens.set(token, { ...grant, issuedAtMs: this.ctx.clock.now(), state: 'issued' });
+    if (++this.#issuedSinceSweep >= SWEEP_EVERY) this.#sweep();
     return token;
   }
 
@@ -72,6 +77,20 @@ export class RefreshTokens {
 
   clear(): void {
     this.#tokens.clear();
+  }
+
+  /** Drops expired records: redeeming one then reads as unknown, which is refused the same way (400 invalid_grant). */
+  #sweep(): void {
+    this.#issuedSinceSweep = 0;
+    if (this.ctx.faults.has('refresh-never-expires')) return;
+    for (const [token, record] of this.#tokens) {
+      if (this.#expired(record)) this.#tokens.delete(token);
+    }
+  }
+
+  /** How many records are kept (benchmarks watch it). */
+  get size(): number {
+    return this.#tokens.size;
   }
 
   #expired(record: RefreshRecord): boolean {
