@@ -129,10 +129,13 @@ async function conformanceCommand(opts: ConformanceOptions): Promise<number> {
   reporters.push(reporter); // last: the others have written their files when it runs
 
   process.stdout.write(`lockconf: conformance run → ${runDir} (seed ${seed}${only ? `, ${only.length} requirement(s) selected` : ''})\n`);
+  // With --only, vitest loads just the suite files that declare a selected requirement:
+  // the test-name filter alone would still import and set up every file.
+  const files = only ? await suiteFilesFor(only) : [];
   const { startVitest } = await import('vitest/node');
   const vitest = await startVitest(
     'test',
-    [],
+    files,
     {
       root: ROOT,
       config: join(ROOT, 'vitest.config.ts'),
@@ -164,6 +167,12 @@ async function conformanceCommand(opts: ConformanceOptions): Promise<number> {
     );
   }
   return exitCodeFor(verdict, opts.strict);
+}
+
+/** The suite files (relative paths) that declare a test for one of the IDs; [] (every file) when none does. */
+async function suiteFilesFor(ids: readonly string[]): Promise<string[]> {
+  const wanted = new Set(ids);
+  return [...new Set((await scanSuites(ROOT)).filter((t) => wanted.has(t.id)).map((t) => t.file))];
 }
 
 async function mockCommand(opts: { port: number; host: string; fault?: string[]; control: boolean }): Promise<number> {
