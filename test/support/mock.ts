@@ -4,10 +4,12 @@
  * token requests. Requests go through fastify's inject (no sockets) unless a
  * test needs a real client.
  */
+import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { MockOptions } from '../../mock/context.js';
 import { createMock, type RunningMock } from '../../mock/server.js';
+import { freePort } from './net.js';
 
 /** Starts a mock before the file's tests and closes it after them. */
 export function useMock(options: MockOptions = {}): { readonly mock: RunningMock } {
@@ -34,6 +36,22 @@ export async function withMock<T>(options: MockOptions, fn: (mock: RunningMock) 
   } finally {
     await mock.close();
   }
+}
+
+/**
+ * The mock the way a real sandbox is: no control interface, a loopback
+ * redirect URI on a free port, and the user's phone: each SMS code it sends
+ * lands in smsFile, which a browser script's codeCommand reads.
+ */
+export async function createSandboxMock(smsFile: string): Promise<RunningMock> {
+  return createMock({
+    control: false,
+    credentials: { redirectUri: `http://127.0.0.1:${await freePort()}/callback` },
+    log: (line) => {
+      const code = /code is (\d{6})/.exec(line)?.[1];
+      if (code) writeFileSync(smsFile, code + '\n');
+    },
+  });
 }
 
 /** The path and query of an authorization request (defaults: the registered client and redirect URI). */

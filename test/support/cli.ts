@@ -1,0 +1,31 @@
+/**
+ * Running the command line (harness/cli.ts) as a person would, in a child
+ * process. The child gets this process's environment without LOCKCONF_* and
+ * VITEST* variables, so neither the test's own settings nor vitest's leak into
+ * the run under test.
+ */
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `lockconf <args>` from the repository root; resolves once the child has exited and its output is read. */
+export function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
+  Object.assign(env, extraEnv, { NO_COLOR: '1' });
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'harness/cli.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
