@@ -1,33 +1,17 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../harness/cli.js';
 import { expandSelection, scanSource, SelectionError, testNamePattern } from '../../harness/selection.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-
-function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
-  Object.assign(env, extraEnv, { NO_COLOR: '1' });
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'harness/cli.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+import { cli } from '../support/cli.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 
 let dir = '';
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'lockconf-cli-'));
+  dir = await makeTmpDir('cli');
 });
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await removeTmpDir(dir);
 });
 
 describe('selection (--only, --list)', () => {
