@@ -5,42 +5,18 @@
  * cache is, prints no secret, and every failure it can explain ends with exit 2.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createMock, type RunningMock } from '../../mock/server.js';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RunningMock } from '../../mock/server.js';
 import { ensureChromium } from '../support/chromium.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
+import { cli } from '../support/cli.js';
+import { createSandboxMock } from '../support/mock.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 
 let mock: RunningMock;
 let dir: string;
 let smsFile: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((ok) => server.close(() => ok()));
-  return port;
-}
-
-function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
-  Object.assign(env, extraEnv, { NO_COLOR: '1' });
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'harness/cli.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
 
 /** A target file for the mock with a `login` section; the password travels in the environment. */
 function targetFile(name: string, login: Record<string, unknown> = {}): { file: string; cache: string } {
@@ -56,20 +32,13 @@ function targetFile(name: string, login: Record<string, unknown> = {}): { file: 
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'lockconf-login-cli-'));
+  dir = await makeTmpDir('login-cli');
   smsFile = join(dir, 'sms.txt');
-  mock = await createMock({
-    control: false,
-    credentials: { redirectUri: `http://127.0.0.1:${await freePort()}/callback` },
-    log: (line) => {
-      const code = /code is (\d{6})/.exec(line)?.[1];
-      if (code) writeFileSync(smsFile, code + '\n');
-    },
-  });
+  mock = await createSandboxMock(smsFile);
 }, 60_000);
 afterAll(async () => {
   await mock?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await removeTmpDir(dir);
 });
 
 describe('lockconf login (command line)', () => {
