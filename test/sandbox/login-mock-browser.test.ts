@@ -6,18 +6,17 @@
  * ends up with a pair that works. A denial and a foreign state store nothing.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createServer } from 'node:net';
-import { writeFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createMock, type RunningMock } from '../../mock/server.js';
+import type { RunningMock } from '../../mock/server.js';
 import { authorizationUrl, runLogin } from '../../harness/login.js';
 import { parseBrowserScript, runBrowserLogin, type BrowserLoginScript } from '../../harness/browser-login.js';
 import { isLockconfError } from '../../harness/errors.js';
 import { openTokenCache, refreshAndStore, refreshDeps } from '../../harness/token-cache.js';
 import { ensureChromium } from '../support/chromium.js';
+import { createSandboxMock } from '../support/mock.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { fetchHttp } from './support/fetch-http.js';
 
 let mock: RunningMock;
@@ -26,36 +25,20 @@ let smsFile: string;
 let env: NodeJS.ProcessEnv;
 let work: string;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((ok) => server.close(() => ok()));
-  return port;
-}
-
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'lockconf-login-mock-'));
+  dir = await makeTmpDir('login-mock');
   smsFile = join(dir, 'sms.txt');
-  const port = await freePort();
-  mock = await createMock({
-    control: false,
-    credentials: { redirectUri: `http://127.0.0.1:${port}/callback` },
-    // The user's phone: the SMS lands in a file the browser script's codeCommand reads.
-    log: (line) => {
-      const code = /code is (\d{6})/.exec(line)?.[1];
-      if (code) writeFileSync(smsFile, code + '\n');
-    },
-  });
+  // The user's phone: the SMS lands in a file the browser script's codeCommand reads.
+  mock = await createSandboxMock(smsFile);
   const user = mock.ctx.world.users[0]!;
   env = { PATH: process.env.PATH, LOCKCONF_LOGIN_PASSWORD: user.password };
 }, 60_000);
 afterAll(async () => {
   await mock?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await removeTmpDir(dir);
 });
 afterEach(async () => {
-  if (work) await rm(work, { recursive: true, force: true });
+  await removeTmpDir(work);
 });
 
 function script(extra: Record<string, unknown> = {}): BrowserLoginScript {
@@ -68,7 +51,7 @@ function script(extra: Record<string, unknown> = {}): BrowserLoginScript {
 }
 
 async function workDir(): Promise<string> {
-  work = await mkdtemp(join(tmpdir(), 'lockconf-login-run-'));
+  work = await makeTmpDir('login-run');
   return work;
 }
 
