@@ -6,32 +6,22 @@
  * no token into its results, and leaves a working refresh token in the cache.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { createMock, type RunningMock } from '../../mock/server.js';
+import type { RunningMock } from '../../mock/server.js';
 import { runLogin } from '../../harness/login.js';
 import { parseBrowserScript } from '../../harness/browser-login.js';
 import { openTokenCache, refreshAndStore, refreshDeps } from '../../harness/token-cache.js';
 import { ensureChromium } from '../support/chromium.js';
+import { cli } from '../support/cli.js';
+import { createSandboxMock } from '../support/mock.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { fetchHttp } from './support/fetch-http.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
 
 let mock: RunningMock;
 let dir: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((ok) => server.close(() => ok()));
-  return port;
-}
 
 function walk(path: string): Promise<string[]> {
   return readdir(path, { recursive: true, withFileTypes: true })
@@ -39,20 +29,12 @@ function walk(path: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'lockconf-sandbox-run-'));
-  const sms = join(dir, 'sms.txt');
-  mock = await createMock({
-    control: false,
-    credentials: { redirectUri: `http://127.0.0.1:${await freePort()}/callback` },
-    log: (line) => {
-      const code = /code is (\d{6})/.exec(line)?.[1];
-      if (code) writeFileSync(sms, code + '\n');
-    },
-  });
+  dir = await makeTmpDir('sandbox-run');
+  mock = await createSandboxMock(join(dir, 'sms.txt'));
 }, 60_000);
 afterAll(async () => {
   await mock?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await removeTmpDir(dir);
 });
 
 describe('a real-sandbox run against the mock without control', () => {
@@ -71,13 +53,9 @@ describe('a real-sandbox run against the mock without control', () => {
     writeFileSync(targetFile, JSON.stringify(profile), { mode: 0o600 });
 
     const out = join(dir, 'out');
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'harness/cli.ts', 'conformance', '--target', targetFile, '--out', out, '--no-allure'],
-      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let printed = '';
-    child.stdout.on('data', (d: Buffer) => { printed += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { printed += d.toString(); });
-    const exit = await new Promise<number | null>((ok) => child.on('exit', ok));
+    const run = await cli(['conformance', '--target', targetFile, '--out', out, '--no-allure']);
+    const printed = run.stdout + run.stderr;
+    const exit = run.code;
     expect(exit, printed.slice(-3000)).toBe(0);
     // A --target without control is not known to reach the capture server: the probe ran and saw a delivery.
     expect(printed).toMatch(/webhook reachability: a delivery reached the capture server/);
