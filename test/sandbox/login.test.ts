@@ -4,24 +4,16 @@
  * and no code or token in what the command prints.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createServer } from 'node:net';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { loopbackRedirect, runLogin } from '../../harness/login.js';
 import { isLockconfError } from '../../harness/errors.js';
 import { openTokenCache, refreshAndStore, refreshDeps } from '../../harness/token-cache.js';
+import { freePort } from '../support/net.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { fetchHttp } from './support/fetch-http.js';
 import { startFakeService, type FakeService } from './support/fake-service.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((ok) => server.close(() => ok()));
-  return port;
-}
 
 /** Collects what the command prints, and resolves with the authorization URL once it is printed. */
 function capture(): { stream: PassThrough; text: () => string; authorizationUrl: Promise<string> } {
@@ -50,11 +42,11 @@ afterAll(async () => {
 });
 afterEach(async () => {
   svc.decision = 'approve';
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await removeTmpDir(dir);
 });
 
 async function cwd(): Promise<string> {
-  dir = await mkdtemp(join(tmpdir(), 'lockconf-login-'));
+  dir = await makeTmpDir('login');
   return dir;
 }
 
