@@ -7,14 +7,16 @@
  * through its consent hook; global setup is told nothing about it.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { prepareRun } from '../../harness/global-setup.js';
 import { RegistrationJournal, registrationJournalPath } from '../../harness/cleanup.js';
 import { TokenCache, cacheTarget, tokenSetFromResponse } from '../../harness/token-cache.js';
 import { createMock, type RunningMock } from '../../mock/server.js';
+import { freePort } from '../support/net.js';
+import { targetEnv } from '../support/target-env.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { fetchHttp } from './support/fetch-http.js';
 
 /** An address of this machine that is not loopback, when it has one. */
@@ -22,14 +24,6 @@ const EXTERNAL_IP = Object.values(networkInterfaces()).flat().find((i) => i && !
 
 let mock: RunningMock;
 let dir: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((ok) => server.close(() => ok()));
-  return port;
-}
 
 /** npm run login's result, obtained through the mock's consent hook: a verified pair in a fresh cache. */
 async function signedInCache(name: string): Promise<TokenCache> {
@@ -56,12 +50,7 @@ function sandboxEnv(cache: TokenCache, runDir: string, extra: Record<string, str
   return {
     LOCKCONF_RUN_DIR: runDir,
     LOCKCONF_SEED: '11',
-    LOCKCONF_AUTH_URL: p.authUrl,
-    LOCKCONF_BASE_URL: p.baseUrl,
-    LOCKCONF_CLIENT_ID: p.clientId,
-    LOCKCONF_CLIENT_SECRET: p.clientSecret,
-    LOCKCONF_API_KEY: p.apiKey,
-    LOCKCONF_REDIRECT_URI: p.redirectUri,
+    ...targetEnv(p),
     LOCKCONF_FIXTURES: JSON.stringify(p.fixtures),
     LOCKCONF_TOKEN_CACHE: cache.path,
     ...extra,
@@ -74,12 +63,12 @@ function recorder() {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'lockconf-setup-sandbox-'));
+  dir = await makeTmpDir('setup-sandbox');
   mock = await createMock({});
 }, 60_000);
 afterAll(async () => {
   await mock?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await removeTmpDir(dir);
 });
 
 describe('global setup: sandbox clean-up and the webhook reachability probe', () => {
@@ -140,9 +129,8 @@ describe('global setup: sandbox clean-up and the webhook reachability probe', ()
     const p = mock.profile;
     const out = recorder();
     const env = {
-      LOCKCONF_RUN_DIR: join(dir, 'control', 'run'), LOCKCONF_AUTH_URL: p.authUrl, LOCKCONF_BASE_URL: p.baseUrl,
-      LOCKCONF_CLIENT_ID: p.clientId, LOCKCONF_CLIENT_SECRET: p.clientSecret, LOCKCONF_API_KEY: p.apiKey,
-      LOCKCONF_REDIRECT_URI: p.redirectUri, LOCKCONF_CONTROL_URL: p.controlUrl!, LOCKCONF_CONTROL_TOKEN: p.controlToken!,
+      LOCKCONF_RUN_DIR: join(dir, 'control', 'run'), ...targetEnv(p),
+      LOCKCONF_CONTROL_URL: p.controlUrl!, LOCKCONF_CONTROL_TOKEN: p.controlToken!,
     };
     const { setup, close } = await prepareRun(env, undefined, { log: out.log, exclusiveSignals: false });
     await close();
@@ -160,9 +148,9 @@ describe('global setup: sandbox clean-up and the webhook reachability probe', ()
       const origin = `http://${EXTERNAL_IP}:${new URL(remote.url).port}`;
       const p = remote.profile;
       const env = {
-        LOCKCONF_RUN_DIR: join(dir, 'remote', 'run'), LOCKCONF_AUTH_URL: `${origin}/oauth`, LOCKCONF_BASE_URL: `${origin}/api`,
-        LOCKCONF_CLIENT_ID: p.clientId, LOCKCONF_CLIENT_SECRET: p.clientSecret, LOCKCONF_API_KEY: p.apiKey,
-        LOCKCONF_REDIRECT_URI: p.redirectUri, LOCKCONF_CONTROL_URL: `${origin}/_control`, LOCKCONF_CONTROL_TOKEN: p.controlToken!,
+        LOCKCONF_RUN_DIR: join(dir, 'remote', 'run'), ...targetEnv(p),
+        LOCKCONF_AUTH_URL: `${origin}/oauth`, LOCKCONF_BASE_URL: `${origin}/api`,
+        LOCKCONF_CONTROL_URL: `${origin}/_control`, LOCKCONF_CONTROL_TOKEN: p.controlToken!,
         LOCKCONF_CAPTURE: JSON.stringify({ listen: `0.0.0.0:${port}`, publicUrl: `http://${EXTERNAL_IP}:${port}` }),
       };
       const { setup, close } = await prepareRun(env, undefined, { log: out.log, exclusiveSignals: false });
