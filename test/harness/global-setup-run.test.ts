@@ -1,23 +1,24 @@
 /** Global setup: embedded mock or a profile, capabilities with reasons, the run context, unreachable targets. */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseMockOptions, parseSeed, prepareRun } from '../../harness/global-setup.js';
 import { isLockconfError } from '../../harness/errors.js';
 import { createMock, type RunningMock } from '../../mock/server.js';
+import { targetEnv } from '../support/target-env.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 
 let dir: string;
 let mock: RunningMock;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'lockconf-setup-'));
+  dir = await makeTmpDir('setup');
   mock = await createMock({});
 });
 
 afterAll(async () => {
   await mock?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await removeTmpDir(dir);
 });
 
 /** The mock's profile as LOCKCONF_* variables, without the given fields. */
@@ -26,12 +27,7 @@ function envFor(runDir: string, drop: string[] = [], extra: Record<string, strin
   const env: NodeJS.ProcessEnv = {
     LOCKCONF_RUN_DIR: runDir,
     LOCKCONF_SEED: '4242',
-    LOCKCONF_AUTH_URL: p.authUrl,
-    LOCKCONF_BASE_URL: p.baseUrl,
-    LOCKCONF_CLIENT_ID: p.clientId,
-    LOCKCONF_CLIENT_SECRET: p.clientSecret,
-    LOCKCONF_API_KEY: p.apiKey,
-    LOCKCONF_REDIRECT_URI: p.redirectUri,
+    ...targetEnv(p),
     LOCKCONF_CONTROL_URL: p.controlUrl ?? '',
     LOCKCONF_CONTROL_TOKEN: p.controlToken ?? '',
     LOCKCONF_TOKEN_CACHE: join(dir, 'no-tokens.json'),
