@@ -3,18 +3,9 @@
  * or expired) and the rotated x-access-token on every 2xx, with its faults.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiApp, type ApiApp } from '../support/api-app.js';
+import { startApiApp, withApiApp, type ApiApp } from '../support/api-app.js';
 
 const DAY = 24 * 60 * 60 * 1000;
-
-async function withApp<T>(faults: string[], fn: (app: ApiApp) => Promise<T>): Promise<T> {
-  const app = await startApiApp({ faults });
-  try {
-    return await fn(app);
-  } finally {
-    await app.close();
-  }
-}
 
 describe('API authentication', () => {
   let app: ApiApp;
@@ -105,7 +96,7 @@ describe('API authentication', () => {
 
 describe('API authentication faults', () => {
   it('no-rotation-header: GET /users/locks/mine carries no new token, /users/me still does', () =>
-    withApp(['no-rotation-header'], async (app) => {
+    withApiApp(['no-rotation-header'], async (app) => {
       const token = await app.tokenFor(0);
       const mine = await app.call('GET', '/users/locks/mine', { token });
       expect(mine.status).toBe(200);
@@ -114,7 +105,7 @@ describe('API authentication faults', () => {
     }));
 
   it('rotated-token-invalid: the rotated token is refused', () =>
-    withApp(['rotated-token-invalid'], async (app) => {
+    withApiApp(['rotated-token-invalid'], async (app) => {
       const token = await app.tokenFor(0);
       const res = await app.call('GET', '/users/me', { token });
       const rotated = res.headers.get('x-access-token')!;
@@ -123,7 +114,7 @@ describe('API authentication faults', () => {
     }));
 
   it('rotation-not-extending: the rotated token expires with the presented one', () =>
-    withApp(['rotation-not-extending'], async (app) => {
+    withApiApp(['rotation-not-extending'], async (app) => {
       const expiry = app.ctx.clock.now() + 3 * DAY;
       const token = await app.tokenFor(0, expiry);
       const res = await app.call('GET', '/users/me', { token });
@@ -131,7 +122,7 @@ describe('API authentication faults', () => {
     }));
 
   it('rotation-revokes-previous: the presented token stops working', () =>
-    withApp(['rotation-revokes-previous'], async (app) => {
+    withApiApp(['rotation-revokes-previous'], async (app) => {
       const token = await app.tokenFor(0);
       const res = await app.call('GET', '/users/me', { token });
       expect((await app.call('GET', '/users/me', { token })).status).toBe(401);
@@ -139,13 +130,13 @@ describe('API authentication faults', () => {
     }));
 
   it('invalid-token-403: an invalid token gets 403', () =>
-    withApp(['invalid-token-403'], async (app) => {
+    withApiApp(['invalid-token-403'], async (app) => {
       expect((await app.call('GET', '/users/me', { token: 'bogus' })).status).toBe(403);
       expect((await app.call('GET', '/users/me', {})).status).toBe(401);
     }));
 
   it('missing-token-400: a missing token gets 400', () =>
-    withApp(['missing-token-400'], async (app) => {
+    withApiApp(['missing-token-400'], async (app) => {
       expect((await app.call('GET', '/users/me', {})).status).toBe(400);
       expect((await app.call('GET', '/users/me', { token: 'bogus' })).status).toBe(401);
     }));

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultSet } from '../../mock/faults.js';
 import { WebhookRegistry } from '../../mock/webhooks/registry.js';
-import { registrationBody, startApiApp, type ApiApp } from '../support/api-app.js';
+import { registrationBody, startApiApp, withApiApp, type ApiApp } from '../support/api-app.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
 let receiver: Receiver;
@@ -12,15 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver.close();
 });
-
-async function withApp<T>(faults: string[], fn: (app: ApiApp) => Promise<T>): Promise<T> {
-  const app = await startApiApp({ faults });
-  try {
-    return await fn(app);
-  } finally {
-    await app.close();
-  }
-}
 
 /** Emits a status check on lock 0 and answers which receiver paths got it. */
 async function statusTargets(app: ApiApp, token: string): Promise<string[]> {
@@ -119,7 +110,7 @@ describe('webhook registration: validation', () => {
 
 describe('webhook registration: one per (lock, user), overwrite, delete', () => {
   it('re-registering overwrites; another user\'s registration stays', () =>
-    withApp([], async (app) => {
+    withApiApp([], async (app) => {
       const lockId = app.ctx.world.locks[0]!.lockId;
       const owner = await app.tokenFor(0);
       const guest = await app.tokenFor(1);
@@ -130,7 +121,7 @@ describe('webhook registration: one per (lock, user), overwrite, delete', () => 
     }));
 
   it('DELETE /webhook/:lockID/:clientID removes only the caller\'s; deleting again is 404', () =>
-    withApp([], async (app) => {
+    withApiApp([], async (app) => {
       const lockId = app.ctx.world.locks[0]!.lockId;
       const owner = await app.tokenFor(0);
       const guest = await app.tokenFor(1);
@@ -151,7 +142,7 @@ describe('webhook registration: one per (lock, user), overwrite, delete', () => 
     }));
 
   it('one user registration per user: re-registering overwrites, DELETE removes, again 404', () =>
-    withApp([], async (app) => {
+    withApiApp([], async (app) => {
       const owner = await app.tokenFor(0);
       const guest = app.ctx.world.users[1]!.userId;
       const lockId = app.ctx.world.locks[0]!.lockId;
@@ -170,7 +161,7 @@ describe('webhook registration: one per (lock, user), overwrite, delete', () => 
     }));
 
   it('a control reset drops every registration', () =>
-    withApp([], async (app) => {
+    withApiApp([], async (app) => {
       const owner = await app.tokenFor(0);
       await app.call('POST', `/webhook/${app.ctx.world.locks[0]!.lockId}`, { token: owner, body: registrationBody(app, `${receiver.url}/r`) });
       await app.call('POST', '/webhook/user', { token: owner, body: userBody(app, `${receiver.url}/r`) });
@@ -182,7 +173,7 @@ describe('webhook registration: one per (lock, user), overwrite, delete', () => 
 
 describe('webhook registration faults', () => {
   it('lock-register-appends: re-registering adds a second registration', () =>
-    withApp(['lock-register-appends'], async (app) => {
+    withApiApp(['lock-register-appends'], async (app) => {
       const owner = await app.tokenFor(0);
       const lockId = app.ctx.world.locks[0]!.lockId;
       await app.call('POST', `/webhook/${lockId}`, { token: owner, body: registrationBody(app, `${receiver.url}/first`) });
@@ -191,7 +182,7 @@ describe('webhook registration faults', () => {
     }));
 
   it('lock-register-per-lock: a registration replaces the other user\'s', () =>
-    withApp(['lock-register-per-lock'], async (app) => {
+    withApiApp(['lock-register-per-lock'], async (app) => {
       const owner = await app.tokenFor(0);
       const guest = await app.tokenFor(1);
       const lockId = app.ctx.world.locks[0]!.lockId;
@@ -201,7 +192,7 @@ describe('webhook registration faults', () => {
     }));
 
   it('lock-delete-ignored: DELETE answers success but the registration stays', () =>
-    withApp(['lock-delete-ignored'], async (app) => {
+    withApiApp(['lock-delete-ignored'], async (app) => {
       const owner = await app.tokenFor(0);
       const lockId = app.ctx.world.locks[0]!.lockId;
       await app.call('POST', `/webhook/${lockId}`, { token: owner, body: registrationBody(app, `${receiver.url}/owner`) });
@@ -211,7 +202,7 @@ describe('webhook registration faults', () => {
 
   it('user-register-appends and user-delete-ignored', async () => {
     for (const fault of ['user-register-appends', 'user-delete-ignored']) {
-      await withApp([fault], async (app) => {
+      await withApiApp([fault], async (app) => {
         const guestToken = await app.tokenFor(1);
         await app.call('POST', '/webhook/user', { token: guestToken, body: userBody(app, `${receiver.url}/u1`) });
         await app.call('POST', '/webhook/user', { token: guestToken, body: userBody(app, `${receiver.url}/u2`) });

@@ -103,6 +103,16 @@ export async function startApiApp(opts: { faults?: string[]; options?: Partial<R
   };
 }
 
+/** An API app with the given faults for the length of fn, closed whatever happens. */
+export async function withApiApp<T>(faults: string[], fn: (app: ApiApp) => Promise<T>): Promise<T> {
+  const app = await startApiApp({ faults });
+  try {
+    return await fn(app);
+  } finally {
+    await app.close();
+  }
+}
+
 /** A valid lock registration body for this app's credential. */
 export function registrationBody(app: ApiApp, url: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
