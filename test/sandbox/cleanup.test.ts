@@ -4,20 +4,20 @@
  * they fail), and the interrupt handler that lets a refresh finish first.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   RegistrationJournal, cleanUpRegistrations, deleteRegistrations, describeCleanup, onInterrupt, overwriteWarning, registrationJournalPath, withRegistrationJournal,
 } from '../../harness/cleanup.js';
 import { TokenCache, trackRefresh } from '../../harness/token-cache.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { fetchHttp } from './support/fetch-http.js';
 import { startKillTarget } from './support/kill-target.js';
 import type { HttpClientLike, HttpResponse } from '../../harness/contracts.js';
 
 let dir: string;
 afterEach(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await removeTmpDir(dir);
 });
 
 function stubHttp(statusFor: (path: string) => number | Error): HttpClientLike & { calls: Array<{ method: string; path: string; token: string | null | undefined }> } {
@@ -38,7 +38,7 @@ function stubHttp(statusFor: (path: string) => number | Error): HttpClientLike &
 
 describe('registration journal', () => {
   test('records before registering (0600, one line each), lists each registration once, tolerates a torn last line', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'lockconf-cleanup-'));
+    dir = await makeTmpDir('cleanup');
     const journal = new RegistrationJournal(registrationJournalPath(join(dir, 'tokens.json')));
     expect(journal.path).toBe(join(dir, 'registrations.jsonl'));
     expect(await journal.pending()).toEqual([]);
@@ -53,7 +53,7 @@ describe('registration journal', () => {
   });
 
   test('deletes every registration; failures stay listed for the next run and are described', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'lockconf-cleanup-'));
+    dir = await makeTmpDir('cleanup');
     const journal = new RegistrationJournal(join(dir, 'registrations.jsonl'));
     journal.record({ kind: 'lock', lockId: 'AB 12', clientId: 'client-1' });
     journal.record({ kind: 'lock', lockId: 'CD34', clientId: 'client-1' });
@@ -84,7 +84,7 @@ describe('registration journal', () => {
 
 describe('against the mock: registrations made through the wrapped client are deleted at the end', () => {
   test('lock and user webhooks are journaled before the POST and deleted by cleanUpRegistrations', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'lockconf-cleanup-'));
+    dir = await makeTmpDir('cleanup');
     const target = await startKillTarget();
     try {
       const { profile } = target;

@@ -17,11 +17,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenCache, refreshDeps, type TokenCacheTarget } from '../../harness/token-cache.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { fetchHttp } from './support/fetch-http.js';
 import { startKillTarget, type KillTarget } from './support/kill-target.js';
 
@@ -35,12 +35,12 @@ const alive = new Set<ChildProcess>();
 
 beforeAll(async () => {
   target = await startKillTarget();
-  dir = await mkdtemp(join(tmpdir(), 'lockconf-kill-'));
+  dir = await makeTmpDir('kill');
 });
 afterAll(async () => {
   for (const child of alive) child.kill('SIGKILL'); // a failed test leaves no loop running
   await target?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await removeTmpDir(dir);
 });
 
 /** A seeded PRNG (mulberry32) so a failing run can be replayed with LOCKCONF_SEED. */

@@ -3,13 +3,13 @@
  * chain is carried forward (store before use, verify after, rotation recorded).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   DEFAULT_TOKEN_CACHE, TokenCache, openTokenCache, refreshAndStore, refreshDeps, resolveTokenCachePath, withTokenCache,
 } from '../../harness/token-cache.js';
 import { isLockconfError } from '../../harness/errors.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { fetchHttp } from './support/fetch-http.js';
 import { seedPair, startFakeService, type FakeService } from './support/fake-service.js';
 
@@ -23,11 +23,11 @@ afterAll(async () => {
   await svc.close();
 });
 afterEach(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await removeTmpDir(dir);
 });
 
 async function freshDir(): Promise<string> {
-  dir = await mkdtemp(join(tmpdir(), 'lockconf-cache-'));
+  dir = await makeTmpDir('cache');
   return dir;
 }
 
