@@ -11,7 +11,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect as globalExpect, type TaskMeta } from 'vitest';
 import { requirement as catalogRequirement, type Capability, type Requirement } from './catalog.js';
-import { isLockconfError } from './errors.js';
+import { LockconfError, isLockconfError } from './errors.js';
 import { OutcomeRecorder, deepRedact } from './outcome-recorder.js';
 import type { EvidenceSink } from './allure-sink.js';
 import type {
@@ -84,8 +84,42 @@ class NotTestedSignal extends Error {
   }
 }
 
+/**
+ * A control call that drives the target (emit, clock, revoke, client-credentials,
+ * reset) was refused: the test harness could not set the scene, so nothing was
+ * learnt about the service. Consent and fixtures are not in this list: their
+ * answers are the service's own behaviour.
+ */
+class ControlRefusal extends LockconfError {
+  constructor(original: LockconfError) {
+    super('ERR_CONTROL', `the target's control interface refused: ${original.message}`, { cause: original });
+    this.name = 'ControlRefusal';
+  }
+}
+
+const DRIVING_CONTROL_CALLS = ['now', 'advanceClock', 'resetClock', 'emit', 'revokeRefreshToken', 'setClientCredentials', 'reset'] as const;
+
+/** The control client a test body sees: a refused driving call ends the test as not tested. */
+export function refusalAwareControl(inner: ControlClientLike): ControlClientLike {
+  const wrapped: ControlClientLike = Object.create(inner) as ControlClientLike;
+  const target = wrapped as unknown as Record<string, unknown>;
+  for (const name of DRIVING_CONTROL_CALLS) {
+    const original = inner[name] as (...args: unknown[]) => Promise<unknown>;
+    target[name] = async (...args: unknown[]) => {
+      try {
+        return await original.apply(inner, args);
+      } catch (err) {
+        if (isLockconfError(err, 'ERR_CONTROL')) throw new ControlRefusal(err);
+        throw err;
+      }
+    };
+  }
+  return wrapped;
+}
+
 function notTestedReason(err: unknown): string | null {
   if (err instanceof NotTestedSignal) return err.reason;
+  if (err instanceof ControlRefusal) return err.message;
   if (isLockconfError(err, 'ERR_CAPABILITY_MISSING')) return err.message;
   return null;
 }
@@ -157,12 +191,13 @@ export async function runConformanceTest(
   const seenChecks = new Set<string>([declared.id]);
   // The requirement a t.check() callback is running for: its observations belong to it.
   const checking = new AsyncLocalStorage<string>();
+  const control = session.control ? refusalAwareControl(session.control) : null;
   const t: LockconfContext = {
     requirement: declared,
     target: session.target,
     http: session.http,
     capture,
-    control: session.control,
+    control,
     flows: session.flows,
     expect: ctx.expect ?? globalExpect,
     async check(otherId, fn) {
@@ -186,7 +221,7 @@ export async function runConformanceTest(
       throw new NotTestedSignal(reason);
     },
     step: (name, fn) => deps.sink.step(name, fn),
-    targetNow: async () => (session.control ? await session.control.now() : Date.now()),
+    targetNow: async () => (control ? await control.now() : Date.now()),
     inbox: (inboxOpts) => capture.newInbox(inboxOpts),
   };
 
