@@ -10,11 +10,13 @@ import { conformance } from '../../harness/conformance.js';
 import * as S from '../schemas/events.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
-import { QUIET_WINDOW_MS } from '../support/deliveries.js';
+import { LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS } from '../support/deliveries.js';
 import { emitAndCatch, expectSchema, listenToUser } from '../support/events.js';
 import { firstLock, sameId, user } from '../support/fixtures.js';
 
 const needs = (): { needs: Capability[] } => ({ needs: ['second-user', 'capture', 'events'] });
+/** The same, for rows that loop over several values, each waiting for its delivery. */
+const needsLooping = (): { needs: Capability[]; timeout: number } => ({ ...needs(), timeout: LOOPING_TEST_TIMEOUT_MS });
 
 function expectSubject(t: SuiteContext, body: { UserID: string; LockID: string }, row: string): void {
   t.expect(sameId(body.UserID, user(t, 1).userId), `${row}: UserID must be the user concerned (${user(t, 1).userId}); got ${JSON.stringify(body.UserID)}`).toBe(true);
@@ -37,7 +39,7 @@ describe('User events', () => {
     expectSubject(t, expectSchema(t, S.userLockUserRemove, d, 'user event lock_user_remove'), 'user event lock_user_remove');
   });
 
-  conformance('EVENT-USER-USERTYPE-CHANGED', 'lock_usertype_changed: the common fields and UserType', needs(), async (t) => {
+  conformance('EVENT-USER-USERTYPE-CHANGED', 'lock_usertype_changed: the common fields and UserType', needsLooping(), async (t) => {
     for (const value of S.userTypes) {
       const d = await userRow(t, 'lock_usertype_changed', value);
       const body = expectSchema(t, S.userUsertypeChanged, d, `user event lock_usertype_changed (${value})`);
@@ -46,7 +48,7 @@ describe('User events', () => {
     }
   });
 
-  conformance('EVENT-USER-ACCESSTYPE-CHANGED', 'lock_accesstype_changed: the common fields and AccessType', needs(), async (t) => {
+  conformance('EVENT-USER-ACCESSTYPE-CHANGED', 'lock_accesstype_changed: the common fields and AccessType', needsLooping(), async (t) => {
     for (const value of S.accessTypes) {
       const d = await userRow(t, 'lock_accesstype_changed', value);
       const body = expectSchema(t, S.userAccesstypeChanged, d, `user event lock_accesstype_changed (${value})`);

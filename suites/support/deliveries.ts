@@ -7,8 +7,10 @@ import type { Delivery, Inbox } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
 import { sameId } from './fixtures.js';
 
-/** How long an expected delivery may take to arrive. */
-export const ARRIVAL_TIMEOUT_MS = 5_000;
+/** How long an expected delivery may take to arrive (the wait ends as soon as it does). */
+export const ARRIVAL_TIMEOUT_MS = 15_000;
+/** Test timeout for event tests that loop over several values, each waiting for a delivery. */
+export const LOOPING_TEST_TIMEOUT_MS = 60_000;
 /** How long we listen to show that nothing (more) arrives. */
 export const QUIET_WINDOW_MS = 500;
 /** Listening window for retries, which a target may schedule a little later. */

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { ControlEvent, Delivery, FixtureLock, Inbox } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
 import { control, newInbox } from './context.js';
-import { expectDelivery, isEvent } from './deliveries.js';
+import { ARRIVAL_TIMEOUT_MS, describeDeliveries, expectDelivery, isAbout, isEvent, type Predicate } from './deliveries.js';
 import { user } from './fixtures.js';
 import { expectAccepted, registerLock, registerUser, LOCK_GROUPS, USER_GROUPS } from './webhooks.js';
 
@@ -26,17 +26,52 @@ export async function listenToUser(t: SuiteContext, index: number, groups: reado
   return inbox;
 }
 
-/** Emits the event and waits for the delivery whose Event is `event`. */
-export async function emitAndCatch(t: SuiteContext, inbox: Inbox, request: ControlEvent, event: string): Promise<Delivery> {
+/** What a row asks of the delivery beyond its Event value, and how to say it was not met. */
+export interface DeliveryMatch {
+  predicate: Predicate;
+  /** Said when deliveries of the event arrived for the lock, but none met the predicate. */
+  unmet: string;
+}
+
+/** Operation rows: EventType operation and the row's Device. */
+export function operationOn(device: 'lock' | 'keypad'): DeliveryMatch {
+  return {
+    predicate: (d) => d.json?.EventType === 'operation' && d.json?.Device === device,
+    unmet: `operation deliveries arrived but none with EventType=operation and Device=${device}`,
+  };
+}
+
+/**
+ * Emits the event and waits for the delivery that is this event: Event equal to
+ * `event`, about the lock asked for (LockID equal without regard to case, or in the
+ * LockID array of bridge events), and meeting the row's own predicate. Other
+ * deliveries (an operation.type delivery shaped differently, say) are passed over.
+ * When deliveries of the event arrive but none is the one wanted, the failure says
+ * what was wrong with them rather than reporting a bare timeout.
+ */
+export async function emitAndCatch(t: SuiteContext, inbox: Inbox, request: ControlEvent, event: string, match?: DeliveryMatch): Promise<Delivery> {
   // Deliveries already in the inbox are not this event's.
   const seen = new Set((await inbox.deliveries()).map((d) => d.seq));
   const answer = await control(t).emit(request);
-  return expectDelivery(t, inbox, `${request.kind}${request.value ? ` (${request.value})` : ''}: the ${event} event`, {
-    predicate: (d) => !seen.has(d.seq) && isEvent(event)(d),
-  }).then((d) => {
-    t.observe(`${request.kind}${request.value ? ` ${request.value}` : ''}`, { emitted: answer.emitted, payload: d.json });
-    return d;
-  });
+  const what = `${request.kind}${request.value ? ` (${request.value})` : ''}: the ${event} event`;
+  const ofEvent: Predicate = (d) => !seen.has(d.seq) && isEvent(event)(d);
+  const aboutLock: Predicate = request.lockId === undefined ? () => true : isAbout(request.lockId);
+  const wanted: Predicate = (d) => ofEvent(d) && aboutLock(d) && (match ? match.predicate(d) : true);
+  let d: Delivery;
+  try {
+    [d] = (await inbox.waitFor(1, { predicate: wanted, timeoutMs: ARRIVAL_TIMEOUT_MS })) as [Delivery];
+  } catch {
+    const arrived = (await inbox.deliveries().catch(() => [] as Delivery[])).filter(ofEvent);
+    if (arrived.length > 0 && !arrived.some(aboutLock)) {
+      t.expect.unreachable(`${what}: deliveries of the event arrived but with another LockID than the lock ${request.lockId}: ${arrived.map((x) => JSON.stringify(x.json?.LockID)).join(', ')} (${describeDeliveries(arrived)})`);
+    }
+    if (arrived.length > 0 && match) {
+      t.expect.unreachable(`${what}: ${match.unmet}; received: ${describeDeliveries(arrived)}; payloads: ${arrived.map((x) => x.bodyText.slice(0, 300)).join(' | ')}`);
+    }
+    return expectDelivery(t, inbox, what, { predicate: wanted, timeoutMs: 0 });
+  }
+  t.observe(`${request.kind}${request.value ? ` ${request.value}` : ''}`, { emitted: answer.emitted, payload: d.json });
+  return d;
 }
 
 /** The payload must match the row's schema; the failure names every field that does not. */
