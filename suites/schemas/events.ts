@@ -1,7 +1,8 @@
 /**
  * Every webhook payload of the spec's Events tables, as zod schemas written once.
- * Loose objects throughout: a conforming target may add fields the spec does not
- * list. Each schema checks what its row states (EventType, Event, markers, field
+ * Loose objects throughout, except where the spec limits a field's content ("On
+ * manual and door events it carries only UserID"): a conforming target may add
+ * fields the spec does not list. Each schema checks what its row states (EventType, Event, markers, field
  * types); values that depend on the request (lock, user, new name) are compared by
  * the tests.
  */
@@ -79,7 +80,8 @@ export const operationManual = lockEvent.extend({
   EventType: z.literal('operation'),
   Event: z.enum(lockStates),
   Device: z.literal('lock'),
-  User: z.looseObject({ UserID: z.enum(['manualunlock', 'manuallock']) }),
+  // "On manual and door events it carries only UserID."
+  User: z.strictObject({ UserID: z.enum(['manualunlock', 'manuallock']) }),
   timeStamp: epochInt,
   Timestamp: epochInt,
   EventID: uuid,
@@ -89,7 +91,7 @@ export const doorState = lockEvent.extend({
   EventType: z.literal('operation'),
   Event: z.enum(doorStates),
   Device: z.literal('lock'),
-  User: z.looseObject({ UserID: z.literal('DoorStateChanged') }),
+  User: z.strictObject({ UserID: z.literal('DoorStateChanged') }),
 });
 
 export const statusCheck = lockEvent.extend({
