@@ -38,7 +38,8 @@ describe('Refresh token', () => {
     t.expect(typeof res.json?.access_token, 'refresh grant: the response must carry access_token').toBe('string');
     t.expect(typeof res.json?.refresh_token, 'refresh grant: the response must carry refresh_token').toBe('string');
     t.expect(res.json.refresh_token === session.refreshToken, 'refresh grant: the returned refresh_token must be new, not the one redeemed').toBe(false);
-    t.expect(res.json.access_token === session.accessToken, 'refresh grant: the returned access_token must be new').toBe(false);
+    // A JWT without jti issued in the same second as the first can be byte-identical: observed, not judged.
+    t.observe('returned access_token differs from the previous one', res.json.access_token !== session.accessToken);
   });
 
   conformance('REFRESH-SINGLE-USE', 'a used refresh token is refused with 400', { needs: ['user-token'] }, async (t) => {
