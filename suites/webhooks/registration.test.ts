@@ -5,10 +5,11 @@
  * 2xx is accepted and recorded.
  */
 import { describe } from 'vitest';
+import type { Inbox } from '../../harness/contracts.js';
 import { conformance } from '../../harness/conformance.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
-import { expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
+import { expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
 import { firstLock, lockWith, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
 import { deleteRegistration, expectAccepted, registerLock, registerUser, type Registration } from '../support/webhooks.js';
@@ -81,21 +82,18 @@ describe('POST {base_url}/webhook/:lockID', () => {
     await expectDelivery(t, inbox, 'a keypad battery event on the registered lock', { predicate: isEvent('keypad_battery_warning', { lockId: lock.lockId }) });
   });
 
-  conformance('WEBHOOK-NOTIFICATION-FILTER', 'a registration receives only the groups it asked for', { needs: ['user-token', 'capture'] }, async (t) => {
+  conformance('WEBHOOK-NOTIFICATION-FILTER', 'a registration receives only the groups it asked for', { needs: ['user-token', 'capture', 'events'] }, async (t) => {
+    // Only control-emitted events: a status check's event goes "to all listeners of the lock".
     const lock = firstLock(t);
     const session = await t.flows.userSession(0);
     const inbox = await newInbox(t, { label: 'battery only' });
     expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken, notificationTypes: ['battery'] }));
-    await triggerStatusCheck(t, lock.lockId, session.accessToken);
-    if (t.target.has('events')) {
-      await control(t).emit({ kind: 'operation.app', lockId: lock.lockId, userId: user(t, 0).userId, value: 'lock' });
-    }
-    await expectQuiet(t, inbox, 'a registration for battery only, after a status check and a lock operation (operation group)');
-    if (t.target.has('events')) {
-      // And it is a working registration: the group it asked for does arrive.
-      await control(t).emit({ kind: 'lock_battery_alert', lockId: lock.lockId, value: 'lock_state_battery_warning_1week' });
-      await expectDelivery(t, inbox, 'a battery registration, after a lock battery warning', { predicate: isEvent('lock_battery_alert') });
-    }
+    await control(t).emit({ kind: 'operation.app', lockId: lock.lockId, userId: user(t, 0).userId, value: 'lock' });
+    // The anchor: the group it asked for does arrive, after the operation was emitted.
+    await control(t).emit({ kind: 'lock_battery_alert', lockId: lock.lockId, value: 'lock_state_battery_warning_1week' });
+    await expectDelivery(t, inbox, 'a battery registration, after a lock battery warning', { predicate: isEvent('lock_battery_alert') });
+    const battery = isEvent('lock_battery_alert');
+    await expectQuiet(t, inbox, 'a registration for battery only, after a lock operation (operation group): no delivery but the battery warning', { predicate: (d) => !battery(d) });
   });
 });
 
@@ -106,13 +104,28 @@ describe('DELETE {base_url}/webhook/:lockID/:clientID', () => {
     const inbox = await newInbox(t, { label: 'deleted registration' });
     const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken });
     expectAccepted(t, reg);
+    // With a second user, the guest's registration on the same lock anchors the quiet window:
+    // once the guest has the post-delete status event, the deleted registration would have had it too.
+    let guestInbox: Inbox | null = null;
+    if (t.target.has('second-user')) {
+      const guest = await t.flows.userSession(1);
+      guestInbox = await newInbox(t, { label: 'guest registration (anchor)' });
+      expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: guestInbox, accessToken: guest.accessToken }), 'guest registration');
+    }
     await triggerStatusCheck(t, lock.lockId, session.accessToken);
     await expectDelivery(t, inbox, 'the registration before deletion', { predicate: isAbout(lock.lockId) });
+    const anchorSeen = guestInbox ? await expectDeliveries(t, guestInbox, 'the guest registration, first status check', { predicate: isAbout(lock.lockId) }) : [];
     const del = await deleteRegistration(t, reg);
     t.observe('DELETE answer', del.status);
     t.expect(del.status < 400, `DELETE /webhook/:lockID/:clientID: expected success; got HTTP ${del.status}`).toBe(true);
     await triggerStatusCheck(t, lock.lockId, session.accessToken);
-    await expectQuiet(t, inbox, 'a deleted registration after another status check', { total: 1 });
+    if (guestInbox) {
+      const before = new Set(anchorSeen.map((d) => d.seq));
+      await expectDelivery(t, guestInbox, 'the guest registration, status check after the deletion (the anchor)', { predicate: (d) => !before.has(d.seq) && isAbout(lock.lockId)(d) });
+      await expectQuiet(t, inbox, 'a deleted registration after another status check', { total: 1 });
+    } else {
+      await expectQuiet(t, inbox, 'a deleted registration after another status check', { total: 1 });
+    }
   });
 });
 
@@ -144,7 +157,7 @@ describe('POST {base_url}/webhook/user', () => {
 });
 
 describe('DELETE {base_url}/webhook/user', () => {
-  conformance('WEBHOOK-USER-DELETE', 'a deleted user registration receives nothing more', { needs: ['second-user', 'capture', 'events'] }, async (t) => {
+  conformance('WEBHOOK-USER-DELETE', 'a deleted user registration receives nothing more', { needs: ['user-token', 'second-user', 'capture', 'events'] }, async (t) => {
     const session = await t.flows.userSession(1);
     const inbox = await newInbox(t, { label: 'deleted user registration' });
     const reg = await registerUser(t, { inbox, accessToken: session.accessToken });
@@ -154,7 +167,12 @@ describe('DELETE {base_url}/webhook/user', () => {
     const del = await deleteRegistration(t, reg);
     t.observe('DELETE answer', del.status);
     t.expect(del.status < 400, `DELETE /webhook/user: expected success; got HTTP ${del.status}`).toBe(true);
+    // The anchor: the owner's lock registration (accessmgmt) receives the same lock_user_add.
+    const owner = await t.flows.userSession(0);
+    const lockInbox = await newInbox(t, { label: 'owner lock registration (anchor)' });
+    expectAccepted(t, await registerLock(t, { lockId: firstLock(t).lockId, inbox: lockInbox, accessToken: owner.accessToken, notificationTypes: ['accessmgmt'] }), 'owner lock registration');
     await userEvent(t, 1);
+    await expectDelivery(t, lockInbox, 'the owner\'s lock registration, lock_user_add after the deletion (the anchor)', { predicate: isEvent('lock_user_add') });
     await expectQuiet(t, inbox, 'a deleted user registration after another event', { total: 1 });
   });
 });
