@@ -5,8 +5,10 @@
  *
  * What the spec leaves open is accepted and reported rather than guessed: the
  * text encoding of v (hex in either case, base64 standard or url-safe) and the
- * unit of t (the samples are epoch milliseconds; 10-digit values are read as
- * seconds). The body is hashed as the exact bytes received.
+ * form of t. The HMAC covers t exactly as received, whatever its form; only the
+ * freshness check reads it as a time (epoch milliseconds as in the samples,
+ * epoch seconds for 10 digits or fewer, decimal seconds, or ISO 8601). The body
+ * is hashed as the exact bytes received.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -20,7 +22,9 @@ export interface ParsedSignature {
 }
 
 export type SignatureEncoding = 'hex' | 'base64';
-export type SignatureVerdictCode = 'ok' | 'missing' | 'malformed' | 'no-timestamp' | 'no-signature' | 'mismatch' | 'stale' | 'future';
+/** `timestamp-unreadable`: the signature matches, but t cannot be read as a time, so its age is unknown. */
+export type SignatureVerdictCode = 'ok' | 'missing' | 'malformed' | 'no-timestamp' | 'no-signature' | 'mismatch' | 'stale' | 'future' | 'timestamp-unreadable';
+export type TimestampUnit = 'ms' | 's' | 'iso';
 
 export interface SignatureVerdict {
   ok: boolean;
@@ -29,12 +33,11 @@ export interface SignatureVerdict {
   timestampMs: number | null;
   ageMs: number | null;
   detail: string;
-  /** How t was read: epoch milliseconds, or seconds for a value of 10 digits or fewer. */
-  timestampUnit: 'ms' | 's' | null;
+  /** How t was read: epoch milliseconds, epoch seconds (10 digits or fewer, or decimal), or ISO 8601; null when unread. */
+  timestampUnit: TimestampUnit | null;
 }
 
 const DUPLICATE_T = 't appears more than once';
-const T_NOT_INTEGER = 't is not a decimal integer';
 
 /** Split on commas; each element is prefix=value (split at the first "="; base64 values may end in "="). */
 export function parseSignatureHeader(header: string): ParsedSignature {
@@ -61,7 +64,6 @@ export function parseSignatureHeader(header: string): ParsedSignature {
     }
     // other prefixes are ignored (room for future schemes)
   }
-  if (out.t !== null && !/^\d+$/.test(out.t)) out.problems.push(T_NOT_INTEGER);
   return out;
 }
 
@@ -94,9 +96,23 @@ export function decodeSignatureValue(value: string): { bytes: Buffer; encoding: 
   return null;
 }
 
-/** t in epoch ms; 10 digits or fewer are epoch seconds. */
-export function timestampToMs(t: string): { ms: number; unit: 'ms' | 's' } {
-  return t.length <= 10 ? { ms: Number(t) * 1000, unit: 's' } : { ms: Number(t), unit: 'ms' };
+/**
+ * t as a time in epoch ms, or null when it is not one lockconf can read: digits
+ * (10 or fewer are epoch seconds, more are milliseconds), decimal epoch seconds
+ * ("1700000000.123"), or an ISO 8601 date-time with a zone.
+ */
+export function timestampToMs(t: string): { ms: number; unit: TimestampUnit } | null {
+  if (/^\d+$/.test(t)) return t.length <= 10 ? { ms: Number(t) * 1000, unit: 's' } : { ms: Number(t), unit: 'ms' };
+  const decimal = /^(\d+)\.(\d+)$/.exec(t);
+  if (decimal) {
+    const value = Number(t);
+    return decimal[1]!.length <= 10 ? { ms: Math.round(value * 1000), unit: 's' } : { ms: Math.round(value), unit: 'ms' };
+  }
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(t)) {
+    const ms = Date.parse(t);
+    if (Number.isFinite(ms)) return { ms, unit: 'iso' };
+  }
+  return null;
 }
 
 export function verifySignature(opts: {
@@ -120,14 +136,16 @@ export function verifySignature(opts: {
     return verdict('missing', 'no X-Signature header');
   }
   const parsed = parseSignatureHeader(opts.header);
-  if (parsed.t === null) return verdict('no-timestamp', `no t element${problemsText(parsed)}`);
-  // A duplicated or non-numeric t cannot be checked: the header is malformed, whatever v says.
-  if (parsed.problems.includes(DUPLICATE_T) || parsed.problems.includes(T_NOT_INTEGER)) return verdict('malformed', parsed.problems.join('; '));
+  if (parsed.t === null || parsed.t === '') return verdict('no-timestamp', `no t element${problemsText(parsed)}`);
+  // A duplicated t cannot be checked: which one was signed is ambiguous, whatever v says.
+  if (parsed.problems.includes(DUPLICATE_T)) return verdict('malformed', parsed.problems.join('; '));
   if (parsed.v.length === 0) return verdict('no-signature', `no v element${problemsText(parsed)}`);
 
-  const { ms: timestampMs, unit } = timestampToMs(parsed.t);
-  const ageMs = opts.nowMs - timestampMs;
-  const when = { timestampMs, ageMs, timestampUnit: unit };
+  // The HMAC covers t as received; reading t as a time is the freshness check's business alone.
+  const read = timestampToMs(parsed.t);
+  const when = read
+    ? { timestampMs: read.ms, ageMs: opts.nowMs - read.ms, timestampUnit: read.unit }
+    : { timestampMs: null, ageMs: null, timestampUnit: null };
 
   const expected = hmac(opts.apiKey, parsed.t, opts.body);
   let encoding: SignatureEncoding | null = null;
@@ -148,7 +166,11 @@ export function verifySignature(opts: {
         : `no v element matches HMAC-SHA256(apiKey, t + "." + body) (${parsed.v.length} v element(s))`;
     return verdict('mismatch', detail, when);
   }
-  const unitText = unit === 's' ? ' (t read as epoch seconds)' : '';
+  if (read === null) {
+    return verdict('timestamp-unreadable', `signature matches (${encoding}) but t ${JSON.stringify(parsed.t.slice(0, 40))} cannot be read as a time (epoch seconds or milliseconds, decimal seconds, ISO 8601): its age is unknown`, { ...when, encoding });
+  }
+  const ageMs = opts.nowMs - read.ms;
+  const unitText = read.unit === 's' ? ' (t read as epoch seconds)' : read.unit === 'iso' ? ' (t read as ISO 8601)' : '';
   if (ageMs > tolerance) {
     return verdict('stale', `signature matches (${encoding}) but t is ${ageMs} ms old, beyond the ${tolerance} ms tolerance${unitText}`, { ...when, encoding });
   }

@@ -16,7 +16,7 @@ export const VECTORS_PATH = fileURLToPath(new URL('../../suites/vectors/signatur
 export interface SignatureVector {
   name: string;
   apiKey: string;
-  /** The t value as sent (a string of digits, or whatever the header carries). */
+  /** The t value as sent (digits in the samples, or whatever the header carries: the HMAC covers it as sent). */
   timestamp: string;
   /** The exact body text (UTF-8), or bodyBase64 for bytes that are not text. */
   body?: string;
@@ -26,7 +26,7 @@ export interface SignatureVector {
   toleranceMs: number;
   valid: boolean;
   /** The verdict a verifier reports (harness/signature.ts codes). */
-  code: 'ok' | 'missing' | 'malformed' | 'no-timestamp' | 'no-signature' | 'mismatch' | 'stale' | 'future';
+  code: 'ok' | 'missing' | 'malformed' | 'no-timestamp' | 'no-signature' | 'mismatch' | 'stale' | 'future' | 'timestamp-unreadable';
   /** The encoding of the v element that matched, or null when none did. */
   encoding: 'hex' | 'base64' | null;
   /** HMAC-SHA256(apiKey, timestamp + "." + body) in lower-case hex: the value a correct signer produces. */
@@ -88,6 +88,7 @@ export function buildVectors(): VectorFile {
   const fresh = String(NOW - (4 * 60_000 + 59_000));
   const future = String(NOW + 6 * 60_000);
   const seconds = String(Math.floor(NOW / 1000) - 2);
+  const decimalSeconds = `${Math.floor(NOW / 1000) - 2}.500`;
   const pretty = hex(KEY, T, BODY_PRETTY);
 
   const vectors: Spec[] = [
@@ -125,6 +126,10 @@ export function buildVectors(): VectorFile {
       why: 'Spaces around elements are tolerated.' },
     { name: 'timestamp-in-seconds', timestamp: seconds, body: BODY, header: `t=${seconds},v=${hex(KEY, seconds, BODY)}`, valid: true, code: 'ok', encoding: 'hex',
       why: 'The samples use epoch milliseconds; a 10-digit t is read as epoch seconds (the HMAC covers t as sent).' },
+    { name: 'timestamp-decimal-seconds', timestamp: decimalSeconds, body: BODY, header: `t=${decimalSeconds},v=${hex(KEY, decimalSeconds, BODY)}`, valid: true, code: 'ok', encoding: 'hex',
+      why: 'The form of t is not fixed: decimal epoch seconds are read for freshness; the HMAC covers t exactly as sent.' },
+    { name: 'timestamp-unreadable', timestamp: 'yesterday', body: BODY, header: `t=yesterday,v=${hex(KEY, 'yesterday', BODY)}`, valid: false, code: 'timestamp-unreadable', encoding: 'hex',
+      why: 'The signature matches over t as sent, but t cannot be read as a time, so its age cannot be checked.' },
     { name: 'wrong-key', body: BODY, header: `t=${T},v=${hex(OTHER_KEY, T, BODY)}`, valid: false, code: 'mismatch', encoding: null,
       why: 'Keyed with another secret instead of the API key.' },
     { name: 'signature-over-body-alone', body: BODY, header: `t=${T},v=${createHmac('sha256', KEY).update(BODY, 'utf8').digest('hex')}`, valid: false, code: 'mismatch', encoding: null,
@@ -145,8 +150,8 @@ export function buildVectors(): VectorFile {
       why: 'No signature element.' },
     { name: 'duplicate-t', body: BODY, header: `t=${T},t=${Number(T) + 5},v=${sig}`, valid: false, code: 'malformed', encoding: null,
       why: 'Two t elements: which one was signed is ambiguous.' },
-    { name: 'semicolon-separators', body: BODY, header: `t=${T};v=${sig}`, valid: false, code: 'malformed', encoding: null,
-      why: 'Elements are comma-separated; with semicolons the header has a single t element whose value is not a timestamp.' },
+    { name: 'semicolon-separators', body: BODY, header: `t=${T};v=${sig}`, valid: false, code: 'no-signature', encoding: null,
+      why: 'Elements are comma-separated; with semicolons the header is a single t element (holding the rest of the header) and no v element.' },
     { name: 'empty-header', body: BODY, header: '', valid: false, code: 'missing', encoding: null,
       why: 'An empty X-Signature is as good as none.' },
   ];

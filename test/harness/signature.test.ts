@@ -46,9 +46,10 @@ describe('parseSignatureHeader', () => {
     const p = parseSignatureHeader(' v=abc= , t=123,x=1,v=def');
     expect(p).toEqual({ t: '123', v: ['abc=', 'def'], elements: [['v', 'abc='], ['t', '123'], ['x', '1'], ['v', 'def']], problems: [] });
   });
-  test('reports a duplicated t, a non-numeric t and elements without a prefix', () => {
+  test('reports a duplicated t and elements without a prefix; t is kept as received, digits or not', () => {
     expect(parseSignatureHeader('t=1,t=2,v=a').problems).toContain('t appears more than once');
-    expect(parseSignatureHeader('t=1;v=a').problems).toContain('t is not a decimal integer');
+    expect(parseSignatureHeader('t=1;v=a')).toMatchObject({ t: '1;v=a', v: [], problems: [] });
+    expect(parseSignatureHeader('t=2024-06-10T12:00:00Z,v=a').t).toBe('2024-06-10T12:00:00Z');
     expect(parseSignatureHeader('t=1,,garbage').problems).toHaveLength(2);
   });
 });
@@ -70,6 +71,17 @@ describe('verifySignature', () => {
     const t = String(1_700_000_000_000);
     expect(verifySignature({ header: signatureHeader(key, t, 'b'), body: 'b', apiKey: key, nowMs: Number(t) + 299_999 }).ok).toBe(true);
     expect(verifySignature({ header: signatureHeader(key, t, 'b'), body: 'b', apiKey: key, nowMs: Number(t) + 300_001 }).code).toBe('stale');
+  });
+  test('a t that is not digits: the HMAC covers it as received; freshness reads decimal seconds and ISO 8601', () => {
+    const key = 'non-digit-t';
+    const now = Date.parse('2024-06-10T12:00:01Z');
+    const at = (t: string) => verifySignature({ header: signatureHeader(key, t, 'b'), body: 'b', apiKey: key, nowMs: now });
+    expect(at('1718020800.250')).toMatchObject({ ok: true, code: 'ok', timestampUnit: 's', ageMs: 750 });
+    expect(at('2024-06-10T12:00:00Z')).toMatchObject({ ok: true, code: 'ok', timestampUnit: 'iso', ageMs: 1000 });
+    expect(at('2024-06-10T11:50:00+00:00').code).toBe('stale');
+    expect(at('not-a-time')).toMatchObject({ ok: false, code: 'timestamp-unreadable', encoding: 'hex', ageMs: null });
+    expect(verifySignature({ header: `t=not-a-time,v=${computeSignature('other', 'not-a-time', 'b')}`, body: 'b', apiKey: key, nowMs: now }).code).toBe('mismatch');
+    expect(verifySignature({ header: 't=,v=abc', body: 'b', apiKey: key, nowMs: now }).code).toBe('no-timestamp');
   });
   test('reports base64 and seconds', () => {
     const r = verifySignature({ header: signatureHeader('kkkk', '1700000000', 'b', 'base64'), body: 'b', apiKey: 'kkkk', nowMs: 1_700_000_001_000 });
