@@ -58,6 +58,8 @@ export async function checkProperty<T>(
     try {
       problem = await predicate(value);
     } catch (err) {
+      // fc.pre(): this value cannot be tried on this target; fast-check skips it.
+      if (fc.PreconditionFailure.isFailure(err)) throw err;
       problem = `the run threw: ${err instanceof Error ? err.message : String(err)}`;
     }
     if (problem !== null) {
