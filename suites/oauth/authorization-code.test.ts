@@ -161,6 +161,15 @@ describe('RFC 6749: authorization codes', () => {
     t.expect(tokenIssued(res), `a bogus authorization code: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   });
 
+  conformance('OAUTH-CODE-EXPIRES', 'a code is refused 24 hours after issue', { needs: ['consent', 'clock'] }, async (t) => {
+    // "Shortly after it is issued": whatever the lifetime chosen, a day is well beyond it.
+    const code = await freshCode(t);
+    await control(t).advanceClock(24 * 3_600_000);
+    const res = await postToken(t, codeGrant(t, code));
+    t.observe('exchange 24 hours after issue', { status: res.status, error: res.json?.error ?? null });
+    t.expect(tokenIssued(res), `a code exchanged 24 hours after issue: the code must have expired; got HTTP ${res.status} with a token`).toBe(false);
+  });
+
   conformance('OAUTH-CODE-LIFETIME', 'a code is refused once 10 minutes have passed', { needs: ['consent', 'clock'] }, async (t) => {
     const clock = control(t);
     const within = await freshCode(t);
