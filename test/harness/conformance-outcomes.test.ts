@@ -12,7 +12,7 @@ import { createFlows } from '../../harness/flows.js';
 import { Redactor } from '../../harness/redact.js';
 import { targetFromSetup } from '../../harness/target.js';
 import type { Capability } from '../../harness/catalog.js';
-import type { Delivery, Exchange, HttpClientLike, Inbox, LockconfSetup, TargetProfile } from '../../harness/contracts.js';
+import type { ControlClientLike, Delivery, Exchange, HttpClientLike, Inbox, LockconfSetup, TargetProfile } from '../../harness/contracts.js';
 import type { TestMeta } from '../../harness/outcome.js';
 
 const MUST = 'REFRESH-SINGLE-USE';
@@ -67,6 +67,7 @@ async function run(
     deliveries?: Delivery[];
     prepareFails?: boolean;
     allureMessages?: unknown[];
+    control?: ControlClientLike;
   } = {},
 ): Promise<Harness> {
   const h: Harness = { meta: undefined, skipped: undefined, error: undefined, calls: [] };
@@ -106,7 +107,7 @@ async function run(
       redactor,
       http,
       capture: { newInbox: async () => inbox },
-      control: null,
+      control: opts.control ?? null,
       flows: createFlows({ target: view, http, control: null }),
       prepare: async () => {
         h.calls.push('prepare');
@@ -309,6 +310,36 @@ describe('not tested', () => {
     expect(h.error).toBeUndefined();
     expect(h.skipped).toBe('needs consent: no control interface');
     expect(statusOf(h, MUST)).toBe('not-tested');
+  });
+
+  test('a refused control call that drives the target (emit, clock, …) is not tested, with the redacted refusal', async () => {
+    const refuse = (what: string) => async (): Promise<never> => {
+      throw new LockconfError('ERR_CONTROL', `control ${what} answered 422 invalid_value (client-secret-value-123)`);
+    };
+    const control: ControlClientLike = {
+      fixtures: refuse('GET /fixtures'), consent: refuse('POST /consent'), now: refuse('GET /clock'),
+      advanceClock: refuse('POST /clock'), resetClock: refuse('POST /clock'), emit: refuse('POST /events'),
+      revokeRefreshToken: refuse('POST /refresh-tokens/revoke'), setClientCredentials: refuse('POST /client-credentials'), reset: refuse('POST /reset'),
+    };
+    for (const drive of [(c: ControlClientLike) => c.emit({ kind: 'door' }), (c: ControlClientLike) => c.advanceClock(1), (c: ControlClientLike) => c.reset()]) {
+      const h = await run(MUST, async (t) => {
+        await drive(t.control!);
+      }, { control });
+      expect(h.error).toBeUndefined();
+      expect(statusOf(h, MUST)).toBe('not-tested');
+      expect(h.skipped).toMatch(/^the target's control interface refused: control POST \/\w+ answered 422/);
+      expect(h.skipped).not.toContain('client-secret-value-123');
+    }
+    // Consent answers are the service's own behaviour: a refusal there is not hidden.
+    const consent = await run(MUST, async (t) => {
+      await t.control!.consent('http://127.0.0.1:9/oauth/authorization', 'u1', 'approve');
+    }, { control });
+    expect(statusOf(consent, MUST)).toBe('failed');
+    // Nor is an ERR_CONTROL that did not come from a control call.
+    const direct = await run(MUST, async () => {
+      throw new LockconfError('ERR_CONTROL', 'thrown by the body');
+    }, { control });
+    expect(statusOf(direct, MUST)).toBe('failed');
   });
 
   test('the flows say which capability a user session needs', async () => {
