@@ -7,8 +7,12 @@ import type { Delivery, Inbox } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
 import { sameId } from './fixtures.js';
 
-/** How long an expected delivery may take to arrive (the wait ends as soon as it does). */
-export const ARRIVAL_TIMEOUT_MS = 15_000;
+/**
+ * How long an expected delivery may take to arrive (the wait ends as soon as it does).
+ * LOCKCONF_DELIVERY_WAIT_MS changes it: longer for a slow sandbox, shorter where the
+ * target is known to deliver at once (the self-verification matrix against the mock).
+ */
+export const ARRIVAL_TIMEOUT_MS = positiveInt(process.env.LOCKCONF_DELIVERY_WAIT_MS) ?? 15_000;
 /** Test timeout for event tests that loop over several values, each waiting for a delivery. */
 export const LOOPING_TEST_TIMEOUT_MS = 60_000;
 /** How long we listen to show that nothing (more) arrives. */
@@ -17,6 +21,11 @@ export const QUIET_WINDOW_MS = 500;
 export const RETRY_WINDOW_MS = 1_500;
 
 export type Predicate = (d: Delivery) => boolean;
+
+function positiveInt(text: string | undefined): number | null {
+  const n = Number(text);
+  return text && Number.isInteger(n) && n > 0 ? n : null;
+}
 
 /** A delivery whose JSON body is the event named (and, when given, for the lock named). */
 export function isEvent(event: string, opts: { eventType?: string; lockId?: string } = {}): Predicate {

@@ -136,6 +136,8 @@ export async function runEntry(entry: MatrixEntry, outDir: string, seed: number)
     if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
   }
   env.LOCKCONF_MOCK_OPTIONS = JSON.stringify(entry.mockOptions);
+  // The mock delivers within milliseconds: a fault that sends nothing matching is judged after 3 s, not 15.
+  env.LOCKCONF_DELIVERY_WAIT_MS = '3000';
   env.NO_COLOR = '1';
   const started = Date.now();
   const exitCode = await new Promise<number | null>((resolveExit) => {
