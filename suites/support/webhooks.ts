@@ -7,8 +7,9 @@
  * and the callers record the status as an observation.
  */
 import { randomBytes } from 'node:crypto';
-import type { HttpResponse, Inbox } from '../../harness/contracts.js';
+import type { HttpResponse, Inbox, TokenSet } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
+import { newInbox } from './context.js';
 
 export const LOCK_GROUPS = ['operation', 'operation.type', 'configuration', 'battery', 'systemstatus', 'accessmgmt'] as const;
 export const USER_GROUPS = ['lockmembership', 'lifecycle'] as const;
@@ -81,4 +82,18 @@ export async function deleteRegistration(t: SuiteContext, reg: Registration): Pr
     ? `/webhook/${encodeURIComponent(reg.lockId!)}/${encodeURIComponent(t.target.profile.clientId)}`
     : '/webhook/user';
   return t.http.api('DELETE', path, { accessToken: reg.accessToken });
+}
+
+/**
+ * fixtures.users[0] (the owner) and users[1] (a guest on the lock) each register the lock
+ * to an inbox of their own; both registrations must be accepted.
+ */
+export async function ownerAndGuestListening(t: SuiteContext, lockId: string): Promise<{ owner: TokenSet; guest: TokenSet; ownerInbox: Inbox; guestInbox: Inbox }> {
+  const owner = await t.flows.userSession(0);
+  const guest = await t.flows.userSession(1);
+  const ownerInbox = await newInbox(t, { label: 'owner' });
+  const guestInbox = await newInbox(t, { label: 'guest' });
+  expectAccepted(t, await registerLock(t, { lockId, inbox: ownerInbox, accessToken: owner.accessToken }), 'owner registration');
+  expectAccepted(t, await registerLock(t, { lockId, inbox: guestInbox, accessToken: guest.accessToken }), 'guest registration');
+  return { owner, guest, ownerInbox, guestInbox };
 }

@@ -12,7 +12,7 @@ import { control, newInbox } from '../support/context.js';
 import { QUIET_WINDOW_MS, RETRY_WINDOW_MS, expectDelivery, expectQuiet, isAbout } from '../support/deliveries.js';
 import { firstLock, fixtures } from '../support/fixtures.js';
 import { statusCheck, statusCheckRoute, triggerStatusCheck } from '../support/status-check.js';
-import { expectAccepted, registerLock, type Registration } from '../support/webhooks.js';
+import { expectAccepted, ownerAndGuestListening, registerLock, type Registration } from '../support/webhooks.js';
 
 /** users[0] registers locks[0] to a new inbox (answering as told) and makes one status check. */
 async function oneDelivery(t: SuiteContext, inboxOpts: Parameters<typeof newInbox>[1] = {}, lock = firstLock(t)): Promise<{ reg: Registration; inbox: Inbox; delivery: Delivery }> {
@@ -82,12 +82,7 @@ describe('Delivery', () => {
 describe('Other endpoints named', () => {
   conformance('DELIVERY-STATUS-CHECK-FANOUT', 'a status check reaches every listener of the lock', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
     const lock = firstLock(t);
-    const owner = await t.flows.userSession(0);
-    const guest = await t.flows.userSession(1);
-    const ownerInbox = await newInbox(t, { label: 'owner' });
-    const guestInbox = await newInbox(t, { label: 'guest' });
-    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: ownerInbox, accessToken: owner.accessToken }), 'owner registration');
-    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: guestInbox, accessToken: guest.accessToken }), 'guest registration');
+    const { owner, ownerInbox, guestInbox } = await ownerAndGuestListening(t, lock.lockId);
     await triggerStatusCheck(t, lock.lockId, owner.accessToken);
     await expectDelivery(t, ownerInbox, 'the status check caller\'s registration', { predicate: isAbout(lock.lockId) });
     await expectDelivery(t, guestInbox, 'another user\'s registration on the same lock ("all listeners of that lock")', { predicate: isAbout(lock.lockId) });

@@ -12,7 +12,7 @@ import { control, newInbox } from '../support/context.js';
 import { expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
 import { firstLock, lockWith, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
-import { deleteRegistration, expectAccepted, registerLock, registerUser, type Registration } from '../support/webhooks.js';
+import { deleteRegistration, expectAccepted, ownerAndGuestListening, registerLock, registerUser, type Registration } from '../support/webhooks.js';
 
 /** The header and token of a delivery must be those of the registration it was sent for. */
 function expectSentFor(t: SuiteContext, reg: Registration, headers: Record<string, string>, what: string): void {
@@ -55,12 +55,7 @@ describe('POST {base_url}/webhook/:lockID', () => {
 
   conformance('WEBHOOK-LOCK-PER-USER', 'two users\' registrations on one lock both stay in force', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
     const lock = firstLock(t);
-    const owner = await t.flows.userSession(0);
-    const guest = await t.flows.userSession(1);
-    const ownerInbox = await newInbox(t, { label: 'owner' });
-    const guestInbox = await newInbox(t, { label: 'guest' });
-    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: ownerInbox, accessToken: owner.accessToken }), 'owner registration');
-    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: guestInbox, accessToken: guest.accessToken }), 'guest registration');
+    const { owner, ownerInbox, guestInbox } = await ownerAndGuestListening(t, lock.lockId);
     // An event every listener of the lock receives; with events, one that is not a status check.
     if (t.target.has('events')) {
       await control(t).emit({ kind: 'operation.app', lockId: lock.lockId, userId: user(t, 0).userId, value: 'unlock' });
