@@ -83,6 +83,22 @@ export function jwtClaims(token: string): JWTPayload | null {
   }
 }
 
+/**
+ * True when the string is a JWT (RFC 7519 §7.2): a JWS whose payload decodes to a claims
+ * object, or a JWE in compact form (five segments, a protected header naming alg and enc)
+ * whose claims are encrypted and so cannot be read here.
+ */
+export function isJwt(token: string): boolean {
+  if (jwtClaims(token) !== null) return true;
+  if (token.split('.').length !== 5) return false;
+  try {
+    const header = decodeProtectedHeader(token);
+    return typeof header.alg === 'string' && typeof header.enc === 'string';
+  } catch {
+    return false;
+  }
+}
+
 /** The JWT's exp in epoch seconds, when it carries one. */
 export function jwtExp(token: string): number | null {
   const exp = jwtClaims(token)?.exp;

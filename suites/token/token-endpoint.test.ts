@@ -7,7 +7,7 @@ import { describe } from 'vitest';
 import { conformance } from '../../harness/conformance.js';
 import { explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
-import { basicHeader, codeGrant, freshCode, jwtClaims, postToken, postTokenRaw, tokenIssued, tokenUrl } from '../support/tokens.js';
+import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, tokenIssued, tokenUrl } from '../support/tokens.js';
 
 /** A fresh code exchanged the ordinary way: the token response every shape check reads. */
 async function codeExchange(t: SuiteContext) {
@@ -79,7 +79,7 @@ describe('Token response', () => {
   conformance('TOKEN-ACCESS-TOKEN-JWT', 'access_token is a JWT', { needs: ['consent'] }, async (t) => {
     const res = await codeExchange(t);
     t.expect(typeof res.json?.access_token, 'the token response must carry access_token').toBe('string');
-    t.expect(jwtClaims(res.json.access_token), 'access_token must be a JWT (header.payload.signature, base64url JSON); jose could not decode it').not.toBeNull();
+    t.expect(isJwt(res.json.access_token), 'access_token must be a JWT (a JWS header.payload.signature of base64url JSON, or a compact JWE); jose could not decode it as either').toBe(true);
   });
 
   conformance('TOKEN-JWT-EXP', 'whether the JWT carries exp and agrees with expires_in (not shown)', { needs: ['consent'] }, async (t) => {
