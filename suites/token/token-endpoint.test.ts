@@ -7,7 +7,8 @@ import { describe } from 'vitest';
 import { conformance } from '../../harness/conformance.js';
 import { explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
-import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, tokenIssued, tokenUrl } from '../support/tokens.js';
+import { control } from '../support/context.js';
+import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, refreshGrant, tokenIssued, tokenUrl } from '../support/tokens.js';
 
 /** A fresh code exchanged the ordinary way: the token response every shape check reads. */
 async function codeExchange(t: SuiteContext) {
@@ -40,11 +41,30 @@ describe('POST {auth_url}/access_token', () => {
     t.expect(tokenIssued(res), 'correct body credentials with a bogus Basic header: a token must be issued').toBe(true);
   });
 
-  conformance('TOKEN-BODY-SECRET-CHECKED', 'a wrong client_secret in the body is refused', { needs: ['consent'] }, async (t) => {
+  conformance('TOKEN-BODY-SECRET-CHECKED', 'a wrong client_secret in the body is refused, whatever the grant', { needs: ['consent'] }, async (t) => {
+    // client_secret is required "always": each grant must check it, not only the code grant.
+    // The status is not judged (RFC 6749 allows 400 or 401 invalid_client): only that no token comes back.
+    const wrong = `${t.target.profile.clientSecret}-wrong`;
     const code = await freshCode(t);
-    const res = await postToken(t, { ...codeGrant(t, code), client_secret: `${t.target.profile.clientSecret}-wrong` });
-    t.observe('wrong secret answer', { status: res.status, error: res.json?.error ?? null });
-    t.expect(tokenIssued(res), `a wrong client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+    const res = await postToken(t, { ...codeGrant(t, code), client_secret: wrong });
+    t.observe('wrong secret answer (authorization_code)', { status: res.status, error: res.json?.error ?? null });
+    t.expect(tokenIssued(res), `authorization_code grant with a wrong client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+
+    const session = await t.flows.userSession();
+    const refreshed = await postToken(t, { ...refreshGrant(t, session.refreshToken), client_secret: wrong });
+    t.observe('wrong secret answer (refresh_token)', { status: refreshed.status, error: refreshed.json?.error ?? null });
+    t.expect(tokenIssued(refreshed), `refresh_token grant with a wrong client_secret: no token may be issued; got HTTP ${refreshed.status} with a token`).toBe(false);
+
+    if (t.target.has('client-credentials')) {
+      await control(t).setClientCredentials(true);
+      try {
+        const cc = await postToken(t, { grant_type: 'client_credentials', client_id: t.target.profile.clientId, client_secret: wrong });
+        t.observe('wrong secret answer (client_credentials, permitted)', { status: cc.status, error: cc.json?.error ?? null });
+        t.expect(tokenIssued(cc), `client_credentials grant (permitted) with a wrong client_secret: no token may be issued; got HTTP ${cc.status} with a token`).toBe(false);
+      } finally {
+        await control(t).setClientCredentials(false);
+      }
+    }
   });
 
   conformance('TOKEN-MALFORMED-302-ERROR', 'a malformed request (split by an unquoted &) gets a 302 to /error', {}, async (t) => {
