@@ -25,6 +25,14 @@ async function usedRefreshToken(t: SuiteContext) {
   return { session, first };
 }
 
+/** The Errors row covers expired, used and revoked tokens alike: each refusal is judged for its body too. */
+async function expectOAuthErrorBody(t: SuiteContext, res: HttpResponse, what: string): Promise<void> {
+  await t.check('REFRESH-ERROR-RESPONSE', () => {
+    const parsed = oauthErrorSchema.safeParse(res.json);
+    t.expect(parsed.success, `${what}: the body must be an OAuth 2.0 error object {"error": "…"}; ${res.json === undefined ? `got non-JSON ${JSON.stringify(res.text.slice(0, 80))}` : explain(parsed)}`).toBe(true);
+  });
+}
+
 function expectRefused400(t: SuiteContext, res: HttpResponse, what: string): void {
   t.expect(tokenIssued(res), `${what}: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   t.expect(res.status, `${what}: expected HTTP 400; got HTTP ${res.status}`).toBe(400);
@@ -70,10 +78,7 @@ describe('Refresh token', () => {
     t.target.redactor.add(forged, 'refresh_token');
     const res = await refresh(t, forged);
     expectRefused400(t, res, 'an unknown refresh token of the right shape');
-    await t.check('REFRESH-ERROR-RESPONSE', () => {
-      const parsed = oauthErrorSchema.safeParse(res.json);
-      t.expect(parsed.success, `unknown refresh token: the body must be an OAuth 2.0 error object; ${explain(parsed)}`).toBe(true);
-    });
+    await expectOAuthErrorBody(t, res, 'an unknown refresh token');
   });
 
   conformance('REFRESH-VALID-WITHIN-YEAR', 'a refresh token is still redeemed 364 days after issue', { needs: ['user-token', 'clock'] }, async (t) => {
@@ -90,6 +95,7 @@ describe('Refresh token', () => {
     await control(t).advanceClock(366 * DAY + 60_000);
     const res = await refresh(t, session.refreshToken);
     expectRefused400(t, res, 'a refresh token 366 days and 1 minute old');
+    await expectOAuthErrorBody(t, res, 'an expired refresh token');
   });
 
   conformance('REFRESH-REVOKED', 'a revoked refresh token can no longer be redeemed', { needs: ['user-token', 'revoke'] }, async (t) => {
@@ -98,6 +104,7 @@ describe('Refresh token', () => {
     t.expect(status >= 200 && status < 300, `control: revoking a live refresh token answered ${status}`).toBe(true);
     const res = await refresh(t, session.refreshToken);
     expectRefused400(t, res, 'a revoked refresh token');
+    await expectOAuthErrorBody(t, res, 'a revoked refresh token');
   });
 });
 
