@@ -48,6 +48,9 @@ describe('Refresh token', () => {
     t.expect(res.json.refresh_token === session.refreshToken, 'refresh grant: the returned refresh_token must be new, not the one redeemed').toBe(false);
     // A JWT without jti issued in the same second as the first can be byte-identical: observed, not judged.
     t.observe('returned access_token differs from the previous one', res.json.access_token !== session.accessToken);
+    // "The new refresh token replaces it": the replacement must itself be redeemable.
+    const next = await refresh(t, res.json.refresh_token);
+    t.expect(tokenIssued(next), `refresh grant with the refresh_token the previous refresh returned: expected HTTP 200 with a new pair (it replaces the old one); got HTTP ${next.status}${tokenIssued(next) ? '' : ' and no token'}`).toBe(true);
   });
 
   conformance('REFRESH-SINGLE-USE', 'a used refresh token is refused with 400', { needs: ['user-token'] }, async (t) => {
