@@ -134,6 +134,10 @@ describe('Access token', () => {
     await rotate(t, rotated);
     const res = await call(t, '/users/me', session.accessToken);
     t.expect(ok(res), `GET /users/me with the token presented before two rotations: new access tokens do not invalidate previous ones (2xx expected); got HTTP ${res.status}`).toBe(true);
+    // A refresh grant issues a new access token too: the rule holds for it as well.
+    await t.flows.refresh(session.refreshToken);
+    const afterRefresh = await call(t, '/users/me', session.accessToken);
+    t.expect(ok(afterRefresh), `GET /users/me with the access token held before a refresh grant: new access tokens do not invalidate previous ones (2xx expected); got HTTP ${afterRefresh.status}`).toBe(true);
   });
 
   conformance('HEADERS-INVALID-TOKEN-401', 'an invalid access token gets 401', {}, async (t) => {
