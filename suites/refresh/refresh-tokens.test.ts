@@ -6,10 +6,10 @@
 import { describe } from 'vitest';
 import { conformance } from '../../harness/conformance.js';
 import type { HttpResponse } from '../../harness/contracts.js';
-import { oauthErrorSchema, explain } from '../schemas/token.js';
+import { oauthErrorSchema, explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
-import { postToken, refreshGrant, sameShapeToken, tokenIssued } from '../support/tokens.js';
+import { isJwt, postToken, refreshGrant, sameShapeToken, tokenIssued } from '../support/tokens.js';
 
 const DAY = 86_400_000;
 
@@ -46,6 +46,14 @@ describe('Refresh token', () => {
     t.expect(typeof res.json?.access_token, 'refresh grant: the response must carry access_token').toBe('string');
     t.expect(typeof res.json?.refresh_token, 'refresh grant: the response must carry refresh_token').toBe('string');
     t.expect(res.json.refresh_token === session.refreshToken, 'refresh grant: the returned refresh_token must be new, not the one redeemed').toBe(false);
+    // The token response table covers the refresh_token grant too: its fields and its JWT are judged here as well.
+    await t.check('TOKEN-RESPONSE-SHAPE', () => {
+      const parsed = tokenResponseSchema.safeParse(res.json);
+      t.expect(parsed.success, `refresh grant token response fields: ${explain(parsed)}`).toBe(true);
+    });
+    await t.check('TOKEN-ACCESS-TOKEN-JWT', () => {
+      t.expect(isJwt(res.json.access_token), 'refresh grant: access_token must be a JWT (a JWS or a compact JWE)').toBe(true);
+    });
     // A JWT without jti issued in the same second as the first can be byte-identical: observed, not judged.
     t.observe('returned access_token differs from the previous one', res.json.access_token !== session.accessToken);
     // "The new refresh token replaces it": the replacement must itself be redeemable.
