@@ -42,16 +42,8 @@ export const MAX_WAIT_MS = 60_000;
 
 // ── Server side ─────────────────────────────────────────────────────────────
 
-interface StoredDelivery {
-  seq: number;
-  inbox: string;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  rawBody: Buffer;
-  receivedAt: number;
-  answeredStatus: number;
-}
+/** What the server keeps of a delivery: the Delivery of contracts.ts before its body is decoded. */
+type StoredDelivery = Omit<Delivery, 'bodyText' | 'json'>;
 
 interface InboxState {
   id: string;
