@@ -27,7 +27,7 @@ export default defineConfig({
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['harness/global-setup.ts'],
+          globalSetup: ['harness/service/global-setup.ts'],
           setupFiles: ['allure-vitest/setup'],
           fileParallelism: false,
           sequence: { concurrent: false, shuffle: false },

@@ -4,7 +4,7 @@
  * conformance.ts); suites program against these shapes.
  */
 import type { expect as vitestExpect } from 'vitest';
-import type { Capability, Requirement } from './catalog.js';
+import type { Capability, Requirement } from './catalog/index.js';
 
 // ── Target profile (interfaces.md §1) ─────────────────────────────────────
 export interface FixtureUser {
@@ -178,7 +178,7 @@ export interface Target {
   redactor: RedactorLike;
 }
 
-// ── OAuth flows (harness/flows.ts) ────────────────────────────────────────
+// ── OAuth flows (harness/wire/oauth-flows.ts) ────────────────────────────────────────
 export interface TokenSet {
   accessToken: string;
   refreshToken: string;

@@ -9,7 +9,7 @@
  */
 
 export interface FaultDefinition {
-  /** The requirement (harness/catalog.ts) this fault breaks. */
+  /** The requirement (harness/catalog/index.ts) this fault breaks. */
   requirement: string;
   /** What the mock does wrong when the fault is on. */
   description: string;

@@ -6,8 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CaptureClient, startCaptureServer } from '../../harness/capture-server.js';
-import { signatureHeader } from '../../harness/signature.js';
+import { CaptureClient } from '../../harness/wire/capture/client.js';
+import { startCaptureServer } from '../../harness/wire/capture/server.js';
+import { signatureHeader } from '../../harness/wire/signature.js';
 import type { Benchmark } from '../benchmark.js';
 import { LoopbackClient } from '../http.js';
 import { loopMetrics } from '../latency-metrics.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { SecretKind } from '../../harness/contracts.js';
-import { Redactor } from '../../harness/redact.js';
+import { Redactor } from '../../harness/wire/redact.js';
 import type { Benchmark } from '../benchmark.js';
 import { atLeast, metric } from '../result.js';
 import { BenchError } from '../safe-error.js';

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { signatureHeader, verifySignature } from '../../harness/signature.js';
+import { signatureHeader, verifySignature } from '../../harness/wire/signature.js';
 import type { Benchmark } from '../benchmark.js';
 import { atLeast, metric } from '../result.js';
 import { BenchError } from '../safe-error.js';

@@ -19,10 +19,10 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { Level, Requirement } from '../catalog.js';
+import type { Level, Requirement } from '../catalog/index.js';
 import type { Exchange } from '../contracts.js';
-import type { DeliveryEvidence } from '../outcome.js';
-import type { RequirementResult } from '../verdict.js';
+import type { DeliveryEvidence } from '../run/outcome.js';
+import type { RequirementResult } from '../run/verdict.js';
 import type { TestEvidence } from './result-file.js';
 
 const run = promisify(execFile);

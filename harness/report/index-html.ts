@@ -6,8 +6,8 @@
  */
 import escapeHtml from 'escape-html';
 import type { Exchange } from '../contracts.js';
-import type { DeliveryEvidence, RequirementStatus } from '../outcome.js';
-import type { RequirementResult } from '../verdict.js';
+import type { DeliveryEvidence, RequirementStatus } from '../run/outcome.js';
+import type { RequirementResult } from '../run/verdict.js';
 import type { ConformanceResult, TestEvidence } from './result-file.js';
 
 const e = (value: unknown): string => escapeHtml(value === undefined || value === null ? '' : String(value));

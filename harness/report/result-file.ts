@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Exchange } from '../contracts.js';
-import type { DeliveryEvidence, RequirementOutcome } from '../outcome.js';
-import type { Counts, RequirementResult, TestRecord, Verdict, VerdictResult } from '../verdict.js';
+import type { DeliveryEvidence, RequirementOutcome } from '../run/outcome.js';
+import type { Counts, RequirementResult, TestRecord, Verdict, VerdictResult } from '../run/verdict.js';
 
 /** What global setup leaves in {runDir}/run-context.json (no secrets). */
 export interface RunContext {

@@ -5,7 +5,7 @@
  * invalid, expired or missing tokens get 401.
  */
 import { describe } from 'vitest';
-import { conformance } from '../../harness/conformance.js';
+import { conformance } from '../../harness/service/conformance.js';
 import type { HttpResponse } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';

@@ -6,8 +6,8 @@
  * for: the lock, the acting user, the state, the new name.
  */
 import { describe } from 'vitest';
-import type { Capability } from '../../harness/catalog.js';
-import { conformance } from '../../harness/conformance.js';
+import type { Capability } from '../../harness/catalog/index.js';
+import { conformance } from '../../harness/service/conformance.js';
 import * as S from '../schemas/events.js';
 import type { SuiteContext } from '../support/context.js';
 import { newInbox } from '../support/context.js';

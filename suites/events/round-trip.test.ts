@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { conformance } from '../../harness/conformance.js';
-import { isLockconfError } from '../../harness/errors.js';
+import { conformance } from '../../harness/service/conformance.js';
+import { isLockconfError } from '../../harness/run/errors.js';
 import type { Delivery } from '../../harness/contracts.js';
 import { control } from '../support/context.js';
 import { ARRIVAL_TIMEOUT_MS, isEvent } from '../support/deliveries.js';

@@ -5,8 +5,8 @@
  * subject is fixtures.users[1], the guest on locks[0].
  */
 import { describe } from 'vitest';
-import type { Capability } from '../../harness/catalog.js';
-import { conformance } from '../../harness/conformance.js';
+import type { Capability } from '../../harness/catalog/index.js';
+import { conformance } from '../../harness/service/conformance.js';
 import * as S from '../schemas/events.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { conformance } from '../../harness/conformance.js';
-import { locationParams } from '../../harness/secret-harvest.js';
+import { conformance } from '../../harness/service/conformance.js';
+import { locationParams } from '../../harness/wire/secret-harvest.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
 import { user } from '../support/fixtures.js';

@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { conformance } from '../../harness/conformance.js';
+import { conformance } from '../../harness/service/conformance.js';
 import type { HttpResponse } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, targetNow } from '../support/context.js';

@@ -4,7 +4,7 @@
  * and OAuth 2.0 error bodies when refused.
  */
 import { describe } from 'vitest';
-import { conformance } from '../../harness/conformance.js';
+import { conformance } from '../../harness/service/conformance.js';
 import type { HttpResponse } from '../../harness/contracts.js';
 import { oauthErrorSchema, explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';

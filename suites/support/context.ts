@@ -1,6 +1,6 @@
 /**
  * The test context the suites program against: the ConformanceContext of
- * harness/contracts.ts plus the two conveniences harness/conformance.ts adds
+ * harness/contracts.ts plus the two conveniences harness/service/conformance.ts adds
  * (`targetNow`, `inbox`). Helpers fall back to the plain contract when a
  * convenience is absent, so they keep working whichever shape arrives.
  */

@@ -3,11 +3,11 @@
  *   format:    comma-separated prefix=value elements; t is the timestamp, v the signature;
  *   validity:  HMAC-SHA256 over "<t>.<raw body>" keyed with the API key (hex or base64);
  *   freshness: the timestamp within 5 minutes of the TARGET's clock (it may have been moved).
- * The cryptography is the harness's verifier (harness/signature.ts); the format rule is
+ * The cryptography is the harness's verifier (harness/wire/signature.ts); the format rule is
  * read here, strictly, because a lenient parser would hide a malformed header.
  */
 import type { Delivery } from '../../harness/contracts.js';
-import { verifySignature } from '../../harness/signature.js';
+import { verifySignature } from '../../harness/wire/signature.js';
 import { targetNow, type SuiteContext } from './context.js';
 
 export const TOLERANCE_MS = 5 * 60_000;

@@ -4,7 +4,7 @@
  * the 302 to /error for malformed requests.
  */
 import { describe } from 'vitest';
-import { conformance } from '../../harness/conformance.js';
+import { conformance } from '../../harness/service/conformance.js';
 import { explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';

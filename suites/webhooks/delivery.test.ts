@@ -5,7 +5,7 @@
  * reaches every listener of the lock.
  */
 import { describe } from 'vitest';
-import { conformance } from '../../harness/conformance.js';
+import { conformance } from '../../harness/service/conformance.js';
 import type { Delivery, Inbox } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';

@@ -6,7 +6,7 @@
  */
 import { describe } from 'vitest';
 import type { Inbox } from '../../harness/contracts.js';
-import { conformance } from '../../harness/conformance.js';
+import { conformance } from '../../harness/service/conformance.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
 import { expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';

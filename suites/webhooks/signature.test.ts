@@ -5,14 +5,14 @@
  * shown: hex and base64 are both accepted, and which one was seen is recorded.
  */
 import { describe } from 'vitest';
-import { conformance } from '../../harness/conformance.js';
+import { conformance } from '../../harness/service/conformance.js';
 import type { Delivery } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
 import { expectDeliveries, isAbout, isEvent } from '../support/deliveries.js';
 import { firstLock, user } from '../support/fixtures.js';
-import { isLockconfError } from '../../harness/errors.js';
-import { parseSignatureHeader } from '../../harness/signature.js';
+import { isLockconfError } from '../../harness/run/errors.js';
+import { parseSignatureHeader } from '../../harness/wire/signature.js';
 import { TOLERANCE_MS, formatProblems, freshnessVerdict, hmacMatched, hmacVerdict, signatureHeader } from '../support/signatures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
 import { expectAccepted, registerLock } from '../support/webhooks.js';

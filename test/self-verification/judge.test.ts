@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { areaScope, judge, planMatrix, type MatrixEntry, type RequirementResult } from './matrix.js';
 import { FAULT_NAMES } from '../../mock/faults.js';
-import { requirement } from '../../harness/catalog.js';
+import { requirement } from '../../harness/catalog/index.js';
 
 const fault = (name: string, requirement: string): MatrixEntry => ({ name, kind: 'fault', description: '', mockOptions: { faults: [name] }, requirement });
 const clean: MatrixEntry = { name: 'conforming', kind: 'conforming', description: '', mockOptions: {} };

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CATALOG, requirement } from '../../harness/catalog.js';
+import { CATALOG, requirement } from '../../harness/catalog/index.js';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../../mock/faults.js';
 import type { MockOptions } from '../../mock/context.js';
 

@@ -1,0 +1,34 @@
+/**
+ * The requirement catalog: every requirement lockconf checks, as data, one file
+ * per kind of target (service.ts: the Lock Access Service itself). This module
+ * joins them and answers look-ups by ID.
+ *
+ * IDs are stable. A spec sentence maps to one ID; a test may check several IDs;
+ * an ID may need several tests. Things the spec marks "not shown" are INFO:
+ * observed and reported, never failed.
+ */
+
+import type { Area, Requirement } from './requirement.js';
+import { SERVICE_AREAS, SERVICE_REQUIREMENTS } from './service.js';
+
+export type { Area, Capability, Level, Requirement } from './requirement.js';
+
+/** Every requirement lockconf knows, in report order. */
+export const CATALOG: readonly Requirement[] = [...SERVICE_REQUIREMENTS];
+
+const BY_ID = new Map(CATALOG.map((req) => [req.id, req]));
+
+/** The requirement with this ID; throws on an unknown ID so a typo fails loudly. */
+export function requirement(id: string): Requirement {
+  const req = BY_ID.get(id);
+  if (!req) throw new Error(`unknown requirement ID: ${id}`);
+  return req;
+}
+
+export function isRequirementId(id: string): boolean {
+  return BY_ID.has(id);
+}
+
+/** The areas in report order. */
+export const AREAS: readonly Area[] = [...SERVICE_AREAS];
+

@@ -1,0 +1,32 @@
+/**
+ * What every command shares: exit codes, the usage failure, option parsers and
+ * the project root.
+ */
+import { resolve } from 'node:path';
+import { InvalidArgumentError } from 'commander';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Exit codes. */
+export const EXIT = { OK: 0, NOT_CONFORMANT: 1, NOT_CARRIED_OUT: 2 } as const;
+
+/** A failure that ends the command with exit code 2 and a message (never a secret). */
+export class UsageFailure extends Error {}
+
+export function intOption(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}`);
+    return n;
+  };
+}
+
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Resolves to when the process is asked to stop (Ctrl-C, SIGTERM). */
+export function untilStopped(): Promise<void> {
+  return new Promise<void>((done) => {
+    process.once('SIGINT', () => done());
+    process.once('SIGTERM', () => done());
+  });
+}

@@ -1,0 +1,261 @@
+/**
+ * The lockconf vitest reporter. It reads task.meta.lockconf (harness/run/outcome.ts)
+ * from every test case, prints a line per test as it finishes, and at the end:
+ *   {runDir}/conformance.json   the verdict file (interfaces.md §3)
+ *   {runDir}/index.html         the page a person reads first
+ *   {runDir}/allure-report/     unless LOCKCONF_NO_ALLURE=1
+ *   reports/latest → the run    for runs under reports/runs/ (not for --out)
+ * then a summary table per spec area and the path of index.html.
+ *
+ * Options come from the constructor (the CLI) or from the environment the CLI
+ * sets: LOCKCONF_RUN_DIR, LOCKCONF_SELECTION (JSON list of IDs), LOCKCONF_SEED,
+ * LOCKCONF_EXPECT_FILE, LOCKCONF_NO_ALLURE.
+ *
+ * No run-context.json means global setup never finished (bad or unreachable
+ * target): no verdict file is written, so the CLI reports the run as not
+ * carried out (exit 2) instead of judging a target nobody tested.
+ */
+import { mkdir, rename, rm, symlink } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { SerializedError } from 'vitest';
+import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
+import { AREAS, CATALOG, type Requirement } from '../catalog/index.js';
+import type { RequirementStatus } from '../run/outcome.js';
+import { computeVerdict, idFromTestName, type TestRecord, type VerdictResult } from '../run/verdict.js';
+import { loadExpectFile, type ExpectedDeviations } from '../run/expectations.js';
+import { buildResult, readRunContext, toolVersion, type ConformanceResult } from './result-file.js';
+import { renderIndexHtml } from './index-html.js';
+import { enrichResults, generateAllureReport, writeNotTestedResults } from './allure.js';
+import { makeScrubber, secretsFromEnv } from './scrub.js';
+
+export interface LockconfReporterOptions {
+  runDir?: string;
+  /** Project root (package.json, reports/, node_modules/.bin/allure). */
+  root?: string;
+  /** Selected requirement IDs (--only, expanded); null for all. */
+  only?: string[] | null;
+  seed?: number | null;
+  expectFile?: string | null;
+  allure?: boolean;
+  /** Point reports/latest at the run (default: when the run dir is under reports/runs). */
+  updateLatest?: boolean;
+  catalog?: readonly Requirement[];
+  /** Where lines go (default stdout). */
+  print?: (line: string) => void;
+}
+
+const SYMBOL: Record<RequirementStatus, string> = {
+  passed: '✓ passed ',
+  failed: '✗ FAILED ',
+  warned: '! warned ',
+  'not-tested': '- skipped',
+  informational: 'i info   ',
+};
+
+function envList(value: string | undefined): string[] | null {
+  if (!value) return null;
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    if (Array.isArray(parsed)) return parsed.map(String);
+  } catch {
+    /* fall through to a comma list */
+  }
+  return value.split(/[\s,]+/).filter(Boolean);
+}
+
+/** The most telling line of a failure reason: the assertion, else the first line that is not the quoted rule. */
+export function headline(reason: string): string {
+  const lines = reason.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => l.startsWith('assertion:')) ?? lines.find((l) => !l.startsWith('rule ')) ?? lines[0] ?? '';
+}
+
+export function defaultRunDir(root: string, now = new Date()): string {
+  const id = now.toISOString().replace(/[:.]/g, '-').replace('T', '_').replace('Z', '');
+  return join(root, 'reports', 'runs', id);
+}
+
+/** The summary table per spec area printed at the end of a run. */
+export function summaryTable(result: Pick<ConformanceResult, 'requirements'>): string {
+  const cols: Array<[string, RequirementStatus]> = [
+    ['passed', 'passed'],
+    ['failed', 'failed'],
+    ['warned', 'warned'],
+    ['not tested', 'not-tested'],
+    ['info', 'informational'],
+  ];
+  const areas = [...AREAS.filter((a) => result.requirements.some((r) => r.area === a))];
+  for (const r of result.requirements) if (!areas.includes(r.area as (typeof AREAS)[number])) areas.push(r.area as (typeof AREAS)[number]);
+  const width = Math.max(9, ...areas.map((a) => a.length));
+  const head = `${'spec area'.padEnd(width)}  ${cols.map(([l]) => l.padStart(12)).join('')}`;
+  const lines = [head, '-'.repeat(head.length)];
+  const total = cols.map(() => 0);
+  for (const area of areas) {
+    const rs = result.requirements.filter((r) => r.area === area);
+    const ns = cols.map(([, s]) => rs.filter((r) => r.status === s).length);
+    ns.forEach((n, i) => (total[i]! += n));
+    lines.push(`${area.padEnd(width)}  ${ns.map((n) => String(n).padStart(12)).join('')}`);
+  }
+  lines.push('-'.repeat(head.length), `${'total'.padEnd(width)}  ${total.map((n) => String(n).padStart(12)).join('')}`);
+  return lines.join('\n');
+}
+
+/** Point {root}/reports/latest at runDir (relative link, replaced atomically). */
+export async function pointLatest(root: string, runDir: string): Promise<void> {
+  const reports = join(root, 'reports');
+  const link = join(reports, 'latest');
+  const tmp = join(reports, `.latest-${process.pid}`);
+  await rm(tmp, { force: true });
+  await symlink(relative(reports, runDir), tmp, 'dir');
+  await rename(tmp, link);
+}
+
+export default class LockconfReporter implements Reporter {
+  readonly #opts: LockconfReporterOptions;
+  #root = process.cwd();
+  #runDir = '';
+  #startedAt = new Date().toISOString();
+  #print: (line: string) => void;
+  #scrub: (text: string) => string = makeScrubber(secretsFromEnv());
+  /** Set once onTestRunEnd has written the result (for the CLI). */
+  result: ConformanceResult | null = null;
+
+  constructor(opts: LockconfReporterOptions = {}) {
+    this.#opts = opts;
+    this.#print = opts.print ?? ((line) => process.stdout.write(`${line}\n`));
+  }
+
+  onInit(vitest: Vitest): void {
+    this.#root = resolve(this.#opts.root ?? vitest.config.root ?? process.cwd());
+    this.#startedAt = new Date().toISOString();
+    const fromEnv = process.env.LOCKCONF_RUN_DIR;
+    this.#runDir = resolve(this.#root, this.#opts.runDir ?? fromEnv ?? defaultRunDir(this.#root));
+    // Global setup runs after onInit in this process and reads the same variable.
+    process.env.LOCKCONF_RUN_DIR = this.#runDir;
+  }
+
+  get runDir(): string {
+    return this.#runDir;
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const record = this.#record(testCase);
+    const declared = record.meta?.requirement ?? idFromTestName(record.name) ?? '?';
+    const own = record.meta?.outcomes.find((o) => o.id === declared);
+    let status: RequirementStatus = own?.status ?? (record.state === 'passed' ? 'passed' : record.state === 'failed' ? 'failed' : 'not-tested');
+    if (record.state === 'failed' && status !== 'failed') status = 'failed';
+    const title = record.name.slice(declared.length + 1).trim() || record.name;
+    const why = status === 'not-tested' ? own?.reason ?? record.note : undefined;
+    // Tests filtered out by --only stay quiet; the summary counts them.
+    if (status === 'not-tested' && !why && record.state === 'skipped') return;
+    this.#print(`  ${SYMBOL[status]}  ${declared.padEnd(32)} ${title}${why ? `  (${this.#scrub(why)})` : ''}`);
+    if (status === 'failed' || status === 'warned') {
+      const reasons = record.meta?.outcomes.filter((o) => o.status === 'failed' || o.status === 'warned') ?? [];
+      const first = reasons[0]?.reason ?? record.errors?.[0];
+      if (first) this.#print(`             ${this.#scrub(headline(first)).slice(0, 240)}`);
+    }
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
+    const finishedAt = new Date().toISOString();
+    const context = await readRunContext(this.#runDir);
+    const errors = unhandledErrors.map((err) => {
+      const code = (err as { code?: unknown }).code;
+      return this.#scrub(`${typeof code === 'string' ? `${code}: ` : ''}${String(err.message ?? err)}`);
+    });
+    if (!context) {
+      this.#print(`\nlockconf: the run was not carried out (no run-context.json in ${this.#runDir}: global setup did not finish).`);
+      for (const m of errors) this.#print(`  ${m}`);
+      return;
+    }
+    const tests: TestRecord[] = [];
+    for (const mod of testModules) for (const tc of mod.children.allTests()) tests.push(this.#record(tc));
+
+    const only = this.#opts.only ?? envList(process.env.LOCKCONF_SELECTION);
+    const expectFile = this.#opts.expectFile ?? process.env.LOCKCONF_EXPECT_FILE ?? null;
+    let expected: ExpectedDeviations | null = null;
+    if (expectFile) {
+      try {
+        expected = await loadExpectFile(expectFile);
+      } catch (err) {
+        errors.push((err as Error).message);
+      }
+    }
+    const catalog = this.#opts.catalog ?? CATALOG;
+    const verdict: VerdictResult = computeVerdict({ catalog, tests, selected: only ? new Set(only) : null, expected });
+    const allure = this.#opts.allure ?? process.env.LOCKCONF_NO_ALLURE !== '1';
+    const seedEnv = Number(process.env.LOCKCONF_SEED);
+    const result = buildResult({
+      version: await toolVersion(this.#root),
+      context,
+      startedAt: this.#startedAt,
+      finishedAt,
+      seed: this.#opts.seed ?? context.seed ?? (Number.isFinite(seedEnv) && process.env.LOCKCONF_SEED ? seedEnv : null),
+      verdict,
+      tests,
+      only,
+      expectFile,
+      allure,
+      errors: reason === 'interrupted' ? ['the run was interrupted', ...errors] : errors,
+    });
+
+    await mkdir(this.#runDir, { recursive: true });
+    await writeFileAtomic(join(this.#runDir, 'conformance.json'), `${JSON.stringify(result, null, 2)}\n`);
+    const indexPath = join(this.#runDir, 'index.html');
+    await writeFileAtomic(indexPath, renderIndexHtml(result));
+
+    if (allure) {
+      try {
+        const resultsDir = join(this.#runDir, 'allure-results');
+        await mkdir(resultsDir, { recursive: true });
+        await enrichResults(resultsDir, catalog, result.tests);
+        await writeNotTestedResults(resultsDir, verdict.requirements);
+        await generateAllureReport({ runDir: this.#runDir, root: this.#root });
+      } catch (err) {
+        // The verdict stands without the drill-down; say so and point to the cause.
+        this.#print(`lockconf: the Allure report could not be generated: ${this.#scrub((err as Error).message).split('\n')[0]}`);
+        result.links.allure = null;
+        await writeFileAtomic(join(this.#runDir, 'conformance.json'), `${JSON.stringify(result, null, 2)}\n`);
+        await writeFileAtomic(indexPath, renderIndexHtml(result));
+      }
+    }
+
+    const runsDir = join(this.#root, 'reports', 'runs');
+    const updateLatest = this.#opts.updateLatest ?? dirname(this.#runDir) === runsDir;
+    if (updateLatest) await pointLatest(this.#root, this.#runDir);
+    this.result = result;
+    this.#printSummary(result, indexPath, updateLatest);
+  }
+
+  #record(tc: TestCase): TestRecord {
+    const r = tc.result();
+    const meta = tc.meta().lockconf;
+    const record: TestRecord = {
+      name: tc.name,
+      file: relative(this.#root, tc.module.moduleId),
+      state: r.state,
+      ...(meta ? { meta } : {}),
+    };
+    if (r.state === 'skipped' && r.note) record.note = this.#scrub(r.note);
+    if (r.state === 'failed') record.errors = r.errors.map((err) => this.#scrub(err.message ?? String(err)));
+    const d = tc.diagnostic();
+    if (d) record.durationMs = Math.round(d.duration);
+    return record;
+  }
+
+  #printSummary(result: ConformanceResult, indexPath: string, latest: boolean): void {
+    const c = result.counts;
+    const verdictLine = {
+      conformant: 'CONFORMANT',
+      'not-conformant': 'NOT CONFORMANT',
+      incomplete: 'INCOMPLETE (no MUST failed; some MUST requirements were not tested)',
+    }[result.verdict];
+    const lines = ['', summaryTable(result), ''];
+    lines.push(`verdict: ${verdictLine}${result.selection.partial ? '  [partial run: --only]' : ''}`);
+    lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.notTested} not tested, ${c.informational} informational`);
+    for (const r of result.requirements.filter((x) => x.status === 'failed' && !x.expected)) lines.push(`  failed: ${r.id} (${r.level})`);
+    if (result.expect?.stale.length) lines.push(`stale --expect entries (now passing): ${result.expect.stale.join(', ')}`);
+    lines.push(`report: ${indexPath}${latest ? `  (also ${join(this.#root, 'reports', 'latest', basename(indexPath))})` : ''}`);
+    this.#print(lines.join('\n'));
+  }
+}

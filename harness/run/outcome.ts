@@ -1,0 +1,51 @@
+/**
+ * What one conformance test hands to the reporter: per-requirement outcomes,
+ * observations and the (already redacted) evidence. The conformance wrapper
+ * (harness/service/conformance.ts) writes it to vitest's `task.meta.lockconf`; the
+ * reporter (harness/report/reporter.ts) reads it from every test case.
+ */
+import type { Exchange } from '../contracts.js';
+
+export type RequirementStatus = 'passed' | 'failed' | 'warned' | 'not-tested' | 'informational';
+
+export interface RequirementOutcome {
+  id: string;
+  status: RequirementStatus;
+  /** Why: the failed expectation (rule, expected, observed), or why it was not tested. */
+  reason?: string;
+}
+
+export interface Observation {
+  /** The requirement the observation belongs to. */
+  id: string;
+  label: string;
+  /** JSON-serialisable, redacted. */
+  value: unknown;
+}
+
+/** A captured webhook delivery as evidence (redacted; body as text). */
+export interface DeliveryEvidence {
+  inbox: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  receivedAt: number;
+  answeredStatus: number;
+}
+
+export interface TestMeta {
+  /** The requirement the test is declared for. */
+  requirement: string;
+  /** Every requirement this test touched (its own and those of t.check), in order. */
+  outcomes: RequirementOutcome[];
+  observations: Observation[];
+  exchanges: Exchange[];
+  deliveries: DeliveryEvidence[];
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    lockconf?: TestMeta;
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * From test outcomes to requirement statuses and the run's verdict. Pure: no
+ * I/O, no clock; the reporter gathers the inputs and writes the results.
+ *
+ * Per requirement, over every test that touched it (its own tests and the
+ * t.check calls of others):
+ *   MUST    any failed → failed; else warned; else passed if any passed; else not-tested
+ *   SHOULD  any failed or warned → warned; else passed; else not-tested
+ *   INFO    informational once any test ran for it; else not-tested
+ * A requirement no test touched is not-tested with the reason: the catalog's
+ * `untestable`, the capability a skipped test lacked, "not selected (--only)",
+ * or that no test checks it.
+ *
+ * Verdict (interfaces.md §3): not-conformant when a MUST failed (known
+ * deviations from --expect excepted); incomplete when none failed but a MUST
+ * was not tested (requirements the catalog marks untestable excepted: no run
+ * could ever test them); conformant otherwise.
+ */
+import type { Level, Requirement } from '../catalog/index.js';
+import type { RequirementOutcome, RequirementStatus, TestMeta } from './outcome.js';
+import type { ExpectedDeviations } from './expectations.js';
+
+export type Verdict = 'conformant' | 'not-conformant' | 'incomplete';
+
+/** One vitest test case as the reporter saw it. */
+export interface TestRecord {
+  /** The test's own name, "<ID>: <title>". */
+  name: string;
+  /** Project-relative file. */
+  file?: string;
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+  /** The note of a skipped test (ctx.skip(note)). */
+  note?: string;
+  /** Failure messages, already scrubbed of secrets. */
+  errors?: string[];
+  durationMs?: number;
+  meta?: TestMeta;
+}
+
+export interface ObservationRecord {
+  label: string;
+  value: unknown;
+  test: string;
+}
+
+export interface RequirementResult {
+  id: string;
+  level: Level;
+  area: string;
+  section: string;
+  source: string;
+  rule: string;
+  status: RequirementStatus;
+  /** Why failed, warned or not tested ('' when passed). */
+  reason: string;
+  /** Names of the tests that touched it. */
+  tests: string[];
+  observations: ObservationRecord[];
+  /** Listed in --expect and failed or warned: does not fail the run. */
+  expected?: boolean;
+  /** Listed in --expect but passed now: the entry can go. */
+  stale?: boolean;
+  expectComment?: string;
+}
+
+export interface Counts {
+  passed: number;
+  failed: number;
+  warned: number;
+  notTested: number;
+  informational: number;
+  /** Of failed + warned, how many were listed in --expect. */
+  expectedFailures: number;
+}
+
+export interface VerdictResult {
+  verdict: Verdict;
+  counts: Counts;
+  requirements: RequirementResult[];
+  /** --expect entries that now pass. */
+  stale: string[];
+  /** True when --only narrowed the run. */
+  partial: boolean;
+}
+
+export interface VerdictInput {
+  catalog: readonly Requirement[];
+  tests: readonly TestRecord[];
+  /** Requirement IDs selected with --only; null or undefined for all. */
+  selected?: ReadonlySet<string> | null;
+  expected?: ExpectedDeviations | null;
+}
+
+export const NOT_SELECTED = 'not selected (--only)';
+export const NO_TEST = 'no test checks this requirement';
+
+/** The requirement ID a test name starts with ("<ID>: <title>"), or null. */
+export function idFromTestName(name: string): string | null {
+  const m = /^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+):/.exec(name);
+  return m ? m[1]! : null;
+}
+
+interface Touch {
+  outcome: RequirementOutcome;
+  test: string;
+}
+
+/** The outcomes a test contributes, filling in what a test without meta implies. */
+function outcomesOf(test: TestRecord, selected: ReadonlySet<string> | null | undefined): RequirementOutcome[] {
+  const declared = test.meta?.requirement ?? idFromTestName(test.name);
+  const outcomes = [...(test.meta?.outcomes ?? [])];
+  const failure = (test.errors ?? []).join('\n') || 'the test failed';
+  if (declared) {
+    if (test.state === 'failed' && !outcomes.some((o) => o.status === 'failed' || o.status === 'warned')) {
+      // The test failed outside any recorded check (an exception, a timeout): it counts against its own ID.
+      outcomes.push({ id: declared, status: 'failed', reason: failure });
+    } else if (outcomes.length === 0) {
+      if (test.state === 'passed') outcomes.push({ id: declared, status: 'passed' });
+      else if (test.state === 'skipped' || test.state === 'pending') {
+        const reason = test.note || (selected && !selected.has(declared) ? NOT_SELECTED : 'skipped');
+        outcomes.push({ id: declared, status: 'not-tested', reason });
+      }
+    }
+  }
+  return outcomes;
+}
+
+function distinct(reasons: Array<string | undefined>): string {
+  return [...new Set(reasons.filter((r): r is string => !!r))].join('\n');
+}
+
+function statusFor(level: Level, touches: readonly Touch[]): { status: RequirementStatus; reason: string } {
+  const by = (s: RequirementStatus) => touches.filter((t) => t.outcome.status === s);
+  const failed = by('failed');
+  const warned = by('warned');
+  const ran = touches.filter((t) => t.outcome.status !== 'not-tested');
+  if (level === 'INFO') {
+    if (ran.length) return { status: 'informational', reason: '' };
+  } else if (level === 'MUST') {
+    if (failed.length) return { status: 'failed', reason: distinct(failed.map((t) => t.outcome.reason)) || 'a check failed' };
+    if (warned.length) return { status: 'warned', reason: distinct(warned.map((t) => t.outcome.reason)) };
+    if (by('passed').length) return { status: 'passed', reason: '' };
+  } else {
+    const deviations = [...failed, ...warned];
+    if (deviations.length) return { status: 'warned', reason: distinct(deviations.map((t) => t.outcome.reason)) || 'a check failed' };
+    if (by('passed').length) return { status: 'passed', reason: '' };
+  }
+  return { status: 'not-tested', reason: distinct(by('not-tested').map((t) => t.outcome.reason)) || 'not tested' };
+}
+
+export function computeVerdict(input: VerdictInput): VerdictResult {
+  const { catalog, tests, selected = null, expected = null } = input;
+  const touches = new Map<string, Touch[]>();
+  const observations = new Map<string, ObservationRecord[]>();
+  for (const test of tests) {
+    for (const outcome of outcomesOf(test, selected)) {
+      touches.set(outcome.id, [...(touches.get(outcome.id) ?? []), { outcome, test: test.name }]);
+    }
+    for (const o of test.meta?.observations ?? []) {
+      observations.set(o.id, [...(observations.get(o.id) ?? []), { label: o.label, value: o.value, test: test.name }]);
+    }
+  }
+
+  const requirements = catalog.map((req): RequirementResult => {
+    const mine = touches.get(req.id) ?? [];
+    let { status, reason } = mine.length ? statusFor(req.level, mine) : { status: 'not-tested' as RequirementStatus, reason: '' };
+    if (status === 'not-tested' && (!mine.length || reason === 'not tested')) {
+      reason = req.untestable ?? (selected && !selected.has(req.id) ? NOT_SELECTED : mine.length ? reason : NO_TEST);
+    }
+    const result: RequirementResult = {
+      id: req.id,
+      level: req.level,
+      area: req.area,
+      section: req.section,
+      source: req.source,
+      rule: req.rule,
+      status,
+      reason,
+      tests: [...new Set(mine.map((t) => t.test))],
+      observations: observations.get(req.id) ?? [],
+    };
+    if (expected?.has(req.id)) {
+      result.expectComment = expected.get(req.id) ?? '';
+      if (status === 'failed' || status === 'warned') result.expected = true;
+      else if (status === 'passed') result.stale = true;
+    }
+    return result;
+  });
+
+  const counts: Counts = { passed: 0, failed: 0, warned: 0, notTested: 0, informational: 0, expectedFailures: 0 };
+  for (const r of requirements) {
+    if (r.status === 'not-tested') counts.notTested++;
+    else counts[r.status]++;
+    if (r.expected) counts.expectedFailures++;
+  }
+
+  const untestable = new Set(catalog.filter((r) => r.untestable).map((r) => r.id));
+  const must = requirements.filter((r) => r.level === 'MUST');
+  const verdict: Verdict = must.some((r) => r.status === 'failed' && !r.expected)
+    ? 'not-conformant'
+    : must.some((r) => r.status === 'not-tested' && !untestable.has(r.id))
+      ? 'incomplete'
+      : 'conformant';
+
+  return {
+    verdict,
+    counts,
+    requirements,
+    stale: requirements.filter((r) => r.stale).map((r) => r.id),
+    partial: !!selected,
+  };
+}

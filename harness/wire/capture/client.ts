@@ -1,0 +1,152 @@
+/**
+ * CaptureClient: how a test worker reaches the capture server (server.ts) over its
+ * token-protected control API: new inboxes, their answers, and long-poll waits for
+ * deliveries, each decoded back to its exact bytes.
+ */
+import { request as undiciRequest } from 'undici';
+import type { CaptureClientLike, Delivery, Inbox, InboxResponse } from '../../contracts.js';
+import { LockconfError } from '../../run/errors.js';
+import { MAX_DELIVERIES, MAX_WAIT_MS, type CaptureConnection, type DeliveryJson } from './protocol.js';
+
+const DEFAULT_WAIT_MS = 10_000;
+/** One long poll at most this long, so a lost connection is noticed. */
+const POLL_SLICE_MS = 15_000;
+
+function toDelivery(d: DeliveryJson): Delivery {
+  const rawBody = Buffer.from(d.rawBody, 'base64');
+  const bodyText = rawBody.toString('utf8');
+  let json: unknown;
+  try {
+    json = bodyText.trim() === '' ? undefined : JSON.parse(bodyText);
+  } catch {
+    json = undefined;
+  }
+  return { ...d, rawBody, bodyText, json };
+}
+
+export class CaptureClient implements CaptureClientLike {
+  private readonly label: string | undefined;
+
+  constructor(
+    private readonly conn: CaptureConnection,
+    opts: { label?: string } = {},
+  ) {
+    this.label = opts.label;
+  }
+
+  async newInbox(opts: { label?: string; response?: InboxResponse } = {}): Promise<Inbox> {
+    const label = [this.label, opts.label].filter(Boolean).join(' ') || undefined;
+    const created = (await this.call('POST', '/inboxes', { ...(label ? { label } : {}), ...(opts.response ? { response: opts.response } : {}) })) as {
+      id: string;
+      url: string;
+    };
+    return new CaptureInbox(created.id, created.url, this);
+  }
+
+  /** Every delivery the server kept after `after` (debugging: includes unknown inboxes). */
+  async allDeliveries(after = 0): Promise<Delivery[]> {
+    const r = (await this.call('GET', `/deliveries?after=${after}`)) as { deliveries: DeliveryJson[] };
+    return r.deliveries.map(toDelivery);
+  }
+
+  /** @internal */
+  async call(method: string, path: string, json?: unknown, timeoutMs = 10_000): Promise<unknown> {
+    let res;
+    try {
+      res = await undiciRequest(this.conn.controlUrl + path, {
+        method: method as 'GET',
+        headers: { 'x-capture-token': this.conn.token, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: json !== undefined ? JSON.stringify(json) : null,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      throw new LockconfError('ERR_CAPTURE', `capture server ${method} ${path.split('?')[0]} failed: ${(err as Error).message}`, { cause: err });
+    }
+    const text = await res.body.text();
+    if (res.statusCode >= 400) {
+      let code = '';
+      try {
+        const body = JSON.parse(text) as { error?: string; message?: string };
+        code = ` (${body.error ?? ''}${body.message ? `: ${body.message}` : ''})`;
+      } catch {
+        // not JSON
+      }
+      throw new LockconfError('ERR_CAPTURE', `capture server ${method} ${path.split('?')[0]} answered ${res.statusCode}${code}`);
+    }
+    return text === '' ? undefined : JSON.parse(text);
+  }
+}
+
+class CaptureInbox implements Inbox {
+  /** Highest seq already handed to the caller (collectFor returns what came after). */
+  private seen = 0;
+
+  constructor(
+    readonly id: string,
+    readonly url: string,
+    private readonly client: CaptureClient,
+  ) {}
+
+  async setResponse(response: InboxResponse): Promise<void> {
+    await this.client.call('PUT', `/inboxes/${this.id}/response`, response);
+  }
+
+  private async poll(after: number, min: number, timeoutMs: number): Promise<Delivery[]> {
+    const r = (await this.client.call(
+      'GET',
+      `/inboxes/${this.id}/deliveries?after=${after}&min=${min}&timeoutMs=${Math.max(0, Math.round(timeoutMs))}`,
+      undefined,
+      timeoutMs + 10_000,
+    )) as { deliveries: DeliveryJson[] };
+    return r.deliveries.map(toDelivery);
+  }
+
+  private markSeen(list: Delivery[]): void {
+    for (const d of list) this.seen = Math.max(this.seen, d.seq);
+  }
+
+  async deliveries(): Promise<Delivery[]> {
+    const list = await this.poll(0, 0, 0);
+    this.markSeen(list);
+    return list;
+  }
+
+  async waitFor(n: number, opts: { predicate?: (d: Delivery) => boolean; timeoutMs?: number } = {}): Promise<Delivery[]> {
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_WAIT_MS;
+    const predicate = opts.predicate ?? (() => true);
+    const deadline = Date.now() + timeoutMs;
+    let all: Delivery[] = [];
+    for (;;) {
+      const matching = all.filter(predicate);
+      if (matching.length >= n) {
+        const result = matching.slice(0, n);
+        this.markSeen(result);
+        return result;
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        throw new LockconfError(
+          'ERR_DELIVERY_TIMEOUT',
+          `inbox ${this.id}: waited ${timeoutMs} ms for ${n} deliver${n === 1 ? 'y' : 'ies'}${opts.predicate ? ' matching the condition' : ''}; ` +
+            `${matching.length} arrived${opts.predicate ? ` (${all.length} in all)` : ''}`,
+        );
+      }
+      // Without a predicate the server can count for us; with one, wake on every new arrival.
+      const min = opts.predicate ? all.length + 1 : n;
+      all = await this.poll(0, min, Math.min(remaining, POLL_SLICE_MS));
+    }
+  }
+
+  /**
+   * Waits the window, then returns the deliveries not yet handed out by this
+   * inbox (by waitFor, deliveries or an earlier collectFor). After waitFor(1)
+   * that is "anything more"; on a fresh inbox it is everything that arrived.
+   */
+  async collectFor(windowMs: number): Promise<Delivery[]> {
+    const from = this.seen;
+    // A long poll that cannot be satisfied doubles as a server-side timer.
+    const list = await this.poll(from, MAX_DELIVERIES, windowMs);
+    this.markSeen(list);
+    return list;
+  }
+}

@@ -1,0 +1,350 @@
+/**
+ * The capture server: receives the target's webhook deliveries and records each
+ * one with its exact bytes, so signatures can be checked over what was sent.
+ *
+ * It runs once, in the process that starts the run (global setup); test
+ * workers live in other processes and reach it over a small token-protected
+ * control API (`/_capture`), through CaptureClient. Each test gets its own
+ * inbox (`/inbox/<id>`), and each inbox answers as it is told (status, a
+ * redirect to another inbox, a delay, a body), so no-retry and no-redirect
+ * can be observed.
+ *
+ * Control API (header x-capture-token):
+ *   POST /_capture/inboxes                    {label?, response?}  → 201 {id, url}
+ *   PUT  /_capture/inboxes/:id/response       InboxResponse        → 204
+ *   GET  /_capture/inboxes/:id/deliveries?after=SEQ&min=N&timeoutMs=T
+ *        → 200 {deliveries, lastSeq}; holds the request (long poll) until at least
+ *          N deliveries after SEQ arrived or T ms passed, whichever comes first
+ *   DELETE /_capture/inboxes/:id                                    → 204
+ *
+ * The test workers' side of the control API is client.ts.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { InboxResponse } from '../../contracts.js';
+import { LockconfError } from '../../run/errors.js';
+import { CAPTURE_BODY_LIMIT, MAX_DELIVERIES, MAX_DELIVERY_BYTES, MAX_INBOXES, MAX_WAIT_MS, type CaptureConnection, type DeliveryJson, type StoredDelivery } from './protocol.js';
+
+export type { CaptureConnection } from './protocol.js';
+export { CAPTURE_BODY_LIMIT, MAX_DELIVERIES, MAX_DELIVERY_BYTES, MAX_INBOXES, MAX_WAIT_MS } from './protocol.js';
+
+
+interface InboxState {
+  id: string;
+  response: InboxResponse;
+  deliveries: StoredDelivery[];
+}
+
+const inboxResponseSchema = z
+  .object({
+    status: z.number().int().min(200).max(599).optional(), // a final answer: no 1xx
+    location: z
+      .string()
+      .min(1)
+      .max(2048)
+      .refine((v) => URL.canParse(v), { error: 'must be an absolute URL' })
+      .optional(),
+    delayMs: z.number().int().min(0).max(MAX_WAIT_MS).optional(),
+    body: z.string().max(64 * 1024).optional(),
+  })
+  .strict();
+
+const newInboxSchema = z
+  .object({
+    label: z.string().max(200).optional(),
+    response: inboxResponseSchema.optional(),
+  })
+  .strict();
+
+const pollQuerySchema = z.object({
+  after: z.coerce.number().int().min(0).default(0),
+  min: z.coerce.number().int().min(0).max(MAX_DELIVERIES).default(0),
+  timeoutMs: z.coerce.number().int().min(0).max(MAX_WAIT_MS).default(0),
+});
+
+class BadRequest extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly errorCode: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function parseWith<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
+  const r = schema.safeParse(input ?? {});
+  if (r.success) return r.data;
+  const why = r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : what} ${i.message}`).join('; ');
+  throw new BadRequest(400, 'bad_request', `invalid ${what}: ${why}`);
+}
+
+function headerRecord(raw: FastifyRequest['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  }
+  return out;
+}
+
+function parseListen(listen: string): { host: string; port: number } {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(listen);
+  if (!m || Number(m[2]) > 65535) throw new LockconfError('ERR_CAPTURE', `capture.listen must be "host:port", got an unusable value`);
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port: Number(m[2]) };
+}
+
+/** The address other local processes use: a wildcard listen address is reached over loopback. */
+function localBase(addr: AddressInfo): string {
+  const host = addr.address === '0.0.0.0' ? '127.0.0.1' : addr.address === '::' ? '::1' : addr.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+}
+
+function slug(label: string | undefined): string {
+  const s = (label ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  const id = randomBytes(6).toString('hex');
+  return s ? `${s}-${id}` : id;
+}
+
+class CaptureStore {
+  readonly inboxes = new Map<string, InboxState>();
+  /** Every delivery kept, oldest first (unknown inboxes included). */
+  readonly all: StoredDelivery[] = [];
+  private bytes = 0;
+  private seq = 0;
+  private readonly waiters = new Set<{ check: () => void; done: () => void }>();
+  private closed = false;
+
+  /** Set once the server listens (the address is known only then). */
+  publicBaseUrl = '';
+
+  createInbox(label: string | undefined, response: InboxResponse | undefined): { id: string; url: string } {
+    const id = slug(label);
+    this.inboxes.set(id, { id, response: response ?? {}, deliveries: [] });
+    while (this.inboxes.size > MAX_INBOXES) this.inboxes.delete(this.inboxes.keys().next().value!);
+    return { id, url: this.urlOf(id) };
+  }
+
+  urlOf(id: string): string {
+    return `${this.publicBaseUrl}/inbox/${id}`;
+  }
+
+  record(d: Omit<StoredDelivery, 'seq'>): StoredDelivery {
+    const stored = { seq: ++this.seq, ...d };
+    this.all.push(stored);
+    this.bytes += stored.rawBody.length;
+    this.inboxes.get(stored.inbox)?.deliveries.push(stored);
+    while (this.all.length > MAX_DELIVERIES || (this.bytes > MAX_DELIVERY_BYTES && this.all.length > 1)) {
+      const old = this.all.shift()!;
+      this.bytes -= old.rawBody.length;
+      const list = this.inboxes.get(old.inbox)?.deliveries;
+      if (list && list[0] === old) list.shift();
+    }
+    for (const w of [...this.waiters]) w.check();
+    return stored;
+  }
+
+  /** Resolves when `ready()` holds or after timeoutMs; released early by releaseAll(). */
+  waitUntil(ready: () => boolean, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    if (ready() || timeoutMs <= 0 || this.closed || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = {
+        done: () => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          signal.removeEventListener('abort', waiter.done);
+          resolve();
+        },
+        check: () => {
+          if (ready()) waiter.done();
+        },
+      };
+      const timer = setTimeout(waiter.done, timeoutMs);
+      this.waiters.add(waiter);
+      signal.addEventListener('abort', waiter.done);
+    });
+  }
+
+  /** The server is closing: answer every long poll now, and any later one at once. */
+  releaseAll(): void {
+    this.closed = true;
+    for (const w of [...this.waiters]) w.done();
+  }
+}
+
+function toJson(d: StoredDelivery): DeliveryJson {
+  return { ...d, rawBody: d.rawBody.toString('base64') };
+}
+
+function tokenMatches(given: unknown, token: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Answer delays, all cut short when the server closes. */
+class Delays {
+  private readonly pending = new Map<NodeJS.Timeout, () => void>();
+
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(timer);
+        resolve();
+      }, ms);
+      this.pending.set(timer, resolve);
+    });
+  }
+
+  releaseAll(): void {
+    for (const [timer, resolve] of this.pending) {
+      clearTimeout(timer);
+      resolve();
+    }
+    this.pending.clear();
+  }
+}
+
+/** Webhook deliveries: any method, any content type, raw bytes kept. */
+function registerInboxRoutes(app: FastifyInstance, store: CaptureStore, delays: Delays): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CAPTURE_BODY_LIMIT }, (_req, body, done) => done(null, body));
+  // Headers as the target sent them. Fastify would refuse a malformed Content-Type (415)
+  // before any handler runs, yet a wrong content type is exactly what a suite must see:
+  // keep the original, and let the body through as opaque bytes.
+  const original = new WeakMap<object, Record<string, string>>();
+  app.addHook('onRequest', async (req) => {
+    original.set(req.raw, headerRecord(req.headers));
+    if (req.raw.headers['content-type'] !== undefined) req.raw.headers['content-type'] = 'application/octet-stream';
+  });
+
+  const receive = async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const id = req.params.id;
+    const inbox = store.inboxes.get(id);
+    const config: InboxResponse = inbox?.response ?? {};
+    const status = inbox ? (config.status ?? (config.location ? 302 : 200)) : 404;
+    store.record({
+      inbox: id,
+      method: req.method,
+      url: req.url,
+      headers: original.get(req.raw) ?? headerRecord(req.headers),
+      rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+      receivedAt: Date.now(),
+      answeredStatus: status,
+    });
+    if (!inbox) return reply.code(404).send({ error: 'unknown_inbox', message: `no inbox ${id}` });
+    if (config.delayMs) await delays.wait(config.delayMs);
+    reply.code(status);
+    if (config.location) reply.header('location', config.location);
+    if (config.body !== undefined) return reply.type('text/plain; charset=utf-8').send(config.body);
+    return reply.send();
+  };
+  app.all('/inbox/:id', receive);
+  app.all('/inbox/:id/*', receive);
+}
+
+function registerControlRoutes(app: FastifyInstance, store: CaptureStore, token: string): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (!tokenMatches(req.headers['x-capture-token'], token)) {
+      return reply.code(401).send({ error: 'unauthorized', message: 'missing or wrong x-capture-token' });
+    }
+  });
+
+  const inboxOf = (id: string): InboxState => {
+    const inbox = store.inboxes.get(id);
+    if (!inbox) throw new BadRequest(404, 'unknown_inbox', `no inbox ${id}`);
+    return inbox;
+  };
+
+  app.post('/inboxes', async (req, reply) => {
+    const body = parseWith(newInboxSchema, req.body, 'inbox');
+    return reply.code(201).send(store.createInbox(body.label, body.response));
+  });
+
+  app.put<{ Params: { id: string } }>('/inboxes/:id/response', async (req, reply) => {
+    const inbox = inboxOf(req.params.id);
+    inbox.response = parseWith(inboxResponseSchema, req.body, 'response');
+    return reply.code(204).send();
+  });
+
+  app.delete<{ Params: { id: string } }>('/inboxes/:id', async (req, reply) => {
+    inboxOf(req.params.id);
+    store.inboxes.delete(req.params.id);
+    return reply.code(204).send();
+  });
+
+  app.get<{ Params: { id: string } }>('/inboxes/:id/deliveries', async (req, reply) => {
+    const inbox = inboxOf(req.params.id);
+    const q = parseWith(pollQuerySchema, req.query, 'query');
+    const after = () => inbox.deliveries.filter((d) => d.seq > q.after);
+    // A client that gives up closes the socket; stop waiting for it then too.
+    // (the response's 'close' fires early only when the connection goes; the server's close releases every waiter)
+    const gone = new AbortController();
+    const onGone = () => gone.abort();
+    reply.raw.once('close', onGone);
+    await store.waitUntil(() => after().length >= q.min, q.timeoutMs, gone.signal);
+    reply.raw.off('close', onGone);
+    return { deliveries: after().map(toJson), lastSeq: inbox.deliveries.at(-1)?.seq ?? q.after };
+  });
+
+  app.get('/deliveries', async (req) => {
+    const q = parseWith(pollQuerySchema, req.query, 'query');
+    const list = store.all.filter((d) => d.seq > q.after);
+    return { deliveries: list.map(toJson), lastSeq: store.all.at(-1)?.seq ?? q.after };
+  });
+}
+
+/**
+ * Start the capture server on `listen` (default 127.0.0.1:0). The inbox URLs
+ * handed to the target are based on `publicUrl` when given (a tunnel in front).
+ */
+export async function startCaptureServer(
+  opts: { listen?: string; publicUrl?: string | null } = {},
+): Promise<CaptureConnection & { close(): Promise<void> }> {
+  const { host, port } = parseListen(opts.listen ?? '127.0.0.1:0');
+  const token = randomBytes(24).toString('base64url');
+  const store = new CaptureStore();
+  const delays = new Delays();
+  const app = Fastify({ logger: false, bodyLimit: CAPTURE_BODY_LIMIT, forceCloseConnections: true });
+
+  // Errors become 4xx JSON: malformed JSON, oversized bodies (413), bad input; never a stack trace.
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; errorCode?: string }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+    const code = err instanceof BadRequest ? err.errorCode : status === 413 ? 'payload_too_large' : status < 500 ? 'bad_request' : 'internal_error';
+    return reply.code(status).send({ error: code, message: status < 500 ? err.message : 'internal error' });
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` }));
+  // Long polls and delayed answers would hold close() up; release them first.
+  const release = () => {
+    store.releaseAll();
+    delays.releaseAll();
+  };
+  app.addHook('preClose', async () => release());
+
+  await app.register(async (scope) => registerInboxRoutes(scope, store, delays));
+  await app.register(async (scope) => registerControlRoutes(scope, store, token), { prefix: '/_capture' });
+
+  await app.listen({ host, port });
+  const base = localBase(app.server.address() as AddressInfo);
+  const publicBaseUrl = (opts.publicUrl ?? base).replace(/\/+$/, '');
+  store.publicBaseUrl = publicBaseUrl;
+
+  return {
+    controlUrl: `${base}/_capture`,
+    publicBaseUrl,
+    token,
+    close: async () => {
+      release();
+      await app.close();
+    },
+  };
+}
+
+// ── Client side (test workers) ──────────────────────────────────────────────

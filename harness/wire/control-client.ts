@@ -1,0 +1,128 @@
+/**
+ * Client of the test control protocol (../shared/design/control-protocol.md).
+ * It goes through the harness's HttpClient, so control calls appear in a
+ * test's exchange log, redacted like every other exchange (the control token
+ * is registered with the redactor here).
+ */
+import type { ControlClientLike, ControlEvent, Fixtures, HttpClientLike, HttpResponse, RedactorLike } from '../contracts.js';
+import { LockconfError } from '../run/errors.js';
+
+function describeFailure(res: HttpResponse): string {
+  const body = res.json as { error?: unknown; message?: unknown } | undefined;
+  const code = typeof body?.error === 'string' ? body.error : null;
+  const message = typeof body?.message === 'string' ? body.message : null;
+  return [String(res.status), code, message].filter(Boolean).join(' ');
+}
+
+function isFixtures(value: unknown): value is Fixtures {
+  const v = value as Fixtures | null;
+  return (
+    !!v &&
+    Array.isArray(v.users) &&
+    Array.isArray(v.locks) &&
+    v.users.every((u) => typeof u?.userId === 'string') &&
+    v.locks.every((l) => typeof l?.lockId === 'string')
+  );
+}
+
+export class ControlClient implements ControlClientLike {
+  private readonly controlUrl: string;
+  private readonly controlToken: string;
+  private readonly http: HttpClientLike;
+  private readonly redactor: RedactorLike | null;
+  private readonly clientId: string | null;
+
+  /**
+   * `clientId` (for POST /client-credentials) and `redactor` default to the
+   * HttpClient's profile and redactor when `http` is a harness HttpClient.
+   */
+  constructor(opts: { controlUrl: string; controlToken: string; http: HttpClientLike; clientId?: string; redactor?: RedactorLike }) {
+    const fromHttp = opts.http as Partial<{ profile: { clientId?: string }; redactor: RedactorLike }>;
+    this.controlUrl = opts.controlUrl.replace(/\/+$/, '');
+    this.controlToken = opts.controlToken;
+    this.http = opts.http;
+    this.redactor = opts.redactor ?? fromHttp.redactor ?? null;
+    this.clientId = opts.clientId ?? fromHttp.profile?.clientId ?? null;
+    this.redactor?.add(opts.controlToken, 'control_token');
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, json?: unknown, accept: number[] = []): Promise<HttpResponse> {
+    const res = await this.http.request({
+      method,
+      url: this.controlUrl + path,
+      headers: { 'x-control-token': this.controlToken, accept: 'application/json' },
+      ...(json !== undefined ? { json } : {}),
+    });
+    if ((res.status < 200 || res.status > 299) && !accept.includes(res.status)) {
+      const why = `control ${method} ${path} answered ${describeFailure(res)}`;
+      throw new LockconfError('ERR_CONTROL', this.redactor ? this.redactor.redact(why) : why);
+    }
+    return res;
+  }
+
+  private number(res: HttpResponse, field: string, path: string): number {
+    const value = (res.json as Record<string, unknown> | undefined)?.[field];
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw new LockconfError('ERR_CONTROL', `control ${path} answered without a numeric "${field}"`);
+    }
+    return value;
+  }
+
+  async fixtures(): Promise<Fixtures> {
+    const res = await this.call('GET', '/fixtures');
+    if (!isFixtures(res.json)) {
+      throw new LockconfError('ERR_CONTROL', 'control GET /fixtures answered without {"users": [{userId…}], "locks": [{lockId…}]}');
+    }
+    return res.json;
+  }
+
+  async consent(
+    authorizationUrl: string,
+    userId: string,
+    decision: 'approve' | 'deny',
+  ): Promise<{ status: number; location: string | null; error?: string }> {
+    // 422: the implementation refused the authorization request and will not redirect.
+    const res = await this.call('POST', '/consent', { authorizationUrl, userId, decision }, [422]);
+    const body = (res.json ?? {}) as { location?: unknown; error?: unknown };
+    const location = typeof body.location === 'string' ? body.location : null;
+    return { status: res.status, location, ...(typeof body.error === 'string' ? { error: body.error } : {}) };
+  }
+
+  async now(): Promise<number> {
+    return this.number(await this.call('GET', '/clock'), 'now', 'GET /clock');
+  }
+
+  async advanceClock(ms: number): Promise<number> {
+    if (!Number.isFinite(ms) || ms < 0) throw new LockconfError('ERR_CONTROL', `advanceClock needs a number of ms ≥ 0`);
+    return this.number(await this.call('POST', '/clock', { advanceMs: ms }), 'now', 'POST /clock');
+  }
+
+  async resetClock(): Promise<number> {
+    return this.number(await this.call('POST', '/clock', { reset: true }), 'now', 'POST /clock');
+  }
+
+  async emit(event: ControlEvent): Promise<{ emitted: number; eventId: string | null }> {
+    const res = await this.call('POST', '/events', event);
+    const body = (res.json ?? {}) as { emitted?: unknown; eventId?: unknown };
+    return {
+      emitted: typeof body.emitted === 'number' ? body.emitted : 0,
+      eventId: typeof body.eventId === 'string' ? body.eventId : null,
+    };
+  }
+
+  /** 204 when revoked, 404 for an unknown token (not an error: the caller decides). */
+  async revokeRefreshToken(refreshToken: string): Promise<number> {
+    this.redactor?.add(refreshToken, 'refresh_token');
+    const res = await this.call('POST', '/refresh-tokens/revoke', { refreshToken }, [404]);
+    return res.status;
+  }
+
+  async setClientCredentials(enabled: boolean): Promise<void> {
+    if (!this.clientId) throw new LockconfError('ERR_CONTROL', 'setClientCredentials needs the client_id (pass clientId to ControlClient)');
+    await this.call('POST', '/client-credentials', { clientId: this.clientId, enabled });
+  }
+
+  async reset(): Promise<void> {
+    await this.call('POST', '/reset', {});
+  }
+}

@@ -1,0 +1,107 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../harness/cli.js';
+import { expandSelection, scanSource, SelectionError, testNamePattern } from '../../harness/run/selection.js';
+import { cli } from '../support/cli.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await makeTmpDir('cli');
+});
+afterAll(async () => {
+  await removeTmpDir(dir);
+});
+
+describe('selection (--only, --list)', () => {
+  it('expands IDs and globs against the catalog and refuses patterns that match nothing', () => {
+    expect(expandSelection(['OAUTH-STATE-ECHO'])).toEqual(['OAUTH-STATE-ECHO']);
+    const webhooks = expandSelection(['WEBHOOK-*']);
+    expect(webhooks.length).toBeGreaterThan(3);
+    expect(webhooks.every((id) => id.startsWith('WEBHOOK-'))).toBe(true);
+    expect(expandSelection(['OAUTH-STATE-ECHO,REFRESH-SINGLE-USE'])).toHaveLength(2);
+    expect(() => expandSelection(['NOPE-*'])).toThrow(SelectionError);
+  });
+
+  it('builds a test-name filter that matches "<ID>:" after describe titles, and only that ID', () => {
+    const re = new RegExp(testNamePattern(['REFRESH-SINGLE-USE', 'OAUTH-STATE-ECHO']));
+    expect(re.test('Refresh token REFRESH-SINGLE-USE: a used refresh token is refused')).toBe(true);
+    expect(re.test('OAUTH-STATE-ECHO: state comes back')).toBe(true);
+    expect(re.test('X-REFRESH-SINGLE-USE: other')).toBe(false);
+    expect(re.test('REFRESH-SINGLE-USE-TWO: other')).toBe(false);
+  });
+
+  it('finds conformance() declarations statically', () => {
+    const src = `conformance('OAUTH-STATE-ECHO', 'state comes back', {}, async () => {});\n  conformance(\n "REFRESH-SINGLE-USE",\n "it\\"s refused", { needs: ['user-token'] }, fn)`;
+    expect(scanSource(src, 'suites/x.test.ts')).toEqual([
+      { id: 'OAUTH-STATE-ECHO', title: 'state comes back', file: 'suites/x.test.ts' },
+      { id: 'REFRESH-SINGLE-USE', title: 'it"s refused', file: 'suites/x.test.ts' },
+    ]);
+  });
+});
+
+describe('exit codes', () => {
+  it('maps verdicts: conformant and incomplete 0 (incomplete 1 with --strict), not conformant 1, no verdict 2', () => {
+    expect(exitCodeFor('conformant')).toBe(0);
+    expect(exitCodeFor('incomplete')).toBe(0);
+    expect(exitCodeFor('incomplete', true)).toBe(1);
+    expect(exitCodeFor('not-conformant')).toBe(1);
+    expect(exitCodeFor(null)).toBe(2);
+  });
+});
+
+describe('lockconf conformance (command line)', () => {
+  it('--list prints the catalog and the tests without touching any target', async () => {
+    const r = await cli(['conformance', '--list', '--only', 'OAUTH-*', '--target', '/nonexistent/profile.json']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\* OAUTH-STATE-ECHO\s+MUST/);
+    expect(r.stdout).toMatch(/^ {2}REFRESH-SINGLE-USE\s+MUST/m);
+    expect(r.stdout).toContain('Tests that would run');
+  });
+
+  it('a bad profile stops the run with exit 2, names the field and prints no secret', async () => {
+    const secret = 'cs-very-secret-value-41f9';
+    const apiKey = 'ak-very-secret-value-77c1';
+    const file = join(dir, 'bad-profile.json');
+    await writeFile(file, JSON.stringify({ authUrl: 'not a url', baseUrl: 'https://api.example.test', clientId: 'c', clientSecret: secret, apiKey, redirectUri: 'https://app.example.test/cb' }));
+    const r = await cli(['conformance', '--target', file, '--out', join(dir, 'run'), '--no-allure']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('authUrl');
+    expect(r.stdout + r.stderr).not.toContain(secret);
+    expect(r.stdout + r.stderr).not.toContain(apiKey);
+  });
+
+  it('a secret given through the environment with a bad field is not echoed either', async () => {
+    const secret = 'env-secret-value-9d2e';
+    const r = await cli(['conformance', '--out', join(dir, 'run2'), '--no-allure'], { LOCKCONF_CLIENT_SECRET: secret, LOCKCONF_BASE_URL: 'ftp://x' });
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).not.toContain(secret);
+  });
+
+  it('an unreachable target ends the run with exit 2, says so, and prints no secret', async () => {
+    const file = join(dir, 'unreachable.json');
+    const secrets = { clientSecret: 'unreach-secret-1234abcd', apiKey: 'unreach-key-5678abcd', controlToken: 'unreach-ctl-9999abcd' };
+    await writeFile(file, JSON.stringify({
+      authUrl: 'http://127.0.0.1:9/oauth', baseUrl: 'http://127.0.0.1:9/api', clientId: 'c', redirectUri: 'https://app.example.test/cb',
+      controlUrl: 'http://127.0.0.1:9/_control', ...secrets,
+    }));
+    const r = await cli(['conformance', '--target', file, '--out', join(dir, 'unreachable-run'), '--no-allure']);
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).toContain('ERR_TARGET_UNREACHABLE');
+    expect(r.stderr).toContain('could not be carried out');
+    for (const v of Object.values(secrets)) expect(r.stdout + r.stderr).not.toContain(v);
+  });
+
+  it('an --only pattern that matches nothing is refused with exit 2', async () => {
+    const r = await cli(['conformance', '--only', 'NOPE-*', '--out', join(dir, 'run3')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('NOPE-*');
+  });
+
+  it('login without a target profile exits 2 and says what it needs', async () => {
+    const r = await cli(['login']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('login needs a target profile');
+  });
+});

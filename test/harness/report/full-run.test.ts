@@ -1,0 +1,212 @@
+/**
+ * End to end: a full conformance run through the command line against the
+ * reference mock writes every report file, no report file holds a secret, a
+ * token or a code, and the pages render in a browser without asking any other
+ * host for anything.
+ *
+ * The mock runs in this process behind a recording proxy, so the test knows
+ * every token and code the target handed out and every webhook token the
+ * harness chose, independently of the harness's own redaction.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG } from '../../../harness/catalog/index.js';
+import type { ConformanceResult } from '../../../harness/report/result-file.js';
+import { createMock, type RunningMock } from '../../../mock/server.js';
+import { launchChromium } from '../../support/chromium.js';
+import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const CREDENTIALS = {
+  clientId: 'leaktest-client-id-5b1e',
+  clientSecret: 'leaktest-client-secret-8f3a2c71d9',
+  apiKey: 'leaktest-api-key-0c6d19be74a2',
+  controlToken: 'leaktest-control-token-7e44a0f3c2',
+};
+const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/;
+
+function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
+  Object.assign(env, extraEnv, { NO_COLOR: '1' });
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'harness/cli.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('close', (code) => done({ code, out }));
+  });
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(full)));
+    else if (entry.isFile()) out.push(full);
+  }
+  return out;
+}
+
+/** Every place a secret shows up in the files of a run directory: "file: kind". */
+async function findLeaks(dir: string, secrets: Map<string, string>): Promise<string[]> {
+  const leaks: string[] = [];
+  for (const file of await filesUnder(dir)) {
+    const text = await readFile(file, 'utf8');
+    for (const [value, kind] of secrets) {
+      if (text.includes(value) || text.includes(encodeURIComponent(value))) leaks.push(`${relative(dir, file)}: ${kind}`);
+    }
+    if (JWT_SHAPE.test(text)) leaks.push(`${relative(dir, file)}: a JWT-shaped string`);
+  }
+  return leaks;
+}
+
+let work = '';
+let mock: RunningMock;
+let proxy: RecordingProxy;
+let runDir = '';
+let run: { code: number | null; out: string };
+let result: ConformanceResult;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'lockconf-full-run-'));
+  mock = await createMock({ credentials: CREDENTIALS });
+  proxy = await startRecordingProxy(mock.url);
+  const profile = {
+    ...mock.profile,
+    authUrl: `${proxy.url}/oauth`,
+    baseUrl: `${proxy.url}/api`,
+    controlUrl: `${proxy.url}/_control`,
+  };
+  const target = join(work, 'target.json');
+  await writeFile(target, JSON.stringify(profile), { mode: 0o600 });
+  await chmod(target, 0o600);
+  runDir = join(work, 'run');
+  run = await runCli(['conformance', '--target', target, '--out', runDir, '--seed', '20261122']);
+  result = JSON.parse(await readFile(join(runDir, 'conformance.json'), 'utf8')) as ConformanceResult;
+}, 300_000);
+
+afterAll(async () => {
+  await proxy?.close();
+  await mock?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('a full conformance run through the command line', () => {
+  it('ends with exit 0 against the reference mock and writes every report file', () => {
+    expect(run.code, run.out.slice(-3000)).toBe(0);
+    expect(['conformant', 'incomplete']).toContain(result.verdict);
+    for (const file of ['index.html', 'allure-report/index.html', 'junit.xml', 'conformance.json']) {
+      expect(existsSync(join(runDir, file)), file).toBe(true);
+    }
+    expect(run.out).toContain(`report: ${join(runDir, 'index.html')}`);
+    expect(run.out).toMatch(/spec area\s+passed\s+failed\s+warned\s+not tested\s+info/);
+  });
+
+  it('writes conformance.json in the shape of interfaces.md §3', () => {
+    expect(result.tool).toEqual({ name: 'lockconf', version: expect.any(String) });
+    expect(result.target).toMatchObject({ authUrl: `${proxy.url}/oauth`, baseUrl: `${proxy.url}/api`, mock: false });
+    expect(result.seed).toBe(20261122);
+    expect(Date.parse(result.finishedAt)).toBeGreaterThanOrEqual(Date.parse(result.startedAt));
+    expect(Object.keys(result.counts)).toEqual(expect.arrayContaining(['passed', 'failed', 'warned', 'notTested', 'informational']));
+    expect(result.requirements.map((r) => r.id)).toEqual(CATALOG.map((r) => r.id));
+    for (const r of result.requirements) {
+      expect(r).toMatchObject({ id: expect.any(String), level: expect.any(String), section: expect.any(String), status: expect.any(String), reason: expect.any(String), tests: expect.any(Array) });
+    }
+    expect(result.counts.passed).toBeGreaterThan(10);
+  });
+
+  it('names tests by requirement ID in junit.xml', async () => {
+    const junit = await readFile(join(runDir, 'junit.xml'), 'utf8');
+    expect(junit).toContain('OAUTH-STATE-ECHO:');
+    expect(junit).toMatch(/<testsuites\b/);
+  });
+
+  it('leaves no secret, token or code in any file of the run', async () => {
+    const secrets = new Map<string, string>([
+      [CREDENTIALS.clientSecret, 'client_secret'],
+      [CREDENTIALS.apiKey, 'api key'],
+      [CREDENTIALS.controlToken, 'control token'],
+    ]);
+    for (const v of proxy.values()) if (!secrets.has(v) && v !== CREDENTIALS.clientId) secrets.set(v, `token or code ${v.slice(0, 4)}…`);
+    // The run must have obtained tokens, or this test would prove nothing.
+    expect(proxy.values().size).toBeGreaterThan(10);
+    const files = await filesUnder(runDir);
+    expect(files.some((f) => f.includes('allure-results'))).toBe(true);
+    expect(await findLeaks(runDir, secrets)).toEqual([]);
+    for (const [value] of secrets) expect(run.out.includes(value), 'console output holds a secret').toBe(false);
+  });
+
+  it('keeps the embedded-mock path clean too (credentials fixed through LOCKCONF_MOCK_OPTIONS)', async () => {
+    const dir = join(work, 'embedded');
+    const creds = { clientSecret: 'embedded-secret-2f9c81aa', apiKey: 'embedded-api-key-73be01d4', controlToken: 'embedded-control-5d12e6f0' };
+    const r = await runCli(['conformance', '--out', dir, '--seed', '3', '--no-allure', '--only', 'OAUTH-*', '--only', 'REFRESH-*'], {
+      LOCKCONF_MOCK_OPTIONS: JSON.stringify({ credentials: creds }),
+    });
+    expect(r.code, r.out.slice(-2000)).toBe(0);
+    const secrets = new Map(Object.entries(creds).map(([k, v]) => [v, k]));
+    expect(await findLeaks(dir, secrets)).toEqual([]);
+    for (const v of Object.values(creds)) expect(r.out.includes(v)).toBe(false);
+  }, 120_000);
+});
+
+describe('the reports in a browser', () => {
+  let server: FastifyInstance;
+  let origin = '';
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = Fastify({ logger: false });
+    await server.register(fastifyStatic, { root: runDir });
+    origin = await server.listen({ host: '127.0.0.1', port: 0 });
+    browser = await launchChromium(); // installs Debian's chromium when missing, or says how
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function open(path: string, screenshot: string) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
+    const foreign: string[] = [];
+    page.on('request', (req) => {
+      const url = req.url();
+      if (!url.startsWith(origin) && !/^(data|blob|about):/.test(url)) foreign.push(url);
+    });
+    await page.goto(`${origin}/${path}`, { waitUntil: 'load' });
+    return { page, foreign, shoot: async () => {
+      await mkdir(join(ROOT, 'reports', 'screenshots'), { recursive: true });
+      await page.screenshot({ path: join(ROOT, 'reports', 'screenshots', screenshot) });
+    } };
+  }
+
+  it('index.html shows the verdict, the counts and a row per requirement, and asks no other host', async () => {
+    const { page, foreign, shoot } = await open('index.html', 'index.png');
+    expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe(result.verdict);
+    expect(await page.locator('[data-verdict]').isVisible()).toBe(true);
+    expect(await page.locator('li[data-status="passed"] .n').textContent()).toBe(String(result.counts.passed));
+    expect(await page.locator('li[data-status="not-tested"] .n').textContent()).toBe(String(result.counts.notTested));
+    expect(await page.locator('article.req').count()).toBe(CATALOG.length);
+    expect(await page.locator('#req-OAUTH-STATE-ECHO').isVisible()).toBe(true);
+    await shoot();
+    expect(foreign).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('the Allure report renders its results and asks no other host', async () => {
+    const { page, foreign, shoot } = await open('allure-report/index.html', 'allure.png');
+    await page.getByText('OAuth authorization').first().waitFor({ timeout: 20_000 });
+    await page.waitForLoadState('networkidle');
+    await shoot();
+    expect(foreign).toEqual([]);
+    await page.close();
+  }, 60_000);
+});

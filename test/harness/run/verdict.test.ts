@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { Requirement } from '../../../harness/catalog/index.js';
+import type { RequirementOutcome, TestMeta } from '../../../harness/run/outcome.js';
+import { computeVerdict, idFromTestName, NO_TEST, NOT_SELECTED, type TestRecord } from '../../../harness/run/verdict.js';
+import { parseExpectations } from '../../../harness/run/expectations.js';
+
+const CAT: Requirement[] = [
+  { id: 'OAUTH-STATE-ECHO', level: 'MUST', area: 'OAuth authorization', section: 'S1', source: 'spec', rule: 'r1' },
+  { id: 'OAUTH-CODE-LIFETIME', level: 'SHOULD', area: 'OAuth authorization', section: 'S2', source: 'spec', rule: 'r2' },
+  { id: 'TOKEN-JWT-EXP', level: 'INFO', area: 'Token endpoint', section: 'S3', source: 'spec', rule: 'r3' },
+  { id: 'EVENT-BRIDGE-OFFLINE-DELAY', level: 'INFO', area: 'Event payloads', section: 'S4', source: 'spec', rule: 'r4', untestable: 'cannot cut a bridge off' },
+  { id: 'REFRESH-SINGLE-USE', level: 'MUST', area: 'Refresh tokens', section: 'S5', source: 'spec', rule: 'r5' },
+];
+
+function meta(requirement: string, outcomes: RequirementOutcome[], extra: Partial<TestMeta> = {}): TestMeta {
+  return { requirement, outcomes, observations: [], exchanges: [], deliveries: [], ...extra };
+}
+function test(name: string, state: TestRecord['state'], m?: TestMeta, more: Partial<TestRecord> = {}): TestRecord {
+  return { name, state, ...(m ? { meta: m } : {}), ...more };
+}
+const status = (r: ReturnType<typeof computeVerdict>, id: string) => r.requirements.find((x) => x.id === id)!;
+
+describe('verdict', () => {
+  it('reads the requirement ID from a test name', () => {
+    expect(idFromTestName('REFRESH-SINGLE-USE: a used refresh token is refused')).toBe('REFRESH-SINGLE-USE');
+    expect(idFromTestName('something else')).toBeNull();
+  });
+
+  it('aggregates per ID: any failed wins over passed, across tests and t.check', () => {
+    const r = computeVerdict({
+      catalog: CAT,
+      tests: [
+        test('OAUTH-STATE-ECHO: a', 'passed', meta('OAUTH-STATE-ECHO', [{ id: 'OAUTH-STATE-ECHO', status: 'passed' }])),
+        test('REFRESH-SINGLE-USE: b', 'failed', meta('REFRESH-SINGLE-USE', [
+          { id: 'REFRESH-SINGLE-USE', status: 'passed' },
+          { id: 'OAUTH-STATE-ECHO', status: 'failed', reason: 'state was truncated' },
+        ])),
+      ],
+    });
+    expect(status(r, 'OAUTH-STATE-ECHO')).toMatchObject({ status: 'failed', reason: 'state was truncated' });
+    expect(status(r, 'OAUTH-STATE-ECHO').tests).toEqual(['OAUTH-STATE-ECHO: a', 'REFRESH-SINGLE-USE: b']);
+    expect(status(r, 'REFRESH-SINGLE-USE').status).toBe('passed');
+    expect(r.verdict).toBe('not-conformant');
+  });
+
+  it('a failed SHOULD is warned and does not make the target not conformant', () => {
+    const r = computeVerdict({
+      catalog: CAT,
+      tests: [
+        test('OAUTH-STATE-ECHO: a', 'passed', meta('OAUTH-STATE-ECHO', [{ id: 'OAUTH-STATE-ECHO', status: 'passed' }])),
+        test('REFRESH-SINGLE-USE: a', 'passed', meta('REFRESH-SINGLE-USE', [{ id: 'REFRESH-SINGLE-USE', status: 'passed' }])),
+        test('OAUTH-CODE-LIFETIME: a', 'passed', meta('OAUTH-CODE-LIFETIME', [{ id: 'OAUTH-CODE-LIFETIME', status: 'failed', reason: 'code lives 1 h' }])),
+      ],
+    });
+    expect(status(r, 'OAUTH-CODE-LIFETIME')).toMatchObject({ status: 'warned', reason: 'code lives 1 h' });
+    expect(r.verdict).toBe('conformant');
+    expect(r.counts).toMatchObject({ passed: 2, warned: 1, failed: 0 });
+  });
+
+  it('INFO is informational once run, whatever its checks say; never run → not tested with the untestable reason', () => {
+    const r = computeVerdict({
+      catalog: CAT,
+      tests: [test('TOKEN-JWT-EXP: a', 'passed', meta('TOKEN-JWT-EXP', [{ id: 'TOKEN-JWT-EXP', status: 'failed' }]))],
+    });
+    expect(status(r, 'TOKEN-JWT-EXP').status).toBe('informational');
+    expect(status(r, 'EVENT-BRIDGE-OFFLINE-DELAY')).toMatchObject({ status: 'not-tested', reason: 'cannot cut a bridge off' });
+  });
+
+  it('never run → not tested with the capability reason, "not selected (--only)" or "no test"', () => {
+    const r = computeVerdict({
+      catalog: CAT,
+      selected: new Set(['OAUTH-STATE-ECHO', 'OAUTH-CODE-LIFETIME']),
+      tests: [
+        test('OAUTH-STATE-ECHO: a', 'skipped', meta('OAUTH-STATE-ECHO', [{ id: 'OAUTH-STATE-ECHO', status: 'not-tested', reason: 'needs control: the profile has no controlUrl' }])),
+        test('REFRESH-SINGLE-USE: a', 'skipped'),
+      ],
+    });
+    expect(status(r, 'OAUTH-STATE-ECHO')).toMatchObject({ status: 'not-tested', reason: 'needs control: the profile has no controlUrl' });
+    expect(status(r, 'REFRESH-SINGLE-USE')).toMatchObject({ status: 'not-tested', reason: NOT_SELECTED });
+    expect(status(r, 'OAUTH-CODE-LIFETIME')).toMatchObject({ status: 'not-tested', reason: NO_TEST });
+    expect(r.verdict).toBe('incomplete');
+    expect(r.partial).toBe(true);
+  });
+
+  it('a test that died outside its checks fails its own requirement with the error', () => {
+    const r = computeVerdict({
+      catalog: CAT,
+      tests: [
+        test('REFRESH-SINGLE-USE: a', 'failed', meta('REFRESH-SINGLE-USE', [{ id: 'REFRESH-SINGLE-USE', status: 'passed' }]), { errors: ['Test timed out in 30000ms'] }),
+        test('OAUTH-STATE-ECHO: a', 'failed', undefined, { errors: ['boom'] }),
+      ],
+    });
+    expect(status(r, 'REFRESH-SINGLE-USE')).toMatchObject({ status: 'failed', reason: 'Test timed out in 30000ms' });
+    expect(status(r, 'OAUTH-STATE-ECHO')).toMatchObject({ status: 'failed', reason: 'boom' });
+  });
+
+  it('untestable MUSTs do not make a run incomplete; everything passing is conformant', () => {
+    const cat: Requirement[] = [...CAT, { id: 'EVENT-BRIDGE', level: 'MUST', area: 'Event payloads', section: 'x', source: 's', rule: 'r', untestable: 'no way' }];
+    const ok = (id: string) => test(`${id}: t`, 'passed', meta(id, [{ id, status: 'passed' }]));
+    const r = computeVerdict({ catalog: cat, tests: [ok('OAUTH-STATE-ECHO'), ok('REFRESH-SINGLE-USE')] });
+    expect(r.verdict).toBe('conformant');
+  });
+
+  it('--expect: listed failures are "failed (expected)" and do not fail the run; listed passes are stale', () => {
+    const expected = parseExpectations('# known deviations\nOAUTH-STATE-ECHO   # vendor bug 12\nREFRESH-SINGLE-USE\n');
+    const r = computeVerdict({
+      catalog: CAT,
+      expected,
+      tests: [
+        test('OAUTH-STATE-ECHO: a', 'failed', meta('OAUTH-STATE-ECHO', [{ id: 'OAUTH-STATE-ECHO', status: 'failed', reason: 'x' }])),
+        test('REFRESH-SINGLE-USE: a', 'passed', meta('REFRESH-SINGLE-USE', [{ id: 'REFRESH-SINGLE-USE', status: 'passed' }])),
+      ],
+    });
+    expect(status(r, 'OAUTH-STATE-ECHO')).toMatchObject({ status: 'failed', expected: true, expectComment: 'vendor bug 12' });
+    expect(r.stale).toEqual(['REFRESH-SINGLE-USE']);
+    expect(r.verdict).toBe('conformant');
+    expect(r.counts.expectedFailures).toBe(1);
+  });
+
+  it('observations are kept with the test that made them', () => {
+    const r = computeVerdict({
+      catalog: CAT,
+      tests: [test('TOKEN-JWT-EXP: a', 'passed', meta('TOKEN-JWT-EXP', [{ id: 'TOKEN-JWT-EXP', status: 'informational' }], {
+        observations: [{ id: 'TOKEN-JWT-EXP', label: 'exp claim', value: 1234 }],
+      }))],
+    });
+    expect(status(r, 'TOKEN-JWT-EXP').observations).toEqual([{ label: 'exp claim', value: 1234, test: 'TOKEN-JWT-EXP: a' }]);
+  });
+});
+
+describe('expect file', () => {
+  it('accepts JSON lists and objects, and rejects unknown IDs', () => {
+    expect([...parseExpectations('["OAUTH-STATE-ECHO"]').keys()]).toEqual(['OAUTH-STATE-ECHO']);
+    expect(parseExpectations('{"OAUTH-STATE-ECHO": "bug 1"}').get('OAUTH-STATE-ECHO')).toBe('bug 1');
+    expect(parseExpectations('{"expected": [{"id": "OAUTH-STATE-ECHO", "comment": "c"}]}').get('OAUTH-STATE-ECHO')).toBe('c');
+    expect(() => parseExpectations('OAUTH-STATE-ECHOO # typo', 'x.txt')).toThrow(/x.txt line 1: "OAUTH-STATE-ECHOO" is not a requirement ID/);
+    expect(() => parseExpectations('[1', 'x.json')).toThrow(/not valid JSON/);
+  });
+});
