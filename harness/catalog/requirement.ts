@@ -38,8 +38,10 @@ export interface Requirement {
   section: string;
   /** Where the rule comes from: the spec, or an RFC clause OAuth 2.0 itself imposes. */
   source: string;
-  /** The rule, quoted from the spec or RFC. */
+  /** The rule, quoted verbatim from the spec or RFC (cuts marked …, nothing added). */
   rule: string;
+  /** lockconf's reading of the rule, kept apart from the quote: what the test checks and why. */
+  reading?: string;
   /** Set when no test can check this requirement; the reason is reported. */
   untestable?: string;
   /** Set on a MUST or SHOULD requirement that no mock fault can break: why none can exist. */
@@ -55,7 +57,7 @@ export function r(
   area: Area,
   section: string,
   rule: string,
-  extra: Partial<Pick<Requirement, 'source' | 'untestable' | 'noFault'>> = {},
+  extra: Partial<Pick<Requirement, 'source' | 'untestable' | 'noFault' | 'reading'>> = {},
 ): Requirement {
-  return { id, level, area, section, source: extra.source ?? SPEC, rule, ...(extra.untestable ? { untestable: extra.untestable } : {}), ...(extra.noFault ? { noFault: extra.noFault } : {}) };
+  return { id, level, area, section, source: extra.source ?? SPEC, rule, ...(extra.untestable ? { untestable: extra.untestable } : {}), ...(extra.noFault ? { noFault: extra.noFault } : {}), ...(extra.reading ? { reading: extra.reading } : {}) };
 }
