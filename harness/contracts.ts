@@ -157,7 +157,8 @@ export interface ControlEvent {
 }
 export interface ControlClientLike {
   fixtures(): Promise<Fixtures>;
-  consent(authorizationUrl: string, userId: string, decision: 'approve' | 'deny'): Promise<{ status: number; location: string | null; error?: string }>;
+  /** `redirectStatus`: the HTTP status of the redirect, when the target reports it (an optional extension of POST /consent). */
+  consent(authorizationUrl: string, userId: string, decision: 'approve' | 'deny'): Promise<{ status: number; location: string | null; error?: string; redirectStatus?: number }>;
   now(): Promise<number>;
   advanceClock(ms: number): Promise<number>;
   resetClock(): Promise<number>;

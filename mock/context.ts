@@ -109,7 +109,7 @@ export interface MockContext {
 
 /** What the control protocol's POST /consent answers (control-protocol.md). */
 export type ConsentOutcome =
-  | { status: 200; location: string }
+  | { status: 200; location: string; /** The HTTP status of the redirect the browser receives (302). */ redirectStatus: number }
   | { status: 404 | 422; location: null; error: string; message: string };
 
 /** The OAuth side's test hooks, used by the control protocol. Set by registerOAuth. */

@@ -22,6 +22,15 @@ export const FAULTS = {
   'denial-drops-state': { requirement: 'OAUTH-DENIAL-ACCESS-DENIED', description: 'Cancellation redirects with error=access_denied but without state.' },
   'open-redirect': { requirement: 'OAUTH-REDIRECT-URI-REGISTERED', description: 'Any redirect_uri is accepted and redirected to, registered or not.' },
   'code-reusable': { requirement: 'OAUTH-CODE-SINGLE-USE', description: 'An authorization code can be exchanged any number of times.' },
+  'authz-skips-sign-in': { requirement: 'OAUTH-SIGN-IN-STEP', description: 'GET /authorization redirects at once to redirect_uri with a code for the first user, with no sign-in.' },
+  'approval-redirect-303': { requirement: 'OAUTH-AUTHZ-REDIRECT', description: 'Approval answers HTTP 303 instead of 302 (the Location is right).' },
+  'denial-redirect-303': { requirement: 'OAUTH-DENIAL-ACCESS-DENIED', description: 'Cancellation answers HTTP 303 instead of 302 (the Location is right).' },
+  'approval-code-in-fragment': { requirement: 'OAUTH-CODE-ON-APPROVAL', description: 'Approval carries code and state in the URL fragment, not the query.' },
+  'unknown-client-redirected': { requirement: 'OAUTH-UNKNOWN-CLIENT-NO-REDIRECT', description: 'An unknown client_id is accepted when redirect_uri is the registered one.' },
+  'code-grant-no-refresh-token': { requirement: 'OAUTH-CODE-EXCHANGE', description: 'The authorization_code grant answers without refresh_token.' },
+  'bogus-code-accepted': { requirement: 'OAUTH-CODE-INVALID-REFUSED', description: 'A code the mock never issued is exchanged for the first user\'s token.' },
+  'code-never-expires': { requirement: 'OAUTH-CODE-EXPIRES', description: 'Authorization codes never expire.' },
+  'code-lives-an-hour': { requirement: 'OAUTH-CODE-LIFETIME', description: 'Authorization codes expire an hour after issue, not ten minutes.' },
 
   // Token endpoint
   'basic-header-accepted': { requirement: 'TOKEN-BASIC-REJECTED', description: 'Client credentials in an Authorization: Basic header are accepted when the body lacks them.' },
@@ -30,10 +39,14 @@ export const FAULTS = {
   'malformed-400': { requirement: 'TOKEN-MALFORMED-302-ERROR', description: 'A malformed token request gets a 400 JSON error instead of a 302 to /error.' },
   'expires-in-string': { requirement: 'TOKEN-RESPONSE-SHAPE', description: 'expires_in is sent as a string of digits, not an integer.' },
   'access-token-opaque': { requirement: 'TOKEN-ACCESS-TOKEN-JWT', description: 'access_token is an opaque random string, not a JWT.' },
+  'token-response-form-encoded': { requirement: 'TOKEN-RESPONSE-JSON', description: 'The token response is sent form-encoded (application/x-www-form-urlencoded), not as JSON.' },
 
   // Client credentials
   'cc-enabled-by-default': { requirement: 'TOKEN-CC-DISABLED-BY-DEFAULT', description: 'The client_credentials grant works without the operator\'s permission.' },
   'cc-no-refresh-token': { requirement: 'TOKEN-CC-ENABLED-WORKS', description: 'The client_credentials token response lacks refresh_token.' },
+  'cc-permitted-at-start': { requirement: 'TOKEN-CC-DISABLED-BY-DEFAULT', description: 'The client_credentials permission is granted at start and after every reset (withdrawing it still works).' },
+  'cc-token-refused': { requirement: 'TOKEN-CC-TOKEN-WORKS', description: 'The client_credentials access token is a well-formed JWT the API refuses.' },
+  'cc-refresh-token-dead': { requirement: 'TOKEN-CC-REFRESH-WORKS', description: 'The client_credentials refresh_token is never stored, so the refresh grant refuses it.' },
 
   // Refresh tokens
   'refresh-reusable': { requirement: 'REFRESH-SINGLE-USE', description: 'A used refresh token can be redeemed again.' },
@@ -45,6 +58,7 @@ export const FAULTS = {
   'refresh-expires-early': { requirement: 'REFRESH-VALID-WITHIN-YEAR', description: 'Refresh tokens expire 30 days after issue.' },
   'refresh-revocation-ignored': { requirement: 'REFRESH-REVOKED', description: 'A revoked refresh token can still be redeemed.' },
   'refresh-access-token-dead': { requirement: 'REFRESH-NEW-ACCESS-TOKEN-WORKS', description: 'The access token returned by the refresh grant is refused by the API.' },
+  'refresh-same-access-token': { requirement: 'REFRESH-NEW-ACCESS-TOKEN', description: 'The refresh grant returns again the access token issued with the refresh token it redeems.' },
 
   // API headers
   'no-rotation-header': { requirement: 'HEADERS-ROTATION-ON-SUCCESS', description: 'Successful API responses of GET /users/locks/mine carry no x-access-token header.' },
@@ -55,6 +69,13 @@ export const FAULTS = {
   'expired-token-accepted': { requirement: 'HEADERS-EXPIRED-TOKEN-401', description: 'An access token past its expiry is still accepted.' },
   'missing-token-400': { requirement: 'HEADERS-MISSING-TOKEN-401', description: 'A request without x-access-token gets 400 instead of 401.' },
   'short-access-token': { requirement: 'HEADERS-TOKEN-LIFETIME-24H', description: 'Access tokens are issued valid for one hour.' },
+  'no-rotation-on-webhooks': { requirement: 'HEADERS-ROTATION-ON-SUCCESS', description: 'Successful answers of the four webhook endpoints carry no x-access-token header.' },
+  'no-rotation-on-status-check': { requirement: 'HEADERS-ROTATION-ON-SUCCESS', description: 'Successful answers of the status check carry no x-access-token header.' },
+  'rotated-token-invalid-on-webhooks': { requirement: 'HEADERS-ROTATED-TOKEN-WORKS', description: 'The x-access-token of the webhook endpoints\' answers is a token the API refuses.' },
+  'rotated-token-opaque': { requirement: 'HEADERS-ROTATED-TOKEN-JWT', description: 'The x-access-token header holds an opaque random string (which the API accepts), not a JWT.' },
+  'rotation-capped': { requirement: 'HEADERS-NEWEST-KEEPS-ACCESS', description: 'Rotated tokens never outlive the first token of the session by more than a day.' },
+  'invalid-token-403-on-webhooks': { requirement: 'HEADERS-INVALID-TOKEN-401', description: 'An invalid access token gets 403 on the webhook endpoints and the status check (401 on /users/*).' },
+  'rotated-token-short': { requirement: 'HEADERS-TOKEN-LIFETIME-24H', description: 'A rotated token is valid for at least one hour, not 24: near the presented token\'s expiry it lasts an hour.' },
 
   // Webhook registration
   'lock-register-appends': { requirement: 'WEBHOOK-LOCK-OVERWRITE', description: 'Registering again for the same lock and user adds a registration instead of replacing it.' },

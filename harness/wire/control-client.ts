@@ -80,12 +80,19 @@ export class ControlClient implements ControlClientLike {
     authorizationUrl: string,
     userId: string,
     decision: 'approve' | 'deny',
-  ): Promise<{ status: number; location: string | null; error?: string }> {
+  ): Promise<{ status: number; location: string | null; error?: string; redirectStatus?: number }> {
     // 422: the implementation refused the authorization request and will not redirect.
     const res = await this.call('POST', '/consent', { authorizationUrl, userId, decision }, [422]);
-    const body = (res.json ?? {}) as { location?: unknown; error?: unknown };
+    const body = (res.json ?? {}) as { location?: unknown; error?: unknown; redirectStatus?: unknown };
     const location = typeof body.location === 'string' ? body.location : null;
-    return { status: res.status, location, ...(typeof body.error === 'string' ? { error: body.error } : {}) };
+    // redirectStatus (optional, docs/control-protocol-extensions.md): the status the browser receives, as the target reports it.
+    const redirectStatus = Number.isInteger(body.redirectStatus) ? (body.redirectStatus as number) : undefined;
+    return {
+      status: res.status,
+      location,
+      ...(typeof body.error === 'string' ? { error: body.error } : {}),
+      ...(redirectStatus !== undefined ? { redirectStatus } : {}),
+    };
   }
 
   async now(): Promise<number> {

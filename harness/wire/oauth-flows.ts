@@ -53,6 +53,12 @@ export interface LockconfAuthorizationResult extends AuthorizationResult {
   state: string;
   /** What GET {auth_url}/authorization itself answered, before the consent step. */
   initial: { status: number; location: string | null };
+  /**
+   * The HTTP status of the redirect that ends the authorization step, as the target
+   * reports it (control POST /consent's optional `redirectStatus`); null when it does
+   * not say. Never filled in by the harness.
+   */
+  redirectStatus: number | null;
 }
 
 /** Flows of contracts.ts, with additive options and helpers. */
@@ -120,8 +126,9 @@ export function createFlows(deps: FlowsDeps): LockconfFlows {
     return {
       location: answer.location,
       params,
-      // The consent hook reports the Location of the 302 the browser would receive.
-      status: answer.location !== null ? 302 : answer.status,
+      // The consent hook's own answer; the redirect's status is redirectStatus, when the target reports it.
+      status: answer.status,
+      redirectStatus: answer.redirectStatus ?? null,
       ...(answer.error !== undefined ? { error: answer.error } : {}),
       authorizationUrl: url,
       state,

@@ -58,7 +58,7 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
     const body = parse(ConsentBody, request.body);
     if (!ctx.oauth) throw new ControlError(422, 'consent_unavailable', 'the OAuth side is not running');
     const outcome = ctx.oauth.consent(body.authorizationUrl, body.userId, body.decision);
-    if (outcome.status === 200) return reply.code(200).send({ location: outcome.location });
+    if (outcome.status === 200) return reply.code(200).send({ location: outcome.location, redirectStatus: outcome.redirectStatus });
     return reply.code(outcome.status).send({ location: null, error: outcome.error, message: outcome.message });
   });
 

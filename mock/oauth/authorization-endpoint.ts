@@ -60,6 +60,8 @@ export function registerAuthorizationEndpoint(
     const query = new URL(request.url, 'http://mock.invalid').searchParams;
     const validation = validateAuthorizationRequest(ctx, query);
     if (!validation.ok) return sendPage(reply, validation.status, errorPage('Invalid authorization request', validation.message));
+    const skipTo = ctx.faults.has('authz-skips-sign-in') ? ctx.world.users[0] : undefined;
+    if (skipTo) return reply.redirect(concludeAuthorization(ctx, codes, validation.request, skipTo.userId, 'approve').location, 302);
     const p = pending.start(validation.request);
     return sendPage(reply, 200, signInPage({ requestId: p.id, csrf: csrfFor(reply, p) }));
   });
@@ -101,7 +103,8 @@ export function registerAuthorizationEndpoint(
     const p = pendingAt(reply, form.data.request, 'consent');
     if (!p || p.userId === null) return reply;
     pending.finish(p);
-    return reply.redirect(concludeAuthorization(ctx, codes, p.request, p.userId, form.data.decision), 302);
+    const conclusion = concludeAuthorization(ctx, codes, p.request, p.userId, form.data.decision);
+    return reply.redirect(conclusion.location, conclusion.status);
   });
 
   // The mock phone: shows the SMS a pending sign-in sent.

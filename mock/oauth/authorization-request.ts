@@ -43,7 +43,8 @@ export function validateAuthorizationRequest(ctx: MockContext, query: URLSearchP
   const s = state as string;
   if (c.length > MAX_PARAM_LENGTH || r.length > MAX_PARAM_LENGTH) return bad(400, 'invalid_request', 'client_id or redirect_uri is too long');
   if (s.length > MAX_STATE_LENGTH) return bad(400, 'invalid_request', `state is longer than ${MAX_STATE_LENGTH} characters`);
-  if (c !== ctx.credentials.clientId) return bad(400, 'invalid_client', 'unknown client_id');
+  const unknownLetThrough = ctx.faults.has('unknown-client-redirected') && r === ctx.credentials.redirectUri;
+  if (c !== ctx.credentials.clientId && !unknownLetThrough) return bad(400, 'invalid_client', 'unknown client_id');
   if (!redirectAllowed(ctx, r)) return bad(400, 'invalid_redirect_uri', 'redirect_uri is not the one registered for this client');
   return { ok: true, request: { clientId: c, redirectUri: r, state: s } };
 }
@@ -67,8 +68,10 @@ function bad(status: 400 | 422, error: string, message: string): AuthorizationVa
 /** Approve: redirect_uri?code=…&state=… */
 export function approvalRedirect(ctx: MockContext, request: AuthorizationRequest, code: string): string {
   const url = new URL(request.redirectUri);
-  url.searchParams.set('code', code);
-  url.searchParams.set('state', echoedState(ctx, request.state));
+  const params = ctx.faults.has('approval-code-in-fragment') ? new URLSearchParams() : url.searchParams;
+  params.set('code', code);
+  params.set('state', echoedState(ctx, request.state));
+  if (params !== url.searchParams) url.hash = params.toString();
   return url.toString();
 }
 

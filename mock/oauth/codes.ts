@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { MockContext } from '../context.js';
 
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
+/** Lifetime under the code-lives-an-hour fault. */
+const LONG_CODE_LIFETIME_MS = 60 * 60 * 1000;
 
 interface CodeRecord {
   clientId: string;
@@ -27,16 +29,21 @@ export class AuthorizationCodes {
   issue(grant: { clientId: string; userId: string; redirectUri: string }): string {
     this.#sweep();
     const code = randomBytes(24).toString('base64url');
-    this.#codes.set(code, { ...grant, expiresAtMs: this.ctx.clock.now() + CODE_LIFETIME_MS, used: false });
+    const lifetime = this.ctx.faults.has('code-lives-an-hour') ? LONG_CODE_LIFETIME_MS : CODE_LIFETIME_MS;
+    this.#codes.set(code, { ...grant, expiresAtMs: this.ctx.clock.now() + lifetime, used: false });
     return code;
   }
 
   redeem(code: string, clientId: string, redirectUri: string | undefined): CodeRedemption {
     const record = this.#codes.get(code);
-    if (!record) return { ok: false, reason: 'unknown authorization code' };
+    if (!record) {
+      const firstUser = this.ctx.world.users[0];
+      if (this.ctx.faults.has('bogus-code-accepted') && firstUser) return { ok: true, userId: firstUser.userId };
+      return { ok: false, reason: 'unknown authorization code' };
+    }
     if (record.clientId !== clientId) return { ok: false, reason: 'authorization code was issued to another client' };
     if (record.used) return { ok: false, reason: 'authorization code already used' };
-    if (record.expiresAtMs <= this.ctx.clock.now()) return { ok: false, reason: 'authorization code expired' };
+    if (record.expiresAtMs <= this.ctx.clock.now() && !this.ctx.faults.has('code-never-expires')) return { ok: false, reason: 'authorization code expired' };
     if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
       return { ok: false, reason: 'redirect_uri does not match the authorization request' };
     }
@@ -52,7 +59,7 @@ export class AuthorizationCodes {
   #sweep(): void {
     const now = this.ctx.clock.now();
     for (const [code, record] of this.#codes) {
-      if (record.expiresAtMs + CODE_LIFETIME_MS <= now) this.#codes.delete(code);
+      if (record.expiresAtMs + CODE_LIFETIME_MS <= now && !this.ctx.faults.has('code-never-expires')) this.#codes.delete(code);
     }
   }
 }

@@ -10,11 +10,26 @@ import type { RefreshTokens } from './refresh-tokens.js';
 
 export type Decision = 'approve' | 'deny';
 
-/** The Location the browser is sent to after the user's decision. */
-export function concludeAuthorization(ctx: MockContext, codes: AuthorizationCodes, request: AuthorizationRequest, userId: string, decision: Decision): string {
-  if (decision === 'deny') return denialRedirect(ctx, request);
+/** Where the browser is sent after the user's decision, and with which status. */
+export interface Conclusion {
+  location: string;
+  /** HTTP 302 (spec: Authorization code flow step 3), whatever the decision. */
+  status: number;
+}
+
+/** The one place the status of the final redirect is chosen (approval-redirect-303, denial-redirect-303). */
+function redirectStatus(ctx: MockContext, decision: Decision): number {
+  if (decision === 'approve' && ctx.faults.has('approval-redirect-303')) return 303;
+  if (decision === 'deny' && ctx.faults.has('denial-redirect-303')) return 303;
+  return 302;
+}
+
+/** The redirect the browser is sent after the user's decision. */
+export function concludeAuthorization(ctx: MockContext, codes: AuthorizationCodes, request: AuthorizationRequest, userId: string, decision: Decision): Conclusion {
+  const status = redirectStatus(ctx, decision);
+  if (decision === 'deny') return { location: denialRedirect(ctx, request), status };
   const code = codes.issue({ clientId: request.clientId, userId, redirectUri: request.redirectUri });
-  return approvalRedirect(ctx, request, code);
+  return { location: approvalRedirect(ctx, request, code), status };
 }
 
 /** The control protocol's view of the OAuth side (ctx.oauth). */
@@ -34,7 +49,8 @@ export function createOAuthControl(ctx: MockContext, deps: { codes: Authorizatio
       if (!validation.ok) return { status: 422, location: null, error: validation.error, message: validation.message };
       const user = ctx.world.users.find((u) => u.userId === userId);
       if (!user) return { status: 404, location: null, error: 'unknown_user', message: 'no such user' };
-      return { status: 200, location: concludeAuthorization(ctx, deps.codes, validation.request, user.userId, decision) };
+      const conclusion = concludeAuthorization(ctx, deps.codes, validation.request, user.userId, decision);
+      return { status: 200, location: conclusion.location, redirectStatus: conclusion.status };
     },
     revokeRefreshToken(refreshToken) {
       return deps.refresh.revoke(refreshToken);

@@ -34,6 +34,12 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
     refresh.clear();
     pending.clear();
   });
+  // The fault cc-permitted-at-start: the permission is on from the start and after every reset.
+  const permitAtStart = () => {
+    if (ctx.faults.has('cc-permitted-at-start')) ctx.clientCredentialsEnabled.add(ctx.credentials.clientId);
+  };
+  permitAtStart();
+  ctx.onReset.push(permitAtStart);
 
   await app.register(fastifyFormbody, { parser: parseFormBody });
   await app.register(fastifyCookie);

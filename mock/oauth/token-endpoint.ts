@@ -3,6 +3,7 @@
  * grants authorization_code, client_credentials and refresh_token. A malformed
  * request, or any other method, is answered with a 302 to /error.
  */
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MockContext } from '../context.js';
 import type { MockAccessTokens } from './access-tokens.js';
@@ -53,10 +54,14 @@ function readForm(request: FastifyRequest): Map<string, string> | null {
 
 export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, deps: TokenEndpointDeps): void {
   const { tokens, codes, refresh } = deps;
+  /** Under refresh-same-access-token only: the access token issued with each refresh token. */
+  const issuedWith = new Map<string, string>();
 
-  async function tokenResponse(reply: FastifyReply, grant: { userId: string | null; clientId: string; withRefresh: boolean; refreshToken?: string; deadAccessToken?: boolean }) {
+  async function tokenResponse(reply: FastifyReply, grant: { userId: string | null; clientId: string; withRefresh: boolean; refreshToken?: string; deadAccessToken?: boolean; accessToken?: string }) {
     const claims = { userId: grant.userId, clientId: grant.clientId };
-    const access = grant.deadAccessToken ? await tokens.issueDead(claims) : await tokens.issue(claims);
+    const access = grant.accessToken !== undefined
+      ? { token: grant.accessToken }
+      : grant.deadAccessToken ? await tokens.issueDead(claims) : await tokens.issue(claims);
     const lifetime = tokens.lifetimeSec();
     const body: Record<string, unknown> = {
       access_token: access.token,
@@ -64,8 +69,14 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
       token_type: 'Bearer',
     };
     if (grant.withRefresh) body.refresh_token = grant.refreshToken ?? refresh.issue({ clientId: grant.clientId, userId: grant.userId });
+    if (ctx.faults.has('refresh-same-access-token') && typeof body.refresh_token === 'string') issuedWith.set(body.refresh_token, access.token);
     if (ctx.options.extraFields) body.x_mock_session_hint = 'unknown fields must be ignored';
-    return reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache').send(body);
+    const answer = reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
+    if (ctx.faults.has('token-response-form-encoded')) {
+      const form = new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)]));
+      return answer.type('application/x-www-form-urlencoded').send(form.toString());
+    }
+    return answer.send(body);
   }
 
   app.post(TOKEN_PATH, { config: TOKEN_ENDPOINT_CONFIG }, async (request, reply) => {
@@ -83,13 +94,20 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
         if (!code) return oauthError(reply, 400, 'invalid_request', 'code is required');
         const redeemed = codes.redeem(code, clientId, form.get('redirect_uri'));
         if (!redeemed.ok) return oauthError(reply, 400, 'invalid_grant', redeemed.reason);
-        return tokenResponse(reply, { userId: redeemed.userId, clientId, withRefresh: true });
+        return tokenResponse(reply, { userId: redeemed.userId, clientId, withRefresh: !ctx.faults.has('code-grant-no-refresh-token') });
       }
       case 'client_credentials': {
         if (!ctx.clientCredentialsEnabled.has(clientId) && !ctx.faults.has('cc-enabled-by-default')) {
           return oauthError(reply, 400, 'unauthorized_client', 'the client_credentials grant is not enabled for this client');
         }
-        return tokenResponse(reply, { userId: null, clientId, withRefresh: !ctx.faults.has('cc-no-refresh-token') });
+        return tokenResponse(reply, {
+          userId: null,
+          clientId,
+          withRefresh: !ctx.faults.has('cc-no-refresh-token'),
+          // Same shape as an issued refresh token, never stored: the refresh grant refuses it.
+          ...(ctx.faults.has('cc-refresh-token-dead') ? { refreshToken: randomBytes(32).toString('base64url') } : {}),
+          deadAccessToken: ctx.faults.has('cc-token-refused'),
+        });
       }
       case 'refresh_token': {
         const token = form.get('refresh_token');
@@ -102,6 +120,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           withRefresh: true,
           ...(ctx.faults.has('refresh-no-new-token') ? { refreshToken: token } : {}),
           deadAccessToken: ctx.faults.has('refresh-access-token-dead'),
+          ...(issuedWith.has(token) ? { accessToken: issuedWith.get(token)! } : {}),
         });
       }
       default:

@@ -9,7 +9,8 @@ import { conformance } from '../../harness/service/conformance.js';
 import type { HttpResponse } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
-import { jwtExp, rememberTokens, tamperedJwt } from '../support/tokens.js';
+import { endpointsInbox, everyEndpointRefused, callEndpoint, userEndpoints, walkEndpoints, webhookEndpoints } from '../support/api-endpoints.js';
+import { isJwt, jwtExp, postToken, refreshGrant, rememberTokens, tamperedJwt } from '../support/tokens.js';
 
 const DAY_S = 86_400;
 /** Past an expiry by this much, a token is expired whatever small clock-skew leeway the service allows. */
@@ -50,11 +51,46 @@ describe('Request headers for API calls', () => {
     }
   });
 
+  conformance('HEADERS-ROTATION-ON-SUCCESS', 'the webhook registrations, deletions and the status check carry x-access-token too', { needs: ['user-token', 'capture'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const inbox = await endpointsInbox(t);
+    await walkEndpoints(t, webhookEndpoints(t, inbox.url), session.accessToken, ({ call, res, rotated }) => {
+      t.expect(ok(res), `${call.name} with a valid access token and a well-formed request: expected 2xx; got HTTP ${res.status}`).toBe(true);
+      t.expect(rotated, `${call.name} answered ${res.status}: every successful API response must carry an updated x-access-token header; it had none`).toBeTruthy();
+    });
+  });
+
   conformance('HEADERS-ROTATED-TOKEN-WORKS', 'the token from x-access-token is accepted by the API', { needs: ['user-token'] }, async (t) => {
     const session = await t.flows.userSession();
     const rotated = await rotate(t, session.accessToken, '/users/locks/mine');
     const res = await call(t, '/users/me', rotated);
     t.expect(ok(res), `GET /users/me with the token from x-access-token: expected 2xx ("using the newest one keeps a valid token"); got HTTP ${res.status}`).toBe(true);
+  });
+
+  conformance('HEADERS-ROTATED-TOKEN-WORKS', 'the token each endpoint returns works, on every endpoint the spec names', { needs: ['user-token', 'capture'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const inbox = await endpointsInbox(t);
+    // Each call is made with the token the previous answer returned, as an application keeping the newest one does.
+    const calls = [...userEndpoints(), ...webhookEndpoints(t, inbox.url), ...userEndpoints()];
+    await walkEndpoints(t, calls, session.accessToken, ({ call, res, presented }) => {
+      const fresh = presented !== session.accessToken ? ' (made with the token the previous answer returned)' : '';
+      t.expect(res.status, `${call.name}${fresh}: expected 2xx; got HTTP ${res.status}`).toBeGreaterThanOrEqual(200);
+      t.expect(res.status, `${call.name}${fresh}: expected 2xx; got HTTP ${res.status}`).toBeLessThan(300);
+    });
+  });
+
+  conformance('HEADERS-ROTATED-TOKEN-JWT', 'every x-access-token returned is a JWT', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const calls = [...userEndpoints()];
+    if (t.target.has('capture')) calls.push(...webhookEndpoints(t, (await endpointsInbox(t)).url));
+    let seen = 0;
+    await walkEndpoints(t, calls, session.accessToken, ({ call, rotated }) => {
+      if (rotated === null) return; // its presence is HEADERS-ROTATION-ON-SUCCESS's business
+      seen += 1;
+      t.expect(isJwt(rotated), `${call.name}: the x-access-token returned must be an access token, and access tokens are JWTs; jose could not decode it as a JWS or a compact JWE`).toBe(true);
+    });
+    if (seen === 0) t.notTested('no answer carried an x-access-token header: nothing to judge');
+    if (!t.target.has('capture')) t.notTested(`the two user endpoints returned JWTs; the webhook endpoints need a capture server to register to (${t.target.whyMissing('capture') ?? 'none'})`);
   });
 
   conformance('HEADERS-TOKEN-LIFETIME-24H', 'access tokens are not issued valid for less than 24 hours', { needs: ['user-token'] }, async (t) => {
@@ -71,6 +107,39 @@ describe('Request headers for API calls', () => {
       // "Each new token extends validity slightly": how far a rotated token reaches is the target's choice.
       if (exp !== null) t.observe('token rotated 23 h 59 min after issue: seconds until its exp', exp - Math.floor((await t.targetNow()) / 1000));
     }
+    // From a refresh grant too.
+    const refreshed = await postToken(t, refreshGrant(t, session.refreshToken));
+    if (refreshed.status === 200 && typeof refreshed.json?.expires_in === 'number') {
+      t.expect(refreshed.json.expires_in, `the refresh grant's expires_in is ${refreshed.json.expires_in} s; access tokens are not issued valid for less than 24 hours`).toBeGreaterThanOrEqual(DAY_S - EXPIRES_IN_SLACK_S);
+    }
+  });
+
+  conformance('HEADERS-TOKEN-LIFETIME-24H', 'a token from an x-access-token header is valid 24 hours, even one received just before the old one expires', { needs: ['user-token', 'clock'] }, async (t) => {
+    const session = await t.flows.userSession();
+    // Two minutes before the first token expires: the rotated token must still last a day from now.
+    await control(t).advanceClock(Math.max(0, session.expiresIn * 1000 - 120_000));
+    const rotated = await rotate(t, session.accessToken);
+    await control(t).advanceClock((DAY_S - 60) * 1000);
+    const res = await call(t, '/users/me', rotated);
+    t.expect(res.status, `a token received in x-access-token, used 23 h 59 min later: access tokens are not issued valid for less than 24 hours (2xx expected); got HTTP ${res.status}`).toBeLessThan(300);
+    t.expect(res.status).toBeGreaterThanOrEqual(200);
+  });
+
+  conformance('HEADERS-NEWEST-KEEPS-ACCESS', 'following the newest token every 23 hours keeps access for days past the first token\'s expiry', { needs: ['user-token', 'clock'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const clock = control(t);
+    await clock.advanceClock(Math.max(0, session.expiresIn * 1000 - 600_000));
+    let token = await rotate(t, session.accessToken);
+    // Four days of an application calling once every 23 hours with the newest token it holds.
+    for (let day = 1; day <= 4; day++) {
+      await clock.advanceClock(23 * 3_600_000);
+      const res = await call(t, '/users/me', token);
+      t.expect(res.status, `day ${day} after the first token's expiry window, calling every 23 hours with the newest token: "using the newest one keeps a valid token" (2xx expected); got HTTP ${res.status}`).toBeLessThan(300);
+      t.expect(res.status).toBeGreaterThanOrEqual(200);
+      token = res.headers['x-access-token'] ?? token;
+    }
+    const first = await call(t, '/users/me', session.accessToken);
+    t.observe('the first token, 3 days and 22 hours past its expiry', first.status);
   });
 
   conformance('HEADERS-MISSING-TOKEN-401', 'a call without x-access-token gets 401', {}, async (t) => {
@@ -151,8 +220,14 @@ describe('Access token', () => {
       cases.push(['a JWT with a tampered signature', tamperedJwt(session.accessToken)]);
     }
     for (const [what, token] of cases) {
-      const res = await call(t, '/users/me', token);
-      t.expect(res.status, `GET /users/me with ${what}: expected HTTP 401; got HTTP ${res.status}`).toBe(401);
+      for (const endpoint of everyEndpointRefused(t)) {
+        const res = await callEndpoint(t, endpoint, token);
+        if (endpoint.name.startsWith('status check') && (res.status === 404 || res.status === 405)) {
+          t.observe(`${endpoint.name} with ${what} (the route is not shown; set statusCheck in the profile)`, res.status);
+          continue;
+        }
+        t.expect(res.status, `${endpoint.name} with ${what}: expected HTTP 401; got HTTP ${res.status}`).toBe(401);
+      }
     }
   });
 

@@ -48,6 +48,18 @@ function absolute(location: string, base: string): string {
   }
 }
 
+/**
+ * The status of the redirect that ends the authorization step, as the target reports it
+ * (control POST /consent's optional redirectStatus). The harness never fills it in: a
+ * target that does not report it leaves the status untested, with the reason.
+ */
+function expectRedirect302(t: SuiteContext, redirectStatus: number | null, what: string): void {
+  if (redirectStatus === null) {
+    t.notTested(`${what}: the Location is right, but the control hook POST /consent does not report the status of the redirect (the optional redirectStatus, docs/control-protocol-extensions.md), so the 302 cannot be observed`);
+  }
+  t.expect(redirectStatus, `${what}: the server answers HTTP 302 to redirect_uri; the target reports HTTP ${redirectStatus}`).toBe(302);
+}
+
 describe('GET {auth_url}/authorization', () => {
   conformance('OAUTH-AUTHZ-REDIRECT', 'the authorization step ends in an HTTP 302 redirect to redirect_uri', { needs: ['consent'] }, async (t) => {
     const result = await t.flows.authorize({ decision: 'approve' });
@@ -55,6 +67,17 @@ describe('GET {auth_url}/authorization', () => {
     t.expect(result.location, 'approval: expected a 302 Location on redirect_uri; the target refused to redirect').not.toBeNull();
     t.expect(isOn(result.location, t.target.profile.redirectUri),
       `approval: expected the redirect to go to the registered redirect_uri ${t.target.profile.redirectUri}; it went elsewhere`).toBe(true);
+    expectRedirect302(t, result.redirectStatus, 'approval');
+  });
+
+  conformance('OAUTH-SIGN-IN-STEP', 'the first answer of GET /authorization is a sign-in step, not a redirect to redirect_uri', {}, async (t) => {
+    const url = t.flows.authorizationUrl();
+    const first = await getAuthorization(t, url);
+    const params = locationParams(first.location);
+    t.observe('first answer of GET /authorization', { status: first.status, redirects: first.location !== null, toRedirectUri: isOn(first.location, t.target.profile.redirectUri) });
+    t.expect(params.has('code'), `GET /authorization answered HTTP ${first.status} with a Location carrying a code: the user must sign in, verify by SMS and approve first`).toBe(false);
+    t.expect(isOn(first.location, t.target.profile.redirectUri),
+      `GET /authorization answered HTTP ${first.status} straight to redirect_uri: the user signs in, verifies and approves or cancels before the server answers the application`).toBe(false);
   });
 
   conformance('OAUTH-STATE-ECHO', 'state comes back unchanged, whatever its characters and length', { needs: ['consent'], timeout: 120_000 }, async (t) => {
@@ -143,6 +166,7 @@ describe('Authorization code flow', () => {
     t.expect(result.params.get('error'), 'cancellation: the redirect query must carry error=access_denied').toBe('access_denied');
     t.expect(result.params.get('state'), 'cancellation: the redirect query must carry the original state, unchanged').toBe(state);
     t.expect(result.params.has('code'), 'cancellation: no code may be issued').toBe(false);
+    expectRedirect302(t, result.redirectStatus, 'cancellation');
   });
 
   conformance('OAUTH-CODE-EXCHANGE', 'a code is exchanged for a token response at POST /access_token', { needs: ['consent'] }, async (t) => {

@@ -119,6 +119,20 @@ describe('Refresh token', () => {
   });
 });
 
+describe('What the service does', () => {
+  conformance('REFRESH-NEW-ACCESS-TOKEN', 'the refresh grant returns a new access token, not the one already held', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    // A JWT issued in another second differs in iat even without a jti: move a few seconds on first.
+    const hasClock = t.target.has('clock');
+    if (hasClock) await control(t).advanceClock(5_000);
+    const res = await refresh(t, session.refreshToken);
+    t.expect(tokenIssued(res), `refresh grant: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(true);
+    const same = res.json.access_token === session.accessToken;
+    if (same && !hasClock) t.notTested('the refresh grant returned the access token already held, and without the clock lockconf cannot tell a reused token from one issued within the same second');
+    t.expect(same, 'refresh grant: "a new access token" is returned; it is byte for byte the access token issued with the refresh token redeemed').toBe(false);
+  });
+});
+
 describe('Refresh flow', () => {
   conformance('REFRESH-NEW-ACCESS-TOKEN-WORKS', 'the access token from a refresh works on GET /users/me', { needs: ['user-token'] }, async (t) => {
     const session = await t.flows.userSession();

@@ -8,7 +8,7 @@ import { conformance } from '../../harness/service/conformance.js';
 import { explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
-import { isJwt, postToken, tokenIssued } from '../support/tokens.js';
+import { isJwt, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
 
 function clientCredentials(t: SuiteContext) {
   const p = t.target.profile;
@@ -20,9 +20,18 @@ async function withoutPermission(t: SuiteContext): Promise<void> {
   if (t.target.has('client-credentials')) await control(t).setClientCredentials(false);
 }
 
+/** A permitted client_credentials token response (HTTP 200 with the token fields), or the test fails. */
+async function permittedGrant(t: SuiteContext) {
+  await control(t).setClientCredentials(true);
+  const res = await clientCredentials(t);
+  t.expect(tokenIssued(res), `client_credentials with permission: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(true);
+  return res;
+}
+
 describe('Client credentials flow', () => {
-  conformance('TOKEN-CC-DISABLED-BY-DEFAULT', 'without the operator\'s permission the grant is refused', {}, async (t) => {
-    await withoutPermission(t);
+  conformance('TOKEN-CC-DISABLED-BY-DEFAULT', 'in the default state, with no permission granted, the grant is refused', {}, async (t) => {
+    // "Disabled by default": judged on the state the target starts in. With control the run has
+    // just reset it (POST /reset); the permission is neither granted nor withdrawn first.
     const res = await clientCredentials(t);
     if (tokenIssued(res) && !t.target.has('client-credentials')) {
       // Without control the permission cannot be withdrawn: the operator may have granted it to this credential.
@@ -48,5 +57,22 @@ describe('Client credentials flow', () => {
     } finally {
       await control(t).setClientCredentials(false);
     }
+  });
+
+  conformance('TOKEN-CC-TOKEN-WORKS', 'the client_credentials access token is accepted by the API', { needs: ['client-credentials'] }, async (t) => {
+    const res = await permittedGrant(t);
+    const me = await t.http.api('GET', '/users/me', { accessToken: res.json.access_token });
+    t.observe('GET /users/me as the application\'s own account', { status: me.status, body: me.json ?? me.text.slice(0, 200) });
+    // What /users/me shows for an application's own account is not shown: only a refusal of the token is judged.
+    t.expect(me.status, 'GET /users/me with the client_credentials access token (a token for the application\'s own account, used in x-access-token): the token was refused as invalid (HTTP 401)').not.toBe(401);
+    t.expect(me.status, `GET /users/me with the client_credentials access token: the token was refused (HTTP ${me.status})`).not.toBe(403);
+    t.expect(me.status, `GET /users/me with the client_credentials access token: HTTP ${me.status}`).toBeLessThan(500);
+  });
+
+  conformance('TOKEN-CC-REFRESH-WORKS', 'the client_credentials refresh_token is redeemed by the refresh grant', { needs: ['client-credentials'] }, async (t) => {
+    const res = await permittedGrant(t);
+    t.expect(typeof res.json.refresh_token, 'client_credentials token response: refresh_token must be a string (same shape as for authorization code)').toBe('string');
+    const refreshed = await postToken(t, refreshGrant(t, res.json.refresh_token));
+    t.expect(tokenIssued(refreshed), `refresh grant with the client_credentials refresh_token: expected HTTP 200 with a new token pair; got HTTP ${refreshed.status}`).toBe(true);
   });
 });

@@ -1,0 +1,104 @@
+/**
+ * Every API method and endpoint the spec names, called in turn as an application
+ * would (spec: Other endpoints named; the four webhook endpoints): GET /users/me,
+ * GET /users/locks/mine, POST /webhook/:lockID, POST /webhook/user, the status
+ * check, DELETE /webhook/:lockID/:clientID, DELETE /webhook/user. The API-header
+ * rules ("Every successful API response returns an updated x-access-token header")
+ * hold on each of them.
+ */
+import type { HttpResponse, Inbox } from '../../harness/contracts.js';
+import type { SuiteContext } from './context.js';
+import { newInbox } from './context.js';
+import { firstLock } from './fixtures.js';
+import { statusCheckRoute } from './status-check.js';
+import { rememberTokens } from './tokens.js';
+import { LOCK_GROUPS, USER_GROUPS } from './webhooks.js';
+
+export interface EndpointCall {
+  /** "METHOD path" as the spec names it. */
+  name: string;
+  method: string;
+  path: string;
+  json?: unknown;
+}
+
+/** A URL nothing listens on, on loopback: for registrations that must never be delivered (invalid-token calls). */
+const NOWHERE = 'http://127.0.0.1:9/lockconf-never-delivered';
+
+function registration(t: SuiteContext, url: string, groups: readonly string[]) {
+  return { url, method: 'POST', clientID: t.target.profile.clientId, header: 'x-lockconf-headers', token: 'lockconf-headers-suite', notificationTypes: [...groups] };
+}
+
+/** The two read-only endpoints: no capture server needed. */
+export function userEndpoints(): EndpointCall[] {
+  return [
+    { name: 'GET /users/me', method: 'GET', path: '/users/me' },
+    { name: 'GET /users/locks/mine', method: 'GET', path: '/users/locks/mine' },
+  ];
+}
+
+/**
+ * The webhook endpoints and the status check, in an order that leaves nothing
+ * registered: register lock and user webhooks to `url`, check the lock's status,
+ * delete both registrations.
+ */
+export function webhookEndpoints(t: SuiteContext, url: string): EndpointCall[] {
+  const lockId = firstLock(t).lockId;
+  const lock = encodeURIComponent(lockId);
+  const status = statusCheckRoute(t, lockId);
+  return [
+    { name: 'POST /webhook/:lockID', method: 'POST', path: `/webhook/${lock}`, json: registration(t, url, LOCK_GROUPS) },
+    { name: 'POST /webhook/user', method: 'POST', path: '/webhook/user', json: registration(t, url, USER_GROUPS) },
+    { name: `status check (${status.method} ${status.path})`, method: status.method, path: status.path },
+    { name: 'DELETE /webhook/:lockID/:clientID', method: 'DELETE', path: `/webhook/${lock}/${encodeURIComponent(t.target.profile.clientId)}` },
+    { name: 'DELETE /webhook/user', method: 'DELETE', path: '/webhook/user' },
+  ];
+}
+
+/** Every named endpoint, for calls that must be refused (the registrations point nowhere). */
+export function everyEndpointRefused(t: SuiteContext): EndpointCall[] {
+  return [...userEndpoints(), ...webhookEndpoints(t, NOWHERE)];
+}
+
+/** An inbox for the registrations of webhookEndpoints(): deliveries (the status event) land there. */
+export async function endpointsInbox(t: SuiteContext): Promise<Inbox> {
+  return newInbox(t, { label: 'api-headers' });
+}
+
+export async function callEndpoint(t: SuiteContext, call: EndpointCall, accessToken: string | null): Promise<HttpResponse> {
+  const res = await t.http.api(call.method, call.path, { accessToken, ...(call.json !== undefined ? { json: call.json } : {}) });
+  rememberTokens(t, res);
+  return res;
+}
+
+export interface EndpointVisit {
+  call: EndpointCall;
+  res: HttpResponse;
+  /** The token the call was made with. */
+  presented: string;
+  /** x-access-token of the answer, when there is one. */
+  rotated: string | null;
+}
+
+/**
+ * Calls each endpoint in turn, keeping the newest token as an application does
+ * (the rotated one when the answer carries it). The status check's route is not
+ * shown: a 404 or 405 there ends the test as not tested (set statusCheck in the profile).
+ */
+export async function walkEndpoints(t: SuiteContext, calls: readonly EndpointCall[], accessToken: string, visit: (v: EndpointVisit) => Promise<void> | void): Promise<string> {
+  let token = accessToken;
+  for (const call of calls) {
+    const res = await callEndpoint(t, call, token);
+    if (call.name.startsWith('status check') && (res.status === 404 || res.status === 405)) {
+      t.notTested(`the status check route ${call.method} ${call.path} was refused with ${res.status}: set statusCheck in the target profile`);
+    }
+    const rotated = res.headers['x-access-token'] ?? null;
+    await visit({ call, res, presented: token, rotated });
+    if (rotated) token = rotated;
+  }
+  return token;
+}
+
+export function is2xx(res: HttpResponse): boolean {
+  return res.status >= 200 && res.status < 300;
+}
