@@ -25,7 +25,7 @@ export const FAULTS = {
   'authz-skips-sign-in': { requirement: 'OAUTH-SIGN-IN-STEP', description: 'GET /authorization redirects at once to redirect_uri with a code for the first user, with no sign-in.' },
   'approval-redirect-303': { requirement: 'OAUTH-AUTHZ-REDIRECT', description: 'Approval answers HTTP 303 instead of 302 (the Location is right).' },
   'denial-redirect-303': { requirement: 'OAUTH-DENIAL-ACCESS-DENIED', description: 'Cancellation answers HTTP 303 instead of 302 (the Location is right).' },
-  'approval-code-in-fragment': { requirement: 'OAUTH-CODE-ON-APPROVAL', description: 'Approval carries code and state in the URL fragment, not the query.' },
+  'approval-drops-state': { requirement: 'OAUTH-CODE-ON-APPROVAL', description: 'Approval redirects with code but without state.' },
   'unknown-client-redirected': { requirement: 'OAUTH-UNKNOWN-CLIENT-NO-REDIRECT', description: 'An unknown client_id is accepted when redirect_uri is the registered one.' },
   'code-grant-no-refresh-token': { requirement: 'OAUTH-CODE-EXCHANGE', description: 'The authorization_code grant answers without refresh_token.' },
   'bogus-code-accepted': { requirement: 'OAUTH-CODE-INVALID-REFUSED', description: 'A code the mock never issued is exchanged for the first user\'s token.' },
@@ -39,6 +39,7 @@ export const FAULTS = {
   'malformed-400': { requirement: 'TOKEN-MALFORMED-302-ERROR', description: 'A malformed token request gets a 400 JSON error instead of a 302 to /error.' },
   'expires-in-string': { requirement: 'TOKEN-RESPONSE-SHAPE', description: 'expires_in is sent as a string of digits, not an integer.' },
   'access-token-opaque': { requirement: 'TOKEN-ACCESS-TOKEN-JWT', description: 'access_token is an opaque random string, not a JWT.' },
+  'client-id-unchecked': { requirement: 'TOKEN-CLIENT-ID-CHECKED', description: 'The token endpoint checks only client_secret: any client_id is taken for the registered one.' },
   'token-response-form-encoded': { requirement: 'TOKEN-RESPONSE-JSON', description: 'The token response is sent form-encoded (application/x-www-form-urlencoded), not as JSON.' },
 
   // Client credentials

@@ -5,6 +5,8 @@
  * is stale, so the published list always matches the catalog.
  */
 import { AREAS, CATALOG, type Requirement } from '../catalog/index.js';
+import { SPEC_MAP } from '../catalog/spec-map/index.js';
+import { anchorsByRequirement } from '../catalog/traceability.js';
 import type { DeclaredTest } from '../run/selection.js';
 
 /** Markdown table cells: pipes and line breaks would end the cell. */
@@ -16,6 +18,7 @@ export function renderRequirementsDoc(tests: readonly DeclaredTest[], catalog: r
   const byId = new Map<string, DeclaredTest[]>();
   for (const t of tests) byId.set(t.id, [...(byId.get(t.id) ?? []), t]);
   const count = (level: string) => catalog.filter((r) => r.level === level).length;
+  const anchors = anchorsByRequirement(SPEC_MAP);
   const out: string[] = [
     '# lockconf requirements',
     '',
@@ -23,7 +26,8 @@ export function renderRequirementsDoc(tests: readonly DeclaredTest[], catalog: r
     '',
     `${catalog.length} requirements: ${count('MUST')} MUST (a failure makes the target not conformant), ` +
       `${count('SHOULD')} SHOULD (a failure is a warning), ${count('INFO')} INFO (what the spec leaves open: observed, never failed).`,
-    'Each rule is quoted from the Lock Access Service spec, or from RFC 6749 where OAuth 2.0 itself imposes it.',
+    'Each rule is quoted from the Lock Access Service spec, or from RFC 6749 where OAuth 2.0 itself imposes it; lockconf\'s reading of it follows in italics.',
+    'The anchors under each source name the statements of the spec that cite the requirement (docs/coverage.md shows them with their tests and faults).',
     '',
   ];
   for (const area of AREAS) {
@@ -38,7 +42,9 @@ export function renderRequirementsDoc(tests: readonly DeclaredTest[], catalog: r
           ? 'checked inside other tests'
           : checks.map((t) => `${t.title} (\`${t.file}\`)`).join('<br>');
       const source = r.source === 'Lock Access Service spec' || r.section.startsWith(r.source) ? r.section : `${r.source}: ${r.section}`;
-      out.push(`| \`${r.id}\` | ${r.level} | ${cell(source)} | ${cell(r.rule)} | ${cell(testText)} |`);
+      const cited = (anchors.get(r.id) ?? []).map((a) => `\`${a}\``).join(' ');
+      const rule = cell(r.rule) + (r.reading ? `<br>*Reading:* ${cell(r.reading)}` : '');
+      out.push(`| \`${r.id}\` | ${r.level} | ${cell(source)}${cited ? `<br>${cited}` : ''} | ${rule} | ${cell(testText)} |`);
     }
     out.push('');
   }

@@ -68,10 +68,8 @@ function bad(status: 400 | 422, error: string, message: string): AuthorizationVa
 /** Approve: redirect_uri?code=…&state=… */
 export function approvalRedirect(ctx: MockContext, request: AuthorizationRequest, code: string): string {
   const url = new URL(request.redirectUri);
-  const params = ctx.faults.has('approval-code-in-fragment') ? new URLSearchParams() : url.searchParams;
-  params.set('code', code);
-  params.set('state', echoedState(ctx, request.state));
-  if (params !== url.searchParams) url.hash = params.toString();
+  url.searchParams.set('code', code);
+  if (!ctx.faults.has('approval-drops-state')) url.searchParams.set('state', echoedState(ctx, request.state));
   return url.toString();
 }
 

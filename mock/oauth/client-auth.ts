@@ -19,6 +19,7 @@ export function authenticateClient(ctx: MockContext, form: Map<string, string>, 
   if (ctx.faults.has('basic-header-not-ignored') && authorization !== undefined && !basicMatches(ctx, basic)) {
     return { ok: false };
   }
+  if (ctx.faults.has('client-id-unchecked') && clientId !== undefined) clientId = ctx.credentials.clientId;
   if (clientId === undefined || !safeEqual(clientId, ctx.credentials.clientId)) return { ok: false };
   if (ctx.faults.has('wrong-secret-accepted')) return { ok: true, clientId };
   if (clientSecret === undefined || !safeEqual(clientSecret, ctx.credentials.clientSecret)) return { ok: false };

@@ -12,7 +12,7 @@ import { newInbox } from './context.js';
 import { firstLock } from './fixtures.js';
 import { statusCheckRoute } from './status-check.js';
 import { rememberTokens } from './tokens.js';
-import { LOCK_GROUPS, USER_GROUPS } from './webhooks.js';
+import { LOCK_GROUPS, USER_GROUPS, newHeaderAndToken } from './webhooks.js';
 
 export interface EndpointCall {
   /** "METHOD path" as the spec names it. */
@@ -25,8 +25,10 @@ export interface EndpointCall {
 /** A URL nothing listens on, on loopback: for registrations that must never be delivered (invalid-token calls). */
 const NOWHERE = 'http://127.0.0.1:9/lockconf-never-delivered';
 
+/** A registration body; its token is the application's secret, fresh and known to the redactor. */
 function registration(t: SuiteContext, url: string, groups: readonly string[]) {
-  return { url, method: 'POST', clientID: t.target.profile.clientId, header: 'x-lockconf-headers', token: 'lockconf-headers-suite', notificationTypes: [...groups] };
+  const { header, token } = newHeaderAndToken(t);
+  return { url, method: 'POST', clientID: t.target.profile.clientId, header, token, notificationTypes: [...groups] };
 }
 
 /** The two read-only endpoints: no capture server needed. */

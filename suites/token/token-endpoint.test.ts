@@ -41,6 +41,15 @@ describe('POST {auth_url}/access_token', () => {
     t.expect(tokenIssued(res), 'correct body credentials with a bogus Basic header: a token must be issued').toBe(true);
   });
 
+  conformance('TOKEN-CLIENT-ID-CHECKED', 'a client_id the service does not know is refused, even with the right client_secret', { needs: ['user-token'] }, async (t) => {
+    // The refresh grant needs no consent: a live refresh token of the real client, presented under an unknown client_id.
+    const unknown = `${t.target.profile.clientId}-lockconf-unknown`;
+    const session = await t.flows.userSession();
+    const res = await postToken(t, { ...refreshGrant(t, session.refreshToken), client_id: unknown });
+    t.observe('unknown client_id answer (refresh_token)', { status: res.status, error: res.json?.error ?? null });
+    t.expect(tokenIssued(res), `refresh_token grant under an unknown client_id (right client_secret): no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+  });
+
   conformance('TOKEN-BODY-SECRET-CHECKED', 'a wrong client_secret in the body is refused, whatever the grant', { needs: ['consent'] }, async (t) => {
     // client_secret is required "always": each grant must check it, not only the code grant.
     // The status is not judged (RFC 6749 allows 400 or 401 invalid_client): only that no token comes back.

@@ -45,12 +45,15 @@ describe('control protocol', () => {
   it('POST /consent approve and deny answer the Location of the 302', async () => {
     const approve = await consent(ctx.mock, { url: authorizationUrl(ctx.mock, { state: 'ok' }) });
     expect(approve.status).toBe(200);
-    expect(Object.keys(approve.json)).toEqual(['location']);
+    // redirectStatus: the additive extension of docs/control-protocol-extensions.md.
+    expect(Object.keys(approve.json)).toEqual(['location', 'redirectStatus']);
+    expect(approve.json.redirectStatus).toBe(302);
     const location = new URL(approve.location!);
     expect(location.origin + location.pathname).toBe(ctx.mock.profile.redirectUri);
     expect(location.searchParams.get('state')).toBe('ok');
     const deny = await consent(ctx.mock, { decision: 'deny' });
     expect(new URL(deny.location!).searchParams.get('error')).toBe('access_denied');
+    expect(deny.json.redirectStatus).toBe(302);
   });
 
   it('POST /consent on an invalid authorization request answers 422 {"location": null, "error"}', async () => {

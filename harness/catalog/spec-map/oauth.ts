@@ -29,7 +29,7 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
   },
 
   // ### API credentials
-  'api-credentials/row-1': { requirements: ['OAUTH-UNKNOWN-CLIENT-NO-REDIRECT', 'OAUTH-CODE-EXCHANGE'] },
+  'api-credentials/row-1': { requirements: ['OAUTH-UNKNOWN-CLIENT-NO-REDIRECT', 'TOKEN-CLIENT-ID-CHECKED', 'OAUTH-CODE-EXCHANGE'] },
   'api-credentials/row-2': { requirements: ['TOKEN-BODY-SECRET-CHECKED', 'TOKEN-BASIC-REJECTED', 'TOKEN-BASIC-IGNORED'] },
   'api-credentials/row-3': {
     requirements: ['HEADERS-API-KEY', 'SIGNATURE-VALID'],
@@ -76,7 +76,7 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
     requirements: ['OAUTH-CODE-EXCHANGE', 'TOKEN-MALFORMED-302-ERROR'],
     note: 'Binds the application\'s request: every token request of the suite is form-encoded; a request cut short by an unquoted & is malformed.',
   },
-  'post-auth-url-access-token/row-1': { requirements: ['TOKEN-MALFORMED-302-ERROR', 'TOKEN-BASIC-REJECTED'] },
+  'post-auth-url-access-token/row-1': { requirements: ['TOKEN-CLIENT-ID-CHECKED', 'TOKEN-MALFORMED-302-ERROR', 'TOKEN-BASIC-REJECTED'] },
   'post-auth-url-access-token/row-2': { requirements: ['TOKEN-BODY-SECRET-CHECKED'] },
   'post-auth-url-access-token/row-3': { requirements: ['OAUTH-CODE-EXCHANGE', 'TOKEN-CC-ENABLED-WORKS', 'REFRESH-NEW-PAIR'] },
   'post-auth-url-access-token/row-4': {

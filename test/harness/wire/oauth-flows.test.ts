@@ -24,7 +24,12 @@ function consentOnly(httpClient: HttpClientLike, controlUrl: string, controlToke
       const res = await httpClient.request({
         method: 'POST', url: `${controlUrl}/consent`, headers: { 'x-control-token': controlToken }, json: { authorizationUrl, userId, decision },
       });
-      return { status: res.status, location: res.json?.location ?? null, ...(res.json?.error ? { error: res.json.error } : {}) };
+      return {
+        status: res.status,
+        location: res.json?.location ?? null,
+        ...(res.json?.error ? { error: res.json.error } : {}),
+        ...(typeof res.json?.redirectStatus === 'number' ? { redirectStatus: res.json.redirectStatus } : {}),
+      };
     },
     fixtures: unused, now: unused, advanceClock: unused, resetClock: unused, emit: unused,
     revokeRefreshToken: unused, setClientCredentials: unused, reset: unused,
@@ -68,7 +73,9 @@ describe('authorization', () => {
 
   test('approval yields a code and the state; the code is registered with the redactor at once', async () => {
     const auth = await flows.authorize({ state: 'xyz 123' });
-    expect(auth.status).toBe(302);
+    // The status of the redirect is the one the target reports; the harness never fills it in.
+    expect(auth.status).toBe(200);
+    expect(auth.redirectStatus).toBe(302);
     expect(auth.initial.status).toBeGreaterThanOrEqual(200);
     expect(auth.params.get('state')).toBe('xyz 123');
     const code = auth.params.get('code');
@@ -81,6 +88,20 @@ describe('authorization', () => {
     expect(auth.params.get('error')).toBe('access_denied');
     expect(auth.params.get('state')).toBe('st');
     expect(auth.params.get('code')).toBeNull();
+    expect(auth.redirectStatus).toBe(302);
+  });
+
+  test('a target that does not report the redirect status leaves it null, never 302', async () => {
+    const silent: ControlClientLike = {
+      ...consentOnly(http, mock.profile.controlUrl!, mock.profile.controlToken!),
+      async consent() {
+        return { status: 200, location: `${mock.profile.redirectUri}?code=c&state=s` };
+      },
+    };
+    const quiet = createFlows({ target, http, control: silent });
+    const auth = await quiet.authorize({ state: 's' });
+    expect(auth.location).not.toBeNull();
+    expect(auth.redirectStatus).toBeNull();
   });
 
   test('an unregistered redirect_uri gets no redirect', async () => {
