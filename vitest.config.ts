@@ -30,6 +30,10 @@ export default defineConfig({
           globalSetup: ['harness/service/global-setup.ts'],
           setupFiles: ['allure-vitest/setup'],
           fileParallelism: false,
+          // One worker runs every file in turn with the harness's modules loaded once:
+          // a fresh process per file cost about a second each. The suites keep no state
+          // in modules besides the target view (one per run).
+          isolate: false,
           sequence: { concurrent: false, shuffle: false },
           retry: 0,
           // Every wait in a test is bounded by the harness (deliveries, HTTP); this only

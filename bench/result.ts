@@ -1,7 +1,8 @@
 /**
  * What a benchmark reports: named figures, each with the goal it must meet.
- * A goal is a bound ("at least 500 calls/s", "at most 20 MiB"); a figure
- * without a goal is shown for context and never fails the run.
+ * A goal is a bound on a ratio against a reference measured in the same run on
+ * the same machine ("at least 3× the peer's rate"), never an absolute time; a
+ * figure without a goal is shown for context and never fails the run.
  */
 
 export type Bound = 'at-least' | 'at-most';
@@ -19,6 +20,27 @@ export interface Metric {
   ok: boolean;
   /** Context a reader needs to trust the figure (e.g. "no gc: heap includes garbage"). */
   note?: string;
+  /**
+   * For a comparison: `value` is the ratio figure / reference (unit ×), and these
+   * are the two figures it was computed from, measured side by side.
+   */
+  figure?: Figure;
+  reference?: Figure & { what: string };
+}
+
+export interface Figure {
+  value: number;
+  unit: string;
+}
+
+/**
+ * A figure against its reference: the ratio is always figure / reference, and
+ * the goal bounds it from the side that matters (at least for rates, at most for
+ * durations).
+ */
+export function compared(name: string, figure: Figure, reference: Figure & { what: string }, goal: Goal | null, note?: string): Metric {
+  const ratio = reference.value > 0 ? figure.value / reference.value : Number.NaN;
+  return { ...metric(name, ratio, '×', goal, note), figure, reference };
 }
 
 export const atLeast = (value: number): Goal => ({ bound: 'at-least', value });

@@ -8,7 +8,6 @@ import type { Benchmark } from '../benchmark.js';
 import { loopMetrics } from '../latency-metrics.js';
 import { runLoad } from '../load.js';
 import { MockFlows } from '../mock-flows.js';
-import { atLeast, atMost } from '../result.js';
 
 const CONCURRENCY = 8;
 
@@ -34,7 +33,7 @@ export const mockApi: Benchmark = {
         elapsedMs: run.elapsedMs,
         latencies: run.latencies,
         rateUnit: 'calls/s',
-        goals: { rate: atLeast(450), p95: atMost(50), p99: atMost(250) },
+        goals: { rate: null },
       });
     } finally {
       await flows.close();

@@ -9,7 +9,6 @@ import type { Benchmark } from '../benchmark.js';
 import { loopMetrics } from '../latency-metrics.js';
 import { runLoad, timed } from '../load.js';
 import { MockFlows, type TokenPair } from '../mock-flows.js';
-import { atLeast, atMost } from '../result.js';
 
 const CONCURRENCY = 8;
 
@@ -52,14 +51,14 @@ export const mockTokens: Benchmark = {
           elapsedMs: code.elapsedMs,
           latencies: exchange,
           rateUnit: 'flows/s',
-          goals: { rate: atLeast(350), p95: atMost(50), p99: atMost(200) },
+          goals: { rate: null },
         }),
         ...loopMetrics('mock-tokens.refresh', {
           count: refreshes,
           elapsedMs: refresh.elapsedMs,
           latencies: refresh.latencies,
           rateUnit: 'req/s',
-          goals: { rate: atLeast(800), p95: atMost(30), p99: atMost(150) },
+          goals: { rate: null },
         }),
       ];
     } finally {

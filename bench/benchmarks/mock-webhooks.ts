@@ -13,7 +13,7 @@ import { loopMetrics } from '../latency-metrics.js';
 import { runLoad } from '../load.js';
 import { MockFlows } from '../mock-flows.js';
 import { startReceiver } from '../receiver.js';
-import { atLeast, atMost, metric } from '../result.js';
+import { metric } from '../result.js';
 import { BenchError } from '../safe-error.js';
 import { summarize } from '../stats.js';
 
@@ -68,12 +68,12 @@ export const mockWebhooks: Benchmark = {
           elapsedMs: load.elapsedMs,
           latencies: load.latencies,
           rateUnit: 'req/s',
-          goals: { rate: atLeast(450), p95: atMost(30), p99: atMost(150) },
+          goals: { rate: null },
         }),
-        metric('mock-webhooks.delivery.rate', (total * 1000) / spanMs, 'webhooks/s', atLeast(450)),
+        metric('mock-webhooks.delivery.rate', (total * 1000) / spanMs, 'webhooks/s', null),
         metric('mock-webhooks.delivery.p50', d.p50, 'ms', null),
-        metric('mock-webhooks.delivery.p95', d.p95, 'ms', atMost(25)),
-        metric('mock-webhooks.delivery.p99', d.p99, 'ms', atMost(100)),
+        metric('mock-webhooks.delivery.p95', d.p95, 'ms', null),
+        metric('mock-webhooks.delivery.p99', d.p99, 'ms', null),
       ];
     } finally {
       await flows.close();

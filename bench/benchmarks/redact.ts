@@ -58,9 +58,10 @@ export const redact: Benchmark = {
     for (let i = 0; i < n; i++) redactor.redact(text);
     const ms = performance.now() - t0;
     const perSecond = (n * 1000) / ms;
+    // The goal is a throughput the issue sets (one pass over the text, not one per secret).
     return [
-      metric('redact.64KiB-50-secrets', perSecond, 'texts/s', atLeast(120)),
-      metric('redact.throughput', (perSecond * TEXT_BYTES) / (1024 * 1024), 'MiB/s', null),
+      metric('redact.64KiB-50-secrets', perSecond, 'texts/s', null),
+      metric('redact.throughput', (perSecond * TEXT_BYTES) / (1024 * 1024), 'MiB/s', atLeast(50)),
     ];
   },
 };

@@ -41,11 +41,16 @@ import type { Fixtures, HttpClientLike, LockconfSetup, TargetProfile } from '../
 import type {} from './provided-context.js'; // the ProvidedContext augmentation for 'lockconf'
 
 const ROOT = resolve(import.meta.dirname, '../..');
+/** The quiet window against the embedded mock (500 ms against any other target). */
+export const EMBEDDED_MOCK_QUIET_WINDOW_MS = 250;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const startedAt = new Date().toISOString();
   const env = process.env;
   const { setup: provided, close } = await prepareRun(env, startedAt);
+  // The embedded mock sends webhooks from this process within milliseconds: "nothing more
+  // arrives" is shown in a shorter window (suites/support/deliveries.ts reads it in the workers).
+  if (provided.mock && !env.LOCKCONF_QUIET_WINDOW_MS) env.LOCKCONF_QUIET_WINDOW_MS = String(EMBEDDED_MOCK_QUIET_WINDOW_MS);
   project.provide('lockconf', provided);
   return close;
 }

@@ -13,8 +13,12 @@ const MIN_LENGTH = 4;
 
 /** Three base64url segments, the first two starting like a JSON object ("{" → "eyJ"). */
 const JWT_RE = 'eyJ[A-Za-z0-9_-]{2,}\\.eyJ[A-Za-z0-9_-]{2,}\\.[A-Za-z0-9_-]*';
-/** The credential of an Authorization: Basic / Bearer header. */
-const AUTH_HEADER_RE = '(?<=\\b(?:Basic|Bearer)\\s+)[A-Za-z0-9+/=._~-]{4,}';
+/**
+ * The credential of an Authorization: Basic / Bearer header, with the scheme
+ * captured so it is kept (a capture instead of a lookbehind, which would be
+ * tried at every position of the text).
+ */
+const AUTH_HEADER_RE = '\\b(Basic|Bearer)(\\s+)([A-Za-z0-9+/=._~-]{4,})';
 
 function shortHash(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 6);
@@ -79,7 +83,10 @@ export class Redactor implements RedactorLike {
 
   redact(text: string): string {
     if (typeof text !== 'string' || text === '') return text;
-    return text.replace(this.regex(), (match) => this.forms.get(match) ?? this.label(match));
+    return text.replace(this.regex(), (match: string, scheme?: string, space?: string, credential?: string) => {
+      if (credential !== undefined) return `${scheme}${space}${this.forms.get(credential) ?? this.label(credential)}`;
+      return this.forms.get(match) ?? this.label(match);
+    });
   }
 
   private regex(): RegExp {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { runLoad } from '../../bench/load.js';
-import { atLeast, atMost, metric } from '../../bench/result.js';
+import { atLeast, atMost, compared, metric } from '../../bench/result.js';
 import { mask } from '../../bench/safe-error.js';
 import { percentile, summarize } from '../../bench/stats.js';
 import { renderTable } from '../../bench/table.js';
@@ -24,11 +24,16 @@ describe('bench core', () => {
     expect(metric('a', Number.NaN, 'x', null).ok).toBe(true);
   });
 
-  test('the table shows name, value, unit, goal and a missed goal', () => {
-    const table = renderTable([metric('fast.rate', 1234.5, 'req/s', atLeast(500)), metric('slow.p95', 42, 'ms', atMost(20))]);
-    expect(table.split('\n')[0]).toMatch(/^name\s+value\s+unit\s+goal\s+ok$/);
-    expect(table).toMatch(/fast\.rate\s+1235\s+req\/s\s+≥ 500\s+ok/);
-    expect(table).toMatch(/slow\.p95\s+42\s+ms\s+≤ 20\s+MISSED/);
+  test('the table shows each figure, its reference, the ratio, the goal and a missed goal', () => {
+    const table = renderTable([
+      compared('tokens.rate', { value: 3000, unit: 'req/s' }, { value: 600, unit: 'req/s', what: 'peer' }, atLeast(3)),
+      compared('run.wall', { value: 20, unit: 's' }, { value: 4, unit: 's', what: 'one test' }, atMost(4)),
+      metric('context.p50', 1.5, 'ms', null),
+    ]);
+    expect(table.split('\n')[0]).toMatch(/^name\s+figure\s+reference\s+ratio\s+goal\s+ok$/);
+    expect(table).toMatch(/tokens\.rate\s+3000 req\/s\s+600 req\/s \(peer\)\s+5\.00×\s+≥ 3×\s+ok/);
+    expect(table).toMatch(/run\.wall\s+20 s\s+4 s \(one test\)\s+5\.00×\s+≤ 4×\s+MISSED/);
+    expect(table).toMatch(/context\.p50\s+1\.50 ms\s+—\s+—\s+—/);
   });
 
   test('a load loop runs exactly its count and stops at the first failure', async () => {

@@ -17,6 +17,10 @@ export interface MatrixSummary {
   /** Faults run again with every suite, one per spec area; each must be judged as in its scoped run. */
   scopeChecks: number;
   scopeChecksAgreeing: number;
+  /** Child conformance runs started (shared runs and reruns included), how many at a time, and whether faults shared runs. */
+  runs: number;
+  concurrency: number;
+  packed: boolean;
   rows: Array<{
     name: string;
     kind: string;
@@ -28,10 +32,17 @@ export interface MatrixSummary {
     ok: boolean;
     why: string;
     durationMs: number;
+    /** The run that judged the entry, the faults it shared that run with, why it ran alone after a shared run. */
+    run: string;
+    sharedWith: string[];
+    rerunAlone: string | null;
   }>;
 }
 
-export function summarise(outcomes: MatrixOutcome[], meta: { seed: number; scope: 'full' | 'area'; wallTimeMs: number }): MatrixSummary {
+export function summarise(
+  outcomes: MatrixOutcome[],
+  meta: { seed: number; scope: 'full' | 'area'; wallTimeMs: number; runs?: number; concurrency?: number; packed?: boolean },
+): MatrixSummary {
   const faults = outcomes.filter((o) => o.entry.kind === 'fault');
   const conforming = outcomes.filter((o) => o.entry.kind === 'conforming' || o.entry.kind === 'variant');
   const scopeChecks = outcomes.filter((o) => o.entry.kind === 'scope-check');
@@ -48,6 +59,9 @@ export function summarise(outcomes: MatrixOutcome[], meta: { seed: number; scope
     variants: conforming.filter((o) => o.entry.kind === 'variant').length,
     scopeChecks: scopeChecks.length,
     scopeChecksAgreeing: scopeChecks.filter((o) => o.ok).length,
+    runs: meta.runs ?? outcomes.length,
+    concurrency: meta.concurrency ?? 1,
+    packed: meta.packed ?? false,
     rows: outcomes.map((o) => ({
       name: o.entry.name,
       kind: o.entry.kind,
@@ -59,6 +73,9 @@ export function summarise(outcomes: MatrixOutcome[], meta: { seed: number; scope
       ok: o.ok,
       why: o.why,
       durationMs: o.durationMs,
+      run: o.run,
+      sharedWith: o.sharedWith,
+      rerunAlone: o.rerunAlone ?? null,
     })),
   };
 }
@@ -68,13 +85,15 @@ export function formatTable(summary: MatrixSummary): string {
     `self-verification: ${summary.faultsCaught}/${summary.faults} faults caught (kill rate ${(summary.killRate * 100).toFixed(1)}%), ` +
       `${summary.falseFailures} false failures on ${summary.variants + 1} conforming implementations, ` +
       `${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree, ` +
-      `${(summary.wallTimeMs / 1000).toFixed(1)} s, seed ${summary.seed}, scope ${summary.scope}`,
+      `${(summary.wallTimeMs / 1000).toFixed(1)} s wall time for ${summary.rows.length} entries in ${summary.runs} runs ` +
+      `(${summary.concurrency} at a time${summary.packed ? ', faults sharing runs' : ''}), seed ${summary.seed}, scope ${summary.scope}`,
     '',
     `${'entry'.padEnd(30)} ${'expected'.padEnd(30)} ${'verdict'.padEnd(15)} result`,
   ];
   for (const row of summary.rows) {
     lines.push(
-      `${row.name.padEnd(30)} ${(row.expectedRequirement ?? 'conformant').padEnd(30)} ${String(row.verdict).padEnd(15)} ${row.ok ? 'ok' : 'MISSED'}: ${row.why}`,
+      `${row.name.padEnd(30)} ${(row.expectedRequirement ?? 'conformant').padEnd(30)} ${String(row.verdict).padEnd(15)} ${row.ok ? 'ok' : 'MISSED'}: ${row.why}` +
+        (row.sharedWith.length ? ` [${row.run}]` : '') + (row.rerunAlone ? ' [ran alone after a shared run]' : ''),
     );
   }
   return lines.join('\n');
@@ -86,7 +105,8 @@ export function renderHtml(summary: MatrixSummary): string {
       `<td>${escapeHtml(r.description)}</td><td><code>${escapeHtml(r.expectedRequirement ?? 'conformant')}</code></td>` +
       `<td>${escapeHtml(String(r.verdict))}</td><td>${r.failed.map((id) => `<code>${escapeHtml(id)}</code>`).join(' ')}` +
       `${r.warned.map((id) => ` <code class="warn">${escapeHtml(id)}</code>`).join('')}</td>` +
-      `<td>${r.ok ? '✔' : '✘'} ${escapeHtml(r.why)}</td><td>${(r.durationMs / 1000).toFixed(1)} s</td></tr>`)
+      `<td>${r.ok ? '✔' : '✘'} ${escapeHtml(r.why)}</td><td>${(r.durationMs / 1000).toFixed(1)} s</td>` +
+      `<td>${escapeHtml(r.sharedWith.length ? `${r.run} (with ${r.sharedWith.join(', ')})` : r.rerunAlone ? `alone: ${r.rerunAlone}` : 'alone')}</td></tr>`)
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>lockconf self-verification</title>
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#1d2430}h1{font-size:1.6rem}
@@ -94,8 +114,8 @@ export function renderHtml(summary: MatrixSummary): string {
 tr.bad{background:#fde8e8}tr.ok td:nth-child(7){color:#17692e}code{font-size:12px;background:#f2f4f8;padding:0 .2rem}code.warn{background:#fff3cd}</style></head>
 <body><h1>lockconf self-verification</h1>
 <p class="big">${summary.faultsCaught}/${summary.faults} faults caught · ${summary.falseFailures} false failures</p>
-<p>Kill rate ${(summary.killRate * 100).toFixed(1)}% · ${summary.variants} legal variants plus the plain mock · ${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree · wall time ${(summary.wallTimeMs / 1000).toFixed(1)} s · seed ${summary.seed} · scope ${escapeHtml(summary.scope)} · ${escapeHtml(summary.generatedAt)}</p>
-<table><thead><tr><th>entry</th><th>kind</th><th>what it does</th><th>expected</th><th>verdict</th><th>failed / warned</th><th>judgement</th><th>time</th></tr></thead>
+<p>Kill rate ${(summary.killRate * 100).toFixed(1)}% · ${summary.variants} legal variants plus the plain mock · ${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree · wall time ${(summary.wallTimeMs / 1000).toFixed(1)} s for ${summary.rows.length} entries in ${summary.runs} runs, ${summary.concurrency} at a time · seed ${summary.seed} · scope ${escapeHtml(summary.scope)} · ${escapeHtml(summary.generatedAt)}</p>
+<table><thead><tr><th>entry</th><th>kind</th><th>what it does</th><th>expected</th><th>verdict</th><th>failed / warned</th><th>judgement</th><th>time</th><th>run</th></tr></thead>
 <tbody>${rows}</tbody></table></body></html>`;
 }
 

@@ -6,10 +6,13 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CATALOG, requirement } from '../../harness/catalog/index.js';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../../mock/faults.js';
 import type { MockOptions } from '../../mock/context.js';
+import { scanSuites } from '../../harness/run/selection.js';
+import { packRuns, single, spillOver, splitRun, type MatrixRun } from './packing.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -48,6 +51,12 @@ export interface MatrixOutcome {
   why: string;
   durationMs: number;
   exitCode: number | null;
+  /** The run that judged the entry (its own, or a shared one: packing.ts). */
+  run: string;
+  /** The other faults switched on in that run. */
+  sharedWith: string[];
+  /** Set when a shared run could not judge the entry and it ran again (alone or in a smaller run): why. */
+  rerunAlone?: string;
 }
 
 /** Legal implementations the spec allows, each different from the mock's defaults. */
@@ -99,7 +108,7 @@ export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[] 
 }
 
 /** Judge one run's conformance.json against what the entry should get. */
-export function judge(entry: MatrixEntry, report: { verdict: string; requirements: RequirementResult[] } | null): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'exitCode'> {
+export function judge(entry: MatrixEntry, report: { verdict: string; requirements: RequirementResult[] } | null): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'exitCode' | 'run' | 'sharedWith' | 'rerunAlone'> {
   if (!report) {
     return { verdict: null, failed: [], warned: [], notTestedMust: [], ok: false, why: 'the run wrote no conformance.json' };
   }
@@ -126,16 +135,18 @@ export function judge(entry: MatrixEntry, report: { verdict: string; requirement
   return { ...base, ok: true, why: `caught: ${id} warned` };
 }
 
-/** One conformance run in a child process, against an embedded mock built with the entry's options. */
-export async function runEntry(entry: MatrixEntry, outDir: string, seed: number): Promise<MatrixOutcome> {
+type Report = { verdict: string; requirements: RequirementResult[] };
+
+/** One conformance run in a child process, against an embedded mock built with the run's options. */
+async function runChildConformance(run: MatrixRun<MatrixEntry>, outDir: string, seed: number): Promise<{ report: Report | null; durationMs: number; exitCode: number | null }> {
   await mkdir(outDir, { recursive: true });
   const args = ['--import', 'tsx', join(ROOT, 'harness/cli.ts'), 'conformance', '--out', outDir, '--seed', String(seed), '--no-allure'];
-  for (const id of entry.only ?? []) args.push('--only', id);
+  for (const id of run.only ?? []) args.push('--only', id);
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
   }
-  env.LOCKCONF_MOCK_OPTIONS = JSON.stringify(entry.mockOptions);
+  env.LOCKCONF_MOCK_OPTIONS = JSON.stringify(run.mockOptions);
   // The mock delivers within milliseconds: a fault that sends nothing matching is judged after 3 s, not 15.
   env.LOCKCONF_DELIVERY_WAIT_MS = '3000';
   env.NO_COLOR = '1';
@@ -145,32 +156,97 @@ export async function runEntry(entry: MatrixEntry, outDir: string, seed: number)
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
     child.on('close', (code) => {
-      if (code === 2) process.stderr.write(`[${entry.name}] run could not be carried out:\n${stderr}\n`);
+      if (code === 2) process.stderr.write(`[${run.name}] run could not be carried out:\n${stderr}\n`);
       resolveExit(code);
     });
   });
-  let report: { verdict: string; requirements: RequirementResult[] } | null = null;
+  let report: Report | null = null;
   try {
     report = JSON.parse(await readFile(join(outDir, 'conformance.json'), 'utf8'));
   } catch {
     report = null;
   }
-  return { entry, ...judge(entry, report), durationMs: Date.now() - started, exitCode };
+  return { report, durationMs: Date.now() - started, exitCode };
 }
 
-/** Run every entry, `concurrency` at a time. */
-export async function runMatrix(entries: MatrixEntry[], opts: { outDir: string; seed: number; concurrency?: number; onOutcome?: (o: MatrixOutcome) => void }): Promise<MatrixOutcome[]> {
+/** One conformance run in a child process, against an embedded mock built with the entry's options. */
+export async function runEntry(entry: MatrixEntry, outDir: string, seed: number): Promise<MatrixOutcome> {
+  const run = single(entry);
+  const { report, durationMs, exitCode } = await runChildConformance(run, outDir, seed);
+  return { entry, ...judge(entry, report), durationMs, exitCode, run: run.name, sharedWith: [] };
+}
+
+/**
+ * Run every entry, `concurrency` runs at a time (default: the number of cores),
+ * each against its own mock. With `pack` (the default), faults that may share a
+ * run do (packing.ts); a shared run that cannot judge its members hands each of
+ * them to a run of its own.
+ */
+export async function runMatrix(
+  entries: MatrixEntry[],
+  opts: {
+    outDir: string;
+    seed: number;
+    concurrency?: number;
+    pack?: boolean;
+    onOutcome?: (o: MatrixOutcome) => void;
+    /** Each child run as it ends: its name, how many entries it carried, how long it took. */
+    onRun?: (r: { name: string; entries: number; durationMs: number }) => void;
+  },
+): Promise<MatrixOutcome[]> {
+  const index = new Map(entries.map((e, i) => [e, i]));
   const outcomes: MatrixOutcome[] = new Array(entries.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < entries.length) {
-      const i = next++;
-      const entry = entries[i]!;
-      const outcome = await runEntry(entry, join(opts.outDir, 'runs', entry.name), opts.seed);
-      outcomes[i] = outcome;
-      opts.onOutcome?.(outcome);
-    }
+  const queue: Array<{ run: MatrixRun<MatrixEntry>; retryOf?: string }> = packRuns(entries, {
+    maxPerRun: opts.pack === false ? 1 : undefined,
+    areaOf: (id) => requirement(id).area,
+  }).map((run) => ({ run }));
+  const settle = (o: MatrixOutcome) => {
+    outcomes[index.get(o.entry)!] = o;
+    opts.onOutcome?.(o);
   };
-  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 2) }, worker));
+  const declared = await scanSuites(ROOT);
+  const filesOf = (id: string) => declared.filter((t) => t.id === id).map((t) => t.file);
+  let running = 0;
+  await new Promise<void>((resolveAll, rejectAll) => {
+    const pump = () => {
+      if (queue.length === 0 && running === 0) return resolveAll();
+      while (running < Math.max(1, opts.concurrency ?? availableParallelism()) && queue.length > 0) {
+        const { run, retryOf } = queue.shift()!;
+        running++;
+        runChildConformance(run, join(opts.outDir, 'runs', run.name), opts.seed)
+          .then(({ report, durationMs, exitCode }) => {
+            opts.onRun?.({ name: run.name, entries: run.entries.length, durationMs });
+            const judged = run.entries.map((entry) => ({ entry, ...judge(entry, report) }));
+            const spilled = spillOver(run, report);
+            if (spilled.length > 0) {
+              const why = `${run.name} also failed or warned ${spilled.join(', ')}`;
+              for (const part of splitRun(run, spilled, filesOf)) queue.push({ run: part, retryOf: why });
+              return;
+            }
+            const shared = run.entries.length > 1;
+            for (const j of judged) {
+              if (shared && !j.ok) {
+                queue.push({ run: single(j.entry), retryOf: `not caught in ${run.name} (${j.why})` });
+                continue;
+              }
+              settle({
+                ...j,
+                durationMs,
+                exitCode,
+                run: run.name,
+                sharedWith: run.entries.filter((e) => e !== j.entry).map((e) => e.name),
+                ...(retryOf ? { rerunAlone: retryOf } : {}),
+              });
+            }
+          })
+          .catch(rejectAll)
+          .finally(() => {
+            running--;
+            pump();
+          });
+      }
+    };
+    pump();
+  });
   return outcomes;
 }

@@ -1,0 +1,57 @@
+/** Shared runs of the matrix: which faults may share one, and how a run that spilled over is split. */
+import { describe, expect, test } from 'vitest';
+import { requirement } from '../../harness/catalog/index.js';
+import { planMatrix } from './matrix.js';
+import { packRuns, splitRun, spillOver } from './packing.js';
+
+const plan = planMatrix({ scope: 'area' });
+const runs = packRuns(plan, { areaOf: (id) => requirement(id).area });
+
+describe('packRuns', () => {
+  test('every entry is judged by exactly one run', () => {
+    expect(runs.flatMap((r) => r.entries.map((e) => e.name)).sort()).toEqual(plan.map((e) => e.name).sort());
+  });
+
+  test('only faults of one area share a run, each with a requirement of its own', () => {
+    for (const run of runs.filter((r) => r.entries.length > 1)) {
+      expect(run.entries.every((e) => e.kind === 'fault')).toBe(true);
+      expect(new Set(run.entries.map((e) => requirement(e.requirement!).area)).size).toBe(1);
+      expect(new Set(run.entries.map((e) => e.requirement)).size).toBe(run.entries.length);
+      expect([...(run.mockOptions.faults ?? [])].sort()).toEqual(run.entries.map((e) => e.name).sort());
+    }
+    expect(runs.length).toBeLessThan(plan.length);
+  });
+
+  test('the plain mock, the variants and the full-run scope checks run alone', () => {
+    for (const e of plan.filter((x) => x.kind !== 'fault')) {
+      expect(runs.find((r) => r.entries.includes(e))!.entries).toHaveLength(1);
+    }
+  });
+
+  test('maxPerRun 1 runs every entry alone', () => {
+    expect(packRuns(plan, { maxPerRun: 1 })).toHaveLength(plan.length);
+  });
+});
+
+describe('a shared run that spilled over', () => {
+  const shared = runs.find((r) => r.entries.length > 2)!;
+  const [a, b] = shared.entries;
+  test('judges none of its members when it failed a requirement none of them names', () => {
+    expect(spillOver(shared, { requirements: [{ id: a!.requirement!, status: 'failed' }] })).toEqual([]);
+    expect(spillOver(shared, { requirements: [{ id: 'SOMETHING-ELSE', status: 'warned' }] })).toEqual(['SOMETHING-ELSE']);
+  });
+
+  test('runs the suspects alone and the others together again', () => {
+    const filesOf = (id: string) => [id === a!.requirement || id === 'SPILLED' ? 'suspect.test.ts' : 'other.test.ts'];
+    const parts = splitRun(shared, ['SPILLED'], filesOf);
+    expect(parts[0]!.entries).toEqual([a]);
+    expect(parts[1]!.entries).toEqual(shared.entries.slice(1));
+    expect(parts[1]!.entries).toContain(b);
+  });
+
+  test('halves when the suite files point at no member', () => {
+    const parts = splitRun(shared, ['SPILLED'], () => ['nowhere.test.ts']);
+    expect(parts.flatMap((p) => p.entries)).toEqual(shared.entries);
+    expect(parts).toHaveLength(2);
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * Shared runs of the self-verification matrix. Each run of the suites costs a
+ * vitest start-up and its area's waits; faults that the suites judge by
+ * different requirements of the same spec area can be switched on together in
+ * one mock and judged from one run, each by its own requirement.
+ *
+ * The packing is worked out from the plan alone (FAULTS and the catalog, through
+ * planMatrix), never from a hand-written list:
+ * - only faults scoped to one area share a run (the same `only`), never a fault
+ *   with anything else in its mock options, never a variant or a full run;
+ * - no two faults of one run name the same requirement (one failure could not
+ *   tell which of them was caught);
+ * - at most `maxPerRun` faults a run.
+ *
+ * A shared run must not hide a fault. Only a shared run whose failures and
+ * warnings are all its members' own requirements judges its members. One that
+ * failed or warned anything else (a fault that spills over into other tests could
+ * be what failed a neighbour's requirement) judges none of them: splitRun() runs
+ * the suspects (members whose requirement is tested in the suite file of a
+ * spilled requirement) alone and the others together again, or, with no suspect,
+ * two halves. A member a clean shared run did not catch runs again alone (a
+ * neighbour may have kept its test from running).
+ */
+import type { MockOptions } from '../../mock/context.js';
+
+/** What packing needs of a matrix entry (matrix.ts's MatrixEntry). */
+export interface PackableEntry {
+  name: string;
+  kind: string;
+  mockOptions: MockOptions;
+  requirement?: string;
+  only?: string[];
+}
+
+export interface MatrixRun<MatrixEntry extends PackableEntry = PackableEntry> {
+  /** A directory-safe name: the entry's for a run of one, `shared-<area>-<n>` otherwise. */
+  name: string;
+  /** The entries judged from this run (one, or the faults of a shared run). */
+  entries: MatrixEntry[];
+  mockOptions: MockOptions;
+  only?: string[];
+}
+
+export const DEFAULT_MAX_PER_RUN = 12;
+
+function packable(entry: PackableEntry): boolean {
+  if (entry.kind !== 'fault' || !entry.only || !entry.requirement) return false;
+  const keys = Object.keys(entry.mockOptions);
+  return keys.length === 1 && keys[0] === 'faults' && [...(entry.mockOptions.faults ?? [])].length === 1;
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+export function single<E extends PackableEntry>(entry: E): MatrixRun<E> {
+  return { name: slug(entry.name) || 'entry', entries: [entry], mockOptions: entry.mockOptions, ...(entry.only ? { only: entry.only } : {}) };
+}
+
+/** The runs that judge every entry, in plan order of their first entry. */
+export function packRuns<MatrixEntry extends PackableEntry>(entries: readonly MatrixEntry[], opts: { maxPerRun?: number | undefined; areaOf?: (requirementId: string) => string } = {}): MatrixRun<MatrixEntry>[] {
+  const max = Math.max(1, opts.maxPerRun ?? DEFAULT_MAX_PER_RUN);
+  const runs: MatrixRun<MatrixEntry>[] = [];
+  /** scope key → the open shared runs of that scope. */
+  const open = new Map<string, MatrixEntry[][]>();
+  const order: Array<MatrixEntry | MatrixEntry[]> = [];
+  for (const entry of entries) {
+    if (max === 1 || !packable(entry)) {
+      order.push(entry);
+      continue;
+    }
+    const key = [...entry.only!].sort().join(' ');
+    const bins = open.get(key) ?? [];
+    open.set(key, bins);
+    let bin = bins.find((b) => b.length < max && !b.some((e) => e.requirement === entry.requirement));
+    if (!bin) {
+      bin = [];
+      bins.push(bin);
+      order.push(bin);
+    }
+    bin.push(entry);
+  }
+  const counts = new Map<string, number>();
+  for (const item of order) {
+    if (!Array.isArray(item)) {
+      runs.push(single(item));
+      continue;
+    }
+    if (item.length === 1) {
+      runs.push(single(item[0]!));
+      continue;
+    }
+    const area = slug(opts.areaOf ? opts.areaOf(item[0]!.requirement!) : item[0]!.requirement!);
+    const n = (counts.get(area) ?? 0) + 1;
+    counts.set(area, n);
+    runs.push({
+      name: `shared-${area}-${n}`,
+      entries: item,
+      mockOptions: { faults: item.flatMap((e) => [...(e.mockOptions.faults ?? [])]) },
+      only: item[0]!.only!,
+    });
+  }
+  return runs;
+}
+
+/** The requirements a shared run failed or warned that none of its members names ([]: it can judge them). */
+export function spillOver(run: MatrixRun, report: { requirements: Array<{ id: string; status: string }> } | null): string[] {
+  if (run.entries.length < 2 || !report) return [];
+  const own = new Set(run.entries.map((e) => e.requirement));
+  return report.requirements
+    .filter((r) => (r.status === 'failed' || r.status === 'warned') && !own.has(r.id))
+    .map((r) => r.id);
+}
+
+/**
+ * The runs that judge again the members of a shared run that spilled over:
+ * suspects alone, the others shared again; or two halves when the suite files
+ * point at no member, or at all of them.
+ */
+export function splitRun<E extends PackableEntry>(run: MatrixRun<E>, spilled: readonly string[], filesOf: (requirementId: string) => readonly string[]): MatrixRun<E>[] {
+  const files = new Set(spilled.flatMap((id) => filesOf(id)));
+  const suspect = (e: E) => filesOf(e.requirement!).some((f) => files.has(f));
+  let parts: E[][];
+  const suspects = run.entries.filter(suspect);
+  if (suspects.length > 0 && suspects.length < run.entries.length) {
+    parts = [...suspects.map((e) => [e]), run.entries.filter((e) => !suspect(e))];
+  } else {
+    const half = Math.ceil(run.entries.length / 2);
+    parts = [run.entries.slice(0, half), run.entries.slice(half)];
+  }
+  return parts.filter((p) => p.length > 0).map((entries, i) => entries.length === 1
+    ? single(entries[0]!)
+    : { ...run, name: `${run.name}-${i + 1}`, entries, mockOptions: { faults: entries.flatMap((e) => [...(e.mockOptions.faults ?? [])]) } });
+}
