@@ -79,6 +79,11 @@ describe('Signature: what the spec leaves open', () => {
     observeAnswer(t, 'answer to a second, unmatched v before the right one', await t.receiver.deliver(operationApp(Date.now()), { signatureHeader: (ts, v) => `t=${ts},v=${'0'.repeat(64)},v=${v}` }));
   });
 
+  conformance('RECEIVER-TIMESTAMP-UNIT', 'the answer to t in epoch seconds instead of milliseconds is recorded', {}, async (t) => {
+    const seconds = String(Math.floor(Date.now() / 1000));
+    observeAnswer(t, 'answer to t in epoch seconds', await t.receiver.deliver(operationApp(Date.now()), { t: seconds }));
+  });
+
   conformance('RECEIVER-SIGNATURE-ENCODING', 'the answers to v in lower-case hex, upper-case hex and base64 are recorded', {}, async (t) => {
     observeAnswer(t, 'answer to v in lower-case hex', await t.receiver.deliver(operationApp(Date.now()), { encoding: 'hex' }));
     observeAnswer(t, 'answer to v in upper-case hex', await t.receiver.deliver(operationApp(Date.now()), { encoding: 'HEX' }));

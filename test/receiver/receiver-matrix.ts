@@ -7,11 +7,12 @@
  * the requirement the fault names.
  */
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { requirement } from '../../harness/catalog/index.js';
 import { RECEIVER_FAULTS, type ReceiverFaultName } from '../../examples/app/receiver-faults.js';
 import { startWebhookReceiver } from '../../examples/app/receiver.js';
+import { receiverCommand } from '../../harness/commands/receiver.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -30,6 +31,8 @@ export interface ReceiverEntry {
   /** Without the custom header (neither the example nor the run knows one). */
   noHeader?: boolean;
   requirement?: string;
+  /** Other requirements the fault breaks as well: each must be caught too. */
+  also?: string[];
 }
 
 export interface ReceiverOutcome {
@@ -49,7 +52,7 @@ export function planReceiverMatrix(): ReceiverEntry[] {
     { name: 'conforming', kind: 'conforming', faults: [] },
     { name: 'no-custom-header', kind: 'variant', faults: [], noHeader: true },
     ...(Object.keys(RECEIVER_FAULTS) as ReceiverFaultName[]).map((name): ReceiverEntry => ({
-      name, kind: 'fault', faults: [name], requirement: RECEIVER_FAULTS[name].requirement,
+      name, kind: 'fault', faults: [name], requirement: RECEIVER_FAULTS[name].requirement, also: [...RECEIVER_FAULTS[name].also],
     })),
   ];
 }
@@ -68,17 +71,19 @@ export function judgeReceiver(entry: ReceiverEntry, report: Report | null): Pick
     if (base.failed.length || base.warned.length) return { ...base, ok: false, why: `false failures: ${[...base.failed, ...base.warned].join(', ')}` };
     return { ...base, ok: true, why: 'conformant, nothing failed or warned' };
   }
-  const id = entry.requirement!;
-  if (requirement(id).level === 'MUST') {
-    if (!base.failed.includes(id)) return { ...base, ok: false, why: `${id} was not failed` };
-    if (report.verdict !== 'not-conformant') return { ...base, ok: false, why: `verdict ${report.verdict}, expected not-conformant` };
-    return { ...base, ok: true, why: `caught: ${id} failed` };
+  const ids = [entry.requirement!, ...(entry.also ?? [])];
+  for (const id of ids) {
+    const must = requirement(id).level === 'MUST';
+    if (must && !base.failed.includes(id)) return { ...base, ok: false, why: `${id} was not failed` };
+    if (!must && !base.warned.includes(id)) return { ...base, ok: false, why: `${id} (SHOULD) was not warned` };
   }
-  if (!base.warned.includes(id)) return { ...base, ok: false, why: `${id} (SHOULD) was not warned` };
-  return { ...base, ok: true, why: `caught: ${id} warned` };
+  if (ids.some((id) => requirement(id).level === 'MUST') && report.verdict !== 'not-conformant') {
+    return { ...base, ok: false, why: `verdict ${report.verdict}, expected not-conformant` };
+  }
+  return { ...base, ok: true, why: `caught: ${ids.join(', ')}` };
 }
 
-/** One run: the example with the entry's faults on 127.0.0.1, the receiver suites against it. */
+/** One run, in this process: the example with the entry's faults on 127.0.0.1, the receiver suites against it. */
 export async function runReceiverEntry(entry: ReceiverEntry, outDir: string): Promise<ReceiverOutcome> {
   const started = Date.now();
   const example = await startWebhookReceiver({
@@ -88,22 +93,18 @@ export async function runReceiverEntry(entry: ReceiverEntry, outDir: string): Pr
     faults: entry.faults,
   });
   try {
-    const args = ['--import', 'tsx', join(ROOT, 'harness/cli.ts'), 'conformance', '--receiver', example.url, '--out', outDir, '--no-allure', '--seed', '11'];
-    // A fault is judged by its own requirement's tests; the conforming runs take every test.
-    if (entry.requirement) args.push('--only', entry.requirement);
-    const env: NodeJS.ProcessEnv = {};
-    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
-    Object.assign(env, { NO_COLOR: '1', LOCKCONF_API_KEY: SECRETS.apiKey, LOCKCONF_CLIENT_SECRET: SECRETS.clientSecret });
-    if (!entry.noHeader) Object.assign(env, { LOCKCONF_WEBHOOK_HEADER: SECRETS.header, LOCKCONF_WEBHOOK_TOKEN: SECRETS.token });
-    const exitCode = await new Promise<number | null>((done) => {
-      const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
-      child.on('close', (code) => {
-        if (code === 2) process.stderr.write(`[receiver ${entry.name}] run could not be carried out:\n${stderr}\n`);
-        done(code);
-      });
-    });
+    process.env.LOCKCONF_API_KEY = SECRETS.apiKey;
+    process.env.LOCKCONF_CLIENT_SECRET = SECRETS.clientSecret;
+    if (entry.noHeader) {
+      delete process.env.LOCKCONF_WEBHOOK_HEADER;
+      delete process.env.LOCKCONF_WEBHOOK_TOKEN;
+    } else {
+      process.env.LOCKCONF_WEBHOOK_HEADER = SECRETS.header;
+      process.env.LOCKCONF_WEBHOOK_TOKEN = SECRETS.token;
+    }
+    // A fault is judged by the tests of the requirements it breaks; the conforming runs take every test.
+    const only = entry.requirement ? [entry.requirement, ...(entry.also ?? [])] : undefined;
+    const exitCode = await receiverCommand({ receiver: example.url, out: outDir, allure: false, seed: 11, ...(only ? { only } : {}) });
     let report: Report | null = null;
     try {
       report = JSON.parse(await readFile(join(outDir, 'conformance.json'), 'utf8')) as Report;
@@ -116,16 +117,34 @@ export async function runReceiverEntry(entry: ReceiverEntry, outDir: string): Pr
   }
 }
 
-/** Every entry, `concurrency` at a time. */
-export async function runReceiverMatrix(entries: ReceiverEntry[], outDir: string, concurrency = 2): Promise<ReceiverOutcome[]> {
-  const outcomes: ReceiverOutcome[] = new Array(entries.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < entries.length) {
-      const i = next++;
-      outcomes[i] = await runReceiverEntry(entries[i]!, join(outDir, entries[i]!.name));
+/**
+ * Every entry, in `children` child processes (test/receiver/receiver-matrix-child.ts),
+ * each running its share one after the other: one start-up per child, not per run.
+ */
+export async function runReceiverMatrix(entries: ReceiverEntry[], outDir: string, children = 2): Promise<ReceiverOutcome[]> {
+  const shares = Array.from({ length: children }, (_, i) => entries.filter((_e, j) => j % children === i)).filter((s) => s.length > 0);
+  const results = await Promise.all(shares.map(async (share, i) => {
+    const planFile = join(outDir, `plan-${i}.json`);
+    const resultFile = join(outDir, `outcomes-${i}.json`);
+    await writeFile(planFile, JSON.stringify({ entries: share, outDir, resultFile }));
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
+    env.NO_COLOR = '1';
+    const code = await new Promise<number | null>((done) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/receiver/receiver-matrix-child.ts'), planFile], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+      child.on('close', (c) => {
+        if (c !== 0) process.stderr.write(`[receiver matrix child ${i}] exit ${c}:\n${stderr}\n`);
+        done(c);
+      });
+    });
+    try {
+      return JSON.parse(await readFile(resultFile, 'utf8')) as ReceiverOutcome[];
+    } catch {
+      return share.map((entry): ReceiverOutcome => ({ entry, exitCode: code, verdict: null, failed: [], warned: [], notTested: [], ok: false, why: `the matrix child ended with ${code} before writing its outcomes`, durationMs: 0 }));
     }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return outcomes;
+  }));
+  const byName = new Map(results.flat().map((o) => [o.entry.name, o]));
+  return entries.map((e) => byName.get(e.name)!);
 }
