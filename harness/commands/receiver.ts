@@ -15,6 +15,7 @@ import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
 import type { ConformanceResult } from '../report/result-file.js';
 import { assertReceiverReachable } from '../receiver/reachability.js';
 import { loadReceiverSettings } from '../receiver/settings.js';
+import { loadExpectFile } from '../run/expectations.js';
 import { expandSelection, formatList, scanSuites, testNamePattern } from '../run/selection.js';
 import { EXIT, ROOT } from './common.js';
 
@@ -24,6 +25,7 @@ export interface ReceiverCommandOptions {
   only?: string[];
   seed?: number;
   out?: string;
+  expect?: string;
   list?: boolean;
   allure: boolean;
   strict?: boolean;
@@ -45,6 +47,8 @@ export async function receiverCommand(opts: ReceiverCommandOptions): Promise<num
   // Everything that can be wrong with the invocation is found before vitest starts.
   const targetFile = opts.target ? resolve(opts.target) : null;
   const settings = await loadReceiverSettings({ url: opts.receiver ?? '', explicit: true, env: process.env, file: targetFile });
+  const expectFile = opts.expect ? resolve(opts.expect) : null;
+  if (expectFile) await loadExpectFile(expectFile);
   await assertReceiverReachable(settings.url);
 
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
@@ -62,9 +66,10 @@ export async function receiverCommand(opts: ReceiverCommandOptions): Promise<num
   if (targetFile) process.env.LOCKCONF_TARGET_FILE = targetFile;
   if (only) process.env.LOCKCONF_SELECTION = JSON.stringify(only);
   else delete process.env.LOCKCONF_SELECTION;
+  if (expectFile) process.env.LOCKCONF_EXPECT_FILE = expectFile;
   if (!allure) process.env.LOCKCONF_NO_ALLURE = '1';
 
-  const reporter = new LockconfReporter({ runDir, root: ROOT, only, seed, allure, updateLatest: !opts.out, catalog: RECEIVER_CATALOG });
+  const reporter = new LockconfReporter({ runDir, root: ROOT, only, seed, expectFile, allure, updateLatest: !opts.out, catalog: RECEIVER_CATALOG });
   const reporters: unknown[] = [['junit', { suiteName: 'lockconf receiver conformance', includeConsoleOutput: false, addFileAttribute: true }]];
   if (allure) reporters.push(['allure-vitest/reporter', { resultsDir: join(runDir, 'allure-results') }]);
   reporters.push(reporter); // last: the others have written their files when it runs
