@@ -26,6 +26,7 @@ export default defineConfig({
         test: {
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
+          exclude: ['suites/receiver/**'],
           environment: 'node',
           globalSetup: ['harness/service/global-setup.ts'],
           setupFiles: ['allure-vitest/setup'],
@@ -40,6 +41,22 @@ export default defineConfig({
           // catches a hung target. The mock's clock is moved, never waited out.
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // `conformance --receiver URL`: an application's webhook receiver as the target
+        // (harness/commands/receiver.ts); one delivery at a time, no retries.
+        test: {
+          name: 'receiver',
+          include: ['suites/receiver/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['harness/receiver/global-setup.ts'],
+          setupFiles: ['allure-vitest/setup'],
+          fileParallelism: false,
+          sequence: { concurrent: false, shuffle: false },
+          retry: 0,
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
     ],

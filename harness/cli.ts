@@ -1,6 +1,7 @@
 /**
  * The lockconf command line (interfaces.md §2):
  *   conformance [--target FILE] [--only PATTERN…] [--seed N] [--out DIR] [--expect FILE] [--list] [--no-allure] [--strict]
+ *   conformance --receiver URL [--target FILE] [--only PATTERN…] [--out DIR] [--list] (an application's webhook receiver)
  *   mock [--port N] [--host H] [--fault NAME…] [--no-control]
  *   report:serve [--port N]
  *   login --target FILE [--browser] [--no-open]
@@ -40,6 +41,7 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--list', 'print the requirements and the tests that would run, then exit')
     .option('--no-allure', 'skip the Allure report')
     .option('--strict', 'exit 1 when the verdict is incomplete')
+    .option('--receiver <url>', "test an application's webhook receiver at URL instead (signing values from LOCKCONF_API_KEY, LOCKCONF_WEBHOOK_HEADER, LOCKCONF_WEBHOOK_TOKEN)")
     .action(async (opts: ConformanceOptions) => run(await conformanceCommand(opts)));
 
   program

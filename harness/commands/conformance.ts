@@ -12,6 +12,8 @@ import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
 import type { ConformanceResult } from '../report/result-file.js';
 import { expandSelection, formatList, scanSuites, testNamePattern } from '../run/selection.js';
 import { EXIT, ROOT, UsageFailure } from './common.js';
+import { SERVICE_CATALOG } from '../catalog/index.js';
+import { receiverCommand } from './receiver.js';
 
 export interface ConformanceOptions {
   target?: string;
@@ -22,6 +24,8 @@ export interface ConformanceOptions {
   list?: boolean;
   allure: boolean;
   strict?: boolean;
+  /** --receiver URL: test an application's webhook receiver instead (harness/commands/receiver.ts). */
+  receiver?: string;
 }
 
 /** The exit code a finished run earns. */
@@ -33,9 +37,9 @@ export function exitCodeFor(verdict: ConformanceResult['verdict'] | null, strict
 }
 
 async function listCommand(opts: ConformanceOptions): Promise<number> {
-  const selected = opts.only?.length ? new Set(expandSelection(opts.only)) : null;
+  const selected = opts.only?.length ? new Set(expandSelection(opts.only, SERVICE_CATALOG)) : null;
   const tests = await scanSuites(ROOT);
-  process.stdout.write(`${formatList({ tests, selected })}\n`);
+  process.stdout.write(`${formatList({ catalog: SERVICE_CATALOG, tests: tests.filter((t) => SERVICE_CATALOG.some((r) => r.id === t.id)), selected })}\n`);
   return EXIT.OK;
 }
 
@@ -47,10 +51,11 @@ async function clearRunDir(runDir: string): Promise<void> {
 }
 
 export async function conformanceCommand(opts: ConformanceOptions): Promise<number> {
+  if (opts.receiver !== undefined) return receiverCommand(opts);
   if (opts.list) return listCommand(opts);
 
   // Everything that can be wrong with the invocation is found before vitest starts.
-  const only = opts.only?.length ? expandSelection(opts.only) : null;
+  const only = opts.only?.length ? expandSelection(opts.only, SERVICE_CATALOG) : null;
   const targetFile = opts.target ? resolve(opts.target) : null;
   if (targetFile) {
     try {
@@ -93,6 +98,7 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
     expectFile,
     allure,
     updateLatest: !opts.out,
+    catalog: SERVICE_CATALOG,
   });
   const reporters: unknown[] = [
     ['junit', { suiteName: 'lockconf conformance', includeConsoleOutput: false, addFileAttribute: true }],

@@ -147,6 +147,7 @@ function renderDetails(result: ConformanceResult): string {
     ['Seed', result.seed === null ? '—' : String(result.seed)],
     ['Tool', `${result.tool.name} ${result.tool.version}`],
   ];
+  if (t.receiverUrl) rows.splice(1, 0, ['Webhook receiver', t.receiverUrl]);
   if (result.selection.only) rows.push(['Selection', `--only: ${result.selection.only.length} requirement(s): ${result.selection.only.join(', ')}`]);
   if (result.expect) rows.push(['Known deviations', `${result.expect.file}${result.expect.stale.length ? ` (stale: ${result.expect.stale.join(', ')})` : ''}`]);
   if (t.missing && Object.keys(t.missing).length) {

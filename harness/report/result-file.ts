@@ -11,7 +11,7 @@ import type { Counts, RequirementResult, TestRecord, Verdict, VerdictResult } fr
 
 /** What global setup leaves in {runDir}/run-context.json (no secrets). */
 export interface RunContext {
-  target?: { authUrl?: string; baseUrl?: string; mock?: boolean };
+  target?: { authUrl?: string; baseUrl?: string; mock?: boolean; receiverUrl?: string };
   /** Flat form, accepted as well. */
   authUrl?: string;
   baseUrl?: string;
@@ -37,7 +37,7 @@ export interface TestEvidence {
 
 export interface ConformanceResult {
   tool: { name: 'lockconf'; version: string };
-  target: { authUrl: string | null; baseUrl: string | null; mock: boolean; capabilities?: string[]; missing?: Record<string, string> };
+  target: { authUrl: string | null; baseUrl: string | null; mock: boolean; capabilities?: string[]; missing?: Record<string, string>; receiverUrl?: string };
   startedAt: string;
   finishedAt: string;
   seed: number | null;
@@ -94,6 +94,7 @@ export function buildResult(opts: {
       authUrl: ctx.target?.authUrl ?? ctx.authUrl ?? null,
       baseUrl: ctx.target?.baseUrl ?? ctx.baseUrl ?? null,
       mock: ctx.target?.mock ?? ctx.mock ?? false,
+      ...(ctx.target?.receiverUrl ? { receiverUrl: ctx.target.receiverUrl } : {}),
       ...(ctx.capabilities ? { capabilities: ctx.capabilities } : {}),
       ...(ctx.missing ? { missing: ctx.missing } : {}),
     },

@@ -1,0 +1,231 @@
+/**
+ * An example webhook receiver for the Lock Access Service: what an application
+ * does with each delivery before it trusts it. Read it as documentation.
+ *
+ * Every delivery is one POST with a JSON body and these headers (spec: Events ›
+ * Delivery and Signature):
+ *   Content-Type: application/json
+ *   X-Signature:  t=<timestamp>,v=<HMAC-SHA256 of "<t>.<raw body>", keyed with your API key>
+ *   <your header>: <your token>     (the `header` and `token` of your registration)
+ *
+ * The rules this receiver follows, in order:
+ *   1. The custom header carries the token you registered (compared in constant time).
+ *   2. The signature is computed over the RAW BYTES of the body, exactly as received:
+ *      never over JSON you parsed and serialized again (key order, spaces and
+ *      escapes would differ, and a changed body could pass).
+ *   3. The signature is keyed with the API key (not the client secret), covers
+ *      t + "." + body, and is compared in constant time (crypto.timingSafeEqual).
+ *   4. t is compared with the current time: older than the tolerance (5 minutes,
+ *      as the spec recommends) is refused, and so is t too far in the future.
+ *   5. Anything that passes is accepted with 2xx, whatever its EventType: the
+ *      service never retries, so an event refused for its shape is lost. Events
+ *      you do not handle are acknowledged and ignored.
+ *   6. Answer fast (hand the event to a queue); slow answers risk losing events.
+ *
+ * Use it as a fastify plugin (`app.register(webhookReceiver(options))`) or on its
+ * own (`startWebhookReceiver(options)`, listening on 127.0.0.1).
+ *
+ * The `faults` option switches on named mistakes (receiver-faults.ts) so that
+ * lockconf can prove its receiver checks catch them; a real receiver has none.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { resolve } from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
+import { shapeFault, type ReceiverFaultName } from './receiver-faults.js';
+
+export interface WebhookEvent {
+  EventType?: unknown;
+  Event?: unknown;
+  [field: string]: unknown;
+}
+
+export interface ReceiverOptions {
+  /** Your API key: the signing secret of every delivery. */
+  apiKey: string;
+  /** The `header` and `token` of your webhook registration (both, or neither). */
+  header?: string | null;
+  token?: string | null;
+  /** Path of the route (default /webhook). */
+  path?: string;
+  /** How old t may be (default 5 minutes, the spec's recommendation). */
+  toleranceMs?: number;
+  /** Called with each accepted event; keep it fast. */
+  onEvent?: (event: WebhookEvent) => void;
+  /** The clock (epoch ms); tests may pass their own. */
+  now?: () => number;
+  /** Named faults for lockconf's self-verification (receiver-faults.ts). */
+  faults?: readonly ReceiverFaultName[];
+  /** Only used by the `also-accepts-client-secret` fault. */
+  clientSecret?: string;
+}
+
+export const DEFAULT_TOLERANCE_MS = 5 * 60_000;
+
+/** Why a delivery was refused: the status and a short reason (never a secret). */
+class Refusal {
+  constructor(readonly status: number, readonly reason: string) {}
+}
+
+/** Constant-time equality of two strings (false when the lengths differ). */
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** X-Signature: comma-separated prefix=value elements; t and every v (order and other prefixes do not matter). */
+function parseSignature(header: string): { t: string | null; v: string[] } {
+  let t: string | null = null;
+  const v: string[] = [];
+  for (const element of header.split(',')) {
+    const eq = element.indexOf('=');
+    if (eq <= 0) continue;
+    const prefix = element.slice(0, eq).trim();
+    const value = element.slice(eq + 1).trim();
+    if (prefix === 't') t = value;
+    if (prefix === 'v') v.push(value);
+  }
+  return { t, v };
+}
+
+/** The 32 bytes a v value stands for: the spec does not fix the encoding, so hex and base64 are both read. */
+function decodeV(value: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  const bytes = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return bytes.length === 32 ? bytes : null;
+}
+
+/** t in epoch milliseconds (the spec's samples); 10 digits or fewer are read as seconds. */
+function timestampMs(t: string): number | null {
+  if (!/^\d{1,16}$/.test(t)) return null;
+  return t.length <= 10 ? Number(t) * 1000 : Number(t);
+}
+
+function hmac(key: string, t: string, body: Buffer): Buffer {
+  return createHmac('sha256', key).update(`${t}.`, 'utf8').update(body).digest();
+}
+
+/** Checks one delivery; returns the parsed event, or throws a Refusal. */
+export function verifyDelivery(
+  input: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer },
+  opts: ReceiverOptions,
+): WebhookEvent {
+  const faults = new Set(opts.faults ?? []);
+  const now = (opts.now ?? Date.now)();
+  const one = (name: string) => {
+    const value = input.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+
+  // 1. The registration's custom header.
+  if (opts.header && opts.token && !faults.has('ignores-custom-header')) {
+    const sent = one(opts.header);
+    if (sent === undefined || !sameText(sent, opts.token)) throw new Refusal(401, 'missing or wrong custom header');
+  }
+
+  // 2-3. The signature, over t + "." + the raw bytes, keyed with the API key.
+  const signature = one('x-signature');
+  if (!signature) throw new Refusal(401, 'no X-Signature');
+  const { t, v } = parseSignature(signature);
+  if (t === null || v.length === 0) throw new Refusal(401, 'X-Signature needs t and v');
+  let signed = input.rawBody;
+  if (faults.has('reserialized-json')) signed = Buffer.from(JSON.stringify(safeJson(input.rawBody)), 'utf8');
+  if (faults.has('latin1-body')) signed = Buffer.from(input.rawBody.toString('latin1'), 'utf8');
+  const keys = faults.has('also-accepts-client-secret') && opts.clientSecret ? [opts.apiKey, opts.clientSecret] : [opts.apiKey];
+  const expected = keys.map((key) => hmac(key, t, signed));
+  if (faults.has('accepts-body-only-signature')) expected.push(createHmac('sha256', opts.apiKey).update(signed).digest());
+  const matches = v.some((value) => {
+    const received = decodeV(value);
+    return received !== null && expected.some((e) => timingSafeEqual(received, e));
+  });
+  if (!matches && !faults.has('accepts-bad-signature')) throw new Refusal(401, 'signature does not match');
+
+  // 4. The timestamp against the current time.
+  const when = timestampMs(t);
+  if (when === null) throw new Refusal(401, 't is not a timestamp');
+  const tolerance = faults.has('ten-minute-tolerance') ? 10 * 60_000 : (opts.toleranceMs ?? DEFAULT_TOLERANCE_MS);
+  if (Math.abs(now - when) > tolerance && !faults.has('no-tolerance')) throw new Refusal(401, 't is outside the tolerance');
+
+  // 5. Only now is the body trusted enough to read.
+  const event = safeJson(input.rawBody);
+  if (event === undefined || event === null || typeof event !== 'object' || Array.isArray(event)) {
+    throw new Refusal(400, 'the body is not a JSON object');
+  }
+  const faulty = shapeFault(event as WebhookEvent, faults, now);
+  if (faulty) throw new Refusal(faulty.status, faulty.reason);
+  return event as WebhookEvent;
+}
+
+function safeJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The receiver as a fastify plugin: one POST route that reads the raw body and verifies it. */
+export function webhookReceiver(opts: ReceiverOptions): FastifyPluginAsync {
+  if (!opts.apiKey) throw new Error('webhookReceiver: apiKey is required');
+  if (!opts.header !== !opts.token) throw new Error('webhookReceiver: give both header and token, or neither');
+  return async (app) => {
+    // Raw bytes for the signature, whatever the content type: these parsers apply to
+    // this plugin's routes only (fastify encapsulates them), not to the rest of your app.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+    app.post(opts.path ?? '/webhook', async (req: FastifyRequest, reply: FastifyReply) => {
+      const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      try {
+        const event = verifyDelivery({ headers: req.headers, rawBody }, opts);
+        opts.onEvent?.(event);
+        return reply.code(204).send();
+      } catch (err) {
+        if (err instanceof Refusal) return reply.code(err.status).send({ error: err.reason });
+        throw err;
+      }
+    });
+  };
+}
+
+export interface RunningReceiver {
+  /** The webhook URL, e.g. http://127.0.0.1:41234/webhook */
+  url: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** The receiver on its own server, on 127.0.0.1 (port 0: one the OS picks). */
+export async function startWebhookReceiver(opts: ReceiverOptions & { port?: number; host?: string }): Promise<RunningReceiver> {
+  const app = Fastify({ logger: false });
+  await app.register(webhookReceiver(opts));
+  const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  return { url: `${address}${opts.path ?? '/webhook'}`, app, close: () => app.close() };
+}
+
+/**
+ * Run on its own: `npx tsx examples/app/receiver.ts` with the API key in
+ * LOCKCONF_API_KEY and, optionally, LOCKCONF_WEBHOOK_HEADER / LOCKCONF_WEBHOOK_TOKEN
+ * and PORT. Prints the webhook URL; Ctrl-C stops it. RECEIVER_FAULTS (comma
+ * separated names of receiver-faults.ts) is for lockconf's self-verification.
+ */
+async function main(): Promise<void> {
+  const env = process.env;
+  if (!env.LOCKCONF_API_KEY) {
+    process.stderr.write('receiver: set LOCKCONF_API_KEY (the API key deliveries are signed with)\n');
+    process.exit(2);
+  }
+  const running = await startWebhookReceiver({
+    apiKey: env.LOCKCONF_API_KEY,
+    header: env.LOCKCONF_WEBHOOK_HEADER || null,
+    token: env.LOCKCONF_WEBHOOK_TOKEN || null,
+    port: Number(env.PORT ?? 0),
+    faults: (env.RECEIVER_FAULTS ?? '').split(',').filter(Boolean) as ReceiverFaultName[],
+    ...(env.LOCKCONF_CLIENT_SECRET ? { clientSecret: env.LOCKCONF_CLIENT_SECRET } : {}),
+  });
+  process.stdout.write(`${running.url}\n`);
+  const stop = () => void running.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] && import.meta.filename === resolve(process.argv[1])) void main();

@@ -1,0 +1,127 @@
+/**
+ * The requirements of an application's webhook receiver (the receiver as the
+ * target of `conformance --receiver URL`): what the spec binds the receiving end
+ * to (Signature items 3-4, Delivery, the registration's header and token, the
+ * event tables), as data. `rule` quotes the spec verbatim (cuts marked …);
+ * `reading` says what lockconf checks and why. Where the spec is silent the
+ * requirement is INFO: the receiver's answer is recorded, never judged.
+ */
+import { r, type Area, type Requirement } from './requirement.js';
+
+const V = 'Webhook receiver' as const;
+
+/** The receiver areas in report order. */
+export const RECEIVER_AREAS: readonly Area[] = [V];
+
+/** Why a receiver must take every documented shape: nothing is sent twice. */
+const ACCEPT = 'A correctly signed delivery of this row, with the registration\'s header and token, is accepted (2xx): the service does not retry, so a refused event is lost.';
+
+export const RECEIVER_REQUIREMENTS: readonly Requirement[] = [
+  // ── Genuine deliveries: every event row, accepted ────────────────────────
+  r('RECEIVER-EVENT-OPERATION-APP', 'MUST', V, 'Lock events',
+    'Lock operated by app or API | operation | unlock, lock, unlatch | Device=lock, User object with full fields',
+    { reading: `${ACCEPT} The User carries names outside ASCII.` }),
+  r('RECEIVER-EVENT-OPERATION-KEYPAD', 'MUST', V, 'Lock events',
+    'Lock operated by keypad | operation | unlock, lock, unlatch | Device=keypad, User object', { reading: ACCEPT }),
+  r('RECEIVER-EVENT-OPERATION-MANUAL', 'MUST', V, 'Lock events',
+    'Lock turned manually | operation | unlock, lock, unlatch | Device=lock, User.UserID=manualunlock (unlock and unlatch) or manuallock (lock), timeStamp, Timestamp, EventID',
+    { reading: `${ACCEPT} The User object carries only UserID (the manualunlock or manuallock marker).` }),
+  r('RECEIVER-EVENT-DOOR-STATE', 'MUST', V, 'Lock events',
+    'Door state | operation | closed, open, ajar | Device=lock, User.UserID=DoorStateChanged',
+    { reading: `${ACCEPT} The User object carries only UserID=DoorStateChanged.` }),
+  r('RECEIVER-EVENT-STATUS-CHECK', 'MUST', V, 'Lock events',
+    'Status check result | status | unlock, lock, unlatch (state now) | Device=lock, User object. Sent to all listeners of the lock whenever a status check is made.',
+    { reading: ACCEPT }),
+  r('RECEIVER-EVENT-LOCK-NAME-CHANGED', 'MUST', V, 'Lock events',
+    'Lock name changed | configuration | lock_name_changed | Lock.Name, User object',
+    { reading: `${ACCEPT} The new Lock.Name is outside ASCII (accents, CJK, an emoji).` }),
+  r('RECEIVER-EVENT-LOCK-BATTERY', 'MUST', V, 'Lock events',
+    'Lock battery warning | system | lock_battery_alert | warningLevel (see States), userID (string, lower-case name)',
+    { reading: `${ACCEPT} The user is named by a lower-case userID, not a User object.` }),
+  r('RECEIVER-EVENT-LOCK-CLOCK-DRIFT', 'MUST', V, 'Lock events',
+    'Lock clock wrong | systemstatus | lock_log_timestamp_drifted | warningLevel, Timestamp (time the webhook was sent), TimestampDrifted (lock-reported time, in the future or too far in the past)',
+    { reading: ACCEPT }),
+  r('RECEIVER-EVENT-KEYPAD-PIN-MANAGED', 'MUST', V, 'Lock events',
+    'Keypad PIN managed (app-managed PINs) | configuration | keypad_pin_managed | Lock.Name, Pin {state, action}, PinUser (the PIN\'s assignee), User (the owner who added it). Pin.state is load, disable, enable or delete; the sample action is intent.',
+    { reading: ACCEPT }),
+  r('RECEIVER-EVENT-MASTER-PIN', 'MUST', V, 'Lock events',
+    'Master PIN changed (locks with built-in keypad) | configuration | keypad_pin_managed | Pin is an empty object; User and PinUser carry UserID=masterpin, FirstName=Master, LastName=PIN, PhoneNo=n/a, Email=n/a, imageInfo=n/a; timeStamp, Timestamp, EventID',
+    { reading: ACCEPT }),
+  r('RECEIVER-EVENT-KEYPAD-BATTERY', 'MUST', V, 'Lock events',
+    'Keypad battery | battery | keypad_battery_none, keypad_battery_warning, keypad_battery_critical | DeviceType=keypad, DeviceSerialNumber (string)',
+    { reading: ACCEPT }),
+  r('RECEIVER-EVENT-BRIDGE', 'MUST', V, 'Lock events',
+    'Bridge went online/offline | systemstatus | online, offline | LockID is an array of lock identifiers',
+    { reading: `${ACCEPT} LockID is an array, not a string.` }),
+  r('RECEIVER-EVENT-LOCK-USER-ADD', 'MUST', V, 'Lock events',
+    'User added to lock | authorization | lock_user_add | Lock.Name, User object', { reading: ACCEPT }),
+  r('RECEIVER-EVENT-LOCK-USER-REMOVE', 'MUST', V, 'Lock events',
+    'User removed from lock | authorization | lock_user_remove | Lock.Name, User object', { reading: ACCEPT }),
+  r('RECEIVER-EVENT-LOCK-USERTYPE-CHANGED', 'MUST', V, 'Lock events',
+    'Access level changed | authorization | lock_usertype_changed | Lock.Name, User object including UserType (user = guest, superuser = owner), timeStamp, EventID, Timestamp',
+    { reading: ACCEPT }),
+  r('RECEIVER-EVENT-LOCK-ACCESSTYPE-CHANGED', 'MUST', V, 'Lock events',
+    'Access schedule changed | authorization | lock_accesstype_changed | Lock.Name, User object including AccessType, timeStamp, EventID, Timestamp',
+    { reading: ACCEPT }),
+  r('RECEIVER-EVENT-USER-EVENTS', 'MUST', V, 'User events',
+    'All carry EventType=authorization, UserID (string UUID), LockID, EventID, timeStamp and Timestamp.',
+    { reading: `${ACCEPT} One test per row of the user events table (lock_user_add, lock_user_remove, lock_usertype_changed, lock_accesstype_changed): UserID is top-level, there is no User object.` }),
+  r('RECEIVER-IMAGEINFO-NA', 'MUST', V, 'User object',
+    'imageInfo | object with original and thumbnail, each having width (integer), height (integer), format (string), url (string), secure_url (string); or the string n/a',
+    { reading: 'A correctly signed event whose User has imageInfo "n/a" (a user without a picture, not the master PIN) is accepted (2xx).' }),
+  r('RECEIVER-UNKNOWN-EVENT-TYPE', 'SHOULD', V, 'Registration groups (notificationTypes)',
+    'The exact mapping from registration groups to EventType values, the payload of operation.type events, and the payload of lifecycle events: not shown.',
+    { reading: 'The service sends events whose payloads the spec does not show (operation.type, lifecycle): a correctly signed delivery with an EventType and Event the receiver does not know is accepted (2xx), since a refused event is not sent again. SHOULD: the spec does not say what a receiver does with them.' }),
+  r('RECEIVER-UNKNOWN-PIN-ACTION', 'SHOULD', V, 'Lock events',
+    'Values of Pin.action other than intent: not shown.',
+    { reading: 'A correctly signed keypad_pin_managed delivery whose Pin.action is not "intent" is accepted (2xx). SHOULD, as above.' }),
+
+  // ── Signature: what the receiver verifies ────────────────────────────────
+  r('RECEIVER-SIGNATURE-RAW-BODY', 'MUST', V, 'Signature',
+    'payload_string is the timestamp as a string, then the character ., then the JSON request body as a string.',
+    { reading: 'The receiver verifies the signature over the body exactly as received: a correctly signed delivery whose JSON is laid out differently from a re-serialization (spaces, escaped unicode, key order) is accepted (2xx).' }),
+  r('RECEIVER-REJECTS-TAMPERED-BODY', 'MUST', V, 'Signature',
+    'The receiver compares expected and received signatures, and compares the timestamp to the current time.',
+    { reading: 'A delivery whose body was changed after signing (a value changed; or only its whitespace) is rejected (non-2xx).' }),
+  r('RECEIVER-REJECTS-WRONG-KEY', 'MUST', V, 'Signature',
+    'The expected signature is HMAC with SHA-256 over payload_string, keyed with the API key.',
+    { reading: 'A delivery signed with another key than the API key (the client secret when LOCKCONF_CLIENT_SECRET is given, else a random key) is rejected (non-2xx).' }),
+  r('RECEIVER-REJECTS-BODY-ONLY-SIGNATURE', 'MUST', V, 'Signature',
+    'payload_string is the timestamp as a string, then the character ., then the JSON request body as a string.',
+    { reading: 'A delivery whose v is the HMAC of the body alone (without the timestamp and the dot) is rejected (non-2xx).' }),
+  r('RECEIVER-REJECTS-CHANGED-T', 'MUST', V, 'Signature',
+    'The receiver compares expected and received signatures, and compares the timestamp to the current time.',
+    { reading: 'A delivery whose t was changed after signing (by one millisecond) is rejected (non-2xx): t is covered by the signature.' }),
+  r('RECEIVER-REJECTS-STALE-T', 'MUST', V, 'Signature',
+    'The receiver compares expected and received signatures, and compares the timestamp to the current time.',
+    { reading: 'A correctly signed delivery whose t is a day old is rejected (non-2xx): a receiver that does not compare t with the current time accepts any recorded delivery again.' }),
+  r('RECEIVER-TOLERANCE-5-MIN', 'SHOULD', V, 'Signature',
+    'A valid signature with a timestamp older than the receiver\'s tolerance should be rejected; 5 minutes is the recommended tolerance.',
+    { reading: 'A correctly signed delivery whose t is 5 minutes and 30 seconds old is rejected (non-2xx). How a t 4 minutes old is answered is recorded.' }),
+  r('RECEIVER-CUSTOM-HEADER', 'SHOULD', V, 'Webhook registration (request body)',
+    'token | string | Value sent in the header named by header. Chosen by the application; lets the receiver recognize the sender or pass parameters.',
+    { reading: 'A correctly signed delivery without the registered header, or with a wrong token in it, is rejected (non-2xx). Not tested without LOCKCONF_WEBHOOK_HEADER and LOCKCONF_WEBHOOK_TOKEN.' }),
+
+  // ── What the spec leaves open: recorded ──────────────────────────────────
+  r('RECEIVER-UNSIGNED', 'INFO', V, 'Delivery',
+    'Headers on each delivery: Content-Type, X-Signature, and the application-chosen header set to the application-chosen token. (The examples for the lock battery warning and the lock clock events omit X-Signature, though every webhook is stated to carry one.)',
+    { reading: 'How the receiver answers a delivery without X-Signature is recorded: the spec\'s own examples omit it on two rows.' }),
+  r('RECEIVER-REPLAY', 'INFO', V, 'Delivery',
+    'Each event is delivered at most once.',
+    { reading: 'How the receiver answers the same signed delivery a second time (within the tolerance) is recorded.' }),
+  r('RECEIVER-FUTURE-T', 'INFO', V, 'Signature',
+    'The receiver compares expected and received signatures, and compares the timestamp to the current time.',
+    { reading: 'How the receiver answers a correctly signed delivery whose t lies 10 minutes in the future is recorded: the spec only speaks of timestamps older than the tolerance.' }),
+  r('RECEIVER-SIGNATURE-ELEMENT-ORDER', 'INFO', V, 'Signature',
+    'X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature.',
+    { reading: 'How the receiver answers v before t, and unknown extra elements, is recorded: the spec fixes neither the order nor the absence of other prefixes.' }),
+  r('RECEIVER-TIMESTAMP-UNIT', 'INFO', V, 'Signature',
+    'X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature.',
+    { reading: 'lockconf sends t in epoch milliseconds, like the spec\'s sample timestamps; how the receiver answers a correctly signed delivery whose t is in epoch seconds is recorded: the spec does not give the unit of t.' }),
+  r('RECEIVER-SIGNATURE-ENCODING', 'INFO', V, 'Signature',
+    'Text encoding of the signature value: not shown.',
+    { reading: 'How the receiver answers v in lower-case hex, upper-case hex and base64 is recorded.' }),
+  r('RECEIVER-ANSWER-TIME', 'INFO', V, 'Delivery',
+    'A response without an HTTP 2xx status is not retried. Each event is delivered at most once.',
+    { reading: 'The time the receiver takes to answer each delivery is recorded: the service does not retry, so a receiver that answers late may lose events.' }),
+];

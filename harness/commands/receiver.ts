@@ -1,0 +1,107 @@
+/**
+ * `conformance --receiver URL`: a run of the receiver suites (suites/receiver/)
+ * against an application's webhook endpoint (interfaces.md §4). The signing and
+ * registration values come from LOCKCONF_* variables or the --target file
+ * (harness/receiver/settings.ts); the reports are those of any run: the same
+ * reporter, junit and Allure, judged against the receiver requirements only.
+ * A missing API key or an unreachable receiver stops the run before vitest
+ * starts (exit 2, one message).
+ */
+import { randomInt } from 'node:crypto';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { RECEIVER_CATALOG } from '../catalog/index.js';
+import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
+import type { ConformanceResult } from '../report/result-file.js';
+import { assertReceiverReachable } from '../receiver/reachability.js';
+import { loadReceiverSettings } from '../receiver/settings.js';
+import { loadExpectFile } from '../run/expectations.js';
+import { expandSelection, formatList, scanSuites, testNamePattern } from '../run/selection.js';
+import { EXIT, ROOT } from './common.js';
+
+export interface ReceiverCommandOptions {
+  receiver?: string;
+  target?: string;
+  only?: string[];
+  seed?: number;
+  out?: string;
+  expect?: string;
+  list?: boolean;
+  allure: boolean;
+  strict?: boolean;
+}
+
+const SUITES = 'suites/receiver/';
+
+async function receiverTests() {
+  return (await scanSuites(ROOT)).filter((t) => t.file.split('\\').join('/').startsWith(SUITES));
+}
+
+export async function receiverCommand(opts: ReceiverCommandOptions): Promise<number> {
+  const only = opts.only?.length ? expandSelection(opts.only, RECEIVER_CATALOG) : null;
+  if (opts.list) {
+    process.stdout.write(`${formatList({ catalog: RECEIVER_CATALOG, tests: await receiverTests(), selected: only ? new Set(only) : null })}\n`);
+    return EXIT.OK;
+  }
+
+  // Everything that can be wrong with the invocation is found before vitest starts.
+  const targetFile = opts.target ? resolve(opts.target) : null;
+  const settings = await loadReceiverSettings({ url: opts.receiver ?? '', explicit: true, env: process.env, file: targetFile });
+  const expectFile = opts.expect ? resolve(opts.expect) : null;
+  if (expectFile) await loadExpectFile(expectFile);
+  await assertReceiverReachable(settings.url);
+
+  const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
+  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(ROOT);
+  await mkdir(runDir, { recursive: true });
+  for (const name of ['conformance.json', 'index.html', 'junit.xml', 'run-context.json', 'allure-results', 'allure-report']) {
+    await rm(join(runDir, name), { recursive: true, force: true });
+  }
+  const seed = opts.seed ?? randomInt(0, 2 ** 31);
+
+  process.env.LOCKCONF_RECEIVER_URL = settings.url;
+  process.env.LOCKCONF_RECEIVER_EXPLICIT = '1';
+  process.env.LOCKCONF_RUN_DIR = runDir;
+  process.env.LOCKCONF_SEED = String(seed);
+  if (targetFile) process.env.LOCKCONF_TARGET_FILE = targetFile;
+  if (only) process.env.LOCKCONF_SELECTION = JSON.stringify(only);
+  else delete process.env.LOCKCONF_SELECTION;
+  if (expectFile) process.env.LOCKCONF_EXPECT_FILE = expectFile;
+  if (!allure) process.env.LOCKCONF_NO_ALLURE = '1';
+
+  const reporter = new LockconfReporter({ runDir, root: ROOT, only, seed, expectFile, allure, updateLatest: !opts.out, catalog: RECEIVER_CATALOG });
+  const reporters: unknown[] = [['junit', { suiteName: 'lockconf receiver conformance', includeConsoleOutput: false, addFileAttribute: true }]];
+  if (allure) reporters.push(['allure-vitest/reporter', { resultsDir: join(runDir, 'allure-results') }]);
+  reporters.push(reporter); // last: the others have written their files when it runs
+
+  process.stdout.write(`lockconf: receiver conformance run against ${settings.url} → ${runDir} (seed ${seed}${only ? `, ${only.length} requirement(s) selected` : ''})\n`);
+  const wanted = new Set(only ?? []);
+  const files = only ? [...new Set((await receiverTests()).filter((t) => wanted.has(t.id)).map((t) => t.file))] : [];
+  const { startVitest } = await import('vitest/node');
+  const vitest = await startVitest('test', files, {
+    root: ROOT,
+    config: join(ROOT, 'vitest.config.ts'),
+    project: ['receiver'],
+    run: true,
+    watch: false,
+    reporters: reporters as never,
+    outputFile: { junit: join(runDir, 'junit.xml') },
+    ...(only ? { testNamePattern: testNamePattern(only) } : {}),
+  });
+  await vitest?.close();
+
+  let verdict: ConformanceResult['verdict'] | null = reporter.result?.verdict ?? null;
+  if (!verdict) {
+    try {
+      verdict = (JSON.parse(await readFile(join(runDir, 'conformance.json'), 'utf8')) as ConformanceResult).verdict;
+    } catch {
+      verdict = null;
+    }
+  }
+  if (verdict === null) {
+    process.stderr.write('lockconf: the run could not be carried out: no conformance.json was written (see the error above).\n');
+    return EXIT.NOT_CARRIED_OUT;
+  }
+  if (verdict === 'not-conformant' || (verdict === 'incomplete' && opts.strict)) return EXIT.NOT_CONFORMANT;
+  return EXIT.OK;
+}

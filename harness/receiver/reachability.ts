@@ -1,0 +1,18 @@
+/**
+ * Is anything answering HTTP at the receiver's URL? One HEAD request; any
+ * answer counts (a webhook route may well refuse HEAD). A refused connection,
+ * an unknown host or a timeout is ERR_TARGET_UNREACHABLE: the run stops with
+ * exit 2 before any test. Redirects are not followed.
+ */
+import { request } from 'undici';
+import { LockconfError } from '../run/errors.js';
+
+export async function assertReceiverReachable(url: string, timeoutMs = 10_000): Promise<void> {
+  try {
+    const res = await request(url, { method: 'HEAD', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+    await res.body.dump();
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? (err instanceof Error ? err.name : 'error');
+    throw new LockconfError('ERR_TARGET_UNREACHABLE', `receiver unreachable: ${url} (${code})`, { cause: err });
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The example receiver (examples/app/receiver.ts) as an application mounts it:
+ * a fastify plugin beside the app's own JSON routes, and on its own.
+ */
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { startWebhookReceiver, webhookReceiver, type WebhookEvent } from '../../examples/app/receiver.js';
+import { computeSignature } from '../../harness/wire/signature.js';
+
+const KEY = 'example-test-api-key-7777';
+const NOW = 1_700_000_000_000;
+
+function signed(body: string, t = String(NOW)) {
+  return { 'content-type': 'application/json', 'x-signature': `t=${t},v=${computeSignature(KEY, t, body)}`, 'x-app': 'tok-123456' };
+}
+
+describe('the example receiver', () => {
+  it('mounts as a plugin without changing how the rest of the app parses JSON', async () => {
+    const events: WebhookEvent[] = [];
+    const app = Fastify();
+    app.post('/api/echo', async (req) => ({ got: req.body }));
+    await app.register(webhookReceiver({ apiKey: KEY, header: 'X-App', token: 'tok-123456', now: () => NOW, onEvent: (e) => events.push(e), path: '/hooks/lock' }));
+    const body = '{ "EventType": "operation", "Event": "lock" }';
+    const ok = await app.inject({ method: 'POST', url: '/hooks/lock', headers: signed(body), payload: body });
+    expect(ok.statusCode).toBe(204);
+    expect(events).toEqual([{ EventType: 'operation', Event: 'lock' }]);
+    const echo = await app.inject({ method: 'POST', url: '/api/echo', headers: { 'content-type': 'application/json' }, payload: '{"a":1}' });
+    expect(echo.json()).toEqual({ got: { a: 1 } });
+    await app.close();
+  });
+
+  it('refuses a changed body, a stale t, a wrong token, no signature, with 4xx and no secret in the answer', async () => {
+    const app = Fastify();
+    await app.register(webhookReceiver({ apiKey: KEY, header: 'X-App', token: 'tok-123456', now: () => NOW }));
+    const body = '{"EventType":"operation"}';
+    const send = (headers: Record<string, string>, payload = body) => app.inject({ method: 'POST', url: '/webhook', headers, payload });
+    const answers = [
+      await send(signed(body), '{"EventType":"status"}'),
+      await send(signed(body, String(NOW - 6 * 60_000))),
+      await send({ ...signed(body), 'x-app': 'tok-654321' }),
+      await send({ 'content-type': 'application/json', 'x-app': 'tok-123456' }),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([401, 401, 401, 401]);
+    for (const a of answers) expect(a.body).not.toContain(KEY);
+    await app.close();
+  });
+
+  it('starts on its own on 127.0.0.1', async () => {
+    const running = await startWebhookReceiver({ apiKey: KEY });
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook$/);
+    await running.close();
+  });
+
+  it('insists on both header and token, or neither', () => {
+    expect(() => webhookReceiver({ apiKey: KEY, header: 'X-App' })).toThrow(/both header and token/);
+  });
+});

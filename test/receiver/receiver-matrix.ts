@@ -1,0 +1,150 @@
+/**
+ * The receiver self-verification: the receiver suites run (`conformance
+ * --receiver URL`, in a child process) against the example receiver
+ * (examples/app/receiver.ts) as it is, in a legal variant, and with each of its
+ * named faults (examples/app/receiver-faults.ts). A good suite judges the first
+ * two conformant with nothing failed or warned, and catches every fault through
+ * the requirement the fault names.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { requirement } from '../../harness/catalog/index.js';
+import { RECEIVER_FAULTS, type ReceiverFaultName } from '../../examples/app/receiver-faults.js';
+import { startWebhookReceiver } from '../../examples/app/receiver.js';
+import { receiverCommand } from '../../harness/commands/receiver.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Test values only: the example and the run share them, as an application and its registration would. */
+export const SECRETS = {
+  apiKey: 'receiver-selfcheck-api-key-4f2c9a',
+  header: 'X-Lockconf-Example',
+  token: 'receiver-selfcheck-token-8b1d77',
+  clientSecret: 'receiver-selfcheck-client-secret-31e0',
+};
+
+export interface ReceiverEntry {
+  name: string;
+  kind: 'conforming' | 'variant' | 'fault';
+  faults: ReceiverFaultName[];
+  /** Without the custom header (neither the example nor the run knows one). */
+  noHeader?: boolean;
+  requirement?: string;
+  /** Other requirements the fault breaks as well: each must be caught too. */
+  also?: string[];
+}
+
+export interface ReceiverOutcome {
+  entry: ReceiverEntry;
+  exitCode: number | null;
+  verdict: string | null;
+  failed: string[];
+  warned: string[];
+  notTested: string[];
+  ok: boolean;
+  why: string;
+  durationMs: number;
+}
+
+export function planReceiverMatrix(): ReceiverEntry[] {
+  return [
+    { name: 'conforming', kind: 'conforming', faults: [] },
+    { name: 'no-custom-header', kind: 'variant', faults: [], noHeader: true },
+    ...(Object.keys(RECEIVER_FAULTS) as ReceiverFaultName[]).map((name): ReceiverEntry => ({
+      name, kind: 'fault', faults: [name], requirement: RECEIVER_FAULTS[name].requirement, also: [...RECEIVER_FAULTS[name].also],
+    })),
+  ];
+}
+
+interface Report {
+  verdict: string;
+  requirements: Array<{ id: string; level: string; status: string }>;
+}
+
+export function judgeReceiver(entry: ReceiverEntry, report: Report | null): Pick<ReceiverOutcome, 'verdict' | 'failed' | 'warned' | 'notTested' | 'ok' | 'why'> {
+  if (!report) return { verdict: null, failed: [], warned: [], notTested: [], ok: false, why: 'the run wrote no conformance.json' };
+  const having = (s: string) => report.requirements.filter((r) => r.status === s).map((r) => r.id);
+  const base = { verdict: report.verdict, failed: having('failed'), warned: having('warned'), notTested: having('not-tested') };
+  if (entry.kind !== 'fault') {
+    if (report.verdict !== 'conformant') return { ...base, ok: false, why: `verdict ${report.verdict}, expected conformant` };
+    if (base.failed.length || base.warned.length) return { ...base, ok: false, why: `false failures: ${[...base.failed, ...base.warned].join(', ')}` };
+    return { ...base, ok: true, why: 'conformant, nothing failed or warned' };
+  }
+  const ids = [entry.requirement!, ...(entry.also ?? [])];
+  for (const id of ids) {
+    const must = requirement(id).level === 'MUST';
+    if (must && !base.failed.includes(id)) return { ...base, ok: false, why: `${id} was not failed` };
+    if (!must && !base.warned.includes(id)) return { ...base, ok: false, why: `${id} (SHOULD) was not warned` };
+  }
+  if (ids.some((id) => requirement(id).level === 'MUST') && report.verdict !== 'not-conformant') {
+    return { ...base, ok: false, why: `verdict ${report.verdict}, expected not-conformant` };
+  }
+  return { ...base, ok: true, why: `caught: ${ids.join(', ')}` };
+}
+
+/** One run, in this process: the example with the entry's faults on 127.0.0.1, the receiver suites against it. */
+export async function runReceiverEntry(entry: ReceiverEntry, outDir: string): Promise<ReceiverOutcome> {
+  const started = Date.now();
+  const example = await startWebhookReceiver({
+    apiKey: SECRETS.apiKey,
+    ...(entry.noHeader ? {} : { header: SECRETS.header, token: SECRETS.token }),
+    clientSecret: SECRETS.clientSecret,
+    faults: entry.faults,
+  });
+  try {
+    process.env.LOCKCONF_API_KEY = SECRETS.apiKey;
+    process.env.LOCKCONF_CLIENT_SECRET = SECRETS.clientSecret;
+    if (entry.noHeader) {
+      delete process.env.LOCKCONF_WEBHOOK_HEADER;
+      delete process.env.LOCKCONF_WEBHOOK_TOKEN;
+    } else {
+      process.env.LOCKCONF_WEBHOOK_HEADER = SECRETS.header;
+      process.env.LOCKCONF_WEBHOOK_TOKEN = SECRETS.token;
+    }
+    // A fault is judged by the tests of the requirements it breaks; the conforming runs take every test.
+    const only = entry.requirement ? [entry.requirement, ...(entry.also ?? [])] : undefined;
+    const exitCode = await receiverCommand({ receiver: example.url, out: outDir, allure: false, seed: 11, ...(only ? { only } : {}) });
+    let report: Report | null = null;
+    try {
+      report = JSON.parse(await readFile(join(outDir, 'conformance.json'), 'utf8')) as Report;
+    } catch {
+      report = null;
+    }
+    return { entry, exitCode, ...judgeReceiver(entry, report), durationMs: Date.now() - started };
+  } finally {
+    await example.close();
+  }
+}
+
+/**
+ * Every entry, in `children` child processes (test/receiver/receiver-matrix-child.ts),
+ * each running its share one after the other: one start-up per child, not per run.
+ */
+export async function runReceiverMatrix(entries: ReceiverEntry[], outDir: string, children = 2): Promise<ReceiverOutcome[]> {
+  const shares = Array.from({ length: children }, (_, i) => entries.filter((_e, j) => j % children === i)).filter((s) => s.length > 0);
+  const results = await Promise.all(shares.map(async (share, i) => {
+    const planFile = join(outDir, `plan-${i}.json`);
+    const resultFile = join(outDir, `outcomes-${i}.json`);
+    await writeFile(planFile, JSON.stringify({ entries: share, outDir, resultFile }));
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
+    env.NO_COLOR = '1';
+    const code = await new Promise<number | null>((done) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/receiver/receiver-matrix-child.ts'), planFile], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+      child.on('close', (c) => {
+        if (c !== 0) process.stderr.write(`[receiver matrix child ${i}] exit ${c}:\n${stderr}\n`);
+        done(c);
+      });
+    });
+    try {
+      return JSON.parse(await readFile(resultFile, 'utf8')) as ReceiverOutcome[];
+    } catch {
+      return share.map((entry): ReceiverOutcome => ({ entry, exitCode: code, verdict: null, failed: [], warned: [], notTested: [], ok: false, why: `the matrix child ended with ${code} before writing its outcomes`, durationMs: 0 }));
+    }
+  }));
+  const byName = new Map(results.flat().map((o) => [o.entry.name, o]));
+  return entries.map((e) => byName.get(e.name)!);
+}

@@ -1,0 +1,76 @@
+/**
+ * The receiver suites judged on the example receiver: conformant as it is and
+ * without a custom header; each named fault caught by the requirement it breaks
+ * (test/receiver/receiver-matrix.ts). Two child processes run the entries, each its share one after the other (a few seconds a run).
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requirement } from '../../harness/catalog/index.js';
+import { RECEIVER_FAULTS } from '../../examples/app/receiver-faults.js';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
+import { SECRETS, planReceiverMatrix, runReceiverMatrix, type ReceiverOutcome } from './receiver-matrix.js';
+
+const entries = planReceiverMatrix();
+let work: string | undefined;
+let outcomes: ReceiverOutcome[] = [];
+
+beforeAll(async () => {
+  work = await makeTmpDir('receiver-matrix');
+  outcomes = await runReceiverMatrix(entries, work);
+}, 300_000);
+
+afterAll(async () => {
+  await removeTmpDir(work);
+});
+
+function outcome(name: string): ReceiverOutcome {
+  const found = outcomes.find((o) => o.entry.name === name);
+  if (!found) throw new Error(`no outcome for ${name}`);
+  return found;
+}
+
+describe('the example receiver, judged by the receiver suites', () => {
+  it('is conformant with nothing failed or warned, every requirement tested (exit 0)', () => {
+    const o = outcome('conforming');
+    expect(o.why).toBe('conformant, nothing failed or warned');
+    expect(o.notTested).toEqual([]);
+    expect(o.exitCode).toBe(0);
+  });
+
+  it('is conformant without a custom header; only the custom-header requirement is not tested', () => {
+    const o = outcome('no-custom-header');
+    expect(o.why).toBe('conformant, nothing failed or warned');
+    expect(o.notTested).toEqual(['RECEIVER-CUSTOM-HEADER']);
+  });
+
+  for (const [name, def] of Object.entries(RECEIVER_FAULTS)) {
+    it(`with the fault ${name}, is caught by ${[def.requirement, ...def.also].join(', ')}`, () => {
+      const o = outcome(name);
+      expect(o.why).toBe(`caught: ${[def.requirement, ...def.also].join(', ')}`);
+      // A failed MUST makes the run not conformant (exit 1); a warned SHOULD does not (exit 0).
+      expect(o.exitCode).toBe(requirement(def.requirement).level === 'MUST' ? 1 : 0);
+    });
+  }
+
+  it('leaves no key, token or secret in any file of any run', async () => {
+    const files = await listFiles(work!);
+    expect(files.length).toBeGreaterThan(entries.length);
+    for (const file of files) {
+      const text = await readFile(file, 'utf8');
+      for (const [what, value] of Object.entries(SECRETS)) {
+        if (what !== 'header') expect(text.includes(value), `${what} in ${file}`).toBe(false);
+      }
+    }
+  });
+});
+
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await listFiles(path)));
+    else out.push(path);
+  }
+  return out;
+}
