@@ -10,11 +10,18 @@
 
 import type { Area, Requirement } from './requirement.js';
 import { SERVICE_AREAS, SERVICE_REQUIREMENTS } from './service.js';
+import { CLIENT_AREAS, CLIENT_REQUIREMENTS } from './client.js';
 
 export type { Area, Capability, Level, Requirement } from './requirement.js';
 
 /** Every requirement lockconf knows, in report order. */
-export const CATALOG: readonly Requirement[] = [...SERVICE_REQUIREMENTS];
+export const CATALOG: readonly Requirement[] = [...SERVICE_REQUIREMENTS, ...CLIENT_REQUIREMENTS];
+
+/** What a run against the service judges (the reporter's catalog for `conformance`). */
+export const SERVICE_CATALOG: readonly Requirement[] = SERVICE_REQUIREMENTS;
+
+/** What a run grading an application's OAuth client judges (`conformance --client`). */
+export const CLIENT_CATALOG: readonly Requirement[] = CLIENT_REQUIREMENTS;
 
 const BY_ID = new Map(CATALOG.map((req) => [req.id, req]));
 
@@ -30,5 +37,5 @@ export function isRequirementId(id: string): boolean {
 }
 
 /** The areas in report order. */
-export const AREAS: readonly Area[] = [...SERVICE_AREAS];
+export const AREAS: readonly Area[] = [...SERVICE_AREAS, ...CLIENT_AREAS];
 

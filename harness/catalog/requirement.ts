@@ -26,7 +26,8 @@ export type Area =
   | 'Webhook registration'
   | 'Webhook delivery'
   | 'Webhook signature'
-  | 'Event payloads';
+  | 'Event payloads'
+  | 'OAuth client';
 
 export interface Requirement {
   /** Stable ID, e.g. OAUTH-STATE-ECHO. */

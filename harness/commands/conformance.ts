@@ -8,6 +8,7 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadExpectFile } from '../run/expectations.js';
 import { loadProfile } from '../service/profile.js';
+import { SERVICE_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
 import type { ConformanceResult } from '../report/result-file.js';
 import { expandSelection, formatList, scanSuites, testNamePattern } from '../run/selection.js';
@@ -93,6 +94,7 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
     expectFile,
     allure,
     updateLatest: !opts.out,
+    catalog: SERVICE_CATALOG,
   });
   const reporters: unknown[] = [
     ['junit', { suiteName: 'lockconf conformance', includeConsoleOutput: false, addFileAttribute: true }],

@@ -17,7 +17,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG } from '../../../harness/catalog/index.js';
+import { SERVICE_CATALOG } from '../../../harness/catalog/index.js';
 import type { ConformanceResult } from '../../../harness/report/result-file.js';
 import { createMock, type RunningMock } from '../../../mock/server.js';
 import { launchChromium } from '../../support/chromium.js';
@@ -116,7 +116,7 @@ describe('a full conformance run through the command line', () => {
     expect(result.seed).toBe(20261122);
     expect(Date.parse(result.finishedAt)).toBeGreaterThanOrEqual(Date.parse(result.startedAt));
     expect(Object.keys(result.counts)).toEqual(expect.arrayContaining(['passed', 'failed', 'warned', 'notTested', 'informational']));
-    expect(result.requirements.map((r) => r.id)).toEqual(CATALOG.map((r) => r.id));
+    expect(result.requirements.map((r) => r.id)).toEqual(SERVICE_CATALOG.map((r) => r.id));
     for (const r of result.requirements) {
       expect(r).toMatchObject({ id: expect.any(String), level: expect.any(String), section: expect.any(String), status: expect.any(String), reason: expect.any(String), tests: expect.any(Array) });
     }
@@ -194,7 +194,7 @@ describe('the reports in a browser', () => {
     expect(await page.locator('[data-verdict]').isVisible()).toBe(true);
     expect(await page.locator('li[data-status="passed"] .n').textContent()).toBe(String(result.counts.passed));
     expect(await page.locator('li[data-status="not-tested"] .n').textContent()).toBe(String(result.counts.notTested));
-    expect(await page.locator('article.req').count()).toBe(CATALOG.length);
+    expect(await page.locator('article.req').count()).toBe(SERVICE_CATALOG.length);
     expect(await page.locator('#req-OAUTH-STATE-ECHO').isVisible()).toBe(true);
     await shoot();
     expect(foreign).toEqual([]);
