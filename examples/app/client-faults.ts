@@ -16,6 +16,7 @@ export const CLIENT_FAULTS = {
   'refreshes-with-access-token': { requirement: 'CLIENT-REFRESH-STORE-NEW', description: 'stores the access token where the refresh token belongs' },
   'retries-refused-refresh': { requirement: 'CLIENT-REFRESH-NO-RETRY', description: 'retries a refresh the service refused with 400' },
   'no-api-key': { requirement: 'CLIENT-API-KEY-HEADER', description: 'calls the API without x-api-key' },
+  'no-access-token': { requirement: 'CLIENT-API-ACCESS-TOKEN-HEADER', description: 'calls the API without x-access-token' },
   'no-content-type': { requirement: 'CLIENT-API-CONTENT-TYPE', description: 'calls the API without content-type: application/json' },
   'url-encodes-headers': { requirement: 'CLIENT-API-HEADERS-NOT-ENCODED', description: 'URL-encodes the x-api-key header value' },
   'keeps-old-access-token': { requirement: 'CLIENT-ADOPT-NEW-ACCESS-TOKEN', description: 'ignores the x-access-token of answers and keeps the first token' },

@@ -143,6 +143,7 @@ export class LockClient {
       'content-type': 'application/json',
     };
     if (this.faults.has('no-api-key')) delete headers['x-api-key'];
+    if (this.faults.has('no-access-token')) delete headers['x-access-token'];
     if (this.faults.has('no-content-type')) delete headers['content-type'];
     const res = await request(`${this.config.baseUrl}${path}`, {
       method,

@@ -19,6 +19,8 @@ export interface ClientJudgement {
   reason: string;
   /** How many recorded requests the rule was checked on. */
   checked: number;
+  /** One line per violation (empty unless failed). */
+  violations: string[];
   /** The requests that show it, one line each (fingerprints only, never a token). */
   evidence: string[];
 }
@@ -67,11 +69,11 @@ function settle(rule: Rule): ClientJudgement {
   if (rule.violations.length > 0) {
     const lines = rule.violations.slice(0, 20).map(([e, why]) => `${why}: ${describeEvent(e)}`);
     const more = rule.violations.length > 20 ? [`… and ${rule.violations.length - 20} more`] : [];
-    return { id: rule.id, status: 'failed', reason: [...lines, ...more].join('\n'), checked: rule.applies.length, evidence: rule.violations.map(([e]) => describeEvent(e)) };
+    return { id: rule.id, status: 'failed', reason: [...lines, ...more].join('\n'), checked: rule.applies.length, violations: [...lines, ...more], evidence: rule.violations.map(([e]) => describeEvent(e)) };
   }
-  if (rule.notTested) return { id: rule.id, status: 'not-tested', reason: rule.notTested, checked: 0, evidence: [] };
-  if (rule.applies.length === 0) return { id: rule.id, status: 'not-tested', reason: rule.untested, checked: 0, evidence: [] };
-  return { id: rule.id, status: 'passed', reason: `held on ${rule.applies.length} recorded request(s)`, checked: rule.applies.length, evidence: rule.applies.slice(0, 10).map(describeEvent) };
+  if (rule.notTested) return { id: rule.id, status: 'not-tested', reason: rule.notTested, checked: 0, violations: [], evidence: [] };
+  if (rule.applies.length === 0) return { id: rule.id, status: 'not-tested', reason: rule.untested, checked: 0, violations: [], evidence: [] };
+  return { id: rule.id, status: 'passed', reason: `held on ${rule.applies.length} recorded request(s)`, checked: rule.applies.length, violations: [], evidence: rule.applies.slice(0, 10).map(describeEvent) };
 }
 
 const isForm = (ct: string | null) => ct?.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';

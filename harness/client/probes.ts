@@ -2,7 +2,8 @@
  * The active probes of client grading: lockconf plays the user's browser at the
  * application (its connect URL), acts as the user at the mock's consent step
  * (control POST /consent) and has the mock play the adversary once:
- *   session          sign in, open the app's page twice, refresh twice (refreshUrl): the ordinary life of a client
+ *   session          sign in, open the app's page twice, POST each actionUrl, refresh twice (refreshUrl):
+ *                    the ordinary life of a client
  *   tampered-state   the redirect back carries a changed state: its code must never be exchanged
  *   denial           the user cancels: no code exchange may follow
  *   api-401          the mock answers the app's next API call 401: the user must be sent through authorization again
@@ -26,6 +27,8 @@ export interface ProbeTarget {
   connectUrl: string;
   /** Optional: an address of the application that makes it refresh its token now. */
   refreshUrl?: string | null;
+  /** Optional: addresses the session probe POSTs to once signed in (e.g. register, then delete a webhook). */
+  actionUrls?: readonly string[];
 }
 
 /** A browser session: cookies, and the last page reached. */
@@ -129,6 +132,7 @@ export async function runProbes(target: ProbeTarget): Promise<ProbeReport> {
     await marked(target, 'session', async () => {
       const home = await signIn(target, browser);
       await browser.browse(home);
+      for (const action of target.actionUrls ?? []) await browser.post(action);
       if (target.refreshUrl) {
         await browser.browse(target.refreshUrl);
         await browser.browse(target.refreshUrl);

@@ -133,7 +133,8 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     const refresh = form.get('refresh_token') ?? query.get('refresh_token');
     return {
       type: 'token', at, status,
-      clientId: form.get('client_id') ?? query.get('client_id') ?? basic?.id ?? null,
+      // A body that is not a form still names its client (JSON, say): the request is this client's mistake.
+      clientId: form.get('client_id') ?? stringFields(request.body).get('client_id') ?? query.get('client_id') ?? basic?.id ?? null,
       method: request.method,
       contentType,
       bodyFields: [...form.keys()],
