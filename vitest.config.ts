@@ -26,7 +26,7 @@ export default defineConfig({
         test: {
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
-          exclude: ['suites/receiver/**'],
+          exclude: ['suites/receiver/**', 'suites/client/**'],
           environment: 'node',
           globalSetup: ['harness/service/global-setup.ts'],
           setupFiles: ['allure-vitest/setup'],
@@ -57,6 +57,21 @@ export default defineConfig({
           retry: 0,
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        // An application's OAuth client, graded by the mock (`npm run conformance -- --client`):
+        // global setup runs the probes and judges the recording; the tests read the judgement.
+        test: {
+          name: 'client',
+          include: ['suites/client/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['harness/client/global-setup.ts'],
+          setupFiles: ['allure-vitest/setup'],
+          fileParallelism: false,
+          retry: 0,
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -3,6 +3,8 @@
  *   conformance [--target FILE] [--only PATTERN…] [--seed N] [--out DIR] [--expect FILE] [--list] [--no-allure] [--strict]
  *   conformance --receiver URL [--target FILE] [--only PATTERN…] [--out DIR] [--list] (an application's webhook receiver)
  *   mock [--port N] [--host H] [--fault NAME…] [--no-control]
+ *   conformance --client [--target FILE] [--only …] [--out DIR] [--no-allure] [--strict]
+ *   mock [--port N] [--host H] [--fault NAME…] [--no-control] [--grade] [--redirect-uri URL]
  *   report:serve [--port N]
  *   login --target FILE [--browser] [--no-open]
  *
@@ -18,6 +20,7 @@ import { ExpectFileError } from './run/expectations.js';
 import { SelectionError } from './run/selection.js';
 import { EXIT, UsageFailure, collect, intOption } from './commands/common.js';
 import { conformanceCommand, exitCodeFor, type ConformanceOptions } from './commands/conformance.js';
+import { clientCommand } from './commands/client.js';
 import { loginCommand, type LoginCommandOptions } from './commands/login.js';
 import { mockCommand } from './commands/mock.js';
 import { serveCommand } from './commands/report-serve.js';
@@ -42,7 +45,8 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--no-allure', 'skip the Allure report')
     .option('--strict', 'exit 1 when the verdict is incomplete')
     .option('--receiver <url>', "test an application's webhook receiver at URL instead (signing values from LOCKCONF_API_KEY, LOCKCONF_WEBHOOK_HEADER, LOCKCONF_WEBHOOK_TOKEN)")
-    .action(async (opts: ConformanceOptions) => run(await conformanceCommand(opts)));
+    .option('--client', "grade an application's OAuth client from the grading mock's recording (npm run mock -- --grade); --target defaults to .lockconf/mock-target.json")
+    .action(async (opts: ConformanceOptions & { client?: boolean }) => run(opts.client ? await clientCommand(opts) : await conformanceCommand(opts)));
 
   program
     .command('mock')
@@ -51,7 +55,9 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--fault <name>', 'switch on a fault of mock/faults.ts; repeatable', collect)
     .option('--no-control', 'do not serve the control protocol')
-    .action(async (opts: { port: number; host: string; fault?: string[]; control: boolean }) => run(await mockCommand(opts)));
+    .option('--grade', "record every request of the application's client, for `conformance --client`")
+    .option('--redirect-uri <url>', "the registered redirect_uri (your application's callback)")
+    .action(async (opts: { port: number; host: string; fault?: string[]; control: boolean; grade?: boolean; redirectUri?: string }) => run(await mockCommand(opts)));
 
   program
     .command('report:serve')

@@ -5,6 +5,7 @@
  */
 import type { Clock } from './clock.js';
 import type { FaultSet } from './faults.js';
+import type { GradingStore } from './grading/store.js';
 import type { World } from './world.js';
 
 export interface Credentials {
@@ -37,6 +38,8 @@ export interface MockOptions {
   deliveryTimeoutMs?: number;
   /** Log lines (SMS codes, sign-in hints); default: none. */
   log?: (line: string) => void;
+  /** Record every request of the application's client for grading (mock/grading/; `npm run mock -- --grade`). */
+  grade?: boolean;
 }
 
 export interface ResolvedMockOptions {
@@ -105,6 +108,8 @@ export interface MockContext {
   onReset: Array<() => void>;
   /** Set by the OAuth side during start-up (optional so a context can be built without it). */
   oauth?: OAuthControl;
+  /** The grading recording, when the mock grades its clients (options.grade). */
+  grading?: GradingStore;
 }
 
 /** What the control protocol's POST /consent answers (control-protocol.md). */

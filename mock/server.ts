@@ -21,6 +21,7 @@ import { registerOAuth } from './oauth/index.js';
 import { registerCallbackPage } from './pages/callback.js';
 import { registerErrorPage } from './pages/error-page.js';
 import { createWorld, snapshotWorld } from './world.js';
+import { installGrading } from './grading/recorder.js';
 
 export interface RunningMock {
   url: string;
@@ -108,6 +109,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     return sendJsonError(reply, described.status, described.code, described.message);
   });
   app.setNotFoundHandler((request, reply) => sendJsonError(reply, 404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
+  if (options.grade) ctx.grading = installGrading(app, ctx, { fixedApiKey: !!options.credentials?.apiKey });
 
   await app.register(async (oauth) => registerOAuth(oauth, ctx), { prefix: '/oauth' });
   await app.register(async (api) => {

@@ -11,16 +11,19 @@
 import type { Area, Requirement } from './requirement.js';
 import { SERVICE_AREAS, SERVICE_REQUIREMENTS } from './service.js';
 import { RECEIVER_AREAS, RECEIVER_REQUIREMENTS } from './receiver.js';
+import { CLIENT_AREAS, CLIENT_REQUIREMENTS } from './client.js';
 
 export type { Area, Capability, Level, Requirement } from './requirement.js';
 
 /** Every requirement lockconf knows, in report order. */
-export const CATALOG: readonly Requirement[] = [...SERVICE_REQUIREMENTS, ...RECEIVER_REQUIREMENTS];
+export const CATALOG: readonly Requirement[] = [...SERVICE_REQUIREMENTS, ...RECEIVER_REQUIREMENTS, ...CLIENT_REQUIREMENTS];
 
 /** The requirements a run against the service judges (the verdict of a service run counts these only). */
 export const SERVICE_CATALOG: readonly Requirement[] = SERVICE_REQUIREMENTS;
 /** The requirements a run against an application's webhook receiver judges (`conformance --receiver`). */
 export const RECEIVER_CATALOG: readonly Requirement[] = RECEIVER_REQUIREMENTS;
+/** What a run grading an application's OAuth client judges (`conformance --client`). */
+export const CLIENT_CATALOG: readonly Requirement[] = CLIENT_REQUIREMENTS;
 
 const BY_ID = new Map(CATALOG.map((req) => [req.id, req]));
 
@@ -36,5 +39,5 @@ export function isRequirementId(id: string): boolean {
 }
 
 /** The areas in report order. */
-export const AREAS: readonly Area[] = [...SERVICE_AREAS, ...RECEIVER_AREAS];
+export const AREAS: readonly Area[] = [...SERVICE_AREAS, ...RECEIVER_AREAS, ...CLIENT_AREAS];
 

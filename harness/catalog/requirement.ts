@@ -27,7 +27,8 @@ export type Area =
   | 'Webhook delivery'
   | 'Webhook signature'
   | 'Event payloads'
-  | 'Webhook receiver';
+  | 'Webhook receiver'
+  | 'OAuth client';
 
 export interface Requirement {
   /** Stable ID, e.g. OAUTH-STATE-ECHO. */

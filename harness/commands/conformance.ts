@@ -8,11 +8,11 @@ import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadExpectFile } from '../run/expectations.js';
 import { loadProfile } from '../service/profile.js';
+import { SERVICE_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
 import type { ConformanceResult } from '../report/result-file.js';
 import { expandSelection, formatList, scanSuites, testNamePattern } from '../run/selection.js';
 import { EXIT, ROOT, UsageFailure } from './common.js';
-import { SERVICE_CATALOG } from '../catalog/index.js';
 import { receiverCommand } from './receiver.js';
 
 export interface ConformanceOptions {

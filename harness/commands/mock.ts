@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { EXIT, ROOT, untilStopped } from './common.js';
 
-export async function mockCommand(opts: { port: number; host: string; fault?: string[]; control: boolean }): Promise<number> {
+export async function mockCommand(opts: { port: number; host: string; fault?: string[]; control: boolean; grade?: boolean; redirectUri?: string }): Promise<number> {
   const { createMock } = await import('../../mock/server.js');
   const mock = await createMock({
     port: opts.port,
     host: opts.host,
     faults: opts.fault ?? [],
     control: opts.control,
+    ...(opts.grade ? { grade: true } : {}),
+    ...(opts.redirectUri ? { credentials: { redirectUri: opts.redirectUri } } : {}),
     log: (line) => process.stderr.write(`mock: ${line}\n`),
   });
   const dir = join(ROOT, '.lockconf');
@@ -35,6 +37,7 @@ export async function mockCommand(opts: { port: number; host: string; fault?: st
     `\nlockconf mock listening on ${mock.url}${opts.fault?.length ? ` with faults: ${opts.fault.join(', ')}` : ''}\n`
       + `profile written to ${file} (use: npm run conformance -- --target ${file})\n`
       + `sign in as a fixture user (${hint}) starting at:\n  ${signInUrl}\n`
+      + (opts.grade ? `grading: every request of client ${mock.profile.clientId} is recorded; grade it with: npm run conformance -- --client\n` : '')
       + 'Ctrl-C stops it.\n',
   );
   await untilStopped();

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { ControlError, type MockContext } from '../context.js';
 import { describeError, sendJsonError, zodMessage } from './errors.js';
 import { fixturesOf } from './fixtures.js';
+import { registerGradingControl } from '../grading/control-routes.js';
 import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, RevokeBody } from './schemas.js';
 
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
@@ -89,6 +90,8 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
     else ctx.clientCredentialsEnabled.delete(body.clientId);
     return reply.code(204).send();
   });
+
+  registerGradingControl(app, ctx.grading, ctx.clock);
 
   app.post('/reset', async (_request, reply) => {
     // Every module restores its own initial state; the clock is left where it is.

@@ -1,0 +1,64 @@
+/**
+ * vitest globalSetup of the `client` project (`npm run conformance -- --client`).
+ * Runs once, in the main process:
+ * - the profile of the grading mock (LOCKCONF_TARGET_FILE, default
+ *   .lockconf/mock-target.json, and LOCKCONF_* variables), with the application's
+ *   connectUrl and refreshUrl when given;
+ * - the probes against the application (probes.ts), when a connectUrl is given;
+ * - the recording of the profile's client (GET /_control/grading) and its
+ *   judgement (judge.ts), handed to the tests;
+ * - {runDir}/run-context.json (no secrets) for the reporter.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { LockconfError } from '../run/errors.js';
+import { loadProfile } from '../service/profile.js';
+import type { LockconfSetup } from '../contracts.js';
+import { applicationUrls, controlOf, fetchRecording, probeUser } from './grading-client.js';
+import { judgeClient, type ProbeReport } from './judge.js';
+import { runProbes } from './probes.js';
+import type {} from './provided-context.js';
+import type {} from '../service/provided-context.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export default async function setup(project: TestProject): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const env = process.env;
+  const file = resolve(ROOT, env.LOCKCONF_TARGET_FILE ?? '.lockconf/mock-target.json');
+  const profile = await loadProfile({ file, env });
+  if (!profile) throw new LockconfError('ERR_PROFILE_INVALID', `no profile at ${file}: start the grading mock with npm run mock -- --grade`);
+  const { controlUrl, controlToken } = controlOf(profile);
+  const { connectUrl, refreshUrl, actionUrls } = await applicationUrls(file, env);
+  await fetchRecording(profile); // the mock grades, and answers, before any probe
+
+  let probes: ProbeReport = {};
+  const why = 'the profile names no connectUrl (the application\'s address that starts authorization; LOCKCONF_CONNECT_URL)';
+  if (connectUrl) {
+    probes = await runProbes({ authUrl: profile.authUrl, controlUrl, controlToken, userId: await probeUser(profile), connectUrl, refreshUrl, actionUrls });
+  } else {
+    probes = { tamperedState: { ran: false, why }, denial: { ran: false, why }, api401: { ran: false, why }, refreshRefused: { ran: false, why } };
+  }
+  const recording = await fetchRecording(profile);
+  const judgements = judgeClient(recording.events, profile.clientId, probes);
+
+  const seed = Number(env.LOCKCONF_SEED ?? 0) || 0;
+  const runDir = env.LOCKCONF_RUN_DIR ?? null;
+  const provided: LockconfSetup = { profile, mock: true, fixtures: profile.fixtures ?? null, capabilities: [], missing: {}, capture: null, seed, runDir };
+  project.provide('lockconf', provided);
+  project.provide('lockconfClient', { judgements, recorded: recording.events.filter((e) => e.type !== 'mark').length });
+  if (runDir) {
+    await mkdir(runDir, { recursive: true });
+    const context = {
+      target: { authUrl: profile.authUrl, baseUrl: profile.baseUrl, mock: true },
+      kind: 'oauth-client',
+      application: { connectUrl, refreshUrl, actionUrls },
+      capabilities: [],
+      missing: {},
+      seed,
+      startedAt,
+    };
+    await writeFile(join(runDir, 'run-context.json'), `${JSON.stringify(context, null, 2)}\n`);
+  }
+}

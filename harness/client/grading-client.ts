@@ -1,0 +1,95 @@
+/**
+ * Talking to a grading mock from the client run: the profile fields client
+ * grading adds (connectUrl, refreshUrl), the recording (GET /_control/grading)
+ * and the fixture user the probes sign in as.
+ */
+import { readFile } from 'node:fs/promises';
+import { request } from 'undici';
+import { LockconfError } from '../run/errors.js';
+import type { GradingRecording } from '../../mock/grading/recording.js';
+import type { TargetProfile } from '../contracts.js';
+
+export interface ApplicationUrls {
+  connectUrl: string | null;
+  refreshUrl: string | null;
+  /** Addresses the session probe POSTs to once signed in (e.g. register, then delete a webhook). */
+  actionUrls: string[];
+}
+
+/**
+ * The application's addresses: from the profile file, or LOCKCONF_CONNECT_URL,
+ * LOCKCONF_REFRESH_URL and LOCKCONF_ACTION_URLS (space- or comma-separated).
+ */
+export async function applicationUrls(file: string | null, env: NodeJS.ProcessEnv): Promise<ApplicationUrls> {
+  let raw: Record<string, unknown> = {};
+  if (file) {
+    try {
+      raw = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      raw = {};
+    }
+  }
+  const pick = (field: string, variable: string): string | null => {
+    const value = env[variable]?.trim() || (typeof raw[field] === 'string' ? (raw[field] as string) : '');
+    if (!value) return null;
+    try {
+      return new URL(value).toString();
+    } catch {
+      throw new LockconfError('ERR_PROFILE_INVALID', `${field} is not a URL (${variable} or the profile's ${field})`);
+    }
+  };
+  const listed = env.LOCKCONF_ACTION_URLS?.trim()
+    ? env.LOCKCONF_ACTION_URLS.split(/[\s,]+/).filter(Boolean)
+    : Array.isArray(raw.actionUrls) ? raw.actionUrls.filter((u): u is string => typeof u === 'string') : [];
+  const actionUrls = listed.map((u) => {
+    try {
+      return new URL(u).toString();
+    } catch {
+      throw new LockconfError('ERR_PROFILE_INVALID', 'actionUrls holds an entry that is not a URL (LOCKCONF_ACTION_URLS or the profile\'s actionUrls)');
+    }
+  });
+  return { connectUrl: pick('connectUrl', 'LOCKCONF_CONNECT_URL'), refreshUrl: pick('refreshUrl', 'LOCKCONF_REFRESH_URL'), actionUrls };
+}
+
+/** The control address and token a client run needs (the grading mock's). */
+export function controlOf(profile: TargetProfile): { controlUrl: string; controlToken: string } {
+  if (!profile.controlUrl || !profile.controlToken) {
+    throw new LockconfError('ERR_PROFILE_INVALID', 'client grading reads the grading mock\'s recording through its control interface: the profile needs controlUrl and controlToken (npm run mock -- --grade writes both to .lockconf/mock-target.json)');
+  }
+  return { controlUrl: profile.controlUrl, controlToken: profile.controlToken };
+}
+
+/** GET {controlUrl}/grading?clientId=…: the recording of one client. */
+export async function fetchRecording(profile: TargetProfile): Promise<GradingRecording> {
+  const { controlUrl, controlToken } = controlOf(profile);
+  let res;
+  try {
+    res = await request(`${controlUrl}/grading?clientId=${encodeURIComponent(profile.clientId)}`, {
+      headers: { 'x-control-token': controlToken, accept: 'application/json' },
+      headersTimeout: 15_000,
+      bodyTimeout: 15_000,
+    });
+  } catch (err) {
+    throw new LockconfError('ERR_TARGET_UNREACHABLE', `the grading mock at ${controlUrl} cannot be reached (${(err as Error).message}); start it with npm run mock -- --grade`);
+  }
+  const text = await res.body.text();
+  if (res.statusCode === 404) {
+    throw new LockconfError('ERR_CONTROL', 'the mock does not grade its clients: start it with `npm run mock -- --grade`');
+  }
+  if (res.statusCode !== 200) throw new LockconfError('ERR_CONTROL', `GET ${controlUrl}/grading answered ${res.statusCode}`);
+  const recording = JSON.parse(text) as GradingRecording;
+  if (recording.grading !== true || !Array.isArray(recording.events)) throw new LockconfError('ERR_CONTROL', 'GET /grading did not answer a grading recording');
+  return recording;
+}
+
+/** The user the probes sign in as: the profile's first fixture user, or GET /fixtures. */
+export async function probeUser(profile: TargetProfile): Promise<string> {
+  const first = profile.fixtures?.users[0]?.userId;
+  if (first) return first;
+  const { controlUrl, controlToken } = controlOf(profile);
+  const res = await request(`${controlUrl}/fixtures`, { headers: { 'x-control-token': controlToken } });
+  const body = (await res.body.json()) as { users?: Array<{ userId?: string }> };
+  const userId = body.users?.[0]?.userId;
+  if (!userId) throw new LockconfError('ERR_CONTROL', 'GET /fixtures named no user for the probes to sign in as');
+  return userId;
+}

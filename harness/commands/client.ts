@@ -1,0 +1,82 @@
+/**
+ * `conformance --client`: grade an application's OAuth client from what the
+ * grading mock (`npm run mock -- --grade`) recorded of it, after lockconf's
+ * probes (when the profile names the application's connectUrl). Same reporters,
+ * result files and exit codes as a run against the service; the catalog is the
+ * CLIENT- requirements. The profile defaults to the running mock's
+ * .lockconf/mock-target.json.
+ */
+import { randomInt } from 'node:crypto';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { CLIENT_CATALOG } from '../catalog/index.js';
+import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
+import type { ConformanceResult } from '../report/result-file.js';
+import { expandSelection, testNamePattern } from '../run/selection.js';
+import { loadProfile } from '../service/profile.js';
+import { EXIT, ROOT, UsageFailure } from './common.js';
+import { exitCodeFor, type ConformanceOptions } from './conformance.js';
+
+export const DEFAULT_CLIENT_TARGET = '.lockconf/mock-target.json';
+
+export async function clientCommand(opts: ConformanceOptions): Promise<number> {
+  if (opts.expect) throw new UsageFailure('--expect is for runs against the service; a client run has no known deviations');
+  const only = opts.only?.length ? expandSelection(opts.only, CLIENT_CATALOG) : null;
+  const targetFile = resolve(opts.target ?? process.env.LOCKCONF_TARGET_FILE ?? join(ROOT, DEFAULT_CLIENT_TARGET));
+  try {
+    await stat(targetFile);
+  } catch {
+    throw new UsageFailure(opts.target
+      ? `--target ${opts.target}: no such file`
+      : `no grading mock profile at ${targetFile}: start the mock with \`npm run mock -- --grade\` (or name a profile with --target)`);
+  }
+  await loadProfile({ file: targetFile, env: process.env }); // throws ERR_PROFILE_INVALID naming the field
+  if (opts.list) {
+    process.stdout.write(`${CLIENT_CATALOG.map((r) => `${r.id.padEnd(32)} ${r.level.padEnd(6)} ${r.section}`).join('\n')}\n`);
+    return EXIT.OK;
+  }
+
+  const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
+  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(ROOT);
+  await mkdir(runDir, { recursive: true });
+  for (const name of ['conformance.json', 'index.html', 'junit.xml', 'run-context.json', 'allure-results', 'allure-report']) {
+    await rm(join(runDir, name), { recursive: true, force: true });
+  }
+  const seed = opts.seed ?? randomInt(0, 2 ** 31);
+  process.env.LOCKCONF_RUN_DIR = runDir;
+  process.env.LOCKCONF_SEED = String(seed);
+  process.env.LOCKCONF_TARGET_FILE = targetFile;
+  if (only) process.env.LOCKCONF_SELECTION = JSON.stringify(only);
+  else delete process.env.LOCKCONF_SELECTION;
+  if (!allure) process.env.LOCKCONF_NO_ALLURE = '1';
+
+  const reporter = new LockconfReporter({ runDir, root: ROOT, only, seed, expectFile: null, allure, updateLatest: !opts.out, catalog: CLIENT_CATALOG });
+  const reporters: unknown[] = [['junit', { suiteName: 'lockconf OAuth client', includeConsoleOutput: false, addFileAttribute: true }]];
+  if (allure) reporters.push(['allure-vitest/reporter', { resultsDir: join(runDir, 'allure-results') }]);
+  reporters.push(reporter);
+
+  process.stdout.write(`lockconf: OAuth client grading (${targetFile}) → ${runDir}\n`);
+  const { startVitest } = await import('vitest/node');
+  const vitest = await startVitest('test', [], {
+    root: ROOT,
+    config: join(ROOT, 'vitest.config.ts'),
+    project: ['client'],
+    run: true,
+    watch: false,
+    reporters: reporters as never,
+    outputFile: { junit: join(runDir, 'junit.xml') },
+    ...(only ? { testNamePattern: testNamePattern(only) } : {}),
+  });
+  await vitest?.close();
+
+  let verdict: ConformanceResult['verdict'] | null = reporter.result?.verdict ?? null;
+  if (!verdict) {
+    try {
+      verdict = (JSON.parse(await readFile(join(runDir, 'conformance.json'), 'utf8')) as ConformanceResult).verdict;
+    } catch {
+      verdict = null;
+    }
+  }
+  if (verdict === null) process.stderr.write('lockconf: the client could not be graded: no conformance.json was written (see the error above).\n');
+  return exitCodeFor(verdict, opts.strict);
+}

@@ -1,0 +1,54 @@
+/**
+ * The grading part of the control protocol (an additive extension, documented in
+ * the README): served under /_control, behind its x-control-token.
+ *   GET    /grading[?clientId=…]   the recording (recording.ts); 404 grading_off when the mock does not grade
+ *   POST   /grading/mark           {"label": "…"}: a marker in the recording (probes judge what lies between two)
+ *   POST   /grading/probe          {"kind": "api-401" | "refresh-refused"}: the client's next API call is answered
+ *                                  401, or its next refresh is refused with 400 (the token is revoked first)
+ *   DELETE /grading                forget the recording
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ControlError } from '../context.js';
+import { PROBE_KINDS, type GradingStore, type ProbeKind } from './store.js';
+
+const MarkBody = z.object({ label: z.string().min(1).max(100) });
+const ProbeBody = z.object({ kind: z.enum(PROBE_KINDS as [ProbeKind, ...ProbeKind[]]) });
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (!result.success) throw new ControlError(400, 'invalid_body', result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+  return result.data;
+}
+
+export function registerGradingControl(app: FastifyInstance, store: GradingStore | undefined, clock: { now(): number }): void {
+  const active = (): GradingStore => {
+    if (!store) throw new ControlError(404, 'grading_off', 'this mock does not grade its clients: start it with `npm run mock -- --grade`');
+    return store;
+  };
+
+  app.get('/grading', async (request) => {
+    const clientId = new URL(request.url, 'http://mock.invalid').searchParams.get('clientId');
+    return active().snapshot(clientId ?? undefined);
+  });
+
+  app.post('/grading/mark', async (request, reply) => {
+    const { label } = parse(MarkBody, request.body);
+    const grading = active();
+    const tick = grading.tick();
+    grading.add({ type: 'mark', at: clock.now(), startTick: tick, endTick: tick, clientId: null, label });
+    if (label.endsWith(':end')) grading.disarm(); // a probe that did not fire must not hit a later request
+    return reply.code(204).send();
+  });
+
+  app.post('/grading/probe', async (request, reply) => {
+    const { kind } = parse(ProbeBody, request.body);
+    active().arm(kind);
+    return reply.code(204).send();
+  });
+
+  app.delete('/grading', async (_request, reply) => {
+    active().clear();
+    return reply.code(204).send();
+  });
+}

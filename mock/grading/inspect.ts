@@ -1,0 +1,67 @@
+/**
+ * Pure helpers of the grading recorder: where a secret appears, how a header
+ * value stands against the value issued, what a form or query holds.
+ */
+import type { HeaderValueState } from './recording.js';
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
+/** The places (labels) among `parts` where the secret appears, raw or percent-decoded. */
+export function placesOf(secret: string, parts: ReadonlyArray<[label: string, text: string | undefined]>): string[] {
+  if (!secret) return [];
+  const out: string[] = [];
+  for (const [label, text] of parts) {
+    if (text && (text.includes(secret) || safeDecode(text).includes(secret))) out.push(label);
+  }
+  return out;
+}
+
+/** A header value against the value issued: as issued, missing, percent-encoded or another value. */
+export function headerState(value: string | string[] | undefined, issued: string | null): HeaderValueState {
+  if (value === undefined || value === '') return 'missing';
+  const v = Array.isArray(value) ? value.join(',') : value;
+  if (issued === null) return /%[0-9A-Fa-f]{2}/.test(v) ? 'url-encoded' : 'ok';
+  if (v === issued) return 'ok';
+  return safeDecode(v) === issued ? 'url-encoded' : 'wrong';
+}
+
+/** The value a header carries once percent-decoding is undone (the token the client meant). */
+export function decodedHeader(value: string | string[] | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  const v = Array.isArray(value) ? value.join(',') : value;
+  return /%[0-9A-Fa-f]{2}/.test(v) ? safeDecode(v) : v;
+}
+
+/** Client ID and secret of an Authorization: Basic header, or null. */
+export function basicCredentials(header: string | undefined): { id: string; secret: string } | null {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!m?.[1]) return null;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { id: safeDecode(decoded.slice(0, colon)), secret: safeDecode(decoded.slice(colon + 1)) };
+}
+
+/** A plain object's string fields (a parsed form or JSON body), or an empty map. */
+export function stringFields(body: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return out;
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) if (typeof v === 'string') out.set(k, v);
+  return out;
+}
+
+/** The field names of a URL's query. */
+export function queryNames(url: string): string[] {
+  return [...new URL(url, 'http://mock.invalid').searchParams.keys()];
+}
+
+/** An API key for a graded mock: holds '/' and '+' so that URL-encoding it changes it. */
+export function gradingApiKey(random: Buffer): string {
+  return `${random.toString('base64').replace(/=+$/, '')}+/k`;
+}

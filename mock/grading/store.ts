@@ -1,0 +1,65 @@
+/**
+ * The grading recording of one mock: the events of every client, bounded, and
+ * the probes lockconf has armed (the mock playing the adversary once).
+ */
+import type { GradedEvent, GradingRecording } from './recording.js';
+
+/** What lockconf's probes can ask the mock to do to a client's next request. */
+export type ProbeKind = 'api-401' | 'refresh-refused';
+export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused'];
+
+/** Oldest events are dropped past this many (a long session must not grow without bound). */
+export const MAX_EVENTS = 20_000;
+
+type NewEvent = GradedEvent extends infer E ? (E extends GradedEvent ? Omit<E, 'seq'> : never) : never;
+
+export class GradingStore {
+  readonly #events: GradedEvent[] = [];
+  readonly #armed = new Set<ProbeKind>();
+  #seq = 0;
+  #tick = 0;
+  #dropped = 0;
+
+  constructor(private readonly max = MAX_EVENTS) {}
+
+  add(event: NewEvent): void {
+    this.#seq += 1;
+    this.#events.push({ ...event, seq: this.#seq } as GradedEvent);
+    if (this.#events.length > this.max) {
+      this.#events.shift();
+      this.#dropped += 1;
+    }
+  }
+
+  /** The next tick of the recorder's one counter (arrivals and completions). */
+  tick(): number {
+    this.#tick += 1;
+    return this.#tick;
+  }
+
+  arm(kind: ProbeKind): void {
+    this.#armed.add(kind);
+  }
+
+  /** True once per arming: the probe fires on the next matching request. */
+  take(kind: ProbeKind): boolean {
+    return this.#armed.delete(kind);
+  }
+
+  /** Drops every armed probe that has not fired. */
+  disarm(): void {
+    this.#armed.clear();
+  }
+
+  clear(): void {
+    this.#events.length = 0;
+    this.#armed.clear();
+    this.#dropped = 0;
+  }
+
+  snapshot(clientId?: string): GradingRecording {
+    const clients = [...new Set(this.#events.map((e) => e.clientId).filter((c): c is string => c !== null))];
+    const events = clientId === undefined ? [...this.#events] : this.#events.filter((e) => e.clientId === clientId || e.type === 'mark');
+    return { grading: true, clients, events, dropped: this.#dropped };
+  }
+}

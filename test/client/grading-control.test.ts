@@ -1,0 +1,60 @@
+/** The grading mock's control routes (mock/grading/control-routes.ts) and what it records. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { createMock, type RunningMock } from '../../mock/server.js';
+
+let mock: RunningMock | null = null;
+afterEach(async () => {
+  await mock?.close();
+  mock = null;
+});
+
+async function call(m: RunningMock, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, token = m.profile.controlToken!) {
+  const res = await request(`${m.profile.controlUrl}${path}`, {
+    method,
+    headers: { 'x-control-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, json: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+describe('GET /_control/grading', () => {
+  it('answers 404 grading_off when the mock does not grade, 401 without the control token', async () => {
+    mock = await createMock();
+    expect((await call(mock, 'GET', '/grading')).json).toMatchObject({ error: 'grading_off' });
+    expect((await call(mock, 'GET', '/grading', undefined, 'wrong')).status).toBe(401);
+  });
+
+  it('records a token request by client, with fingerprints only, and a graded API key that URL-encoding changes', async () => {
+    mock = await createMock({ grade: true });
+    const { profile } = mock;
+    expect(encodeURIComponent(profile.apiKey)).not.toBe(profile.apiKey);
+    await request(`${profile.authUrl}/access_token?client_secret=${encodeURIComponent(profile.clientSecret)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: profile.clientId, client_secret: profile.clientSecret, grant_type: 'refresh_token', refresh_token: 'not-a-token-0123456789' }).toString(),
+    }).then((r) => r.body.dump());
+    const answer = await call(mock, 'GET', `/grading?clientId=${encodeURIComponent(profile.clientId)}`);
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ grading: true, clients: [profile.clientId], dropped: 0 });
+    const [event] = answer.json!.events as Array<Record<string, unknown>>;
+    expect(event).toMatchObject({ type: 'token', grantType: 'refresh_token', secretIn: ['url'], status: 400, refreshFp: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const text = JSON.stringify(answer.json);
+    for (const secret of [profile.clientSecret, profile.apiKey, 'not-a-token-0123456789']) expect(text).not.toContain(secret);
+  });
+
+  it('marks, probes and clears: bad bodies are 400, an unknown probe too', async () => {
+    mock = await createMock({ grade: true });
+    expect((await call(mock, 'POST', '/grading/mark', { label: 'x:start' })).status).toBe(204);
+    expect((await call(mock, 'POST', '/grading/mark', {})).status).toBe(400);
+    expect((await call(mock, 'POST', '/grading/probe', { kind: 'api-401' })).status).toBe(204);
+    expect((await call(mock, 'POST', '/grading/probe', { kind: 'nonsense' })).status).toBe(400);
+    const res = await request(`${mock.profile.baseUrl}/users/me`, { headers: { 'x-api-key': mock.profile.apiKey, 'x-access-token': 'whatever', 'content-type': 'application/json' } });
+    await res.body.dump();
+    expect(res.statusCode).toBe(401);
+    expect(((await call(mock, 'GET', '/grading')).json!.events as unknown[]).length).toBe(2);
+    expect((await call(mock, 'DELETE', '/grading')).status).toBe(204);
+    expect((await call(mock, 'GET', '/grading')).json).toMatchObject({ events: [], clients: [] });
+  });
+});

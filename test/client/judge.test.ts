@@ -1,0 +1,161 @@
+/**
+ * The judgement of a client's recording (harness/client/judge.ts), one rule at a
+ * time, each with a recording that keeps it and one that breaks it.
+ */
+import { describe, expect, it } from 'vitest';
+import { judgeClient, window, type ClientJudgement, type ProbeReport } from '../../harness/client/judge.js';
+import type { ApiEvent, GradedEvent, TokenEvent } from '../../mock/grading/recording.js';
+
+const C = 'client-1';
+type New = GradedEvent extends infer E ? (E extends GradedEvent ? Omit<E, 'seq' | 'at' | 'startTick' | 'endTick' | 'clientId'> & { clientId?: string | null } : never) : never;
+
+/** A recording in order: each request ends before the next starts. */
+function recording(...events: New[]): GradedEvent[] {
+  return events.map((e, i) => ({ clientId: C, ...e, seq: i + 1, at: 1000 + i, startTick: 2 * i + 1, endTick: 2 * i + 2 }) as GradedEvent);
+}
+
+function token(over: Partial<TokenEvent>): New {
+  return {
+    type: 'token', method: 'POST', contentType: 'application/x-www-form-urlencoded', bodyFields: ['client_id', 'client_secret', 'grant_type'],
+    queryFields: [], grantType: 'refresh_token', basicHeader: false, secretIn: [], codeFp: null, refreshFp: null, status: 200,
+    issuedAccessFp: null, issuedRefreshFp: null, ...over,
+  } as New;
+}
+
+function api(over: Partial<ApiEvent>): New {
+  return {
+    type: 'api', method: 'GET', route: '/users/me', apiKey: 'ok', accessToken: 'ok', accessFp: 'a0', contentType: 'application/json',
+    hasBody: false, secretIn: [], status: 200, rotatedFp: null, registration: null, deleteClientIdOwn: null, ...over,
+  } as New;
+}
+
+function judged(events: GradedEvent[], id: string, probes: ProbeReport = {}): ClientJudgement {
+  const j = judgeClient(events, C, probes).find((x) => x.id === id);
+  if (!j) throw new Error(`no judgement for ${id}`);
+  return j;
+}
+
+const codeGrant = (fp: string) => token({ grantType: 'authorization_code', codeFp: fp, issuedAccessFp: 'a0', issuedRefreshFp: 'r0' });
+const redirect = (fp: string | null): New => ({ type: 'redirect', codeFp: fp, denied: fp === null } as New);
+
+describe('Authorization code flow', () => {
+  it('CLIENT-CODE-ONCE: a code presented twice fails; once passes', () => {
+    expect(judged(recording(redirect('c1'), codeGrant('c1')), 'CLIENT-CODE-ONCE').status).toBe('passed');
+    const twice = judged(recording(redirect('c1'), codeGrant('c1'), codeGrant('c1')), 'CLIENT-CODE-ONCE');
+    expect(twice.status).toBe('failed');
+    expect(twice.violations).toEqual([expect.stringContaining('the same code was presented again: #3')]);
+  });
+
+  it('CLIENT-CODE-FROM-REDIRECT: a code no redirect carried fails', () => {
+    expect(judged(recording(codeGrant('made-up')), 'CLIENT-CODE-FROM-REDIRECT').status).toBe('failed');
+  });
+
+  it('CLIENT-STATE-CHECKED: not tested without the probe; failed when the tampered code is exchanged', () => {
+    expect(judged(recording(redirect('c1'), codeGrant('c1')), 'CLIENT-STATE-CHECKED').reason).toContain('connectUrl');
+    const probes: ProbeReport = { tamperedState: { ran: true, codeFp: 'c1' } };
+    expect(judged(recording(redirect('c1')), 'CLIENT-STATE-CHECKED', probes).status).toBe('passed');
+    expect(judged(recording(redirect('c1'), codeGrant('c1')), 'CLIENT-STATE-CHECKED', probes).status).toBe('failed');
+  });
+
+  it('CLIENT-AUTHZ-REQUEST: an authorization request without state fails', () => {
+    const noState = recording({ type: 'authorize', hasClientId: true, hasRedirectUri: true, hasState: false, status: 200, secretIn: [] } as New);
+    expect(judged(noState, 'CLIENT-AUTHZ-REQUEST').violations).toEqual([expect.stringMatching(/^no state: /)]);
+  });
+});
+
+describe('POST {auth_url}/access_token', () => {
+  it('judges method, content type, body fields, Basic and where the secret went', () => {
+    const bad = recording(token({ method: 'GET', contentType: null, bodyFields: [], basicHeader: true, secretIn: ['url'], grantType: 'client_credentials' }));
+    for (const id of ['CLIENT-TOKEN-FORM-POST', 'CLIENT-TOKEN-BODY-FIELDS', 'CLIENT-TOKEN-NO-BASIC', 'CLIENT-SECRET-ONLY-IN-FORM']) {
+      expect(judged(bad, id).status, id).toBe('failed');
+      expect(judged(recording(token({ grantType: 'client_credentials' })), id).status, id).toBe('passed');
+    }
+  });
+
+  it('is not tested when the application made no token request', () => {
+    expect(judged(recording(), 'CLIENT-TOKEN-FORM-POST')).toMatchObject({ status: 'not-tested', reason: 'the application made no token request' });
+  });
+});
+
+describe('Refresh flow', () => {
+  const start = codeGrant('c1');
+  it('a chain refreshed with each new token passes; presenting a spent one fails single use and latest', () => {
+    const good = recording(redirect('c1'), start, token({ refreshFp: 'r0', issuedRefreshFp: 'r1' }), token({ refreshFp: 'r1', issuedRefreshFp: 'r2' }));
+    expect(judged(good, 'CLIENT-REFRESH-SINGLE-USE').status).toBe('passed');
+    expect(judged(good, 'CLIENT-REFRESH-STORE-NEW').status).toBe('passed');
+    const reused = recording(redirect('c1'), start, token({ refreshFp: 'r0', issuedRefreshFp: 'r1' }), token({ refreshFp: 'r0', status: 400 }));
+    expect(judged(reused, 'CLIENT-REFRESH-SINGLE-USE').status).toBe('failed');
+    expect(judged(reused, 'CLIENT-REFRESH-STORE-NEW').status).toBe('failed');
+  });
+
+  it('CLIENT-REFRESH-STORE-NEW: a token never issued as a refresh token fails', () => {
+    expect(judged(recording(redirect('c1'), start, token({ refreshFp: 'a0', status: 400 })), 'CLIENT-REFRESH-STORE-NEW').status).toBe('failed');
+  });
+
+  it('CLIENT-REFRESH-NO-RETRY: not tested until a refresh is refused; a retry of the refused token fails', () => {
+    expect(judged(recording(redirect('c1'), start), 'CLIENT-REFRESH-NO-RETRY').status).toBe('not-tested');
+    const once = recording(redirect('c1'), start, token({ refreshFp: 'r0', status: 400 }));
+    expect(judged(once, 'CLIENT-REFRESH-NO-RETRY').status).toBe('passed');
+    const retried = recording(redirect('c1'), start, token({ refreshFp: 'r0', status: 400 }), token({ refreshFp: 'r0', status: 400 }));
+    expect(judged(retried, 'CLIENT-REFRESH-NO-RETRY').violations).toEqual([expect.stringContaining('refused with 400 in #3 was presented again: #4')]);
+  });
+});
+
+describe('Request headers for API calls', () => {
+  it('judges each header and their encoding', () => {
+    const bad = recording(api({ apiKey: 'missing', accessToken: 'missing', contentType: null }), api({ apiKey: 'url-encoded' }));
+    expect(judged(bad, 'CLIENT-API-KEY-HEADER').violations).toHaveLength(1);
+    expect(judged(bad, 'CLIENT-API-ACCESS-TOKEN-HEADER').violations).toHaveLength(1);
+    expect(judged(bad, 'CLIENT-API-CONTENT-TYPE').violations).toHaveLength(1);
+    expect(judged(bad, 'CLIENT-API-HEADERS-NOT-ENCODED').violations).toHaveLength(1);
+    expect(judged(recording(api({ contentType: 'application/json; charset=utf-8' })), 'CLIENT-API-CONTENT-TYPE').status).toBe('passed');
+  });
+
+  it('CLIENT-ADOPT-NEW-ACCESS-TOKEN: the replaced token presented after its successor arrived fails', () => {
+    const adopted = recording(api({ accessFp: 'a0', rotatedFp: 'a1' }), api({ accessFp: 'a1', rotatedFp: 'a2' }));
+    expect(judged(adopted, 'CLIENT-ADOPT-NEW-ACCESS-TOKEN').status).toBe('passed');
+    const kept = recording(api({ accessFp: 'a0', rotatedFp: 'a1' }), api({ accessFp: 'a0', rotatedFp: 'a2' }));
+    expect(judged(kept, 'CLIENT-ADOPT-NEW-ACCESS-TOKEN').status).toBe('failed');
+  });
+
+  it('CLIENT-ADOPT-NEW-ACCESS-TOKEN: two calls in flight with the same token are not stale', () => {
+    const overlapping = [
+      { clientId: C, ...api({ accessFp: 'a0', rotatedFp: 'a1' }), seq: 1, at: 1, startTick: 1, endTick: 3 },
+      { clientId: C, ...api({ accessFp: 'a0', rotatedFp: 'a2' }), seq: 2, at: 2, startTick: 2, endTick: 4 },
+    ] as GradedEvent[];
+    expect(judged(overlapping, 'CLIENT-ADOPT-NEW-ACCESS-TOKEN').violations).toEqual([]);
+  });
+
+  it('CLIENT-REAUTHORIZE-ON-401: the refused token presented again fails; in the probe window, authorization must follow', () => {
+    expect(judged(recording(api({ status: 401 }), api({ status: 401 })), 'CLIENT-REAUTHORIZE-ON-401').status).toBe('failed');
+    const mark = (label: string): New => ({ type: 'mark', label, clientId: null } as New);
+    const authz: New = { type: 'authorize', hasClientId: true, hasRedirectUri: true, hasState: true, status: 200, secretIn: [] } as New;
+    const probes: ProbeReport = { api401: { ran: true } };
+    expect(judged(recording(mark('api-401:start'), api({ status: 401 }), authz, mark('api-401:end')), 'CLIENT-REAUTHORIZE-ON-401', probes).status).toBe('passed');
+    expect(judged(recording(mark('api-401:start'), api({ status: 401 }), mark('api-401:end')), 'CLIENT-REAUTHORIZE-ON-401', probes).status).toBe('failed');
+  });
+});
+
+describe('Webhook registration', () => {
+  it('judges clientID, groups of the kind, and bodies on DELETE', () => {
+    const reg = (kind: 'lock' | 'user', groups: string[], own: boolean | null) =>
+      api({ method: 'POST', route: kind === 'user' ? '/webhook/user' : '/webhook/:lockID', registration: { kind, clientIdOwn: own, groups } });
+    const good = recording(reg('lock', ['operation', 'battery'], true), reg('user', ['lifecycle'], null), api({ method: 'DELETE', route: '/webhook/:lockID/:clientID', deleteClientIdOwn: true }));
+    for (const id of ['CLIENT-WEBHOOK-CLIENT-ID', 'CLIENT-WEBHOOK-GROUPS', 'CLIENT-DELETE-NO-BODY']) expect(judged(good, id).status, id).toBe('passed');
+    const bad = recording(reg('lock', ['lifecycle'], false), api({ method: 'DELETE', route: '/webhook/user', hasBody: true }));
+    for (const id of ['CLIENT-WEBHOOK-CLIENT-ID', 'CLIENT-WEBHOOK-GROUPS', 'CLIENT-DELETE-NO-BODY']) expect(judged(bad, id).status, id).toBe('failed');
+  });
+});
+
+describe('the recording', () => {
+  it('judges only the named client', () => {
+    const other = recording({ ...api({ apiKey: 'missing' }), clientId: 'someone-else' } as New);
+    expect(judged(other, 'CLIENT-API-KEY-HEADER').status).toBe('not-tested');
+  });
+
+  it('window(): the events between a probe\'s marks, or null without them', () => {
+    const events = recording({ type: 'mark', label: 'denial:start', clientId: null } as New, api({}), { type: 'mark', label: 'denial:end', clientId: null } as New);
+    expect(window(events, 'denial')?.map((e) => e.seq)).toEqual([2]);
+    expect(window(events, 'api-401')).toBeNull();
+  });
+});

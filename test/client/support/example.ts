@@ -1,0 +1,70 @@
+/**
+ * The example application (examples/app/) against a grading mock, on loopback
+ * ports from the OS: start both, run lockconf's probes (with the example's
+ * watch/unwatch actions), judge the recording.
+ */
+import { writeFile } from 'node:fs/promises';
+import { createMock, type RunningMock } from '../../../mock/server.js';
+import { startExampleApp, type ExampleApp } from '../../../examples/app/server.js';
+import type { ClientFault } from '../../../examples/app/client-faults.js';
+import { judgeClient, type ClientJudgement, type ProbeReport } from '../../../harness/client/judge.js';
+import { runProbes } from '../../../harness/client/probes.js';
+
+export interface GradedExample {
+  mock: RunningMock;
+  app: ExampleApp;
+  /** The profile a client run reads: the mock's, with the application's addresses. */
+  profile: Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+export async function startGradedExample(faults: ClientFault[] = []): Promise<GradedExample> {
+  const mock = await createMock({ grade: true });
+  const p = mock.profile;
+  const config = { authUrl: p.authUrl, baseUrl: p.baseUrl, clientId: p.clientId, clientSecret: p.clientSecret, apiKey: p.apiKey, redirectUri: '' };
+  const app = await startExampleApp({ config, faults });
+  config.redirectUri = `${app.url}/callback`;
+  mock.ctx.credentials.redirectUri = config.redirectUri;
+  const lockId = encodeURIComponent(p.fixtures!.locks[0]!.lockId);
+  const profile = {
+    ...p,
+    redirectUri: config.redirectUri,
+    connectUrl: `${app.url}/connect`,
+    refreshUrl: `${app.url}/refresh`,
+    actionUrls: [`${app.url}/watch?lockId=${lockId}`, `${app.url}/unwatch?lockId=${lockId}`],
+  };
+  return {
+    mock,
+    app,
+    profile,
+    close: async () => {
+      await app.close();
+      await mock.close();
+    },
+  };
+}
+
+export async function writeProfile(example: GradedExample, file: string): Promise<void> {
+  await writeFile(file, JSON.stringify(example.profile), { mode: 0o600 });
+}
+
+/** Probes, then the judgement of the recording. */
+export async function gradeExample(faults: ClientFault[] = []): Promise<{ judgements: ClientJudgement[]; probes: ProbeReport }> {
+  const example = await startGradedExample(faults);
+  try {
+    const p = example.mock.profile;
+    const probes = await runProbes({
+      authUrl: p.authUrl,
+      controlUrl: p.controlUrl!,
+      controlToken: p.controlToken!,
+      userId: p.fixtures!.users[0]!.userId,
+      connectUrl: example.profile.connectUrl as string,
+      refreshUrl: example.profile.refreshUrl as string,
+      actionUrls: example.profile.actionUrls as string[],
+    });
+    const recording = example.mock.ctx.grading!.snapshot(p.clientId);
+    return { judgements: judgeClient(recording.events, p.clientId, probes), probes };
+  } finally {
+    await example.close();
+  }
+}
