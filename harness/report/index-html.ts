@@ -24,11 +24,13 @@ const VERDICT_TEXT: Record<ConformanceResult['verdict'], string> = {
   conformant: 'Conformant',
   'not-conformant': 'Not conformant',
   incomplete: 'Incomplete',
+  error: 'Could not run',
 };
 const VERDICT_NOTE: Record<ConformanceResult['verdict'], string> = {
   conformant: 'Every MUST requirement that was tested passed.',
   'not-conformant': 'At least one MUST requirement failed.',
   incomplete: 'No MUST requirement failed, but some were not tested.',
+  error: 'The run could not be carried out: nothing was judged.',
 };
 const BODY_LIMIT = 8000;
 
@@ -203,7 +205,8 @@ a{color:#1f5fb8}
 .mono,code,pre{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:13px}
 .muted{color:var(--muted)}
 .verdict{font-size:56px;font-weight:800;line-height:1.1;margin:4px 0}
-.verdict.v-conformant{color:var(--passed)}.verdict.v-not-conformant{color:var(--failed)}.verdict.v-incomplete{color:var(--warned)}
+.verdict.v-conformant{color:var(--passed)}.verdict.v-not-conformant{color:var(--failed)}.verdict.v-incomplete{color:var(--warned)}.verdict.v-error{color:var(--failed)}
+.run-error{white-space:pre-wrap;background:#fff4f4;border:1px solid #f3caca;border-left:5px solid var(--failed);border-radius:4px;padding:10px;margin:8px 0 16px;font-size:15px}
 .verdict-note{font-size:17px;margin:0 0 16px}
 .top{display:grid;grid-template-columns:1fr 1fr;gap:24px;align-items:start}
 table{border-collapse:collapse;width:100%;background:var(--card)}
@@ -252,8 +255,12 @@ export function renderIndexHtml(result: ConformanceResult): string {
     `<a href="${e(result.links.junit)}">junit.xml</a>`,
     `<a href="conformance.json">conformance.json</a>`,
   ].filter(Boolean);
-  const errors = result.errors.length
-    ? `<section><h2>Errors outside the tests</h2>${result.errors.map((m) => `<pre class="reason">${e(m)}</pre>`).join('')}</section>`
+  const runError = result.verdict === 'error' && result.error
+    ? `<p class="run-error" data-error-code="${e(result.error.code)}"><b>${e(result.error.code)}</b><br>${e(result.error.message)}</p>`
+    : '';
+  const otherErrors = result.verdict === 'error' ? result.errors.slice(1) : result.errors;
+  const errors = otherErrors.length
+    ? `<section><h2>Errors outside the tests</h2>${otherErrors.map((m) => `<pre class="reason">${e(m)}</pre>`).join('')}</section>`
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -265,7 +272,7 @@ export function renderIndexHtml(result: ConformanceResult): string {
 <div class="top"><div>
 <p class="verdict v-${e(result.verdict)}" data-verdict="${e(result.verdict)}">${e(VERDICT_TEXT[result.verdict])}</p>
 <p class="verdict-note">${e(VERDICT_NOTE[result.verdict])}${result.selection.partial ? ' Partial run: only the selected requirements were run.' : ''}</p>
-${renderCounts(result)}
+${runError}${renderCounts(result)}
 <p class="links">${links.join('')}</p>
 </div><div>${renderDetails(result)}</div></div>
 <h2>By spec area</h2>

@@ -14,7 +14,9 @@
  * Verdict (interfaces.md §3): not-conformant when a MUST failed (known
  * deviations from --expect excepted); incomplete when none failed but a MUST
  * was not tested (requirements the catalog marks untestable excepted: no run
- * could ever test them); conformant otherwise.
+ * could ever test them; with --only, requirements outside the selection
+ * excepted: the run is judged on what was asked, and marked partial);
+ * conformant otherwise.
  */
 import type { Level, Requirement } from '../catalog/index.js';
 import type { RequirementOutcome, RequirementStatus, TestMeta } from './outcome.js';
@@ -198,7 +200,7 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
   const must = requirements.filter((r) => r.level === 'MUST');
   const verdict: Verdict = must.some((r) => r.status === 'failed' && !r.expected)
     ? 'not-conformant'
-    : must.some((r) => r.status === 'not-tested' && !untestable.has(r.id))
+    : must.some((r) => r.status === 'not-tested' && !untestable.has(r.id) && (!selected || selected.has(r.id)))
       ? 'incomplete'
       : 'conformant';
 
