@@ -29,7 +29,8 @@ import { computeVerdict, idFromTestName, type TestRecord, type VerdictResult } f
 import { loadExpectFile, type ExpectedDeviations } from '../run/expectations.js';
 import { buildResult, readRunContext, toolVersion, type ConformanceResult } from './result-file.js';
 import { renderIndexHtml } from './index-html.js';
-import { enrichResults, generateAllureReport, writeNotTestedResults } from './allure.js';
+import { generateAllureReport } from './allure.js';
+import { consolidateResults } from './allure-consolidate.js';
 import { makeScrubber, secretsFromEnv } from './scrub.js';
 import { renderJunit } from './junit.js';
 import { writeErrorReport } from './error-report.js';
@@ -240,8 +241,7 @@ export default class LockconfReporter implements Reporter {
       try {
         const resultsDir = join(this.#runDir, 'allure-results');
         await mkdir(resultsDir, { recursive: true });
-        await enrichResults(resultsDir, catalog, result.tests);
-        await writeNotTestedResults(resultsDir, verdict.requirements);
+        await consolidateResults(resultsDir, result, catalog);
         await generateAllureReport({ runDir: this.#runDir, root: this.#root });
       } catch (err) {
         // The verdict stands without the drill-down; say so and point to the cause.
