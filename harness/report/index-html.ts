@@ -5,8 +5,8 @@
  * harness before it reached the result file.
  */
 import escapeHtml from 'escape-html';
-import type { Exchange } from '../contracts.js';
-import type { DeliveryEvidence, RequirementStatus } from '../run/outcome.js';
+import type { RequirementStatus } from '../run/outcome.js';
+import { commonResponseHeaders, evidenceHomes, linkToEvidence, renderCommonHeaders, renderTestEvidence } from './evidence-html.js';
 import type { RequirementResult } from '../run/verdict.js';
 import type { ConformanceResult, TestEvidence } from './result-file.js';
 
@@ -32,8 +32,6 @@ const VERDICT_NOTE: Record<ConformanceResult['verdict'], string> = {
   incomplete: 'No MUST requirement failed, but some were not tested.',
   error: 'The run could not be carried out: nothing was judged.',
 };
-const BODY_LIMIT = 8000;
-
 export function requirementAnchor(id: string): string {
   return `req-${id}`;
 }
@@ -47,41 +45,6 @@ function badge(status: RequirementStatus, expected?: boolean): string {
   return `<span class="badge s-${e(status)}${expected ? ' expected' : ''}">${e(label)}</span>`;
 }
 
-function clip(text: string): string {
-  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}\n… (${text.length - BODY_LIMIT} more characters)` : text;
-}
-
-function headerLines(headers: Record<string, string> | undefined): string {
-  return Object.entries(headers ?? {})
-    .map(([k, v]) => `${k}: ${v}`)
-    .join('\n');
-}
-
-function renderExchange(x: Exchange, n: number): string {
-  const req = `${x.request.method} ${x.request.url}\n${headerLines(x.request.headers)}${x.request.body ? `\n\n${clip(x.request.body)}` : ''}`;
-  const res = x.response
-    ? `${x.response.status}\n${headerLines(x.response.headers)}${x.response.body ? `\n\n${clip(x.response.body)}` : ''}`
-    : `no response${x.error ? `: ${x.error}` : ''}`;
-  const status = x.response ? String(x.response.status) : 'error';
-  return `<details class="exchange"><summary><span class="mono">#${n} ${e(x.request.method)} ${e(x.request.url)}</span> → <b>${e(status)}</b> <span class="muted">${e(Math.round(x.durationMs))} ms</span></summary>
-<div class="pair"><div><h5>Request</h5><pre>${e(req)}</pre></div><div><h5>Response</h5><pre>${e(res)}</pre></div></div></details>`;
-}
-
-function renderDelivery(d: DeliveryEvidence, n: number): string {
-  const text = `${d.method} ${d.url}\n${headerLines(d.headers)}\n\n${clip(d.body)}`;
-  return `<details class="exchange"><summary><span class="mono">delivery #${n} ${e(d.method)} ${e(d.url)}</span> → answered <b>${e(d.answeredStatus)}</b> <span class="muted">inbox ${e(d.inbox)}</span></summary><pre>${e(text)}</pre></details>`;
-}
-
-function renderTestEvidence(t: TestEvidence): string {
-  const parts = [
-    ...t.exchanges.map((x, i) => renderExchange(x, i + 1)),
-    ...t.deliveries.map((d, i) => renderDelivery(d, i + 1)),
-  ];
-  const counts = `${t.exchanges.length} exchange${t.exchanges.length === 1 ? '' : 's'}, ${t.deliveries.length} deliver${t.deliveries.length === 1 ? 'y' : 'ies'}`;
-  return `<details class="evidence" id="${e(t.anchor)}"><summary>Evidence: <span class="mono">${e(t.name)}</span> <span class="muted">(${e(t.state)}; ${e(counts)}${t.file ? `; ${e(t.file)}` : ''})</span></summary>
-${parts.length ? parts.join('\n') : '<p class="muted">No exchange or delivery was recorded.</p>'}</details>`;
-}
-
 function renderObservations(r: RequirementResult): string {
   if (!r.observations.length) return '';
   const rows = r.observations
@@ -90,8 +53,15 @@ function renderObservations(r: RequirementResult): string {
   return `<table class="obs"><caption>Observations</caption>${rows}</table>`;
 }
 
-function renderRequirement(r: RequirementResult, tests: Map<string, TestEvidence>): string {
-  const evidence = r.tests.map((name) => tests.get(name)).filter((t): t is TestEvidence => !!t);
+interface EvidenceContext {
+  tests: Map<string, TestEvidence>;
+  homes: Map<string, string>;
+  common: ReadonlyMap<string, string>;
+}
+
+function renderRequirement(r: RequirementResult, ctx: EvidenceContext): string {
+  const evidence = r.tests.map((name) => ctx.tests.get(name)).filter((t): t is TestEvidence => !!t);
+  const shown = evidence.map((t) => (ctx.homes.get(t.name) === r.id ? renderTestEvidence(t, ctx.common, r.status !== 'passed' || t.state === 'failed') : linkToEvidence(t, ctx.homes.get(t.name) ?? '')));
   const expectNote = r.expected
     ? `<p class="note">Known deviation (--expect)${r.expectComment ? `: ${e(r.expectComment)}` : ''}. It does not fail the run.</p>`
     : r.stale
@@ -102,7 +72,7 @@ function renderRequirement(r: RequirementResult, tests: Map<string, TestEvidence
 ${r.reason ? `<pre class="reason">${e(r.reason)}</pre>` : ''}${expectNote}
 <blockquote class="rule">${e(r.rule)}<footer>${e(r.source)} · ${e(r.section)}</footer></blockquote>
 ${renderObservations(r)}
-${evidence.map(renderTestEvidence).join('\n')}
+${shown.join('\n')}
 </article>`;
 }
 
@@ -179,14 +149,14 @@ function renderAttention(result: ConformanceResult): string {
     .join('')}</ul></section>`;
 }
 
-function renderRequirements(result: ConformanceResult): string {
-  const tests = new Map(result.tests.map((t) => [t.name, t]));
+function renderRequirements(result: ConformanceResult, common: ReadonlyMap<string, string>): string {
+  const ctx: EvidenceContext = { tests: new Map(result.tests.map((t) => [t.name, t])), homes: evidenceHomes(result), common };
   const areas = [...groupBy(result.requirements, (r) => r.area)].sort((a, b) => worst(a[1]) - worst(b[1]));
   return areas
     .map(([area, rs]) => {
       const sections = [...groupBy(rs, (r) => r.section)].sort((a, b) => worst(a[1]) - worst(b[1]));
       return `<section class="area" id="area-${e(slug(area))}"><h2>${e(area)}</h2>${sections
-        .map(([section, items]) => `<h3>${e(section)}</h3>${[...items].sort((a, b) => statusRank(a) - statusRank(b)).map((r) => renderRequirement(r, tests)).join('\n')}`)
+        .map(([section, items]) => `<h3>${e(section)}</h3>${[...items].sort((a, b) => statusRank(a) - statusRank(b)).map((r) => renderRequirement(r, ctx)).join('\n')}`)
         .join('\n')}</section>`;
     })
     .join('\n');
@@ -234,7 +204,7 @@ th,td{text-align:left;padding:6px 10px;border-bottom:1px solid var(--line);verti
 .rule footer{font-style:normal;font-size:12px;color:var(--muted)}
 .obs{margin:8px 0;width:100%;table-layout:fixed}.obs th{width:13em}.obs caption{text-align:left;font-weight:600;color:var(--muted);font-size:13px}
 .obs code{white-space:pre-wrap;word-break:break-all;display:block;max-height:240px;overflow:auto}
-.evidence{margin:6px 0}.evidence>summary{cursor:pointer;color:var(--muted)}
+.evidence{margin:6px 0}.xlist{margin:4px 0 4px 16px;padding-left:24px}.xlist li{word-break:break-all}.common-headers{margin:16px 0}.common-headers>summary{cursor:pointer;color:var(--muted)}.evidence>summary{cursor:pointer;color:var(--muted)}
 .exchange{margin:4px 0 4px 16px}.exchange summary{cursor:pointer;word-break:break-all}.evidence>summary{word-break:break-word}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:8px}
 pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;border:1px solid var(--line);border-radius:4px;padding:8px;margin:4px 0;max-height:420px;overflow:auto}
@@ -250,6 +220,7 @@ a{color:inherit;text-decoration:none}pre{max-height:none}h2{break-after:avoid}h3
 `;
 
 export function renderIndexHtml(result: ConformanceResult): string {
+  const common = commonResponseHeaders(result);
   const links = [
     result.links.allure ? `<a href="${e(result.links.allure)}">Allure report (drill-down)</a>` : '',
     `<a href="${e(result.links.junit)}">junit.xml</a>`,
@@ -279,7 +250,8 @@ ${runError}${renderCounts(result)}
 ${renderAreaTable(result)}
 ${renderAttention(result)}
 ${errors}
-${renderRequirements(result)}
+${renderCommonHeaders(common)}
+${renderRequirements(result, common)}
 <footer class="page">${e(result.tool.name)} ${e(result.tool.version)} · ${e(result.requirements.length)} requirements · finished ${e(result.finishedAt)}</footer>
 </main></body></html>
 `;
