@@ -7,6 +7,9 @@ import { InvalidArgumentError } from 'commander';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
+/** Where runs keep reports/ and .lockconf/: the project in a clone, the current directory when lockconf is an installed package. */
+export const WORK_ROOT = /[\\/]node_modules[\\/]/.test(ROOT) ? process.cwd() : ROOT;
+
 /** Exit codes. */
 export const EXIT = { OK: 0, NOT_CONFORMANT: 1, NOT_CARRIED_OUT: 2 } as const;
 

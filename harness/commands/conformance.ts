@@ -15,7 +15,7 @@ import { preflight } from '../service/preflight.js';
 import { failRun, vitestStderr } from './run-failure.js';
 import type { ConformanceResult } from '../report/result-file.js';
 import { expandSelection, formatList, scanSuites, testNamePattern } from '../run/selection.js';
-import { EXIT, ROOT, UsageFailure } from './common.js';
+import { EXIT, ROOT, UsageFailure, WORK_ROOT } from './common.js';
 
 export interface ConformanceOptions {
   target?: string;
@@ -62,10 +62,10 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   const startedAt = new Date().toISOString();
   // --no-allure, or LOCKCONF_NO_ALLURE=1 in the environment (CI without the drill-down).
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
-  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(ROOT);
+  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(WORK_ROOT);
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
   const fail = (err: unknown, target: { authUrl: string | null; baseUrl: string | null; mock: boolean } | null = null) =>
-    failRun(err, { runDir, root: ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir });
+    failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir });
 
   const choice = chooseTarget(targetFile, process.env);
   if (targetFile) {
@@ -115,6 +115,7 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   const reporter = new LockconfReporter({
     runDir,
     root: ROOT,
+    reportsRoot: WORK_ROOT,
     only,
     seed,
     expectFile,

@@ -17,6 +17,8 @@ import { EXIT } from './common.js';
 export interface FailRunOptions {
   runDir: string;
   root: string;
+  /** Where reports/latest lives. */
+  reportsRoot: string;
   allure: boolean;
   updateLatest: boolean;
   startedAt: string;
@@ -41,7 +43,7 @@ export async function failRun(err: unknown, opts: FailRunOptions): Promise<numbe
     root: opts.root,
     info: { version: await toolVersion(opts.root), error, startedAt: opts.startedAt, seed: opts.seed, only: opts.only, allure: opts.allure, target: opts.target },
   });
-  if (opts.updateLatest) await pointLatest(opts.root, opts.runDir);
+  if (opts.updateLatest) await pointLatest(opts.reportsRoot, opts.runDir);
   print(`lockconf: ${error.code}: ${error.message}`);
   print(`lockconf: the run could not be carried out (exit 2); report: ${join(opts.runDir, 'index.html')}`);
   return EXIT.NOT_CARRIED_OUT;

@@ -41,6 +41,8 @@ export interface LockconfReporterOptions {
   runDir?: string;
   /** Project root (package.json, reports/, node_modules/.bin/allure). */
   root?: string;
+  /** Where reports/latest lives, when not under root (an installed package runs from the user's directory). */
+  reportsRoot?: string;
   /** Selected requirement IDs (--only, expanded); null for all. */
   only?: string[] | null;
   seed?: number | null;
@@ -198,7 +200,7 @@ export default class LockconfReporter implements Reporter {
         root: this.#root,
         info: { version: await toolVersion(this.#root), error, startedAt: this.#startedAt, seed: this.#opts.seed ?? null, only: this.#opts.only ?? null, allure },
       });
-      if (updateLatest) await pointLatest(this.#root, this.#runDir);
+      if (updateLatest) await pointLatest(this.#opts.reportsRoot ?? this.#root, this.#runDir);
       return;
     }
     const tests: TestRecord[] = [];
@@ -252,7 +254,7 @@ export default class LockconfReporter implements Reporter {
       }
     }
 
-    if (updateLatest) await pointLatest(this.#root, this.#runDir);
+    if (updateLatest) await pointLatest(this.#opts.reportsRoot ?? this.#root, this.#runDir);
     this.result = result;
     this.#printSummary(result, indexPath, updateLatest);
   }
@@ -289,7 +291,7 @@ export default class LockconfReporter implements Reporter {
     const catalog = this.#opts.catalog ?? CATALOG;
     lines.push(...notTestedLines(summariseNotTested(result.requirements, new Set(catalog.filter((r) => r.untestable).map((r) => r.id)))));
     if (result.expect?.stale.length) lines.push(`stale --expect entries (now passing): ${result.expect.stale.join(', ')}`);
-    lines.push(`report: ${indexPath}${latest ? `  (also ${join(this.#root, 'reports', 'latest', basename(indexPath))})` : ''}`);
+    lines.push(`report: ${indexPath}${latest ? `  (also ${join(this.#opts.reportsRoot ?? this.#root, 'reports', 'latest', basename(indexPath))})` : ''}`);
     this.#print(lines.join('\n'));
   }
 }
