@@ -130,6 +130,8 @@ export default class LockconfReporter implements Reporter {
   #print: (line: string) => void;
   #scrub: (text: string) => string = makeScrubber(secretsFromEnv());
   #done = 0;
+  /** Reasons already printed (digits folded), and how often each came back. */
+  #seen = new Map<string, number>();
   /** Set once onTestRunEnd has written the result (for the CLI). */
   result: ConformanceResult | null = null;
 
@@ -173,13 +175,22 @@ export default class LockconfReporter implements Reporter {
     const indent = ' '.repeat(progress.length + 15);
     if (status === 'failed' || status === 'warned') {
       const first = own?.reason ?? record.errors?.[0];
-      if (first) this.#print(`${indent}${this.#scrub(headline(first)).slice(0, 240)}`);
+      if (first) this.#printReason(indent, first);
     }
     for (const other of record.meta?.outcomes ?? []) {
       if (other.id === declared || (other.status !== 'failed' && other.status !== 'warned')) continue;
       this.#print(`${' '.repeat(progress.length)}${SYMBOL[other.status]} ${other.id.padEnd(32)} (checked by ${declared})`);
-      if (other.reason) this.#print(`${indent}${this.#scrub(headline(other.reason)).slice(0, 240)}`);
+      if (other.reason) this.#printReason(indent, other.reason);
     }
+  }
+
+  /** A reason once in full; the same reason again (numbers aside) as a short reference with its count. */
+  #printReason(indent: string, reason: string): void {
+    const line = this.#scrub(headline(reason)).slice(0, 240);
+    const key = line.replace(/\d+/g, '#');
+    const n = (this.#seen.get(key) ?? 0) + 1;
+    this.#seen.set(key, n);
+    this.#print(n === 1 ? `${indent}${line}` : `${indent}(the same reason as above, ${n} times so far)`);
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {

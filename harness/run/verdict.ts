@@ -127,8 +127,17 @@ function outcomesOf(test: TestRecord, selected: ReadonlySet<string> | null | und
   return outcomes;
 }
 
+/** The reasons, each once: the same reason again (numbers aside) is counted, not repeated. */
 function distinct(reasons: Array<string | undefined>): string {
-  return [...new Set(reasons.filter((r): r is string => !!r))].join('\n');
+  const groups = new Map<string, { first: string; n: number }>();
+  for (const reason of reasons) {
+    if (!reason) continue;
+    const key = reason.replace(/\d+/g, '#');
+    const group = groups.get(key);
+    if (group) group.n++;
+    else groups.set(key, { first: reason, n: 1 });
+  }
+  return [...groups.values()].map((g) => (g.n > 1 ? `${g.first}\n(the same reason ${g.n} times)` : g.first)).join('\n');
 }
 
 function statusFor(level: Level, touches: readonly Touch[]): { status: RequirementStatus; reason: string } {
