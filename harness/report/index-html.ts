@@ -69,11 +69,31 @@ function renderRequirement(r: RequirementResult, ctx: EvidenceContext): string {
       : '';
   return `<article class="req st-${e(r.status)}" id="${e(requirementAnchor(r.id))}">
 <header><a class="id mono" href="#${e(requirementAnchor(r.id))}">${e(r.id)}</a> <span class="level l-${e(r.level)}">${e(r.level)}</span> ${badge(r.status, r.expected)}</header>
-${r.reason ? `<pre class="reason">${e(r.reason)}</pre>` : ''}${expectNote}
+${r.reason ? `<pre class="reason">${e(tidyReason(r.reason))}</pre>` : ''}${expectNote}
 <blockquote class="rule">${e(r.rule)}<footer>${e(r.source)} · ${e(r.section)}</footer></blockquote>
 ${renderObservations(r)}
 ${shown.join('\n')}
 </article>`;
+}
+
+/**
+ * A reason as a reader needs it under its requirement: the rule is quoted right
+ * below, so its line goes; "expected: true / observed: false" of a boolean
+ * check says less than the assertion line above it, so it goes too.
+ */
+export function tidyReason(reason: string): string {
+  const lines = reason.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^rule \((MUST|SHOULD|INFO)\b/.test(line)) continue;
+    if (/^expected: (true|false)$/.test(line) && /^observed: (true|false)$/.test(lines[i + 1] ?? '')) {
+      i++;
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
 }
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
@@ -119,7 +139,10 @@ function renderDetails(result: ConformanceResult): string {
     ['Seed', result.seed === null ? '—' : String(result.seed)],
     ['Tool', `${result.tool.name} ${result.tool.version}`],
   ];
-  if (result.selection.only) rows.push(['Selection', `--only: ${result.selection.only.length} requirement(s): ${result.selection.only.join(', ')}`]);
+  if (result.selection.only) {
+    const ids = result.selection.only;
+    rows.push(['Selection', `--only: ${ids.length} requirement(s): ${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ` and ${ids.length - 4} more` : ''}`]);
+  }
   if (result.expect) rows.push(['Known deviations', `${result.expect.file}${result.expect.stale.length ? ` (stale: ${result.expect.stale.join(', ')})` : ''}`]);
   if (t.missing && Object.keys(t.missing).length) {
     rows.push(['Missing capabilities', Object.entries(t.missing).map(([k, v]) => `${k}: ${v}`).join('; ')]);

@@ -42,3 +42,11 @@ describe('evidence in index.html', () => {
     expect(homes.get('A: a')).toBe('A');
   });
 });
+
+describe('failure reasons in index.html', () => {
+  it('leave out the rule (quoted below) and the true/false of a boolean check', async () => {
+    const { tidyReason } = await import('../../../harness/report/index-html.js');
+    const reason = 'assertion: got non-JSON: expected false to be true\nlast exchange: POST /x → HTTP 400\nrule (MUST, spec: Errors): "…"\nexpected: true\nobserved: false\nexpected: 400\nobserved: 200';
+    expect(tidyReason(reason)).toBe('assertion: got non-JSON: expected false to be true\nlast exchange: POST /x → HTTP 400\nexpected: 400\nobserved: 200');
+  });
+});
