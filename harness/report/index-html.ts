@@ -6,6 +6,7 @@
  */
 import escapeHtml from 'escape-html';
 import type { RequirementStatus } from '../run/outcome.js';
+import { summariseNotTested } from './not-tested-summary.js';
 import { commonResponseHeaders, evidenceHomes, linkToEvidence, renderCommonHeaders, renderTestEvidence } from './evidence-html.js';
 import type { RequirementResult } from '../run/verdict.js';
 import type { ConformanceResult, TestEvidence } from './result-file.js';
@@ -94,6 +95,14 @@ export function tidyReason(reason: string): string {
     out.push(line);
   }
   return out.join('\n');
+}
+
+/** For an incomplete run: how many requirements were not tested, and the one thing that would test most. */
+function renderNotTestedHint(result: ConformanceResult): string {
+  if (result.verdict !== 'incomplete') return '';
+  const summary = summariseNotTested(result.requirements);
+  if (!summary.ids.length) return '';
+  return `<p class="note">${e(summary.ids.length)} requirement(s) not tested${summary.best ? `; ${e(summary.best.what)} would test ${e(summary.best.count)} of them` : ''}.</p>`;
 }
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
@@ -266,7 +275,7 @@ export function renderIndexHtml(result: ConformanceResult): string {
 <div class="top"><div>
 <p class="verdict v-${e(result.verdict)}" data-verdict="${e(result.verdict)}">${e(VERDICT_TEXT[result.verdict])}</p>
 <p class="verdict-note">${e(VERDICT_NOTE[result.verdict])}${result.selection.partial ? ' Partial run: only the selected requirements were run.' : ''}</p>
-${runError}${renderCounts(result)}
+${runError}${renderNotTestedHint(result)}${renderCounts(result)}
 <p class="links">${links.join('')}</p>
 </div><div>${renderDetails(result)}</div></div>
 <h2>By spec area</h2>
