@@ -13,6 +13,7 @@ import { isLockconfError } from '../run/errors.js';
 import { chooseTarget, explainProfileError } from '../service/target-choice.js';
 import { preflight } from '../service/preflight.js';
 import { failRun, vitestStderr } from './run-failure.js';
+import { setupErrorFromOutput } from '../report/run-error.js';
 import type { ConformanceResult } from '../report/result-file.js';
 import { expandSelection, formatList, scanSuites, testNamePattern } from '../run/selection.js';
 import { EXIT, ROOT, UsageFailure, WORK_ROOT } from './common.js';
@@ -160,6 +161,11 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
     }
   }
   const error = reporter.result?.error;
+  if (verdict === 'error' && error?.code === 'ERR_SETUP_FAILED' && /reported no error/.test(error.message)) {
+    // Global setup threw: vitest printed the error instead of reporting it. Its message, once, in every report.
+    const printed = setupErrorFromOutput(stderr.text());
+    if (printed) return fail(Object.assign(new Error(printed.message), { code: printed.code }));
+  }
   if (verdict === null || verdict === 'error') {
     // One message, no stack trace: vitest's own account of the failure is left out.
     process.stderr.write(`lockconf: ${error ? `${error.code}: ${error.message}` : `the run could not be carried out; vitest said:\n${stderr.text()}`}\n`);

@@ -33,8 +33,9 @@ export interface FailRunOptions {
 
 export async function failRun(err: unknown, opts: FailRunOptions): Promise<number> {
   const print = opts.print ?? ((line: string) => { process.stderr.write(`${line}\n`); });
-  const error = isLockconfError(err)
-    ? { code: err.code, message: err.message }
+  const code = (err as { code?: unknown })?.code;
+  const error = isLockconfError(err) || (typeof code === 'string' && code.startsWith('ERR_'))
+    ? { code: String(code), message: (err as Error).message }
     : { code: 'ERR_SETUP_FAILED', message: err instanceof Error ? err.message : String(err) };
   await mkdir(opts.runDir, { recursive: true });
   await opts.clear(opts.runDir);

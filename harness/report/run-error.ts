@@ -15,3 +15,18 @@ export function runErrorFrom(errors: ReadonlyArray<SerializedError | Error | { m
   const message = scrub(raw.split('\n').map((l) => l.trim()).find(Boolean) ?? raw);
   return { code, message: code === 'ERR_SETUP_FAILED' ? `the run could not be set up: ${message}` : message };
 }
+
+/**
+ * The error vitest printed when global setup threw (it is not among the
+ * reporter's unhandled errors): its first "…Error: message" line, with the
+ * harness's code when it names one. null when none is found.
+ */
+export function setupErrorFromOutput(output: string): RunError | null {
+  for (const line of output.split('\n').map((l) => l.trim())) {
+    const error = /^([A-Za-z]*Error): (.+)$/.exec(line);
+    if (!error) continue;
+    const code = /\b(ERR_[A-Z_]+)\b/.exec(output)?.[1];
+    return { code: code ?? 'ERR_SETUP_FAILED', message: code ? error[2]! : `the run could not be set up: ${error[2]}` };
+  }
+  return null;
+}

@@ -81,6 +81,19 @@ describe('preflight: the profile is proved before any test', () => {
 });
 
 describe('a run that cannot be carried out still reports', () => {
+  it('a global setup that fails (a capture address that cannot be bound) gives one message and the verdict error', async () => {
+    const out = join(dir, 'setup-fails');
+    const r = await cli(['conformance', '--out', out, '--no-allure', '--only', 'OAUTH-STATE-ECHO'], env({ LOCKCONF_CAPTURE: JSON.stringify({ listen: '192.0.2.1:0' }) }));
+    expect(r.code).toBe(2);
+    const errorLines = r.stderr.split('\n').filter((l) => l.includes('ERR_'));
+    expect(errorLines).toHaveLength(1);
+    expect(errorLines[0]).toContain('EADDRNOTAVAIL');
+    expect(r.stdout + r.stderr).not.toMatch(/Unhandled Error|\n\s+at /);
+    expect((await readResult(out)).error?.message).toContain('EADDRNOTAVAIL');
+    expect(existsSync(join(out, 'junit.xml'))).toBe(true);
+    expect(existsSync(join(out, 'index.html'))).toBe(true);
+  });
+
   it('an unreachable target writes all four report files with the verdict error', async () => {
     const out = join(dir, 'unreachable');
     const file = join(dir, 'unreachable.json');
