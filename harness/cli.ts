@@ -1,17 +1,18 @@
 /**
  * The lockconf command line (interfaces.md §2):
- *   conformance [--target FILE] [--only PATTERN…] [--seed N] [--out DIR] [--expect FILE] [--list] [--no-allure] [--strict]
+ *   conformance [--target FILE] [--only PATTERN…] [--seed N] [--out DIR] [--expect FILE] [--list] [--no-allure] [--allow-incomplete]
  *   conformance --receiver URL [--target FILE] [--only PATTERN…] [--out DIR] [--list] (an application's webhook receiver)
  *   mock [--port N] [--host H] [--fault NAME…] [--no-control]
- *   conformance --client [--target FILE] [--only …] [--out DIR] [--no-allure] [--strict]
+ *   conformance --client [--target FILE] [--only …] [--out DIR] [--no-allure] [--allow-incomplete]
  *   mock [--port N] [--host H] [--fault NAME…] [--no-control] [--grade] [--redirect-uri URL]
  *   report:serve [--port N]
  *   login --target FILE [--browser] [--no-open]
  *
- * Exit codes of `conformance`: 0 conformant (also incomplete, unless --strict),
- * 1 not conformant, 2 the run could not be carried out (bad profile, bad
- * option, unreachable target, no verdict written). Secrets come from the
- * profile file or LOCKCONF_* variables, never from argv.
+ * Exit codes of `conformance`: 0 conformant (also incomplete with
+ * --allow-incomplete), 1 not conformant or incomplete, 2 the run could not be
+ * carried out (bad profile, bad option, unreachable target, refused
+ * credentials). Secrets come from the profile file or LOCKCONF_* variables,
+ * never from argv.
  */
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
@@ -24,6 +25,7 @@ import { clientCommand } from './commands/client.js';
 import { loginCommand, type LoginCommandOptions } from './commands/login.js';
 import { mockCommand } from './commands/mock.js';
 import { serveCommand } from './commands/report-serve.js';
+import { CONFORMANCE_HELP, PROGRAM_HELP } from './commands/help.js';
 
 export { EXIT, exitCodeFor };
 
@@ -43,9 +45,11 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--expect <file>', 'known deviations: failures listed there do not fail the run')
     .option('--list', 'print the requirements and the tests that would run, then exit')
     .option('--no-allure', 'skip the Allure report')
-    .option('--strict', 'exit 1 when the verdict is incomplete')
+    .option('--allow-incomplete', 'accept a partial run: exit 0 when the verdict is incomplete (default: exit 1)')
+    .addOption(new Option('--strict', 'accepted for compatibility (incomplete exits 1 by default now)').hideHelp())
     .option('--receiver <url>', "test an application's webhook receiver at URL instead (signing values from LOCKCONF_API_KEY, LOCKCONF_WEBHOOK_HEADER, LOCKCONF_WEBHOOK_TOKEN)")
     .option('--client', "grade an application's OAuth client from the grading mock's recording (npm run mock -- --grade); --target defaults to .lockconf/mock-target.json")
+    .addHelpText('after', CONFORMANCE_HELP)
     .action(async (opts: ConformanceOptions & { client?: boolean }) => run(opts.client ? await clientCommand(opts) : await conformanceCommand(opts)));
 
   program
@@ -73,6 +77,7 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--no-open', 'do not open the authorization URL in a browser (print it only)')
     .action(async (opts: LoginCommandOptions) => run(await loginCommand(opts)));
 
+  program.addHelpText('after', PROGRAM_HELP);
   return program;
 }
 
@@ -84,6 +89,8 @@ function explain(err: unknown): string {
 }
 
 export async function main(argv: string[] = process.argv): Promise<number> {
+  // No colour where no person watches a terminal (CI logs, pipes), vitest's output included.
+  if (!process.stdout.isTTY && process.env.FORCE_COLOR === undefined && process.env.NO_COLOR === undefined) process.env.NO_COLOR = '1';
   let code: number = EXIT.OK;
   const program = buildProgram((c) => {
     code = c;

@@ -4,8 +4,12 @@
  */
 import { resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import type { ConformanceResult } from '../report/result-file.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Where runs keep reports/ and .lockconf/: the project in a clone, the current directory when lockconf is an installed package. */
+export const WORK_ROOT = /[\\/]node_modules[\\/]/.test(ROOT) ? process.cwd() : ROOT;
 
 /** Exit codes. */
 export const EXIT = { OK: 0, NOT_CONFORMANT: 1, NOT_CARRIED_OUT: 2 } as const;
@@ -29,4 +33,12 @@ export function untilStopped(): Promise<void> {
     process.once('SIGINT', () => done());
     process.once('SIGTERM', () => done());
   });
+}
+
+/** The exit code a finished run earns: incomplete fails (1) unless partial runs are allowed. */
+export function exitCodeFor(verdict: ConformanceResult['verdict'] | null, allowIncomplete = false): number {
+  if (verdict === null || verdict === 'error') return EXIT.NOT_CARRIED_OUT;
+  if (verdict === 'not-conformant') return EXIT.NOT_CONFORMANT;
+  if (verdict === 'incomplete' && !allowIncomplete) return EXIT.NOT_CONFORMANT;
+  return EXIT.OK;
 }

@@ -10,9 +10,16 @@ import { loadExpectFile } from '../run/expectations.js';
 import { loadProfile } from '../service/profile.js';
 import { SERVICE_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
+import { isLockconfError } from '../run/errors.js';
+import { chooseTarget, explainProfileError } from '../service/target-choice.js';
+import { preflight } from '../service/preflight.js';
+import { failRun, vitestStderr } from './run-failure.js';
+import { setupErrorFromOutput } from '../report/run-error.js';
 import type { ConformanceResult } from '../report/result-file.js';
 import { expandSelection, formatList, scanSuites, testNamePattern } from '../run/selection.js';
-import { EXIT, ROOT, UsageFailure } from './common.js';
+import { EXIT, ROOT, UsageFailure, WORK_ROOT, exitCodeFor } from './common.js';
+
+export { exitCodeFor };
 import { receiverCommand } from './receiver.js';
 
 export interface ConformanceOptions {
@@ -23,18 +30,14 @@ export interface ConformanceOptions {
   expect?: string;
   list?: boolean;
   allure: boolean;
+  /** Accepted for compatibility; incomplete fails the run unless allowIncomplete. */
   strict?: boolean;
   /** --receiver URL: test an application's webhook receiver instead (harness/commands/receiver.ts). */
   receiver?: string;
+  /** A partial run is acceptable: an incomplete verdict exits 0. */
+  allowIncomplete?: boolean;
 }
 
-/** The exit code a finished run earns. */
-export function exitCodeFor(verdict: ConformanceResult['verdict'] | null, strict = false): number {
-  if (verdict === null) return EXIT.NOT_CARRIED_OUT;
-  if (verdict === 'not-conformant') return EXIT.NOT_CONFORMANT;
-  if (verdict === 'incomplete' && strict) return EXIT.NOT_CONFORMANT;
-  return EXIT.OK;
-}
 
 async function listCommand(opts: ConformanceOptions): Promise<number> {
   const selected = opts.only?.length ? new Set(expandSelection(opts.only, SERVICE_CATALOG)) : null;
@@ -57,6 +60,15 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   // Everything that can be wrong with the invocation is found before vitest starts.
   const only = opts.only?.length ? expandSelection(opts.only, SERVICE_CATALOG) : null;
   const targetFile = opts.target ? resolve(opts.target) : null;
+  const startedAt = new Date().toISOString();
+  // --no-allure, or LOCKCONF_NO_ALLURE=1 in the environment (CI without the drill-down).
+  const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
+  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(WORK_ROOT);
+  const seed = opts.seed ?? randomInt(0, 2 ** 31);
+  const fail = (err: unknown, target: { authUrl: string | null; baseUrl: string | null; mock: boolean } | null = null) =>
+    failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir });
+
+  const choice = chooseTarget(targetFile, process.env);
   if (targetFile) {
     try {
       await stat(targetFile);
@@ -64,7 +76,22 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
       throw new UsageFailure(`--target ${opts.target}: no such file`);
     }
   }
-  await loadProfile({ file: targetFile, env: process.env }); // throws ERR_PROFILE_INVALID naming the field
+  process.stdout.write(`lockconf: ${choice.description}\n`);
+  let profile;
+  try {
+    profile = await loadProfile({ file: targetFile, env: process.env }); // throws ERR_PROFILE_INVALID naming the field
+  } catch (err) {
+    if (isLockconfError(err)) return fail(explainProfileError(err, choice));
+    throw err;
+  }
+  if (profile) {
+    try {
+      await preflight(profile, { choice, env: process.env, log: (line) => process.stdout.write(`lockconf: ${line}\n`) });
+    } catch (err) {
+      if (isLockconfError(err)) return fail(err, { authUrl: profile.authUrl, baseUrl: profile.baseUrl, mock: false });
+      throw err;
+    }
+  }
   if (process.env.LOCKCONF_MOCK_OPTIONS) {
     try {
       JSON.parse(process.env.LOCKCONF_MOCK_OPTIONS);
@@ -75,12 +102,8 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   const expectFile = opts.expect ? resolve(opts.expect) : null;
   if (expectFile) await loadExpectFile(expectFile);
 
-  // --no-allure, or LOCKCONF_NO_ALLURE=1 in the environment (CI without the drill-down).
-  const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
-  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(ROOT);
   await mkdir(runDir, { recursive: true });
   await clearRunDir(runDir);
-  const seed = opts.seed ?? randomInt(0, 2 ** 31);
 
   process.env.LOCKCONF_RUN_DIR = runDir;
   process.env.LOCKCONF_SEED = String(seed);
@@ -93,16 +116,17 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   const reporter = new LockconfReporter({
     runDir,
     root: ROOT,
+    reportsRoot: WORK_ROOT,
     only,
     seed,
     expectFile,
     allure,
     updateLatest: !opts.out,
     catalog: SERVICE_CATALOG,
+    expectedTests: await expectedTestCount(only),
   });
-  const reporters: unknown[] = [
-    ['junit', { suiteName: 'lockconf conformance', includeConsoleOutput: false, addFileAttribute: true }],
-  ];
+  // junit.xml is written by the lockconf reporter, from the same result as the other reports.
+  const reporters: unknown[] = [];
   if (allure) reporters.push(['allure-vitest/reporter', { resultsDir: join(runDir, 'allure-results') }]);
   reporters.push(reporter); // last: the others have written their files when it runs
 
@@ -111,6 +135,7 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   // the test-name filter alone would still import and set up every file.
   const files = only ? await suiteFilesFor(only) : [];
   const { startVitest } = await import('vitest/node');
+  const stderr = vitestStderr();
   const vitest = await startVitest(
     'test',
     files,
@@ -121,9 +146,10 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
       run: true,
       watch: false,
       reporters: reporters as never,
-      outputFile: { junit: join(runDir, 'junit.xml') },
       ...(only ? { testNamePattern: testNamePattern(only) } : {}),
     },
+    undefined,
+    { stderr: stderr.stream },
   );
   await vitest?.close();
 
@@ -135,16 +161,33 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
       verdict = null;
     }
   }
-  if (verdict === null) {
-    process.stderr.write('lockconf: the run could not be carried out: no conformance.json was written (see the error above).\n');
-  } else if (verdict === 'incomplete') {
-    process.stdout.write(
-      opts.strict
-        ? 'lockconf: incomplete: some MUST requirements were not tested (--strict: exit 1).\n'
-        : 'lockconf: incomplete: nothing failed, but some MUST requirements were not tested (exit 0; --strict makes this exit 1).\n',
-    );
+  const error = reporter.result?.error;
+  if (verdict === 'error' && error?.code === 'ERR_SETUP_FAILED' && /reported no error/.test(error.message)) {
+    // Global setup threw: vitest printed the error instead of reporting it. Its message, once, in every report.
+    const printed = setupErrorFromOutput(stderr.text());
+    if (printed) return fail(Object.assign(new Error(printed.message), { code: printed.code }));
   }
-  return exitCodeFor(verdict, opts.strict);
+  if (verdict === null || verdict === 'error') {
+    // One message, no stack trace: vitest's own account of the failure is left out.
+    process.stderr.write(`lockconf: ${error ? `${error.code}: ${error.message}` : `the run could not be carried out; vitest said:\n${stderr.text()}`}\n`);
+    if (error) process.stderr.write(`lockconf: report: ${join(runDir, 'index.html')}\n`);
+  } else {
+    stderr.flush(process.stderr);
+    if (verdict === 'incomplete') {
+      process.stdout.write(
+        opts.allowIncomplete
+          ? 'lockconf: incomplete: nothing failed, but some MUST requirements were not tested (exit 0: --allow-incomplete).\n'
+          : 'lockconf: incomplete: nothing failed, but some MUST requirements were not tested: exit 1 (--allow-incomplete accepts a partial run).\n',
+      );
+    }
+  }
+  return exitCodeFor(verdict, opts.allowIncomplete);
+}
+
+/** How many tests the selection holds (static scan), for the progress count. */
+async function expectedTestCount(only: readonly string[] | null): Promise<number> {
+  const wanted = only ? new Set(only) : null;
+  return (await scanSuites(ROOT)).filter((t) => !wanted || wanted.has(t.id)).length;
 }
 
 /** The suite files (relative paths) that declare a test for one of the IDs; [] (every file) when none does. */

@@ -2,7 +2,7 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { EXIT, ROOT, untilStopped } from './common.js';
+import { EXIT, WORK_ROOT, untilStopped } from './common.js';
 
 export async function mockCommand(opts: { port: number; host: string; fault?: string[]; control: boolean; grade?: boolean; redirectUri?: string }): Promise<number> {
   const { createMock } = await import('../../mock/server.js');
@@ -15,7 +15,7 @@ export async function mockCommand(opts: { port: number; host: string; fault?: st
     ...(opts.redirectUri ? { credentials: { redirectUri: opts.redirectUri } } : {}),
     log: (line) => process.stderr.write(`mock: ${line}\n`),
   });
-  const dir = join(ROOT, '.lockconf');
+  const dir = join(WORK_ROOT, '.lockconf');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
   const file = join(dir, 'mock-target.json');

@@ -17,7 +17,9 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Level, Requirement } from '../catalog/index.js';
 import type { Exchange } from '../contracts.js';
@@ -224,6 +226,13 @@ async function htmlFiles(dir: string): Promise<string[]> {
   return out;
 }
 
+/** The Allure CLI: beside the project (a clone), or wherever node resolves `allure` from here (an installed package). */
+function allureCli(root: string): string {
+  const local = join(root, 'node_modules', 'allure', 'cli.js');
+  if (existsSync(local)) return local;
+  return join(dirname(createRequire(import.meta.url).resolve('allure')), '..', 'cli.js');
+}
+
 /**
  * `allure generate` (Allure 3, Awesome report) from {runDir}/allure-results
  * into {runDir}/allure-report, then strip outside requests from its pages.
@@ -239,7 +248,7 @@ export async function generateAllureReport(opts: { runDir: string; root: string;
       JSON.stringify({ name: opts.name ?? 'lockconf conformance', output, plugins: { awesome: { options: { reportName: opts.name ?? 'lockconf conformance', singleFile: false, groupBy: ['epic', 'feature', 'story'] } } } }),
       'utf8',
     );
-    const cli = join(opts.root, 'node_modules', 'allure', 'cli.js');
+    const cli = allureCli(opts.root);
     await run(process.execPath, [cli, 'generate', '--config', config, '--cwd', runDir, join(runDir, 'allure-results'), '--output', output], {
       cwd: runDir,
       timeout: opts.timeoutMs ?? 120_000,

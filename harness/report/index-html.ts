@@ -5,8 +5,9 @@
  * harness before it reached the result file.
  */
 import escapeHtml from 'escape-html';
-import type { Exchange } from '../contracts.js';
-import type { DeliveryEvidence, RequirementStatus } from '../run/outcome.js';
+import type { RequirementStatus } from '../run/outcome.js';
+import { summariseNotTested } from './not-tested-summary.js';
+import { commonResponseHeaders, evidenceHomes, linkToEvidence, renderCommonHeaders, renderTestEvidence } from './evidence-html.js';
 import type { RequirementResult } from '../run/verdict.js';
 import type { ConformanceResult, TestEvidence } from './result-file.js';
 
@@ -24,14 +25,14 @@ const VERDICT_TEXT: Record<ConformanceResult['verdict'], string> = {
   conformant: 'Conformant',
   'not-conformant': 'Not conformant',
   incomplete: 'Incomplete',
+  error: 'Could not run',
 };
 const VERDICT_NOTE: Record<ConformanceResult['verdict'], string> = {
   conformant: 'Every MUST requirement that was tested passed.',
   'not-conformant': 'At least one MUST requirement failed.',
   incomplete: 'No MUST requirement failed, but some were not tested.',
+  error: 'The run could not be carried out: nothing was judged.',
 };
-const BODY_LIMIT = 8000;
-
 export function requirementAnchor(id: string): string {
   return `req-${id}`;
 }
@@ -45,41 +46,6 @@ function badge(status: RequirementStatus, expected?: boolean): string {
   return `<span class="badge s-${e(status)}${expected ? ' expected' : ''}">${e(label)}</span>`;
 }
 
-function clip(text: string): string {
-  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}\n… (${text.length - BODY_LIMIT} more characters)` : text;
-}
-
-function headerLines(headers: Record<string, string> | undefined): string {
-  return Object.entries(headers ?? {})
-    .map(([k, v]) => `${k}: ${v}`)
-    .join('\n');
-}
-
-function renderExchange(x: Exchange, n: number): string {
-  const req = `${x.request.method} ${x.request.url}\n${headerLines(x.request.headers)}${x.request.body ? `\n\n${clip(x.request.body)}` : ''}`;
-  const res = x.response
-    ? `${x.response.status}\n${headerLines(x.response.headers)}${x.response.body ? `\n\n${clip(x.response.body)}` : ''}`
-    : `no response${x.error ? `: ${x.error}` : ''}`;
-  const status = x.response ? String(x.response.status) : 'error';
-  return `<details class="exchange"><summary><span class="mono">#${n} ${e(x.request.method)} ${e(x.request.url)}</span> → <b>${e(status)}</b> <span class="muted">${e(Math.round(x.durationMs))} ms</span></summary>
-<div class="pair"><div><h5>Request</h5><pre>${e(req)}</pre></div><div><h5>Response</h5><pre>${e(res)}</pre></div></div></details>`;
-}
-
-function renderDelivery(d: DeliveryEvidence, n: number): string {
-  const text = `${d.method} ${d.url}\n${headerLines(d.headers)}\n\n${clip(d.body)}`;
-  return `<details class="exchange"><summary><span class="mono">delivery #${n} ${e(d.method)} ${e(d.url)}</span> → answered <b>${e(d.answeredStatus)}</b> <span class="muted">inbox ${e(d.inbox)}</span></summary><pre>${e(text)}</pre></details>`;
-}
-
-function renderTestEvidence(t: TestEvidence): string {
-  const parts = [
-    ...t.exchanges.map((x, i) => renderExchange(x, i + 1)),
-    ...t.deliveries.map((d, i) => renderDelivery(d, i + 1)),
-  ];
-  const counts = `${t.exchanges.length} exchange${t.exchanges.length === 1 ? '' : 's'}, ${t.deliveries.length} deliver${t.deliveries.length === 1 ? 'y' : 'ies'}`;
-  return `<details class="evidence" id="${e(t.anchor)}"><summary>Evidence: <span class="mono">${e(t.name)}</span> <span class="muted">(${e(t.state)}; ${e(counts)}${t.file ? `; ${e(t.file)}` : ''})</span></summary>
-${parts.length ? parts.join('\n') : '<p class="muted">No exchange or delivery was recorded.</p>'}</details>`;
-}
-
 function renderObservations(r: RequirementResult): string {
   if (!r.observations.length) return '';
   const rows = r.observations
@@ -88,8 +54,15 @@ function renderObservations(r: RequirementResult): string {
   return `<table class="obs"><caption>Observations</caption>${rows}</table>`;
 }
 
-function renderRequirement(r: RequirementResult, tests: Map<string, TestEvidence>): string {
-  const evidence = r.tests.map((name) => tests.get(name)).filter((t): t is TestEvidence => !!t);
+interface EvidenceContext {
+  tests: Map<string, TestEvidence>;
+  homes: Map<string, string>;
+  common: ReadonlyMap<string, string>;
+}
+
+function renderRequirement(r: RequirementResult, ctx: EvidenceContext): string {
+  const evidence = r.tests.map((name) => ctx.tests.get(name)).filter((t): t is TestEvidence => !!t);
+  const shown = evidence.map((t) => (ctx.homes.get(t.name) === r.id ? renderTestEvidence(t, ctx.common, r.status !== 'passed' || t.state === 'failed') : linkToEvidence(t, ctx.homes.get(t.name) ?? '')));
   const expectNote = r.expected
     ? `<p class="note">Known deviation (--expect)${r.expectComment ? `: ${e(r.expectComment)}` : ''}. It does not fail the run.</p>`
     : r.stale
@@ -97,11 +70,39 @@ function renderRequirement(r: RequirementResult, tests: Map<string, TestEvidence
       : '';
   return `<article class="req st-${e(r.status)}" id="${e(requirementAnchor(r.id))}">
 <header><a class="id mono" href="#${e(requirementAnchor(r.id))}">${e(r.id)}</a> <span class="level l-${e(r.level)}">${e(r.level)}</span> ${badge(r.status, r.expected)}</header>
-${r.reason ? `<pre class="reason">${e(r.reason)}</pre>` : ''}${expectNote}
+${r.reason ? `<pre class="reason">${e(tidyReason(r.reason))}</pre>` : ''}${expectNote}
 <blockquote class="rule">${e(r.rule)}<footer>${e(r.source)} · ${e(r.section)}</footer></blockquote>
 ${renderObservations(r)}
-${evidence.map(renderTestEvidence).join('\n')}
+${shown.join('\n')}
 </article>`;
+}
+
+/**
+ * A reason as a reader needs it under its requirement: the rule is quoted right
+ * below, so its line goes; "expected: true / observed: false" of a boolean
+ * check says less than the assertion line above it, so it goes too.
+ */
+export function tidyReason(reason: string): string {
+  const lines = reason.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^rule \((MUST|SHOULD|INFO)\b/.test(line)) continue;
+    if (/^expected: (true|false)$/.test(line) && /^observed: (true|false)$/.test(lines[i + 1] ?? '')) {
+      i++;
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+/** For an incomplete run: how many requirements were not tested, and the one thing that would test most. */
+function renderNotTestedHint(result: ConformanceResult): string {
+  if (result.verdict !== 'incomplete') return '';
+  const summary = summariseNotTested(result.requirements);
+  if (!summary.ids.length) return '';
+  return `<p class="note">${e(summary.ids.length)} requirement(s) not tested${summary.best ? `; ${e(summary.best.what)} would test ${e(summary.best.count)} of them` : ''}.</p>`;
 }
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
@@ -148,7 +149,10 @@ function renderDetails(result: ConformanceResult): string {
     ['Tool', `${result.tool.name} ${result.tool.version}`],
   ];
   if (t.receiverUrl) rows.splice(1, 0, ['Webhook receiver', t.receiverUrl]);
-  if (result.selection.only) rows.push(['Selection', `--only: ${result.selection.only.length} requirement(s): ${result.selection.only.join(', ')}`]);
+  if (result.selection.only) {
+    const ids = result.selection.only;
+    rows.push(['Selection', `--only: ${ids.length} requirement(s): ${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ` and ${ids.length - 4} more` : ''}`]);
+  }
   if (result.expect) rows.push(['Known deviations', `${result.expect.file}${result.expect.stale.length ? ` (stale: ${result.expect.stale.join(', ')})` : ''}`]);
   if (t.missing && Object.keys(t.missing).length) {
     rows.push(['Missing capabilities', Object.entries(t.missing).map(([k, v]) => `${k}: ${v}`).join('; ')]);
@@ -178,14 +182,14 @@ function renderAttention(result: ConformanceResult): string {
     .join('')}</ul></section>`;
 }
 
-function renderRequirements(result: ConformanceResult): string {
-  const tests = new Map(result.tests.map((t) => [t.name, t]));
+function renderRequirements(result: ConformanceResult, common: ReadonlyMap<string, string>): string {
+  const ctx: EvidenceContext = { tests: new Map(result.tests.map((t) => [t.name, t])), homes: evidenceHomes(result), common };
   const areas = [...groupBy(result.requirements, (r) => r.area)].sort((a, b) => worst(a[1]) - worst(b[1]));
   return areas
     .map(([area, rs]) => {
       const sections = [...groupBy(rs, (r) => r.section)].sort((a, b) => worst(a[1]) - worst(b[1]));
       return `<section class="area" id="area-${e(slug(area))}"><h2>${e(area)}</h2>${sections
-        .map(([section, items]) => `<h3>${e(section)}</h3>${[...items].sort((a, b) => statusRank(a) - statusRank(b)).map((r) => renderRequirement(r, tests)).join('\n')}`)
+        .map(([section, items]) => `<h3>${e(section)}</h3>${[...items].sort((a, b) => statusRank(a) - statusRank(b)).map((r) => renderRequirement(r, ctx)).join('\n')}`)
         .join('\n')}</section>`;
     })
     .join('\n');
@@ -204,7 +208,8 @@ a{color:#1f5fb8}
 .mono,code,pre{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:13px}
 .muted{color:var(--muted)}
 .verdict{font-size:56px;font-weight:800;line-height:1.1;margin:4px 0}
-.verdict.v-conformant{color:var(--passed)}.verdict.v-not-conformant{color:var(--failed)}.verdict.v-incomplete{color:var(--warned)}
+.verdict.v-conformant{color:var(--passed)}.verdict.v-not-conformant{color:var(--failed)}.verdict.v-incomplete{color:var(--warned)}.verdict.v-error{color:var(--failed)}
+.run-error{white-space:pre-wrap;background:#fff4f4;border:1px solid #f3caca;border-left:5px solid var(--failed);border-radius:4px;padding:10px;margin:8px 0 16px;font-size:15px}
 .verdict-note{font-size:17px;margin:0 0 16px}
 .top{display:grid;grid-template-columns:1fr 1fr;gap:24px;align-items:start}
 table{border-collapse:collapse;width:100%;background:var(--card)}
@@ -232,7 +237,7 @@ th,td{text-align:left;padding:6px 10px;border-bottom:1px solid var(--line);verti
 .rule footer{font-style:normal;font-size:12px;color:var(--muted)}
 .obs{margin:8px 0;width:100%;table-layout:fixed}.obs th{width:13em}.obs caption{text-align:left;font-weight:600;color:var(--muted);font-size:13px}
 .obs code{white-space:pre-wrap;word-break:break-all;display:block;max-height:240px;overflow:auto}
-.evidence{margin:6px 0}.evidence>summary{cursor:pointer;color:var(--muted)}
+.evidence{margin:6px 0}.xlist{margin:4px 0 4px 16px;padding-left:24px}.xlist li{word-break:break-all}.common-headers{margin:16px 0}.common-headers>summary{cursor:pointer;color:var(--muted)}.evidence>summary{cursor:pointer;color:var(--muted)}
 .exchange{margin:4px 0 4px 16px}.exchange summary{cursor:pointer;word-break:break-all}.evidence>summary{word-break:break-word}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:8px}
 pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;border:1px solid var(--line);border-radius:4px;padding:8px;margin:4px 0;max-height:420px;overflow:auto}
@@ -248,13 +253,18 @@ a{color:inherit;text-decoration:none}pre{max-height:none}h2{break-after:avoid}h3
 `;
 
 export function renderIndexHtml(result: ConformanceResult): string {
+  const common = commonResponseHeaders(result);
   const links = [
     result.links.allure ? `<a href="${e(result.links.allure)}">Allure report (drill-down)</a>` : '',
     `<a href="${e(result.links.junit)}">junit.xml</a>`,
     `<a href="conformance.json">conformance.json</a>`,
   ].filter(Boolean);
-  const errors = result.errors.length
-    ? `<section><h2>Errors outside the tests</h2>${result.errors.map((m) => `<pre class="reason">${e(m)}</pre>`).join('')}</section>`
+  const runError = result.verdict === 'error' && result.error
+    ? `<p class="run-error" data-error-code="${e(result.error.code)}"><b>${e(result.error.code)}</b><br>${e(result.error.message)}</p>`
+    : '';
+  const otherErrors = result.verdict === 'error' ? result.errors.slice(1) : result.errors;
+  const errors = otherErrors.length
+    ? `<section><h2>Errors outside the tests</h2>${otherErrors.map((m) => `<pre class="reason">${e(m)}</pre>`).join('')}</section>`
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -266,14 +276,15 @@ export function renderIndexHtml(result: ConformanceResult): string {
 <div class="top"><div>
 <p class="verdict v-${e(result.verdict)}" data-verdict="${e(result.verdict)}">${e(VERDICT_TEXT[result.verdict])}</p>
 <p class="verdict-note">${e(VERDICT_NOTE[result.verdict])}${result.selection.partial ? ' Partial run: only the selected requirements were run.' : ''}</p>
-${renderCounts(result)}
+${runError}${renderNotTestedHint(result)}${renderCounts(result)}
 <p class="links">${links.join('')}</p>
 </div><div>${renderDetails(result)}</div></div>
 <h2>By spec area</h2>
 ${renderAreaTable(result)}
 ${renderAttention(result)}
 ${errors}
-${renderRequirements(result)}
+${renderCommonHeaders(common)}
+${renderRequirements(result, common)}
 <footer class="page">${e(result.tool.name)} ${e(result.tool.version)} · ${e(result.requirements.length)} requirements · finished ${e(result.finishedAt)}</footer>
 </main></body></html>
 `;

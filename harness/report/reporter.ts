@@ -11,9 +11,12 @@
  * sets: LOCKCONF_RUN_DIR, LOCKCONF_SELECTION (JSON list of IDs), LOCKCONF_SEED,
  * LOCKCONF_EXPECT_FILE, LOCKCONF_NO_ALLURE.
  *
+ * junit.xml is written here too, from the same result (report/junit.ts): one
+ * test case per requirement, so every report counts the same things.
+ *
  * No run-context.json means global setup never finished (bad or unreachable
- * target): no verdict file is written, so the CLI reports the run as not
- * carried out (exit 2) instead of judging a target nobody tested.
+ * target): the reports are written with the verdict `error` (error-report.ts),
+ * and the CLI exits 2 instead of judging a target nobody tested.
  */
 import { mkdir, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -26,13 +29,20 @@ import { computeVerdict, idFromTestName, type TestRecord, type VerdictResult } f
 import { loadExpectFile, type ExpectedDeviations } from '../run/expectations.js';
 import { buildResult, readRunContext, toolVersion, type ConformanceResult } from './result-file.js';
 import { renderIndexHtml } from './index-html.js';
-import { enrichResults, generateAllureReport, writeNotTestedResults } from './allure.js';
+import { generateAllureReport } from './allure.js';
+import { consolidateResults } from './allure-consolidate.js';
 import { makeScrubber, secretsFromEnv } from './scrub.js';
+import { renderJunit } from './junit.js';
+import { writeErrorReport } from './error-report.js';
+import { notTestedLines, summariseNotTested } from './not-tested-summary.js';
+import { runErrorFrom } from './run-error.js';
 
 export interface LockconfReporterOptions {
   runDir?: string;
   /** Project root (package.json, reports/, node_modules/.bin/allure). */
   root?: string;
+  /** Where reports/latest lives, when not under root (an installed package runs from the user's directory). */
+  reportsRoot?: string;
   /** Selected requirement IDs (--only, expanded); null for all. */
   only?: string[] | null;
   seed?: number | null;
@@ -43,14 +53,16 @@ export interface LockconfReporterOptions {
   catalog?: readonly Requirement[];
   /** Where lines go (default stdout). */
   print?: (line: string) => void;
+  /** How many tests the run is expected to hold (the static scan), for the "n of N" progress. */
+  expectedTests?: number | null;
 }
 
 const SYMBOL: Record<RequirementStatus, string> = {
-  passed: '✓ passed ',
-  failed: '✗ FAILED ',
-  warned: '! warned ',
-  'not-tested': '- skipped',
-  informational: 'i info   ',
+  passed: '✓ passed     ',
+  failed: '✗ FAILED     ',
+  warned: '! warned     ',
+  'not-tested': '- not tested',
+  informational: 'i info       ',
 };
 
 function envList(value: string | undefined): string[] | null {
@@ -117,6 +129,9 @@ export default class LockconfReporter implements Reporter {
   #startedAt = new Date().toISOString();
   #print: (line: string) => void;
   #scrub: (text: string) => string = makeScrubber(secretsFromEnv());
+  #done = 0;
+  /** Reasons already printed (digits folded), and how often each came back. */
+  #seen = new Map<string, number>();
   /** Set once onTestRunEnd has written the result (for the CLI). */
   result: ConformanceResult | null = null;
 
@@ -138,22 +153,44 @@ export default class LockconfReporter implements Reporter {
     return this.#runDir;
   }
 
+  /**
+   * One line per test as it finishes, with the outcome of the requirement it is
+   * declared for (the same outcome the verdict reads), then a line for every
+   * other requirement its checks failed or warned: the terminal names the IDs
+   * the reports name.
+   */
   onTestCaseResult(testCase: TestCase): void {
     const record = this.#record(testCase);
     const declared = record.meta?.requirement ?? idFromTestName(record.name) ?? '?';
     const own = record.meta?.outcomes.find((o) => o.id === declared);
-    let status: RequirementStatus = own?.status ?? (record.state === 'passed' ? 'passed' : record.state === 'failed' ? 'failed' : 'not-tested');
-    if (record.state === 'failed' && status !== 'failed') status = 'failed';
+    const status: RequirementStatus = own?.status ?? (record.state === 'passed' ? 'passed' : record.state === 'failed' ? 'failed' : 'not-tested');
     const title = record.name.slice(declared.length + 1).trim() || record.name;
     const why = status === 'not-tested' ? own?.reason ?? record.note : undefined;
     // Tests filtered out by --only stay quiet; the summary counts them.
     if (status === 'not-tested' && !why && record.state === 'skipped') return;
-    this.#print(`  ${SYMBOL[status]}  ${declared.padEnd(32)} ${title}${why ? `  (${this.#scrub(why)})` : ''}`);
+    this.#done++;
+    const total = this.#opts.expectedTests;
+    const progress = total ? `${String(this.#done).padStart(String(total).length)} of ${total}  ` : '';
+    this.#print(`${progress}${SYMBOL[status]} ${declared.padEnd(32)} ${title}${why ? `  (${this.#scrub(why)})` : ''}`);
+    const indent = ' '.repeat(progress.length + 15);
     if (status === 'failed' || status === 'warned') {
-      const reasons = record.meta?.outcomes.filter((o) => o.status === 'failed' || o.status === 'warned') ?? [];
-      const first = reasons[0]?.reason ?? record.errors?.[0];
-      if (first) this.#print(`             ${this.#scrub(headline(first)).slice(0, 240)}`);
+      const first = own?.reason ?? record.errors?.[0];
+      if (first) this.#printReason(indent, first);
     }
+    for (const other of record.meta?.outcomes ?? []) {
+      if (other.id === declared || (other.status !== 'failed' && other.status !== 'warned')) continue;
+      this.#print(`${' '.repeat(progress.length)}${SYMBOL[other.status]} ${other.id.padEnd(32)} (checked by ${declared})`);
+      if (other.reason) this.#printReason(indent, other.reason);
+    }
+  }
+
+  /** A reason once in full; the same reason again (numbers aside) as a short reference with its count. */
+  #printReason(indent: string, reason: string): void {
+    const line = this.#scrub(headline(reason)).slice(0, 240);
+    const key = line.replace(/\d+/g, '#');
+    const n = (this.#seen.get(key) ?? 0) + 1;
+    this.#seen.set(key, n);
+    this.#print(n === 1 ? `${indent}${line}` : `${indent}(the same reason as above, ${n} times so far)`);
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
@@ -163,9 +200,18 @@ export default class LockconfReporter implements Reporter {
       const code = (err as { code?: unknown }).code;
       return this.#scrub(`${typeof code === 'string' ? `${code}: ` : ''}${String(err.message ?? err)}`);
     });
+    const allure = this.#opts.allure ?? process.env.LOCKCONF_NO_ALLURE !== '1';
+    const runsDir = join(this.#root, 'reports', 'runs');
+    const updateLatest = this.#opts.updateLatest ?? dirname(this.#runDir) === runsDir;
     if (!context) {
-      this.#print(`\nlockconf: the run was not carried out (no run-context.json in ${this.#runDir}: global setup did not finish).`);
-      for (const m of errors) this.#print(`  ${m}`);
+      // Global setup did not finish: the error reports, and one message (no stack trace).
+      const error = runErrorFrom(unhandledErrors, this.#scrub);
+      this.result = await writeErrorReport({
+        runDir: this.#runDir,
+        root: this.#root,
+        info: { version: await toolVersion(this.#root), error, startedAt: this.#startedAt, seed: this.#opts.seed ?? null, only: this.#opts.only ?? null, allure },
+      });
+      if (updateLatest) await pointLatest(this.#opts.reportsRoot ?? this.#root, this.#runDir);
       return;
     }
     const tests: TestRecord[] = [];
@@ -183,7 +229,6 @@ export default class LockconfReporter implements Reporter {
     }
     const catalog = this.#opts.catalog ?? CATALOG;
     const verdict: VerdictResult = computeVerdict({ catalog, tests, selected: only ? new Set(only) : null, expected });
-    const allure = this.#opts.allure ?? process.env.LOCKCONF_NO_ALLURE !== '1';
     const seedEnv = Number(process.env.LOCKCONF_SEED);
     const result = buildResult({
       version: await toolVersion(this.#root),
@@ -203,13 +248,13 @@ export default class LockconfReporter implements Reporter {
     await writeFileAtomic(join(this.#runDir, 'conformance.json'), `${JSON.stringify(result, null, 2)}\n`);
     const indexPath = join(this.#runDir, 'index.html');
     await writeFileAtomic(indexPath, renderIndexHtml(result));
+    await writeFileAtomic(join(this.#runDir, 'junit.xml'), renderJunit(result));
 
     if (allure) {
       try {
         const resultsDir = join(this.#runDir, 'allure-results');
         await mkdir(resultsDir, { recursive: true });
-        await enrichResults(resultsDir, catalog, result.tests);
-        await writeNotTestedResults(resultsDir, verdict.requirements);
+        await consolidateResults(resultsDir, result, catalog);
         await generateAllureReport({ runDir: this.#runDir, root: this.#root });
       } catch (err) {
         // The verdict stands without the drill-down; say so and point to the cause.
@@ -220,9 +265,7 @@ export default class LockconfReporter implements Reporter {
       }
     }
 
-    const runsDir = join(this.#root, 'reports', 'runs');
-    const updateLatest = this.#opts.updateLatest ?? dirname(this.#runDir) === runsDir;
-    if (updateLatest) await pointLatest(this.#root, this.#runDir);
+    if (updateLatest) await pointLatest(this.#opts.reportsRoot ?? this.#root, this.#runDir);
     this.result = result;
     this.#printSummary(result, indexPath, updateLatest);
   }
@@ -249,13 +292,17 @@ export default class LockconfReporter implements Reporter {
       conformant: 'CONFORMANT',
       'not-conformant': 'NOT CONFORMANT',
       incomplete: 'INCOMPLETE (no MUST failed; some MUST requirements were not tested)',
+      error: 'ERROR (the run could not be carried out)',
     }[result.verdict];
     const lines = ['', summaryTable(result), ''];
     lines.push(`verdict: ${verdictLine}${result.selection.partial ? '  [partial run: --only]' : ''}`);
     lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.notTested} not tested, ${c.informational} informational`);
     for (const r of result.requirements.filter((x) => x.status === 'failed' && !x.expected)) lines.push(`  failed: ${r.id} (${r.level})`);
+    for (const r of result.requirements.filter((x) => x.status === 'warned')) lines.push(`  warned: ${r.id} (${r.level})`);
+    const catalog = this.#opts.catalog ?? CATALOG;
+    lines.push(...notTestedLines(summariseNotTested(result.requirements, new Set(catalog.filter((r) => r.untestable).map((r) => r.id)))));
     if (result.expect?.stale.length) lines.push(`stale --expect entries (now passing): ${result.expect.stale.join(', ')}`);
-    lines.push(`report: ${indexPath}${latest ? `  (also ${join(this.#root, 'reports', 'latest', basename(indexPath))})` : ''}`);
+    lines.push(`report: ${indexPath}${latest ? `  (also ${join(this.#opts.reportsRoot ?? this.#root, 'reports', 'latest', basename(indexPath))})` : ''}`);
     this.#print(lines.join('\n'));
   }
 }

@@ -41,7 +41,10 @@ export interface ConformanceResult {
   startedAt: string;
   finishedAt: string;
   seed: number | null;
-  verdict: Verdict;
+  /** `error`: the run could not be carried out (bad profile, unreachable target, refused credentials); see `error`. */
+  verdict: Verdict | 'error';
+  /** Set when verdict is `error`: a stable code and the one message that names the likely cause. */
+  error?: RunError;
   counts: Counts;
   requirements: RequirementResult[];
   selection: { only: string[] | null; partial: boolean };
@@ -51,6 +54,12 @@ export interface ConformanceResult {
   links: { index: string; junit: string; allure: string | null };
   /** Errors outside any test (global setup, unhandled), scrubbed. */
   errors: string[];
+}
+
+/** Why a run could not be carried out (interfaces.md §3). */
+export interface RunError {
+  code: string;
+  message: string;
 }
 
 export async function readRunContext(runDir: string): Promise<RunContext | null> {

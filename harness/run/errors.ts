@@ -12,7 +12,10 @@ export type ErrorCode =
   | 'ERR_CONTROL'
   | 'ERR_CAPTURE'
   | 'ERR_TOKEN_CACHE'
-  | 'ERR_LOGIN';
+  | 'ERR_LOGIN'
+  | 'ERR_CREDENTIALS_REFUSED'
+  | 'ERR_API_KEY_REFUSED'
+  | 'ERR_SETUP_FAILED';
 
 export class LockconfError extends Error {
   readonly code: ErrorCode;

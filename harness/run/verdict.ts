@@ -14,7 +14,9 @@
  * Verdict (interfaces.md §3): not-conformant when a MUST failed (known
  * deviations from --expect excepted); incomplete when none failed but a MUST
  * was not tested (requirements the catalog marks untestable excepted: no run
- * could ever test them); conformant otherwise.
+ * could ever test them; with --only, requirements outside the selection
+ * excepted: the run is judged on what was asked, and marked partial);
+ * conformant otherwise.
  */
 import type { Level, Requirement } from '../catalog/index.js';
 import type { RequirementOutcome, RequirementStatus, TestMeta } from './outcome.js';
@@ -125,8 +127,17 @@ function outcomesOf(test: TestRecord, selected: ReadonlySet<string> | null | und
   return outcomes;
 }
 
+/** The reasons, each once: the same reason again (numbers aside) is counted, not repeated. */
 function distinct(reasons: Array<string | undefined>): string {
-  return [...new Set(reasons.filter((r): r is string => !!r))].join('\n');
+  const groups = new Map<string, { first: string; n: number }>();
+  for (const reason of reasons) {
+    if (!reason) continue;
+    const key = reason.replace(/\d+/g, '#');
+    const group = groups.get(key);
+    if (group) group.n++;
+    else groups.set(key, { first: reason, n: 1 });
+  }
+  return [...groups.values()].map((g) => (g.n > 1 ? `${g.first}\n(the same reason ${g.n} times)` : g.first)).join('\n');
 }
 
 function statusFor(level: Level, touches: readonly Touch[]): { status: RequirementStatus; reason: string } {
@@ -198,7 +209,7 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
   const must = requirements.filter((r) => r.level === 'MUST');
   const verdict: Verdict = must.some((r) => r.status === 'failed' && !r.expected)
     ? 'not-conformant'
-    : must.some((r) => r.status === 'not-tested' && !untestable.has(r.id))
+    : must.some((r) => r.status === 'not-tested' && !untestable.has(r.id) && (!selected || selected.has(r.id)))
       ? 'incomplete'
       : 'conformant';
 

@@ -11,6 +11,7 @@
  * is hashed as the exact bytes received.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { diagnoseMismatch } from './signature-diagnosis.js';
 
 export const DEFAULT_TOLERANCE_MS = 5 * 60_000;
 
@@ -121,6 +122,8 @@ export function verifySignature(opts: {
   apiKey: string;
   nowMs: number;
   toleranceMs?: number;
+  /** Secrets a target may have keyed the HMAC with by mistake, by name, for the diagnosis of a mismatch. */
+  otherKeys?: Readonly<Record<string, string>>;
 }): SignatureVerdict {
   const tolerance = opts.toleranceMs ?? DEFAULT_TOLERANCE_MS;
   const base = { encoding: null, timestampMs: null, ageMs: null, timestampUnit: null } as const;
@@ -164,7 +167,8 @@ export function verifySignature(opts: {
       decodable === 0
         ? `no v element is hex or base64 of a 32-byte HMAC (${parsed.v.length} v element(s))`
         : `no v element matches HMAC-SHA256(apiKey, t + "." + body) (${parsed.v.length} v element(s))`;
-    return verdict('mismatch', detail, when);
+    const why = diagnoseMismatch({ t: parsed.t, v: parsed.v, body: opts.body, apiKey: opts.apiKey, ...(opts.otherKeys ? { otherKeys: opts.otherKeys } : {}) });
+    return verdict('mismatch', why ? `${detail}: ${why}` : detail, when);
   }
   if (read === null) {
     return verdict('timestamp-unreadable', `signature matches (${encoding}) but t ${JSON.stringify(parsed.t.slice(0, 40))} cannot be read as a time (epoch seconds or milliseconds, decimal seconds, ISO 8601): its age is unknown`, { ...when, encoding });

@@ -42,12 +42,26 @@ describe('selection (--only, --list)', () => {
 });
 
 describe('exit codes', () => {
-  it('maps verdicts: conformant and incomplete 0 (incomplete 1 with --strict), not conformant 1, no verdict 2', () => {
+  it('maps verdicts: conformant 0, incomplete 1 (0 with --allow-incomplete), not conformant 1, error or no verdict 2', () => {
     expect(exitCodeFor('conformant')).toBe(0);
-    expect(exitCodeFor('incomplete')).toBe(0);
-    expect(exitCodeFor('incomplete', true)).toBe(1);
+    expect(exitCodeFor('incomplete')).toBe(1);
+    expect(exitCodeFor('incomplete', true)).toBe(0);
     expect(exitCodeFor('not-conformant')).toBe(1);
+    expect(exitCodeFor('not-conformant', true)).toBe(1);
+    expect(exitCodeFor('error')).toBe(2);
     expect(exitCodeFor(null)).toBe(2);
+  });
+
+  it('--help lists the exit codes and the environment variables; --strict is still accepted', async () => {
+    const r = await cli(['conformance', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Exit codes:');
+    expect(r.stdout).toMatch(/^ {2}2 {2}the run could not be carried out/m);
+    expect(r.stdout).toContain('LOCKCONF_CLIENT_SECRET');
+    expect(r.stdout).toContain('LOCKCONF_MOCK_OPTIONS');
+    expect(r.stdout).toContain('--allow-incomplete');
+    const strict = await cli(['conformance', '--strict', '--list', '--only', 'OAUTH-STATE-ECHO']);
+    expect(strict.code).toBe(0);
   });
 });
 

@@ -123,6 +123,11 @@ describe('a full conformance run through the command line', () => {
     expect(result.counts.passed).toBeGreaterThan(10);
   });
 
+  it('keeps index.html of a passing run under 300 KB', async () => {
+    const html = await readFile(join(runDir, 'index.html'), 'utf8');
+    expect(Buffer.byteLength(html)).toBeLessThan(300 * 1024);
+  });
+
   it('names tests by requirement ID in junit.xml', async () => {
     const junit = await readFile(join(runDir, 'junit.xml'), 'utf8');
     expect(junit).toContain('OAUTH-STATE-ECHO:');

@@ -94,6 +94,19 @@ describe('verdict', () => {
     expect(status(r, 'OAUTH-STATE-ECHO')).toMatchObject({ status: 'failed', reason: 'boom' });
   });
 
+  it('a reason repeated across tests (numbers aside) is given once, with its count', () => {
+    const failing = (n: number) => test(`OAUTH-STATE-ECHO: t${n}`, 'failed', meta('OAUTH-STATE-ECHO', [{ id: 'OAUTH-STATE-ECHO', status: 'failed', reason: `delivery #${n}: mismatch` }]));
+    const r = computeVerdict({ catalog: CAT, tests: [failing(1), failing(2), failing(3)] });
+    expect(status(r, 'OAUTH-STATE-ECHO').reason).toBe('delivery #1: mismatch\n(the same reason 3 times)');
+  });
+
+  it('with --only, requirements outside the selection do not make the run incomplete', () => {
+    const ok = (id: string) => test(`${id}: t`, 'passed', meta(id, [{ id, status: 'passed' }]));
+    const r = computeVerdict({ catalog: CAT, selected: new Set(['OAUTH-STATE-ECHO']), tests: [ok('OAUTH-STATE-ECHO')] });
+    expect(r.verdict).toBe('conformant');
+    expect(r.partial).toBe(true);
+  });
+
   it('untestable MUSTs do not make a run incomplete; everything passing is conformant', () => {
     const cat: Requirement[] = [...CAT, { id: 'EVENT-BRIDGE', level: 'MUST', area: 'Event payloads', section: 'x', source: 's', rule: 'r', untestable: 'no way' }];
     const ok = (id: string) => test(`${id}: t`, 'passed', meta(id, [{ id, status: 'passed' }]));

@@ -54,7 +54,7 @@ describe('a real-sandbox run against the mock without control', () => {
     writeFileSync(targetFile, JSON.stringify(profile), { mode: 0o600 });
 
     const out = join(dir, 'out');
-    const run = await cli(['conformance', '--target', targetFile, '--out', out, '--no-allure']);
+    const run = await cli(['conformance', '--target', targetFile, '--out', out, '--no-allure', '--allow-incomplete']);
     const printed = run.stdout + run.stderr;
     const exit = run.code;
     expect(exit, printed.slice(-3000)).toBe(0);

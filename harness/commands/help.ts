@@ -1,0 +1,36 @@
+/** The text `--help` prints after the options: exit codes and environment variables. */
+
+const EXIT_CODES = `
+Exit codes:
+  0  conformant (or incomplete with --allow-incomplete)
+  1  not conformant: a MUST requirement failed; or incomplete: a MUST requirement
+     was not tested (a run missing control, a user token or a reachable capture URL)
+  2  the run could not be carried out: bad profile or option, target unreachable,
+     client credentials or API key refused at preflight. The reports are still
+     written, with "verdict": "error" and the reason.`;
+
+const VARIABLES = `
+Environment variables:
+  LOCKCONF_AUTH_URL, LOCKCONF_BASE_URL, LOCKCONF_CLIENT_ID, LOCKCONF_CLIENT_SECRET,
+  LOCKCONF_API_KEY, LOCKCONF_REDIRECT_URI, LOCKCONF_CONTROL_URL, LOCKCONF_CONTROL_TOKEN,
+  LOCKCONF_FIXTURES, LOCKCONF_CAPTURE, LOCKCONF_STATUS_CHECK, LOCKCONF_TOKEN_CACHE
+                             profile fields; each wins over the --target file. Setting
+                             any of them without --target makes the environment the
+                             profile (the embedded mock is then not started)
+  LOCKCONF_MOCK_OPTIONS      JSON options of the embedded mock, e.g. {"faults":["state-truncated"]}
+  LOCKCONF_DELIVERY_WAIT_MS  how long an expected webhook delivery is waited for (default 15000)
+  LOCKCONF_PREFLIGHT=0       skip the credential checks made before any test
+  LOCKCONF_NO_ALLURE=1       same as --no-allure
+  NO_COLOR, FORCE_COLOR      colour of the output (none when it is not a terminal)`;
+
+export const CONFORMANCE_HELP = `${EXIT_CODES}
+${VARIABLES}
+
+Examples:
+  lockconf conformance                                   the embedded reference mock
+  lockconf conformance --target sandbox.json             another implementation
+  lockconf conformance --only 'WEBHOOK-*' --allow-incomplete
+`;
+
+export const PROGRAM_HELP = `
+Run \`lockconf conformance --help\` for the exit codes and environment variables.`;

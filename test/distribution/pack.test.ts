@@ -1,0 +1,143 @@
+/**
+ * lockconf runs without cloning it: `npm pack`, installed in an empty folder,
+ * gives a `lockconf` command that runs a conformance run against the embedded
+ * mock and starts (and stops) the mock, writing its reports and state in the
+ * folder it runs from.
+ *
+ * The install is `npm install --offline <tgz>` from the local npm cache. Where
+ * the cache cannot resolve the dependencies offline (it holds the tarballs npm
+ * ci fetched, but npm asks for full registry documents it never stored:
+ * ENOTCACHED), the test lays the package out as npm would (the tarball
+ * unpacked into node_modules/lockconf, its bin linked, the dependencies taken
+ * from this project's node_modules) and says so: what is under test is the
+ * tarball's content and the bin, not npm's resolver.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
+import { ROOT } from '../support/cli.js';
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(cmd: string, args: string[], cwd: string, opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { cwd, env: opts.env ?? cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+/** This process's environment without LOCKCONF_* and VITEST* (the run under test must not see them). */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
+  return { ...env, NO_COLOR: '1' };
+}
+
+let work = '';
+let app = '';
+let tarball = '';
+let files: string[] = [];
+let installedBy = '';
+
+beforeAll(async () => {
+  work = await makeTmpDir('pack');
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT);
+  expect(packed.code, packed.stderr).toBe(0);
+  const info = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = join(work, info[0]!.filename);
+  files = info[0]!.files.map((f) => f.path);
+  app = join(work, 'app');
+  await mkdir(app);
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'an-application', private: true }));
+  const install = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], app, { timeoutMs: 240_000 });
+  if (install.code === 0) {
+    installedBy = 'npm install --offline';
+    return;
+  }
+  expect(install.stderr, 'npm install failed for another reason than a cache miss').toMatch(/ENOTCACHED/);
+  installedBy = 'the tarball unpacked into node_modules (the npm cache cannot resolve offline: ENOTCACHED)';
+  await layOut(app, tarball);
+}, 300_000);
+
+afterAll(() => removeTmpDir(work));
+
+/** node_modules as `npm install <tgz>` leaves it, with the dependencies of this project. */
+async function layOut(dir: string, tgz: string): Promise<void> {
+  const modules = join(dir, 'node_modules');
+  const own = join(modules, 'lockconf');
+  await mkdir(own, { recursive: true });
+  const untar = await run('tar', ['-xzf', tgz, '-C', own, '--strip-components=1'], dir);
+  expect(untar.code, untar.stderr).toBe(0);
+  for (const name of await readdir(join(ROOT, 'node_modules'))) {
+    if (name === '.bin' || name === 'lockconf' || name === '.package-lock.json') continue;
+    await symlink(join(ROOT, 'node_modules', name), join(modules, name));
+  }
+  await mkdir(join(modules, '.bin'));
+  await symlink('../lockconf/bin/lockconf.js', join(modules, '.bin', 'lockconf'));
+}
+
+const bin = () => join(app, 'node_modules', '.bin', 'lockconf');
+
+describe('the package', () => {
+  it('holds the command, the harness, the suites, the mock and the docs, and no tests or reports', () => {
+    for (const needed of ['bin/lockconf.js', 'harness/cli.ts', 'harness/service/global-setup.ts', 'mock/server.ts', 'vitest.config.ts', 'package.json', 'docs/spec/lock-access-service.md']) {
+      expect(files, needed).toContain(needed);
+    }
+    expect(files.some((f) => f.startsWith('suites/') && f.endsWith('.test.ts'))).toBe(true);
+    expect(files.filter((f) => /^(test|reports|\.lockconf|bench)\//.test(f))).toEqual([]);
+  });
+
+  it(`installs into an empty folder with a lockconf command`, () => {
+    expect(installedBy).not.toBe('');
+    expect(existsSync(bin()), installedBy).toBe(true);
+  });
+
+  it('lockconf conformance runs against the embedded mock and writes its reports where it runs', async () => {
+    const r = await run(bin(), ['conformance', '--only', 'OAUTH-STATE-ECHO', '--no-allure', '--seed', '5'], app, { timeoutMs: 180_000 });
+    expect(r.code, `${installedBy}\n${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`).toBe(0);
+    expect(r.stdout).toContain('target: the embedded reference mock');
+    const latest = join(app, 'reports', 'latest');
+    const result = JSON.parse(await readFile(join(latest, 'conformance.json'), 'utf8')) as { verdict: string };
+    expect(result.verdict).toBe('conformant');
+    expect(existsSync(join(latest, 'index.html'))).toBe(true);
+    expect(existsSync(join(latest, 'junit.xml'))).toBe(true);
+  }, 200_000);
+
+  it('lockconf mock starts, prints its profile, writes .lockconf/ where it runs, and stops on SIGTERM', async () => {
+    const child = spawn(bin(), ['mock', '--port', '0'], { cwd: app, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const started = new Promise<void>((ready, fail) => {
+      const timer = setTimeout(() => fail(new Error(`the mock did not start:\n${out}`)), 60_000);
+      const onData = (c: Buffer) => {
+        out += c.toString();
+        if (/Ctrl-C stops it/.test(out)) {
+          clearTimeout(timer);
+          ready();
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+    });
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    await started;
+    expect(out).toMatch(/"authUrl": "http:\/\/127\.0\.0\.1:\d+\/oauth"/);
+    expect(existsSync(join(app, '.lockconf', 'mock-target.json'))).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 90_000);
+});

@@ -1,0 +1,28 @@
+/** What an incomplete run did not test, and the one thing that would test most of it. */
+import { describe, expect, it } from 'vitest';
+import { notTestedLines, summariseNotTested } from '../../../harness/report/not-tested-summary.js';
+import { NOT_SELECTED, type RequirementResult } from '../../../harness/run/verdict.js';
+
+const req = (id: string, reason: string, level: 'MUST' | 'SHOULD' | 'INFO' = 'MUST', status = 'not-tested'): RequirementResult =>
+  ({ id, level, area: 'a', section: 's', source: 'x', rule: 'r', status, reason, tests: [], observations: [] }) as RequirementResult;
+
+describe('not-tested summary', () => {
+  it('names the not-tested requirements and the remedy that covers most of them', () => {
+    const s = summariseNotTested([
+      req('A', 'needs consent: needs control (the profile has no controlUrl)'),
+      req('B', 'needs clock: needs control (the profile has no controlUrl)'),
+      req('C', 'needs user-token: no control interface and no token cache'),
+      req('D', 'needs capture: the target is not on this machine'),
+      req('E', NOT_SELECTED),
+      req('F', 'needs control: x', 'INFO'),
+      req('G', '', 'MUST', 'passed'),
+    ]);
+    expect(s.ids).toEqual(['A', 'B', 'C', 'D']);
+    expect(s.best).toEqual({ what: expect.stringContaining('a control URL'), count: 3 });
+    expect(notTestedLines(s)).toEqual(['not tested (4): A, B, C, D', expect.stringMatching(/^a control URL .* would test 3 of them$/)]);
+  });
+
+  it('leaves out untestable requirements', () => {
+    expect(summariseNotTested([req('A', 'cannot cut a bridge off')], new Set(['A'])).ids).toEqual([]);
+  });
+});

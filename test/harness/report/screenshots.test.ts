@@ -1,0 +1,82 @@
+/**
+ * Screenshots of index.html in Chromium, for a person to look at: a passing
+ * run, a failing run (a mock fault) and a run that could not be carried out.
+ * Written to reports/screenshots/; the test checks that the page renders its
+ * verdict and that nothing overflows the page sideways.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../support/chromium.js';
+import { ROOT, cli } from '../../support/cli.js';
+import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
+
+const SHOTS = join(ROOT, 'reports', 'screenshots');
+let dir: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  dir = await makeTmpDir('screenshots');
+  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await removeTmpDir(dir);
+});
+
+async function shoot(runDir: string, name: string): Promise<{ verdict: string | null; overflow: number }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(pathToFileURL(join(runDir, 'index.html')).href);
+    // Open the evidence of the first failing requirement, as a reader would.
+    await page.locator('.req.st-failed details.evidence > summary').first().click({ timeout: 1000 }).catch(() => {});
+    await page.locator('.req.st-failed details.exchange > summary').first().click({ timeout: 1000 }).catch(() => {});
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+    await page.screenshot({ path: join(SHOTS, `${name}-full.png`), fullPage: true });
+    return {
+      verdict: await page.locator('.verdict').getAttribute('data-verdict'),
+      overflow: await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as number,
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+describe('the HTML report in Chromium', () => {
+  it('a passing run', async () => {
+    const out = join(dir, 'passing');
+    const r = await cli(['conformance', '--out', out, '--no-allure', '--seed', '11', '--only', 'OAUTH-*']);
+    expect(r.code, r.stdout.slice(-1500)).toBe(0);
+    const shot = await shoot(out, 'report-passing');
+    expect(shot.verdict).toBe('conformant');
+    expect(shot.overflow).toBeLessThanOrEqual(0);
+  }, 180_000);
+
+  it('a failing run', async () => {
+    const out = join(dir, 'failing');
+    const r = await cli(['conformance', '--out', out, '--no-allure', '--seed', '11', '--only', 'REFRESH-*'], {
+      LOCKCONF_MOCK_OPTIONS: JSON.stringify({ faults: ['refresh-error-not-oauth'] }),
+    });
+    expect(r.code).toBe(1);
+    const shot = await shoot(out, 'report-failing');
+    expect(shot.verdict).toBe('not-conformant');
+    expect(shot.overflow).toBeLessThanOrEqual(0);
+  }, 180_000);
+
+  it('a run that could not be carried out', async () => {
+    const out = join(dir, 'error');
+    const file = join(dir, 'unreachable.json');
+    await writeFile(file, JSON.stringify({
+      authUrl: 'http://127.0.0.1:9/oauth', baseUrl: 'http://127.0.0.1:9/api', clientId: 'c', clientSecret: 's-1234567',
+      apiKey: 'k-1234567', redirectUri: 'http://127.0.0.1:9/cb', fixtures: { users: [], locks: [] },
+    }));
+    const r = await cli(['conformance', '--target', file, '--out', out, '--no-allure']);
+    expect(r.code).toBe(2);
+    const shot = await shoot(out, 'report-error');
+    expect(shot.verdict).toBe('error');
+    expect(shot.overflow).toBeLessThanOrEqual(0);
+  }, 120_000);
+});
