@@ -18,7 +18,7 @@ import { SelectionError } from './run/selection.js';
 import { EXIT, UsageFailure, collect, intOption } from './commands/common.js';
 import { conformanceCommand, exitCodeFor, type ConformanceOptions } from './commands/conformance.js';
 import { loginCommand, type LoginCommandOptions } from './commands/login.js';
-import { mockCommand } from './commands/mock.js';
+import { mockCommand, type MockCommandOptions } from './commands/mock.js';
 import { serveCommand } from './commands/report-serve.js';
 
 export { EXIT, exitCodeFor };
@@ -49,7 +49,9 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--fault <name>', 'switch on a fault of mock/faults.ts; repeatable', collect)
     .option('--no-control', 'do not serve the control protocol')
-    .action(async (opts: { port: number; host: string; fault?: string[]; control: boolean }) => run(await mockCommand(opts)));
+    .option('--seed <n>', 'stable identities: the same client ID, secrets, user and lock IDs on every start with this seed', intOption('--seed', 0, 2 ** 31 - 1))
+    .option('--credentials <file>', 'stable identities from a JSON file (clientId, clientSecret, apiKey, controlToken, seed)')
+    .action(async (opts: MockCommandOptions) => run(await mockCommand(opts)));
 
   program
     .command('report:serve')

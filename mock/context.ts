@@ -6,6 +6,7 @@
 import type { Clock } from './clock.js';
 import type { FaultSet } from './faults.js';
 import type { World } from './world.js';
+import type { DeliveryLog } from './webhooks/delivery-log.js';
 
 export interface Credentials {
   clientId: string;
@@ -14,6 +15,8 @@ export interface Credentials {
   /** The one registered redirect URI. */
   redirectUri: string;
   controlToken: string;
+  /** A second registered redirect URI: a loopback address `npm run login` listens on (docs/mock.md). */
+  loginRedirectUri?: string;
 }
 
 /** Options of createMock() and `npm run mock`. Variants are legal choices the spec leaves open. */
@@ -37,6 +40,8 @@ export interface MockOptions {
   deliveryTimeoutMs?: number;
   /** Log lines (SMS codes, sign-in hints); default: none. */
   log?: (line: string) => void;
+  /** Stable identities: credentials, user and lock IDs derived from this seed (mock/identities.ts). */
+  seed?: number;
 }
 
 export interface ResolvedMockOptions {
@@ -105,6 +110,8 @@ export interface MockContext {
   onReset: Array<() => void>;
   /** Set by the OAuth side during start-up (optional so a context can be built without it). */
   oauth?: OAuthControl;
+  /** What the mock sent where (mock/webhooks/delivery-log.ts); set at start-up. */
+  deliveryLog?: DeliveryLog;
 }
 
 /** What the control protocol's POST /consent answers (control-protocol.md). */

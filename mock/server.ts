@@ -21,6 +21,8 @@ import { registerOAuth } from './oauth/index.js';
 import { registerCallbackPage } from './pages/callback.js';
 import { registerErrorPage } from './pages/error-page.js';
 import { createWorld, snapshotWorld } from './world.js';
+import { applyStableIdentities } from './identities.js';
+import { DeliveryLog } from './webhooks/delivery-log.js';
 
 export interface RunningMock {
   url: string;
@@ -57,6 +59,7 @@ function makeCredentials(fixed: Partial<Credentials> = {}): Credentials {
     apiKey: fixed.apiKey ?? randomBytes(24).toString('hex'),
     redirectUri: fixed.redirectUri ?? '',
     controlToken: fixed.controlToken ?? random(32),
+    ...(fixed.loginRedirectUri !== undefined ? { loginRedirectUri: fixed.loginRedirectUri } : {}),
   };
 }
 
@@ -85,6 +88,8 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     clientCredentialsEnabled: new Set(),
     onReset: [],
   };
+  if (options.seed !== undefined) applyStableIdentities(ctx, options.seed, options.credentials);
+  ctx.deliveryLog = new DeliveryLog({ log: ctx.log });
   const restoreWorld = snapshotWorld(world);
   ctx.onReset.push(() => {
     restoreWorld();
