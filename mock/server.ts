@@ -23,6 +23,9 @@ import { registerErrorPage } from './pages/error-page.js';
 import { createWorld, snapshotWorld } from './world.js';
 import { applyStableIdentities } from './identities.js';
 import { DeliveryLog } from './webhooks/delivery-log.js';
+import { registerDeliveriesPage } from './pages/deliveries.js';
+import { registerLandingPage } from './pages/landing.js';
+import { registerOpenApi } from './docs/openapi.js';
 
 export interface RunningMock {
   url: string;
@@ -114,6 +117,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
   });
   app.setNotFoundHandler((request, reply) => sendJsonError(reply, 404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
 
+  await registerOpenApi(app, { control: resolved.control });
   await app.register(async (oauth) => registerOAuth(oauth, ctx), { prefix: '/oauth' });
   await app.register(async (api) => {
     await registerApi(api, ctx);
@@ -121,6 +125,9 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
   if (resolved.control) await app.register(async (control) => registerControl(control, ctx), { prefix: '/_control' });
   registerErrorPage(app);
   registerCallbackPage(app);
+  let published: TargetProfile | undefined;
+  registerLandingPage(app, ctx, { profile: () => published, seed: options.seed });
+  registerDeliveriesPage(app, ctx);
 
   await app.listen({ host: resolved.host, port: resolved.port });
   const address = app.server.address();
@@ -141,6 +148,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     statusCheck: { method: 'PUT', path: '/remoteoperate/{lockId}/status' },
   };
 
+  published = profile;
   let closed: Promise<void> | null = null;
   return {
     url,

@@ -10,6 +10,8 @@ import { authenticateClient } from './client-auth.js';
 import { isMalformedForm } from './form-body.js';
 import type { AuthorizationCodes } from './codes.js';
 import type { RefreshTokens } from './refresh-tokens.js';
+import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
+import { documented } from '../docs/common-schemas.js';
 
 export const TOKEN_PATH = '/access_token';
 /** The route config flag the OAuth error handler looks for. */
@@ -68,7 +70,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     return reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache').send(body);
   }
 
-  app.post(TOKEN_PATH, { config: TOKEN_ENDPOINT_CONFIG }, async (request, reply) => {
+  app.post(TOKEN_PATH, { config: TOKEN_ENDPOINT_CONFIG, ...documented(OAUTH_SCHEMAS.accessToken) }, async (request, reply) => {
     const form = readForm(request);
     const grantType = form?.get('grant_type');
     if (!form || !grantType) return answerMalformed(ctx, reply);
