@@ -7,7 +7,7 @@
  * validation tests keep checking that bad input gets the same 4xx as before.)
  */
 // ajv is fastify's own validator (a dependency of fastify), used here to read the document's schemas.
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, type RunningMock } from '../../mock/server.js';
 import { userTokens } from '../support/mock.js';
