@@ -21,22 +21,22 @@ function refuseRemote(reply: FastifyReply): FastifyReply {
 
 function outcomePill(record: DeliveryRecord): SafeHtml {
   const cls = record.outcome === 'ok' ? 'ok' : record.outcome === 'refused' ? 'warn' : 'bad';
-  const text = record.status === null ? `no answer: ${record.error ?? 'error'}` : String(record.status);
-  return html`<span class="pill ${cls}">${text}</span>`;
+  if (record.status === null) return html`<span class="pill ${cls}">no answer</span><br><span class="note">${record.error ?? 'error'}</span>`;
+  return html`<span class="pill ${cls}">${record.status}</span>`;
 }
 
 function row(record: DeliveryRecord): SafeHtml {
   const what = [record.eventType, record.event].filter(Boolean).join(' / ') || '(not JSON)';
   return html`<tr data-testid="delivery">
-<td>${record.seq}</td>
-<td>${new Date(record.startedAtMs).toISOString().replace('T', ' ').replace('Z', '')}</td>
+<td class="nowrap">${record.seq}</td>
+<td class="nowrap">${new Date(record.startedAtMs).toISOString().replace('T', ' ').replace('Z', '').slice(5)}</td>
 <td>${what}</td>
-<td><code>${record.lockId ?? '—'}</code></td>
+<td class="nowrap"><code>${record.lockId ?? '—'}</code></td>
 <td><code>${record.url}</code></td>
 <td>${outcomePill(record)}</td>
-<td>${record.durationMs} ms</td>
-<td>${record.bytes} B</td>
-<td>${record.signed ? 'X-Signature' : html`<span class="pill bad">unsigned</span>`}${record.customHeader ? html`<br><code>${record.customHeader}</code>` : ''}</td>
+<td class="nowrap">${record.durationMs} ms</td>
+<td class="nowrap">${record.bytes} B</td>
+<td class="nowrap">${record.signed ? 'X-Signature' : html`<span class="pill bad">unsigned</span>`}${record.customHeader ? html`<br><code>${record.customHeader}</code>` : ''}</td>
 </tr>`;
 }
 
@@ -45,7 +45,7 @@ export function deliveriesPage(ctx: MockContext): string {
   const records = log?.records() ?? [];
   const total = log?.total() ?? 0;
   const table = records.length
-    ? html`<table data-testid="deliveries"><tr><th>#</th><th>Sent (mock clock, UTC)</th><th>Event</th><th>Lock</th><th>Receiver</th><th>Status</th><th>Time</th><th>Size</th><th>Headers</th></tr>${records.map(row)}</table>`
+    ? html`<div class="scroll"><table data-testid="deliveries"><tr><th>#</th><th>Sent (mock clock, UTC)</th><th>Event</th><th>Lock</th><th>Receiver</th><th>Status</th><th>Time</th><th>Size</th><th>Headers</th></tr>${records.map(row)}</table></div>`
     : html`<p data-testid="no-deliveries">Nothing sent yet. Register a webhook and make a status check or emit an event (the start page shows how).</p>`;
   const body = html`<h1>Webhook deliveries</h1>
 <p>Every POST the mock made to a webhook receiver, newest first: the event, where it went, the receiver's answer and

@@ -36,7 +36,7 @@ function profileSection(ctx: MockContext, profile: TargetProfile): SafeHtml {
     ['login redirect URI', ctx.credentials.loginRedirectUri ?? 'none (npm run mock registers one for npm run login)'],
     ['statusCheck', `${profile.statusCheck?.method ?? 'PUT'} ${profile.statusCheck?.path ?? '/remoteoperate/{lockId}/status'}`],
   ];
-  return html`<table data-testid="profile">${rows.map(([k, v]) => html`<tr><th>${k}</th><td><code>${v}</code></td></tr>`)}</table>`;
+  return html`<div class="scroll"><table data-testid="profile">${rows.map(([k, v]) => html`<tr><th>${k}</th><td><code>${v}</code></td></tr>`)}</table></div>`;
 }
 
 function usersSection(ctx: MockContext): SafeHtml {
@@ -47,12 +47,12 @@ function usersSection(ctx: MockContext): SafeHtml {
       .join(', ');
     return html`<tr><td>${u.firstName} ${u.lastName}</td><td><code>${u.email}</code></td><td><code>${u.password}</code></td><td>${u.phoneNo}</td><td><code>${u.userId}</code></td><td>${access || 'no lock'}</td></tr>`;
   });
-  return html`<table data-testid="users"><tr><th>Name</th><th>E-mail</th><th>Password</th><th>Phone</th><th>userId</th><th>Locks</th></tr>${rows}</table>`;
+  return html`<div class="scroll"><table data-testid="users"><tr><th>Name</th><th>E-mail</th><th>Password</th><th>Phone</th><th>userId</th><th>Locks</th></tr>${rows}</table></div>`;
 }
 
 function locksSection(ctx: MockContext): SafeHtml {
   const rows = ctx.world.locks.map((l) => html`<tr><td>${l.name}</td><td><code>${l.lockId}</code></td><td>${l.state}</td><td>${yes(l.keypad)}</td><td>${yes(l.doorSensor)}</td><td>${yes(l.builtInKeypad)}</td><td><code>${l.bridgeId}</code></td></tr>`);
-  return html`<table data-testid="locks"><tr><th>Name</th><th>lockId</th><th>State</th><th>Keypad</th><th>Door sensor</th><th>Built-in keypad</th><th>Bridge</th></tr>${rows}</table>`;
+  return html`<div class="scroll"><table data-testid="locks"><tr><th>Name</th><th>lockId</th><th>State</th><th>Keypad</th><th>Door sensor</th><th>Built-in keypad</th><th>Bridge</th></tr>${rows}</table></div>`;
 }
 
 function statusLine(ctx: MockContext, seed: number | undefined): SafeHtml {
