@@ -15,6 +15,8 @@ import { userTokens } from '../support/mock.js';
 import { freePort } from '../support/net.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
+/** How much wider than the window the page is (0: nothing overflows); evaluated in the page. */
+const OVERFLOW = 'document.documentElement.scrollWidth - document.documentElement.clientWidth';
 const SHOTS = resolve(import.meta.dirname, '../../reports/screenshots');
 
 let mock: RunningMock;
@@ -72,14 +74,14 @@ describe('The mock\'s pages in Chromium', () => {
     await expect(page.locator('[data-testid="users"] tr').count()).resolves.toBe(mock.ctx.world.users.length + 1);
     await expect(page.locator('pre[data-testid="curl"]').count()).resolves.toBeGreaterThan(5);
     // Nothing wider than the window: long values wrap, code blocks scroll inside themselves.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate<number>(OVERFLOW);
     expect(overflow).toBe(0);
     await page.close();
   }, 30_000);
 
   it('the start page on a narrow screen does not overflow either', async () => {
     const page = await shoot('/', 'mock-landing-narrow.png', 420);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate<number>(OVERFLOW);
     expect(overflow).toBe(0);
     await page.close();
   }, 30_000);
