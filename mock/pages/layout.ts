@@ -61,6 +61,7 @@ const STYLE = `
   td code { word-break: normal; overflow-wrap: anywhere; font-size: .85rem; }
   td.nowrap, th.nowrap { white-space: nowrap; }
   .scroll { overflow-x: auto; max-width: 100%; }
+  .scroll table { min-width: 44rem; }
   pre { background: #1d2633; color: #e9eef6; border-radius: 8px; padding: .8rem 1rem; overflow-x: auto;
          font: .82rem/1.45 ui-monospace, "SFMono-Regular", Menlo, monospace; white-space: pre; }
   nav.links a { margin-right: 1rem; }
