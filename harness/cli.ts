@@ -23,7 +23,7 @@ import { EXIT, UsageFailure, collect, intOption } from './commands/common.js';
 import { conformanceCommand, exitCodeFor, type ConformanceOptions } from './commands/conformance.js';
 import { clientCommand } from './commands/client.js';
 import { loginCommand, type LoginCommandOptions } from './commands/login.js';
-import { mockCommand } from './commands/mock.js';
+import { mockCommand, type MockCommandOptions } from './commands/mock.js';
 import { serveCommand } from './commands/report-serve.js';
 import { CONFORMANCE_HELP, PROGRAM_HELP } from './commands/help.js';
 
@@ -61,7 +61,9 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--no-control', 'do not serve the control protocol')
     .option('--grade', "record every request of the application's client, for `conformance --client`")
     .option('--redirect-uri <url>', "the registered redirect_uri (your application's callback)")
-    .action(async (opts: { port: number; host: string; fault?: string[]; control: boolean; grade?: boolean; redirectUri?: string }) => run(await mockCommand(opts)));
+    .option('--seed <n>', 'stable identities: the same client ID, secrets, user and lock IDs on every start with this seed', intOption('--seed', 0, 2 ** 31 - 1))
+    .option('--credentials <file>', 'stable identities from a JSON file (clientId, clientSecret, apiKey, controlToken, seed)')
+    .action(async (opts: MockCommandOptions) => run(await mockCommand(opts)));
 
   program
     .command('report:serve')

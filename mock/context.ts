@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import type { FaultSet } from './faults.js';
 import type { GradingStore } from './grading/store.js';
 import type { World } from './world.js';
+import type { DeliveryLog } from './webhooks/delivery-log.js';
 
 export interface Credentials {
   clientId: string;
@@ -15,6 +16,8 @@ export interface Credentials {
   /** The one registered redirect URI. */
   redirectUri: string;
   controlToken: string;
+  /** A second registered redirect URI: a loopback address `npm run login` listens on (docs/mock.md). */
+  loginRedirectUri?: string;
 }
 
 /** Options of createMock() and `npm run mock`. Variants are legal choices the spec leaves open. */
@@ -40,6 +43,8 @@ export interface MockOptions {
   log?: (line: string) => void;
   /** Record every request of the application's client for grading (mock/grading/; `npm run mock -- --grade`). */
   grade?: boolean;
+  /** Stable identities: credentials, user and lock IDs derived from this seed (mock/identities.ts). */
+  seed?: number;
 }
 
 export interface ResolvedMockOptions {
@@ -110,6 +115,8 @@ export interface MockContext {
   oauth?: OAuthControl;
   /** The grading recording, when the mock grades its clients (options.grade). */
   grading?: GradingStore;
+  /** What the mock sent where (mock/webhooks/delivery-log.ts); set at start-up. */
+  deliveryLog?: DeliveryLog;
 }
 
 /** What the control protocol's POST /consent answers (control-protocol.md). */

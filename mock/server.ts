@@ -22,6 +22,11 @@ import { registerCallbackPage } from './pages/callback.js';
 import { registerErrorPage } from './pages/error-page.js';
 import { createWorld, snapshotWorld } from './world.js';
 import { installGrading } from './grading/recorder.js';
+import { applyStableIdentities } from './identities.js';
+import { DeliveryLog } from './webhooks/delivery-log.js';
+import { registerDeliveriesPage } from './pages/deliveries.js';
+import { registerLandingPage } from './pages/landing.js';
+import { registerOpenApi } from './docs/openapi.js';
 
 export interface RunningMock {
   url: string;
@@ -58,6 +63,7 @@ function makeCredentials(fixed: Partial<Credentials> = {}): Credentials {
     apiKey: fixed.apiKey ?? randomBytes(24).toString('hex'),
     redirectUri: fixed.redirectUri ?? '',
     controlToken: fixed.controlToken ?? random(32),
+    ...(fixed.loginRedirectUri !== undefined ? { loginRedirectUri: fixed.loginRedirectUri } : {}),
   };
 }
 
@@ -86,6 +92,8 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     clientCredentialsEnabled: new Set(),
     onReset: [],
   };
+  if (options.seed !== undefined) applyStableIdentities(ctx, options.seed, options.credentials);
+  ctx.deliveryLog = new DeliveryLog({ log: ctx.log });
   const restoreWorld = snapshotWorld(world);
   ctx.onReset.push(() => {
     restoreWorld();
@@ -111,6 +119,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
   app.setNotFoundHandler((request, reply) => sendJsonError(reply, 404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
   if (options.grade) ctx.grading = installGrading(app, ctx, { fixedApiKey: !!options.credentials?.apiKey });
 
+  await registerOpenApi(app, { control: resolved.control });
   await app.register(async (oauth) => registerOAuth(oauth, ctx), { prefix: '/oauth' });
   await app.register(async (api) => {
     await registerApi(api, ctx);
@@ -118,6 +127,9 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
   if (resolved.control) await app.register(async (control) => registerControl(control, ctx), { prefix: '/_control' });
   registerErrorPage(app);
   registerCallbackPage(app);
+  let published: TargetProfile | undefined;
+  registerLandingPage(app, ctx, { profile: () => published, seed: options.seed });
+  registerDeliveriesPage(app, ctx);
 
   await app.listen({ host: resolved.host, port: resolved.port });
   const address = app.server.address();
@@ -138,6 +150,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     statusCheck: { method: 'PUT', path: '/remoteoperate/{lockId}/status' },
   };
 
+  published = profile;
   let closed: Promise<void> | null = null;
   return {
     url,

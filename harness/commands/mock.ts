@@ -1,10 +1,91 @@
-/** `mock`: the reference mock alone, its profile printed and written to .lockconf/mock-target.json. */
-import { chmod, mkdir } from 'node:fs/promises';
+/**
+ * `mock`: the reference mock alone, its profile printed and written to .lockconf/mock-target.json.
+ *
+ * `--seed N` or `--credentials FILE` give it the same identities on every start
+ * (client ID, secret, API key, control token, user and lock IDs). The profile file
+ * names a second registered redirect URI, a loopback address on the next port, so
+ * `npm run login -- --target .lockconf/mock-target.json` can be rehearsed against it.
+ */
+import { chmod, mkdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { EXIT, WORK_ROOT, untilStopped } from './common.js';
+import { z } from 'zod';
+import type { TargetProfile } from '../contracts.js';
+import type { RunningMock } from '../../mock/server.js';
+import { EXIT, UsageFailure, WORK_ROOT, untilStopped } from './common.js';
 
-export async function mockCommand(opts: { port: number; host: string; fault?: string[]; control: boolean; grade?: boolean; redirectUri?: string }): Promise<number> {
+export interface MockCommandOptions {
+  port: number;
+  host: string;
+  fault?: string[];
+  control: boolean;
+  /** Stable identities derived from this seed. */
+  seed?: number;
+  /** A JSON file of fixed identities (clientId, clientSecret, apiKey, controlToken, seed). */
+  credentials?: string;
+  /** Record every request of the application's client, for `conformance --client`. */
+  grade?: boolean;
+  /** The registered redirect_uri: the application's callback (the login redirect URI stays registered too). */
+  redirectUri?: string;
+}
+
+/** The fields a credentials file may fix; others are ignored, so a saved mock-target.json works too. */
+const CredentialsFile = z.object({
+  seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  clientId: z.string().min(1).max(256).optional(),
+  clientSecret: z.string().min(8).max(1024).optional(),
+  apiKey: z.string().min(8).max(1024).optional(),
+  controlToken: z.string().min(8).max(1024).optional(),
+});
+export type CredentialsFileContent = z.infer<typeof CredentialsFile>;
+
+/** Reads and checks a --credentials file; the message names the file and the field, never a value. */
+export async function loadCredentialsFile(file: string): Promise<CredentialsFileContent> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageFailure(`--credentials ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageFailure(`--credentials ${file}: not valid JSON`);
+  }
+  const parsed = CredentialsFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageFailure(`--credentials ${file}: ${issue?.path.join('.') || 'the file'} ${issue?.message ?? 'is invalid'}`);
+  }
+  return parsed.data;
+}
+
+/** The port after the mock's, or any free one when the mock's was chosen by the OS. */
+async function loginPort(mockPort: number, host: string): Promise<number> {
+  if (mockPort > 0 && mockPort < 65535) return mockPort + 1;
+  const server = createServer();
+  await new Promise<void>((ok, ko) => server.once('error', ko).listen(0, host, ok));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((ok) => server.close(() => ok()));
+  return port;
+}
+
+export interface StartedMock {
+  mock: RunningMock;
+  /** The profile the command prints and writes: redirectUri is the login redirect URI. */
+  profile: TargetProfile;
+  loginRedirectUri: string;
+}
+
+/** Starts the mock as the command does, without printing or writing anything. */
+export async function startCommandMock(opts: MockCommandOptions, log: (line: string) => void = () => {}): Promise<StartedMock> {
+  const fixed = opts.credentials ? await loadCredentialsFile(opts.credentials) : {};
+  const { seed: fileSeed, ...credentials } = fixed;
+  const seed = opts.seed ?? fileSeed;
+  const loopbackHost = opts.host.includes(':') ? '[::1]' : '127.0.0.1';
+  const loginRedirectUri = `http://${loopbackHost}:${await loginPort(opts.port, loopbackHost === '[::1]' ? '::1' : '127.0.0.1')}/callback`;
   const { createMock } = await import('../../mock/server.js');
   const mock = await createMock({
     port: opts.port,
@@ -12,17 +93,23 @@ export async function mockCommand(opts: { port: number; host: string; fault?: st
     faults: opts.fault ?? [],
     control: opts.control,
     ...(opts.grade ? { grade: true } : {}),
-    ...(opts.redirectUri ? { credentials: { redirectUri: opts.redirectUri } } : {}),
-    log: (line) => process.stderr.write(`mock: ${line}\n`),
+    credentials: { ...credentials, loginRedirectUri, ...(opts.redirectUri ? { redirectUri: opts.redirectUri } : {}) },
+    ...(seed !== undefined ? { seed } : {}),
+    log,
   });
+  return { mock, profile: { ...mock.profile, redirectUri: opts.redirectUri ?? loginRedirectUri }, loginRedirectUri };
+}
+
+export async function mockCommand(opts: MockCommandOptions): Promise<number> {
+  const { mock, profile, loginRedirectUri } = await startCommandMock(opts, (line) => process.stderr.write(`mock: ${line}\n`));
   const dir = join(WORK_ROOT, '.lockconf');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
   const file = join(dir, 'mock-target.json');
-  await writeFileAtomic(file, `${JSON.stringify(mock.profile, null, 2)}\n`, { mode: 0o600 });
+  await writeFileAtomic(file, `${JSON.stringify(profile, null, 2)}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
 
-  process.stdout.write(`${JSON.stringify(mock.profile, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(profile, null, 2)}\n`);
   const signIn = new URL(`${mock.profile.authUrl}/authorization`);
   signIn.searchParams.set('client_id', mock.profile.clientId);
   signIn.searchParams.set('redirect_uri', mock.profile.redirectUri);
@@ -33,15 +120,17 @@ export async function mockCommand(opts: { port: number; host: string; fault?: st
     .slice(0, 2)
     .map((u) => `${u.email} / ${u.password}`)
     .join(', ');
+  const stable = opts.seed !== undefined || opts.credentials ? ' (stable identities)' : '';
   process.stderr.write(
-    `\nlockconf mock listening on ${mock.url}${opts.fault?.length ? ` with faults: ${opts.fault.join(', ')}` : ''}\n`
+    `\nlockconf mock listening on ${mock.url}${stable}${opts.fault?.length ? ` with faults: ${opts.fault.join(', ')}` : ''}\n`
+      + `start page: ${mock.url}/ · API description: ${mock.url}/docs · deliveries: ${mock.url}/deliveries\n`
       + `profile written to ${file} (use: npm run conformance -- --target ${file})\n`
       + `sign in as a fixture user (${hint}) starting at:\n  ${signInUrl}\n`
       + (opts.grade ? `grading: every request of client ${mock.profile.clientId} is recorded; grade it with: npm run conformance -- --client\n` : '')
+      + `npm run login -- --target ${file} receives its redirect at ${loginRedirectUri}\n`
       + 'Ctrl-C stops it.\n',
   );
   await untilStopped();
   await mock.close();
   return EXIT.OK;
 }
-

@@ -10,9 +10,11 @@ import { callerOf } from './authentication.js';
 import { memberLock } from './member-lock.js';
 import { callerUser } from './users.js';
 import { ApiError } from './errors.js';
+import { API_SCHEMAS } from '../docs/api-schemas.js';
+import { documented } from '../docs/common-schemas.js';
 
 export function registerRemoteOperateRoutes(app: FastifyInstance, ctx: MockContext, events: LockEventService): void {
-  app.put<{ Params: { lockId: string } }>('/remoteoperate/:lockId/status', async (request) => {
+  app.put<{ Params: { lockId: string } }>('/remoteoperate/:lockId/status', documented(API_SCHEMAS.statusCheck), async (request) => {
     const { claims } = callerOf(request);
     const user = callerUser(ctx, claims.userId);
     const lock = memberLock(ctx, request.params.lockId, user);

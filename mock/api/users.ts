@@ -9,6 +9,8 @@ import type { MockContext } from '../context.js';
 import type { MockLock, MockUser } from '../world.js';
 import { callerOf } from './authentication.js';
 import { ApiError } from './errors.js';
+import { API_SCHEMAS } from '../docs/api-schemas.js';
+import { documented } from '../docs/common-schemas.js';
 
 export interface LockSummary {
   lockId: string;
@@ -29,7 +31,7 @@ export function callerUser(ctx: MockContext, userId: string | null): MockUser | 
 }
 
 export function registerUserRoutes(app: FastifyInstance, ctx: MockContext): void {
-  app.get('/users/me', async (request) => {
+  app.get('/users/me', documented(API_SCHEMAS.usersMe), async (request) => {
     const { claims } = callerOf(request);
     const user = callerUser(ctx, claims.userId);
     if (!user) return { userId: null, clientId: claims.clientId, accountType: 'application' };
@@ -37,7 +39,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: MockContext): void
     return { userId: user.userId, firstName: user.firstName, lastName: user.lastName, email: user.email, phoneNo: user.phoneNo };
   });
 
-  app.get('/users/locks/mine', async (request) => {
+  app.get('/users/locks/mine', documented(API_SCHEMAS.locksMine), async (request) => {
     const { claims } = callerOf(request);
     const user = callerUser(ctx, claims.userId);
     const locks: Record<string, LockSummary> = {};

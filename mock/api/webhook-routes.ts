@@ -19,6 +19,8 @@ import { callerOf } from './authentication.js';
 import { ApiError } from './errors.js';
 import { memberLock } from './member-lock.js';
 import { callerUser } from './users.js';
+import { API_SCHEMAS } from '../docs/api-schemas.js';
+import { documented } from '../docs/common-schemas.js';
 
 type Schema = typeof lockRegistrationSchema | typeof userRegistrationSchema;
 
@@ -52,7 +54,7 @@ function describe(registration: Registration): Record<string, unknown> {
 }
 
 export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, registry: WebhookRegistry): void {
-  app.post('/webhook/user', async (request) => {
+  app.post('/webhook/user', documented(API_SCHEMAS.registerUser), async (request) => {
     const { claims } = callerOf(request);
     callerUser(ctx, claims.userId);
     const body = parseRegistration(ctx, userRegistrationSchema, request.body);
@@ -60,7 +62,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, re
     return describe(registry.registerUser({ ...body, userId: claims.userId, clientId: body.clientID }));
   });
 
-  app.post<{ Params: { lockID: string } }>('/webhook/:lockID', async (request) => {
+  app.post<{ Params: { lockID: string } }>('/webhook/:lockID', documented(API_SCHEMAS.registerLock), async (request) => {
     const { claims } = callerOf(request);
     const lock = memberLock(ctx, request.params.lockID, callerUser(ctx, claims.userId));
     const body = parseRegistration(ctx, lockRegistrationSchema, request.body);
@@ -68,7 +70,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, re
     return describe(registry.registerLock(lock.lockId, { ...body, userId: claims.userId, clientId: body.clientID }));
   });
 
-  app.delete('/webhook/user', async (request) => {
+  app.delete('/webhook/user', documented(API_SCHEMAS.deleteUser), async (request) => {
     const { claims } = callerOf(request);
     callerUser(ctx, claims.userId);
     if (!registry.deleteUser(claims.userId, claims.clientId)) {
@@ -77,7 +79,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, re
     return { deleted: true, userId: claims.userId };
   });
 
-  app.delete<{ Params: { lockID: string; clientID: string } }>('/webhook/:lockID/:clientID', async (request) => {
+  app.delete<{ Params: { lockID: string; clientID: string } }>('/webhook/:lockID/:clientID', documented(API_SCHEMAS.deleteLock), async (request) => {
     const { claims } = callerOf(request);
     const lock = memberLock(ctx, request.params.lockID, callerUser(ctx, claims.userId));
     if (!registry.deleteLock(lock.lockId, claims.userId, request.params.clientID)) {

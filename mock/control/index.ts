@@ -12,6 +12,8 @@ import { describeError, sendJsonError, zodMessage } from './errors.js';
 import { fixturesOf } from './fixtures.js';
 import { registerGradingControl } from '../grading/control-routes.js';
 import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, RevokeBody } from './schemas.js';
+import { CONTROL_SCHEMAS } from '../docs/control-schemas.js';
+import { documented } from '../docs/common-schemas.js';
 
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body);
@@ -53,9 +55,9 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
 
   app.setNotFoundHandler((_request, reply) => sendJsonError(reply, 404, 'not_found', 'no such control endpoint'));
 
-  app.get('/fixtures', async () => fixturesOf(ctx.world));
+  app.get('/fixtures', documented(CONTROL_SCHEMAS.fixtures), async () => fixturesOf(ctx.world));
 
-  app.post('/consent', async (request, reply) => {
+  app.post('/consent', documented(CONTROL_SCHEMAS.consent), async (request, reply) => {
     const body = parse(ConsentBody, request.body);
     if (!ctx.oauth) throw new ControlError(422, 'consent_unavailable', 'the OAuth side is not running');
     const outcome = ctx.oauth.consent(body.authorizationUrl, body.userId, body.decision);
@@ -63,27 +65,27 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
     return reply.code(outcome.status).send({ location: null, error: outcome.error, message: outcome.message });
   });
 
-  app.get('/clock', async () => ({ now: ctx.clock.now() }));
+  app.get('/clock', documented(CONTROL_SCHEMAS.getClock), async () => ({ now: ctx.clock.now() }));
 
-  app.post('/clock', async (request) => {
+  app.post('/clock', documented(CONTROL_SCHEMAS.postClock), async (request) => {
     const body = parse(ClockBody, request.body);
     const now = 'reset' in body ? ctx.clock.reset() : ctx.clock.advance(body.advanceMs);
     return { now };
   });
 
-  app.post('/events', async (request) => {
+  app.post('/events', documented(CONTROL_SCHEMAS.events), async (request) => {
     const body = parse(EventBody, request.body);
     return ctx.events.emit(body);
   });
 
-  app.post('/refresh-tokens/revoke', async (request, reply) => {
+  app.post('/refresh-tokens/revoke', documented(CONTROL_SCHEMAS.revoke), async (request, reply) => {
     const body = parse(RevokeBody, request.body);
     if (!ctx.oauth) throw new ControlError(422, 'revoke_unavailable', 'the OAuth side is not running');
     if (!ctx.oauth.revokeRefreshToken(body.refreshToken)) throw new ControlError(404, 'unknown_refresh_token', 'no such refresh token');
     return reply.code(204).send();
   });
 
-  app.post('/client-credentials', async (request, reply) => {
+  app.post('/client-credentials', documented(CONTROL_SCHEMAS.clientCredentials), async (request, reply) => {
     const body = parse(ClientCredentialsBody, request.body);
     if (body.clientId !== ctx.credentials.clientId) throw new ControlError(404, 'unknown_client', 'no such client');
     if (body.enabled) ctx.clientCredentialsEnabled.add(body.clientId);
@@ -93,7 +95,7 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
 
   registerGradingControl(app, ctx.grading, ctx.clock);
 
-  app.post('/reset', async (_request, reply) => {
+  app.post('/reset', documented(CONTROL_SCHEMAS.reset), async (_request, reply) => {
     // Every module restores its own initial state; the clock is left where it is.
     for (const reset of ctx.onReset) reset();
     return reply.code(204).send();

@@ -14,6 +14,8 @@ import type { AuthorizationCodes } from './codes.js';
 import { concludeAuthorization } from './consent.js';
 import { consentPage, phonePage, signInPage, smsPage } from './pages.js';
 import type { PendingAuthorization, PendingAuthorizations } from './pending.js';
+import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
+import { documented } from '../docs/common-schemas.js';
 
 const field = z.string().max(1024);
 const SignInForm = z.object({ request: field, email: field, password: field });
@@ -56,7 +58,7 @@ export function registerAuthorizationEndpoint(
     return sendPage(reply, 429, errorPage('Too many attempts', 'This sign-in was stopped after too many failed attempts. Go back to the application and start again.'));
   }
 
-  app.get('/authorization', async (request, reply) => {
+  app.get('/authorization', documented(OAUTH_SCHEMAS.authorization), async (request, reply) => {
     const query = new URL(request.url, 'http://mock.invalid').searchParams;
     const validation = validateAuthorizationRequest(ctx, query);
     if (!validation.ok) return sendPage(reply, validation.status, errorPage('Invalid authorization request', validation.message));
@@ -66,7 +68,7 @@ export function registerAuthorizationEndpoint(
     return sendPage(reply, 200, signInPage({ requestId: p.id, csrf: csrfFor(reply, p) }));
   });
 
-  app.post('/sign-in', guarded, async (request, reply) => {
+  app.post('/sign-in', { ...guarded, ...documented(OAUTH_SCHEMAS.signIn) }, async (request, reply) => {
     const form = SignInForm.safeParse(request.body);
     if (!form.success) return sendPage(reply, 400, errorPage('Invalid form', 'The sign-in form was incomplete.'));
     const p = pendingAt(reply, form.data.request, 'sign-in');
@@ -82,7 +84,7 @@ export function registerAuthorizationEndpoint(
     return sendPage(reply, 200, smsPage({ requestId: p.id, csrf: csrfFor(reply, p), phoneHint: lastDigits(user.phoneNo) }));
   });
 
-  app.post('/sms', guarded, async (request, reply) => {
+  app.post('/sms', { ...guarded, ...documented(OAUTH_SCHEMAS.sms) }, async (request, reply) => {
     const form = SmsForm.safeParse(request.body);
     if (!form.success) return sendPage(reply, 400, errorPage('Invalid form', 'The SMS form was incomplete.'));
     const p = pendingAt(reply, form.data.request, 'sms');
@@ -97,7 +99,7 @@ export function registerAuthorizationEndpoint(
     return sendPage(reply, 200, consentPage({ requestId: p.id, csrf: csrfFor(reply, p), userName: `${user.firstName} ${user.lastName}` }));
   });
 
-  app.post('/consent', guarded, async (request, reply) => {
+  app.post('/consent', { ...guarded, ...documented(OAUTH_SCHEMAS.consent) }, async (request, reply) => {
     const form = ConsentForm.safeParse(request.body);
     if (!form.success) return sendPage(reply, 400, errorPage('Invalid form', 'Choose Approve or Cancel.'));
     const p = pendingAt(reply, form.data.request, 'consent');
@@ -108,7 +110,7 @@ export function registerAuthorizationEndpoint(
   });
 
   // The mock phone: shows the SMS a pending sign-in sent.
-  app.get('/phone', async (request, reply) => {
+  app.get('/phone', documented(OAUTH_SCHEMAS.phone), async (request, reply) => {
     const id = new URL(request.url, 'http://mock.invalid').searchParams.get('request');
     const p = pending.get(id);
     const user = p && ctx.world.users.find((u) => u.userId === p.userId);

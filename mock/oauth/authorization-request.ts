@@ -52,6 +52,7 @@ export function validateAuthorizationRequest(ctx: MockContext, query: URLSearchP
 /** Exactly the registered redirect URI (RFC 6749 §3.1.2.4); anything absolute under open-redirect. */
 function redirectAllowed(ctx: MockContext, redirectUri: string): boolean {
   if (redirectUri === ctx.credentials.redirectUri) return true;
+  if (ctx.credentials.loginRedirectUri !== undefined && redirectUri === ctx.credentials.loginRedirectUri) return true;
   if (!ctx.faults.has('open-redirect')) return false;
   try {
     const url = new URL(redirectUri);

@@ -11,6 +11,8 @@ import { authenticateClient } from './client-auth.js';
 import { isMalformedForm } from './form-body.js';
 import type { AuthorizationCodes } from './codes.js';
 import type { RefreshTokens } from './refresh-tokens.js';
+import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
+import { documented } from '../docs/common-schemas.js';
 
 export const TOKEN_PATH = '/access_token';
 /** The route config flag the OAuth error handler looks for. */
@@ -79,7 +81,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     return answer.send(body);
   }
 
-  app.post(TOKEN_PATH, { config: TOKEN_ENDPOINT_CONFIG }, async (request, reply) => {
+  app.post(TOKEN_PATH, { config: TOKEN_ENDPOINT_CONFIG, ...documented(OAUTH_SCHEMAS.accessToken) }, async (request, reply) => {
     const form = readForm(request);
     const grantType = form?.get('grant_type');
     if (!form || !grantType) return answerMalformed(ctx, reply);

@@ -53,10 +53,26 @@ const STYLE = `
   .phone { background: #1d2633; color: #e9eef6; border-radius: 22px; padding: 1.5rem; font-family: ui-monospace, monospace; }
   .phone .code { font-size: 2rem; letter-spacing: .3em; color: #fff; }
   code { word-break: break-all; }
+  main.wide { width: min(76rem, 96vw); margin: 2rem 0; }
+  main.wide h2 { font-size: 1.1rem; margin: 1.8rem 0 .6rem; border-top: 1px solid #e4e9f1; padding-top: 1.2rem; }
+  table { border-collapse: collapse; width: 100%; font-size: .9rem; }
+  th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e4e9f1; vertical-align: top; }
+  th { color: #5b6678; font-weight: 600; white-space: nowrap; }
+  td code { word-break: normal; overflow-wrap: anywhere; font-size: .85rem; }
+  td.nowrap, th.nowrap { white-space: nowrap; }
+  .scroll { overflow-x: auto; max-width: 100%; }
+  .scroll table { min-width: 44rem; }
+  pre { background: #1d2633; color: #e9eef6; border-radius: 8px; padding: .8rem 1rem; overflow-x: auto;
+         font: .82rem/1.45 ui-monospace, "SFMono-Regular", Menlo, monospace; white-space: pre; }
+  nav.links a { margin-right: 1rem; }
+  .pill { display: inline-block; border-radius: 999px; padding: 0 .55rem; font-size: .8rem; font-weight: 600; background: #e4e9f1; }
+  .pill.ok { background: #dff3e4; color: #1b6b34; }
+  .pill.bad { background: #fde8e8; color: #8a1c1c; }
+  .pill.warn { background: #fff3d6; color: #7a5300; }
 `;
 
-/** A whole page. */
-export function page(title: string, body: SafeHtml): string {
+/** A whole page; `wide` for tables and code (the landing and deliveries pages). */
+export function page(title: string, body: SafeHtml, opts: { wide?: boolean } = {}): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -65,7 +81,7 @@ export function page(title: string, body: SafeHtml): string {
 <title>${title}</title>
 <style>${new SafeHtml(STYLE)}</style>
 </head>
-<body><main>
+<body><main${new SafeHtml(opts.wide ? ' class="wide"' : '')}>
 <div class="brand">Lock Access Service</div>
 ${body}
 </main></body>

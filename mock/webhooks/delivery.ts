@@ -84,8 +84,11 @@ export class WebhookDeliverer {
     let url = prepared.url;
     let followed = false;
     for (let attempt = 0; ; attempt++) {
+      const startedAtMs = this.#ctx.clock.now();
+      const started = performance.now();
       const result = await this.#post(url, prepared);
       this.#record({ url, status: result.status, ...(result.error ? { error: result.error } : {}) });
+      this.#ctx.deliveryLog?.record({ url, prepared, status: result.status, error: result.error, startedAtMs, durationMs: performance.now() - started });
       if (faults.has('follow-redirects') && !followed && result.location && result.status !== null && result.status >= 300 && result.status < 400) {
         followed = true;
         url = result.location;

@@ -1,0 +1,100 @@
+/**
+ * Route schemas of the control protocol (the mock's /_control): documentation
+ * for GET /docs. Request bodies come from the zod schemas the routes validate
+ * with (mock/control/schemas.ts), so the description cannot drift from the checks.
+ */
+import { EVENT_KINDS } from '../events/kinds.js';
+import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, RevokeBody } from '../control/schemas.js';
+import { emptyResponse, errorBody, errorResponse, fromZod, jsonResponse, lockId, uuid, type JsonSchema } from './common-schemas.js';
+
+export const CONTROL_SECURITY = [{ controlToken: [] }];
+
+const base = { tags: ['Control protocol'], security: CONTROL_SECURITY };
+const unauthorized = { 401: errorResponse('x-control-token missing or wrong.') };
+const badBody = { 400: errorResponse('The body is not valid JSON or not the expected shape (invalid_json, invalid_body); the message names the field.') };
+
+const fixtures: JsonSchema = {
+  type: 'object',
+  required: ['users', 'locks'],
+  properties: {
+    users: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['userId', 'firstName', 'lastName', 'email', 'phoneNo'],
+        properties: { userId: uuid, firstName: { type: 'string' }, lastName: { type: 'string' }, email: { type: 'string' }, phoneNo: { type: 'string' } },
+      },
+    },
+    locks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['lockId', 'name', 'ownerUserId', 'keypad', 'doorSensor', 'builtInKeypad', 'bridgeId'],
+        properties: {
+          lockId, name: { type: 'string' }, ownerUserId: uuid, keypad: { type: 'boolean' }, doorSensor: { type: 'boolean' },
+          builtInKeypad: { type: 'boolean' }, bridgeId: { type: 'string' },
+        },
+      },
+    },
+  },
+  description: 'The first user owns both locks; the second is a guest on the first.',
+};
+
+const now = jsonResponse('The mock\'s clock.', { type: 'object', required: ['now'], properties: { now: { type: 'integer', description: 'Epoch milliseconds.' } } });
+
+export const CONTROL_SCHEMAS = {
+  fixtures: { ...base, summary: 'The users and locks provisioned for a run', response: { 200: jsonResponse('Users and locks.', fixtures), ...unauthorized } },
+  consent: {
+    ...base,
+    summary: 'Act as the user at sign-in, SMS and consent',
+    description: 'For an authorization request the client built (GET {auth_url}/authorization?…): answers the Location the browser would be sent to.',
+    body: fromZod(ConsentBody, { examples: [{ authorizationUrl: 'http://127.0.0.1:4010/oauth/authorization?client_id=…&redirect_uri=…&state=xyz', userId: '5f0c…', decision: 'approve' }] }),
+    response: {
+      200: jsonResponse('The redirect.', { type: 'object', required: ['location'], properties: { location: { type: 'string', description: 'redirect_uri?code=…&state=… or ?error=access_denied&state=…' } } }),
+      ...badBody,
+      ...unauthorized,
+      404: jsonResponse('Unknown user.', { ...errorBody, properties: { ...(errorBody.properties as object), location: { type: 'null' } } }),
+      422: jsonResponse('An invalid authorization request (unknown client, unregistered redirect URI): the service refuses to redirect.', { ...errorBody, properties: { ...(errorBody.properties as object), location: { type: 'null' } } }),
+    },
+  },
+  getClock: { ...base, summary: 'Read the clock', response: { 200: now, ...unauthorized } },
+  postClock: {
+    ...base,
+    summary: 'Move the clock forward, or back to real time',
+    description: 'Token expiry, refresh-token expiry, signature timestamps and event timestamps follow it.',
+    body: fromZod(ClockBody, { examples: [{ advanceMs: 86_400_000 }, { reset: true }] }),
+    response: { 200: now, ...badBody, ...unauthorized },
+  },
+  events: {
+    ...base,
+    summary: 'Make a lock or user emit an event',
+    description: `Delivered to every matching webhook registration. Kinds: ${EVENT_KINDS.join(', ')}.`,
+    body: fromZod(EventBody, { examples: [{ kind: 'operation.app', lockId: '3F2A9C0B5D7E41A6B8C9D0E1F2A3B4C5', value: 'unlock' }] }),
+    response: {
+      200: jsonResponse('Deliveries attempted.', { type: 'object', required: ['emitted', 'eventId'], properties: { emitted: { type: 'integer' }, eventId: { anyOf: [uuid, { type: 'null' }] } } }),
+      ...badBody,
+      ...unauthorized,
+      404: errorResponse('Unknown lock or user.'),
+      422: errorResponse('Unknown kind, or a value the kind does not take.'),
+    },
+  },
+  revoke: {
+    ...base,
+    summary: 'Revoke a refresh token',
+    body: fromZod(RevokeBody),
+    response: { 204: emptyResponse('Revoked.'), ...badBody, ...unauthorized, 404: errorResponse('Unknown refresh token.') },
+  },
+  clientCredentials: {
+    ...base,
+    summary: 'Grant or withdraw the client_credentials grant',
+    description: 'Off by default, as the spec says (the operator grants it per credential).',
+    body: fromZod(ClientCredentialsBody, { examples: [{ clientId: 'client-0123abcd', enabled: true }] }),
+    response: { 204: emptyResponse('Done.'), ...badBody, ...unauthorized, 404: errorResponse('Unknown client.') },
+  },
+  reset: {
+    ...base,
+    summary: 'Drop every token, code and registration; restore the fixtures',
+    description: 'The clock is left where it is.',
+    response: { 204: emptyResponse('Reset.'), ...unauthorized },
+  },
+} as const;
