@@ -43,7 +43,9 @@ export class LockEventService implements EventService {
     private readonly ctx: MockContext,
     private readonly registry: WebhookRegistry,
     private readonly deliverer: WebhookDeliverer,
-  ) {}
+  ) {
+    ctx.onReset.push(() => this.#lastStatus.clear());
+  }
 
   async emit(request: EventRequest): Promise<{ emitted: number; eventId: string | null }> {
     const built = this.#build(request);
