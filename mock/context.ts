@@ -39,6 +39,12 @@ export interface MockOptions {
   extraFields?: boolean;
   /** Give up on a webhook receiver after this long (default 5000 ms). */
   deliveryTimeoutMs?: number;
+  /** Variant: the webhook endpoints answer with no body, 201 to a registration and 204 to a deletion (default 200 with JSON). */
+  emptyWebhookAnswers?: boolean;
+  /** Variant: the X-Signature t element in epoch seconds (default milliseconds). */
+  signatureTimestampSeconds?: boolean;
+  /** Variant: bridge events list every lock on the bridge (default: the lock concerned alone). */
+  bridgeListsAllLocks?: boolean;
   /** Log lines (SMS codes, sign-in hints); default: none. */
   log?: (line: string) => void;
   /** Record every request of the application's client for grading (mock/grading/; `npm run mock -- --grade`). */
@@ -56,6 +62,9 @@ export interface ResolvedMockOptions {
   lowerCaseLockIds: boolean;
   extraFields: boolean;
   deliveryTimeoutMs: number;
+  emptyWebhookAnswers?: boolean;
+  signatureTimestampSeconds?: boolean;
+  bridgeListsAllLocks?: boolean;
 }
 
 export interface AccessTokenClaims {

@@ -51,6 +51,9 @@ function resolveOptions(options: MockOptions): ResolvedMockOptions {
     lowerCaseLockIds: options.lowerCaseLockIds ?? false,
     extraFields: options.extraFields ?? false,
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 5000,
+    emptyWebhookAnswers: options.emptyWebhookAnswers ?? false,
+    signatureTimestampSeconds: options.signatureTimestampSeconds ?? false,
+    bridgeListsAllLocks: options.bridgeListsAllLocks ?? false,
   };
 }
 

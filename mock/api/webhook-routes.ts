@@ -11,7 +11,7 @@
  *   more registrations than the mock holds 429 {"error":"too_many_registrations"}
  * The static /webhook/user routes win over the parametric ones (fastify's router).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { MockContext } from '../context.js';
 import type { Registration, WebhookRegistry } from '../webhooks/registry.js';
 import { firstProblem, lockRegistrationSchema, userRegistrationSchema, type RegistrationBody } from '../webhooks/registration-schema.js';
@@ -54,37 +54,43 @@ function describe(registration: Registration): Record<string, unknown> {
 }
 
 export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, registry: WebhookRegistry): void {
-  app.post('/webhook/user', documented(API_SCHEMAS.registerUser), async (request) => {
+  // The emptyWebhookAnswers variant: 201 (registered) or 204 (deleted) with no body.
+  const answer = (reply: FastifyReply, status: 201 | 204, body: Record<string, unknown>) =>
+    ctx.options.emptyWebhookAnswers ? reply.code(status).send() : body;
+
+  app.post('/webhook/user', documented(API_SCHEMAS.registerUser), async (request, reply) => {
     const { claims } = callerOf(request);
     callerUser(ctx, claims.userId);
     const body = parseRegistration(ctx, userRegistrationSchema, request.body);
+    if (ctx.faults.has('user-register-refused')) throw new ApiError(400, 'invalid_registration', 'registration refused');
     ensureRoom(registry);
-    return describe(registry.registerUser({ ...body, userId: claims.userId, clientId: body.clientID }));
+    return answer(reply, 201, describe(registry.registerUser({ ...body, userId: claims.userId, clientId: body.clientID })));
   });
 
-  app.post<{ Params: { lockID: string } }>('/webhook/:lockID', documented(API_SCHEMAS.registerLock), async (request) => {
+  app.post<{ Params: { lockID: string } }>('/webhook/:lockID', documented(API_SCHEMAS.registerLock), async (request, reply) => {
     const { claims } = callerOf(request);
     const lock = memberLock(ctx, request.params.lockID, callerUser(ctx, claims.userId));
     const body = parseRegistration(ctx, lockRegistrationSchema, request.body);
+    if (ctx.faults.has('lock-register-refused')) throw new ApiError(400, 'invalid_registration', 'registration refused');
     ensureRoom(registry);
-    return describe(registry.registerLock(lock.lockId, { ...body, userId: claims.userId, clientId: body.clientID }));
+    return answer(reply, 201, describe(registry.registerLock(lock.lockId, { ...body, userId: claims.userId, clientId: body.clientID })));
   });
 
-  app.delete('/webhook/user', documented(API_SCHEMAS.deleteUser), async (request) => {
+  app.delete('/webhook/user', documented(API_SCHEMAS.deleteUser), async (request, reply) => {
     const { claims } = callerOf(request);
     callerUser(ctx, claims.userId);
     if (!registry.deleteUser(claims.userId, claims.clientId)) {
       throw new ApiError(404, 'webhook_not_found', 'the caller has no user webhook registration');
     }
-    return { deleted: true, userId: claims.userId };
+    return answer(reply, 204, { deleted: true, userId: claims.userId });
   });
 
-  app.delete<{ Params: { lockID: string; clientID: string } }>('/webhook/:lockID/:clientID', documented(API_SCHEMAS.deleteLock), async (request) => {
+  app.delete<{ Params: { lockID: string; clientID: string } }>('/webhook/:lockID/:clientID', documented(API_SCHEMAS.deleteLock), async (request, reply) => {
     const { claims } = callerOf(request);
     const lock = memberLock(ctx, request.params.lockID, callerUser(ctx, claims.userId));
     if (!registry.deleteLock(lock.lockId, claims.userId, request.params.clientID)) {
       throw new ApiError(404, 'webhook_not_found', 'the caller has no webhook registration on this lock for this clientID', 'clientID');
     }
-    return { deleted: true, lockId: lock.lockId, clientID: request.params.clientID };
+    return answer(reply, 204, { deleted: true, lockId: lock.lockId, clientID: request.params.clientID });
   });
 }

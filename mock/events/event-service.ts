@@ -10,18 +10,32 @@ import type { Group } from '../webhooks/groups.js';
 import type { Registration, WebhookRegistry } from '../webhooks/registry.js';
 import type { WebhookDeliverer } from '../webhooks/delivery.js';
 import { isEventKind, KINDS, EVENT_KINDS, type EventKind } from './kinds.js';
+import type { FaultName } from '../faults.js';
+import { LOCK_GROUPS, USER_GROUPS } from '../webhooks/groups.js';
 import * as build from './payloads.js';
 
 type Payload = Record<string, unknown>;
 
 /** What one event sends: a payload for lock registrations and/or one for the user's registration. */
 interface BuiltEvent {
-  lock?: { lockIds: string[]; group: Group; payload: Payload; onlyUserId?: string };
+  lock?: { lockIds: string[]; group: Group; payload: Payload; onlyUserId?: string; alsoGroups?: readonly Group[] };
   user?: { userId: string; group: Group; payload: Payload };
   eventId: string | null;
 }
 
 const DEFAULT_DRIFT_MS = 60 * 60 * 1000;
+
+/** The fault that makes a registration naming this group, but not every group of its kind, miss the group's events. */
+const ALONE_IGNORED: Record<Group, FaultName> = {
+  operation: 'operation-group-alone-ignored',
+  'operation.type': 'operation-type-group-alone-ignored',
+  configuration: 'configuration-group-alone-ignored',
+  battery: 'battery-group-alone-ignored',
+  systemstatus: 'systemstatus-group-alone-ignored',
+  accessmgmt: 'accessmgmt-group-alone-ignored',
+  lockmembership: 'lockmembership-group-alone-ignored',
+  lifecycle: 'lifecycle-group-alone-ignored',
+};
 const MAX_NAME_LENGTH = 100;
 
 export class LockEventService implements EventService {
@@ -29,15 +43,23 @@ export class LockEventService implements EventService {
     private readonly ctx: MockContext,
     private readonly registry: WebhookRegistry,
     private readonly deliverer: WebhookDeliverer,
-  ) {}
+  ) {
+    ctx.onReset.push(() => this.#lastStatus.clear());
+  }
 
   async emit(request: EventRequest): Promise<{ emitted: number; eventId: string | null }> {
     const built = this.#build(request);
     return { emitted: this.#dispatch(built, KINDS[request.kind as EventKind].keypad), eventId: built.eventId };
   }
 
+  /** Per lock, the state the last status event reported (status-check-only-on-change). */
+  readonly #lastStatus = new Map<string, string>();
+
   /** The status webhook of PUT /remoteoperate/:lockId/status: the lock's state now, to every listener. */
   emitStatus(lock: MockLock, caller: MockUser): { emitted: number } {
+    const unchanged = this.#lastStatus.get(lock.lockId) === lock.state;
+    this.#lastStatus.set(lock.lockId, lock.state);
+    if (unchanged && this.ctx.faults.has('status-check-only-on-change')) return { emitted: 0 };
     const payload = build.statusCheck(this.#env(), lock, caller);
     const onlyCaller = this.ctx.faults.has('status-check-caller-only');
     const built: BuiltEvent = {
@@ -78,8 +100,9 @@ export class LockEventService implements EventService {
     }
     // The acting user: the one named, else the lock's owner.
     const actor = subject ?? this.#owner(lock);
+    const alsoGroups: readonly Group[] = ('alsoLockGroups' in def ? def.alsoLockGroups : undefined) ?? [];
     const forLock = (payload: Payload, eventId: string | null = null): BuiltEvent => ({
-      lock: { lockIds: [lock.lockId], group: def.lockGroup!, payload }, eventId,
+      lock: { lockIds: [lock.lockId], group: def.lockGroup!, payload, alsoGroups }, eventId,
     });
 
     switch (kind) {
@@ -115,9 +138,11 @@ export class LockEventService implements EventService {
         return forLock(build.masterPinChanged(env, lock, eventId), eventId);
       }
       case 'keypad_battery':
-        return forLock(build.keypadBattery(lock, value!));
+        return forLock(build.keypadBattery(env, lock, value!));
       case 'bridge': {
-        const lockIds = this.ctx.world.locks.filter((l) => l.bridgeId === lock.bridgeId).map((l) => l.lockId);
+        // The lock concerned (an array of one), or (variant) every lock on the bridge; their listeners hear of it.
+        const onBridge = this.ctx.world.locks.filter((l) => l.bridgeId === lock.bridgeId).map((l) => l.lockId);
+        const lockIds = this.ctx.options.bridgeListsAllLocks ? onBridge : [lock.lockId];
         return { lock: { lockIds, group: 'systemstatus', payload: build.bridge(env, lockIds, value!) }, eventId: null };
       }
       case 'lock_user_add':
@@ -138,13 +163,18 @@ export class LockEventService implements EventService {
   /** Sends the built event to every matching registration; the number of deliveries attempted. */
   #dispatch(event: BuiltEvent, fromKeypad: boolean): number {
     const { faults, options } = this.ctx;
-    const wants = (r: Registration, group: Group) => faults.has('filter-ignored') || r.notificationTypes.includes(group);
+    const wants = (r: Registration, group: Group, also: readonly Group[] = []) => {
+      if (faults.has('filter-ignored')) return true;
+      const every = r.lockId === null ? USER_GROUPS : LOCK_GROUPS;
+      return [group, ...also].some((g) => r.notificationTypes.includes(g)
+        && !(faults.has(ALONE_IGNORED[g]) && !every.every((x) => r.notificationTypes.includes(x))));
+    };
     const finish = (payload: Payload) => (options.extraFields ? build.withExtraField(payload) : payload);
     let emitted = 0;
     if (event.lock && !(fromKeypad && faults.has('keypad-events-dropped'))) {
-      const { lockIds, group, payload, onlyUserId } = event.lock;
+      const { lockIds, group, payload, onlyUserId, alsoGroups } = event.lock;
       for (const registration of this.registry.forLocks(lockIds)) {
-        if (!wants(registration, group)) continue;
+        if (!wants(registration, group, alsoGroups)) continue;
         if (onlyUserId !== undefined && registration.userId !== onlyUserId) continue;
         this.deliverer.deliver(registration, finish(payload));
         emitted++;

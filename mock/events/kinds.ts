@@ -28,6 +28,8 @@ export interface KindDefinition {
   userGroup: UserGroup | null;
   /** The event comes from a keypad: the lock must have one. */
   keypad: boolean;
+  /** Further lock groups that also receive it (a keypad operation is an operation.type event too). */
+  alsoLockGroups?: readonly LockGroup[];
   /** Whether userId (the affected user) is required rather than defaulting to the lock's owner. lifecycle.deleted alone concerns no lock. */
   subjectRequired: boolean;
 }
@@ -38,7 +40,7 @@ function kind(value: ValueRule, lockGroup: LockGroup | null, userGroup: UserGrou
 
 export const KINDS = {
   'operation.app': kind(LOCK_STATES, 'operation'),
-  'operation.keypad': kind(LOCK_STATES, 'operation', null, { keypad: true }),
+  'operation.keypad': kind(LOCK_STATES, 'operation', null, { keypad: true, alsoLockGroups: ['operation.type'] }),
   'operation.manual': kind(LOCK_STATES, 'operation'),
   door: kind(DOOR_STATES, 'operation'),
   lock_name_changed: kind('lock-name', 'configuration'),

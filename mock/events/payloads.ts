@@ -17,10 +17,21 @@ export interface PayloadEnv {
 
 type Payload = Record<string, unknown>;
 
+/** A Timestamp / timeStamp value: epoch ms (epoch seconds under timestamps-in-seconds). */
+function stamp(env: PayloadEnv, ms = env.now): number {
+  return env.faults.has('timestamps-in-seconds') ? Math.floor(ms / 1000) : ms;
+}
+
+/** Timestamp (event on the lock) and timeStamp (sent) of an operation event; timestamp-after-send swaps their order. */
+function operationTimes(env: PayloadEnv): { Timestamp: number; timeStamp: number } {
+  const happened = env.faults.has('timestamp-after-send') ? env.now + 60_000 : env.now;
+  return { Timestamp: stamp(env, happened), timeStamp: stamp(env) };
+}
+
 export function operationApp(env: PayloadEnv, lock: MockLock, state: string, actor: MockUser): Payload {
   return {
     LockID: lock.lockId, EventType: 'operation', Event: state, Device: 'lock',
-    User: userObject(env.world, actor), Timestamp: env.now, timeStamp: env.now,
+    User: env.faults.has('app-op-user-partial') ? partialUser(env, actor) : userObject(env.world, actor), ...operationTimes(env),
   };
 }
 
@@ -28,15 +39,17 @@ export function operationKeypad(env: PayloadEnv, lock: MockLock, state: string, 
   return {
     LockID: lock.lockId, EventType: 'operation', Event: state,
     Device: env.faults.has('keypad-op-device-lock') ? 'lock' : 'keypad',
-    User: userObject(env.world, actor), Timestamp: env.now, timeStamp: env.now,
+    User: userObject(env.world, actor), ...operationTimes(env),
   };
 }
 
 export function operationManual(env: PayloadEnv, lock: MockLock, state: string, eventId: string): Payload {
-  const marker: ManualMarker = state === 'lock' || env.faults.has('manual-marker-wrong') ? 'manuallock' : 'manualunlock';
+  const wrong = env.faults.has('manual-marker-wrong') || (state === 'unlatch' && env.faults.has('manual-unlatch-marker-wrong'));
+  const marker: ManualMarker = state === 'lock' || wrong ? 'manuallock' : 'manualunlock';
+  const { Timestamp, timeStamp } = operationTimes(env);
   return {
     LockID: lock.lockId, EventType: 'operation', Event: state, Device: 'lock',
-    User: { UserID: marker }, timeStamp: env.now, Timestamp: env.now, EventID: eventId,
+    User: { UserID: marker }, timeStamp, Timestamp, EventID: eventId,
   };
 }
 
@@ -44,7 +57,7 @@ export function door(env: PayloadEnv, lock: MockLock, doorState: string, actor: 
   return {
     LockID: lock.lockId, EventType: 'operation', Event: doorState, Device: 'lock',
     User: { UserID: env.faults.has('door-marker-missing') ? actor.userId : DOOR_MARKER },
-    Timestamp: env.now, timeStamp: env.now,
+    ...operationTimes(env),
   };
 }
 
@@ -52,7 +65,7 @@ export function door(env: PayloadEnv, lock: MockLock, doorState: string, actor: 
 export function statusCheck(env: PayloadEnv, lock: MockLock, caller: MockUser): Payload {
   return {
     LockID: lock.lockId, EventType: env.faults.has('status-as-operation') ? 'operation' : 'status',
-    Event: lock.state, Device: 'lock', User: userObject(env.world, caller),
+    Event: env.faults.has('status-state-stale') ? 'lock' : lock.state, Device: 'lock', User: userObject(env.world, caller),
   };
 }
 
@@ -67,7 +80,8 @@ export function lockNameChanged(env: PayloadEnv, lock: MockLock, oldName: string
 export function lockBatteryAlert(env: PayloadEnv, lock: MockLock, warningLevel: string, actor: MockUser): Payload {
   return {
     LockID: lock.lockId, EventType: 'system', Event: 'lock_battery_alert',
-    [env.faults.has('battery-field-renamed') ? 'warninglevel' : 'warningLevel']: warningLevel,
+    [env.faults.has('battery-field-renamed') ? 'warninglevel' : 'warningLevel']:
+      warningLevel === 'lock_state_battery_warning_2day' && env.faults.has('battery-level-2day-wrong') ? 'lock_state_battery_warning_1week' : warningLevel,
     userID: actor.firstName.toLowerCase(),
   };
 }
@@ -75,14 +89,18 @@ export function lockBatteryAlert(env: PayloadEnv, lock: MockLock, warningLevel: 
 export function lockClockDrifted(env: PayloadEnv, lock: MockLock, warningLevel: string, driftMs: number): Payload {
   return {
     LockID: lock.lockId, EventType: 'systemstatus', Event: 'lock_log_timestamp_drifted',
-    warningLevel, Timestamp: env.now, TimestampDrifted: env.now + driftMs,
+    warningLevel, Timestamp: stamp(env), TimestampDrifted: stamp(env, env.faults.has('clock-drift-ignored') ? env.now : env.now + driftMs),
   };
 }
 
 export function keypadPinManaged(env: PayloadEnv, lock: MockLock, pinState: string, pinUser: MockUser, owner: MockUser): Payload {
   return {
     LockID: lock.lockId, EventType: 'configuration', Event: 'keypad_pin_managed',
-    Lock: { Name: lock.name }, Pin: { state: pinState, action: 'intent' },
+    Lock: { Name: lock.name },
+    Pin: {
+      state: pinState === 'disable' && env.faults.has('pin-state-disable-as-enable') ? 'enable' : pinState,
+      action: env.faults.has('pin-action-not-intent') ? 'update' : 'intent',
+    },
     PinUser: userObject(env.world, pinUser), User: userObject(env.world, owner),
   };
 }
@@ -93,13 +111,14 @@ export function masterPinChanged(env: PayloadEnv, lock: MockLock, eventId: strin
     Lock: { Name: lock.name },
     Pin: env.faults.has('masterpin-pin-filled') ? { state: 'load', action: 'intent' } : {},
     PinUser: { ...MASTER_PIN_USER }, User: { ...MASTER_PIN_USER },
-    timeStamp: env.now, Timestamp: env.now, EventID: eventId,
+    timeStamp: stamp(env), Timestamp: stamp(env), EventID: eventId,
   };
 }
 
-export function keypadBattery(lock: MockLock, level: string): Payload {
+export function keypadBattery(env: PayloadEnv, lock: MockLock, level: string): Payload {
   return {
-    LockID: lock.lockId, EventType: 'battery', Event: level,
+    LockID: lock.lockId, EventType: 'battery',
+    Event: level === 'keypad_battery_critical' && env.faults.has('keypad-battery-critical-as-warning') ? 'keypad_battery_warning' : level,
     DeviceType: 'keypad', DeviceSerialNumber: lock.keypadSerialNumber,
   };
 }
@@ -121,6 +140,12 @@ function membershipExtra(kind: MembershipKind, value: string | undefined): Parti
   return {};
 }
 
+/** App operations under app-op-user-partial: a User object without PhoneNo, Email and imageInfo. */
+function partialUser(env: PayloadEnv, actor: MockUser): Payload {
+  const { UserID, FirstName, LastName } = userObject(env.world, actor);
+  return { UserID, FirstName, LastName };
+}
+
 /** A membership event as lock registrations receive it. */
 export function membershipForLock(env: PayloadEnv, kind: MembershipKind, lock: MockLock, subject: MockUser, value: string | undefined, eventId: string): Payload {
   const extra = membershipExtra(kind, value);
@@ -131,8 +156,11 @@ export function membershipForLock(env: PayloadEnv, kind: MembershipKind, lock: M
   };
   // Rows "Access level changed" and "Access schedule changed" add timeStamp, EventID, Timestamp.
   if (kind === 'lock_usertype_changed' || kind === 'lock_accesstype_changed') {
-    Object.assign(payload, { timeStamp: env.now, EventID: eventId, Timestamp: env.now });
+    Object.assign(payload, { timeStamp: stamp(env), EventID: eventId, Timestamp: stamp(env) });
+    if (kind === 'lock_accesstype_changed' && env.faults.has('accesstype-no-eventid')) delete payload.EventID;
   }
+  if (kind === 'lock_user_add' && env.faults.has('lock-user-add-no-lock')) delete payload.Lock;
+  if (kind === 'lock_user_remove' && env.faults.has('lock-user-remove-no-user')) delete payload.User;
   return payload;
 }
 
@@ -140,9 +168,13 @@ export function membershipForLock(env: PayloadEnv, kind: MembershipKind, lock: M
 export function membershipForUser(env: PayloadEnv, kind: MembershipKind, lock: MockLock, subject: MockUser, value: string | undefined, eventId: string): Payload {
   const payload: Payload = {
     EventType: 'authorization', Event: kind, UserID: subject.userId, LockID: lock.lockId,
-    EventID: eventId, timeStamp: env.now, Timestamp: env.now, ...membershipExtra(kind, value),
+    EventID: eventId, timeStamp: stamp(env), Timestamp: stamp(env), ...membershipExtra(kind, value),
   };
   if (env.faults.has('user-event-no-eventid')) delete payload.EventID;
+  if (kind === 'lock_user_add' && env.faults.has('user-add-carries-usertype')) payload.UserType = 'user';
+  if (kind === 'lock_user_remove' && env.faults.has('user-remove-carries-accesstype')) payload.AccessType = 'rule_access_always';
+  if (kind === 'lock_usertype_changed' && env.faults.has('user-usertype-missing')) delete payload.UserType;
+  if (kind === 'lock_accesstype_changed' && env.faults.has('user-accesstype-always')) payload.AccessType = 'rule_access_always';
   return payload;
 }
 

@@ -14,6 +14,10 @@ import { hmacSha256, signatureHeader } from './signature.js';
 const STALE_BY_MS = 10 * 60 * 1000;
 /** retry-on-error: how many extra attempts after a non-2xx answer. */
 const FAULTY_RETRIES = 2;
+/** retry-unanswered: the pause before the one extra attempt after no answer. */
+const UNANSWERED_RETRY_AFTER_MS = 300;
+/** system-events-unsigned: the rows whose examples in the spec omit X-Signature. */
+const UNSIGNED_IN_EXAMPLES = new Set(['lock_battery_alert', 'lock_log_timestamp_drifted']);
 
 export interface DeliveryAttempt {
   url: string;
@@ -45,10 +49,13 @@ export class WebhookDeliverer {
   prepare(registration: Registration, payload: unknown): PreparedDelivery {
     const ctx = this.#ctx;
     const body = JSON.stringify(payload);
+    const toUser = registration.lockId === null;
     const headers: Record<string, string> = {
-      'content-type': ctx.faults.has('wrong-content-type') ? 'text/plain' : 'application/json',
+      'content-type': ctx.faults.has('wrong-content-type') || (toUser && ctx.faults.has('user-deliveries-text-plain')) ? 'text/plain' : 'application/json',
     };
-    if (!ctx.faults.has('signature-missing')) {
+    const event = (payload as { Event?: unknown } | null)?.Event;
+    const unsigned = ctx.faults.has('system-events-unsigned') && typeof event === 'string' && UNSIGNED_IN_EXAMPLES.has(event);
+    if (!ctx.faults.has('signature-missing') && !unsigned) {
       headers['x-signature'] = this.#sign(body, payload);
     }
     if (!ctx.faults.has('no-custom-header')) {
@@ -59,7 +66,9 @@ export class WebhookDeliverer {
 
   #sign(body: string, payload: unknown): string {
     const { faults, clock, credentials, options } = this.#ctx;
-    const t = String(faults.has('signature-stale-timestamp') ? clock.now() - STALE_BY_MS : clock.now());
+    const ms = faults.has('signature-stale-timestamp') ? clock.now() - STALE_BY_MS : clock.now();
+    // The signatureTimestampSeconds variant: t in epoch seconds.
+    const t = String(options.signatureTimestampSeconds ? Math.floor(ms / 1000) : ms);
     const key = faults.has('signature-wrong-key') ? credentials.clientSecret : credentials.apiKey;
     let signed: string;
     if (faults.has('signature-body-only')) signed = body;
@@ -96,6 +105,10 @@ export class WebhookDeliverer {
       }
       const failed = result.status === null || result.status < 200 || result.status >= 300;
       if (faults.has('retry-on-error') && failed && attempt < FAULTY_RETRIES) continue;
+      if (faults.has('retry-unanswered') && result.status === null && attempt === 0) {
+        await new Promise((resolveWait) => setTimeout(resolveWait, UNANSWERED_RETRY_AFTER_MS));
+        continue;
+      }
       return;
     }
   }

@@ -44,6 +44,17 @@ export class WebhookRegistry {
 
   registerLock(lockId: string, input: RegistrationInput): Registration {
     const registration: Registration = { ...input, id: randomUUID(), lockId, createdAtMs: this.now() };
+    const previous = this.#lock.find((r) => r.lockId === lockId && r.userId === input.userId);
+    if (previous && this.faults.has('lock-register-keeps-groups')) {
+      registration.notificationTypes = [...new Set([...previous.notificationTypes, ...input.notificationTypes])];
+    }
+    if (previous && this.faults.has('lock-register-keeps-token')) {
+      registration.header = previous.header;
+      registration.token = previous.token;
+    }
+    if (this.faults.has('lock-register-per-user')) {
+      this.#lock = this.#lock.filter((r) => r.userId !== input.userId);
+    }
     if (this.faults.has('lock-register-per-lock')) {
       this.#lock = this.#lock.filter((r) => r.lockId !== lockId);
     } else if (!this.faults.has('lock-register-appends')) {

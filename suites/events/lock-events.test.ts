@@ -12,7 +12,7 @@ import * as S from '../schemas/events.js';
 import type { SuiteContext } from '../support/context.js';
 import { newInbox } from '../support/context.js';
 import { LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, expectDelivery, isAbout } from '../support/deliveries.js';
-import { emitAndCatch, expectSchema, listenToLock, operationOn, owner } from '../support/events.js';
+import { asEpochMs, emitAndCatch, expectSchema, listenToLock, operationOn, owner } from '../support/events.js';
 import { firstLock, lockWith, sameId, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
 import { expectAccepted, registerLock } from '../support/webhooks.js';
@@ -21,6 +21,9 @@ import { expectAccepted, registerLock } from '../support/webhooks.js';
 const needs = (): { needs: Capability[] } => ({ needs: ['user-token', 'capture', 'events'] });
 /** The same, for rows that loop over several values, each waiting for its delivery. */
 const needsLooping = (): { needs: Capability[]; timeout: number } => ({ ...needs(), timeout: LOOPING_TEST_TIMEOUT_MS });
+
+/** How far TimestampDrifted - Timestamp may be from the drift reported (the lock's log and the send are not one instant). */
+const DRIFT_TOLERANCE_MS = 60_000;
 
 function expectLock(t: SuiteContext, got: unknown, lockId: string, row: string): void {
   t.expect(sameId(got, lockId), `${row}: LockID must be the lock the event happened on (${lockId}); got ${JSON.stringify(got)}`).toBe(true);
@@ -79,10 +82,17 @@ describe('Lock events', () => {
     const session = await t.flows.userSession(0);
     const inbox = await newInbox(t, { label: 'status' });
     expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken }));
-    await triggerStatusCheck(t, lock.lockId, session.accessToken);
-    const d = await expectDelivery(t, inbox, 'the status check result', { predicate: isAbout(lock.lockId) });
-    const body = expectSchema(t, S.statusCheck, d, 'status check result');
-    expectLock(t, body.LockID, lock.lockId, 'status check result');
+    // With events, each state is set first (the operation.* kinds set the lock's state), then checked.
+    const states: readonly (S.LockState | null)[] = t.target.has('events') ? ['unlatch', 'unlock', 'lock'] : [null];
+    for (const state of states) {
+      if (state) await emitAndCatch(t, inbox, { kind: 'operation.app', lockId: lock.lockId, userId: owner(t).userId, value: state }, state, operationOn('lock'));
+      const seen = new Set((await inbox.deliveries()).map((d) => d.seq));
+      await triggerStatusCheck(t, lock.lockId, session.accessToken);
+      const d = await expectDelivery(t, inbox, `the status check result${state ? ` after the lock was set to ${state}` : ''}`, { predicate: (x) => !seen.has(x.seq) && isAbout(lock.lockId)(x) });
+      const body = expectSchema(t, S.statusCheck, d, 'status check result');
+      expectLock(t, body.LockID, lock.lockId, 'status check result');
+      if (state) t.expect(body.Event, `status check result: Event must be the lock's state now (an operation event set it to ${state})`).toBe(state);
+    }
   });
 
   conformance('EVENT-LOCK-NAME-CHANGED', 'lock name changed: configuration, Lock.Name is the new name, User object', needs(), async (t) => {
@@ -96,13 +106,15 @@ describe('Lock events', () => {
     expectUser(t, body.User.UserID, owner(t).userId, 'lock name changed');
   });
 
-  conformance('EVENT-LOCK-BATTERY', 'lock battery warning: system, lock_battery_alert, warningLevel, userID', needs(), async (t) => {
+  conformance('EVENT-LOCK-BATTERY', 'lock battery warning: system, lock_battery_alert, each warningLevel, userID in lower case', needsLooping(), async (t) => {
     const lock = firstLock(t);
     const inbox = await listenToLock(t, lock);
-    const value = 'lock_state_battery_warning_2week';
-    const d = await emitAndCatch(t, inbox, { kind: 'lock_battery_alert', lockId: lock.lockId, value }, 'lock_battery_alert');
-    const body = expectSchema(t, S.lockBatteryAlert, d, 'lock battery warning');
-    t.expect(body.warningLevel, 'lock battery warning: warningLevel must be the level reported').toBe(value);
+    for (const value of S.lockBatteryLevels) {
+      const d = await emitAndCatch(t, inbox, { kind: 'lock_battery_alert', lockId: lock.lockId, value }, 'lock_battery_alert');
+      const body = expectSchema(t, S.lockBatteryAlert, d, `lock battery warning (${value})`);
+      t.expect(body.warningLevel, `lock battery warning: warningLevel must be the level reported (${value})`).toBe(value);
+      t.expect(body.userID, 'lock battery warning: userID is a lower-case name').toBe(body.userID.toLowerCase());
+    }
   });
 
   conformance('EVENT-LOCK-CLOCK-DRIFT', 'lock clock wrong: systemstatus, lock_log_timestamp_drifted, warningLevel, Timestamp, TimestampDrifted', needs(), async (t) => {
@@ -110,9 +122,18 @@ describe('Lock events', () => {
     const inbox = await listenToLock(t, lock);
     // The row's warningLevel has no list of its own: one of the spec's warningLevel values (States).
     const level = 'lock_state_battery_warning_none';
-    const d = await emitAndCatch(t, inbox, { kind: 'lock_log_timestamp_drifted', lockId: lock.lockId, value: level, params: { drift: 3_600_000 } }, 'lock_log_timestamp_drifted');
-    const body = expectSchema(t, S.lockClockDrift, d, 'lock clock wrong');
-    t.expect(body.warningLevel, 'lock clock wrong: warningLevel must be the level reported').toBe(level);
+    // The lock's clock in the future, then too far in the past.
+    for (const drift of [3_600_000, -2 * 86_400_000]) {
+      const d = await emitAndCatch(t, inbox, { kind: 'lock_log_timestamp_drifted', lockId: lock.lockId, value: level, params: { drift } }, 'lock_log_timestamp_drifted');
+      const body = expectSchema(t, S.lockClockDrift, d, 'lock clock wrong');
+      t.expect(body.warningLevel, 'lock clock wrong: warningLevel must be the level reported').toBe(level);
+      const sent = asEpochMs(body.Timestamp);
+      const drifted = asEpochMs(body.TimestampDrifted);
+      t.observe(`drift ${drift} ms`, { Timestamp: body.Timestamp, TimestampDrifted: body.TimestampDrifted });
+      t.expect(drifted, `lock clock wrong: TimestampDrifted ${JSON.stringify(body.TimestampDrifted)} must be a time (epoch seconds or milliseconds, or ISO 8601)`).not.toBeNull();
+      const off = drifted! - (sent ?? 0) - drift;
+      t.expect(Math.abs(off) <= DRIFT_TOLERANCE_MS, `lock clock wrong: TimestampDrifted - Timestamp must be the drift the lock reported (${drift} ms, within ${DRIFT_TOLERANCE_MS} ms); it is ${drifted! - (sent ?? 0)} ms`).toBe(true);
+    }
   });
 
   conformance('EVENT-KEYPAD-PIN-MANAGED', 'keypad PIN managed: configuration, Lock.Name, Pin {state, action}, PinUser, User', needsLooping(), async (t) => {
@@ -128,6 +149,15 @@ describe('Lock events', () => {
       expectUser(t, body.User.UserID, owner(t).userId, `keypad PIN ${value}`, 'owner who added it');
       if (lock.name) t.expect(body.Lock.Name, `keypad PIN ${value}: Lock.Name`).toBe(lock.name);
     }
+  });
+
+  conformance('EVENT-PIN-ACTION-INTENT', 'keypad PIN managed: Pin.action is intent (the sample\'s value; others not shown)', needs(), async (t) => {
+    const lock = lockWith(t, 'keypad');
+    const inbox = await listenToLock(t, lock, ['configuration']);
+    const d = await emitAndCatch(t, inbox, { kind: 'keypad_pin_managed', lockId: lock.lockId, userId: owner(t).userId, value: 'load', params: { pinUserId: owner(t).userId } }, 'keypad_pin_managed');
+    const action: unknown = d.json?.Pin?.action;
+    t.observe('Pin.action', action);
+    t.expect(action, 'keypad PIN managed: Pin.action (intent in the spec\'s sample)').toBe('intent');
   });
 
   conformance('EVENT-MASTER-PIN', 'master PIN changed: empty Pin, masterpin User and PinUser, timeStamp, Timestamp, EventID', needs(), async (t) => {
@@ -213,13 +243,35 @@ describe('Registration groups and common fields', () => {
     t.observe('deliveries to an operation.type registration after an app unlock and a keypad lock', got.map((d) => d.json ?? d.bodyText.slice(0, 200)));
   });
 
-  conformance('EVENT-TIMESTAMP-UNITS', 'unit of Timestamp and timeStamp (epoch milliseconds in the samples)', needs(), async (t) => {
+  conformance('EVENT-TIMESTAMP-UNITS', 'Timestamp and timeStamp are epoch milliseconds (as in the samples)', needs(), async (t) => {
     const lock = firstLock(t);
     const inbox = await listenToLock(t, lock);
     const d = await emitAndCatch(t, inbox, { kind: 'operation.manual', lockId: lock.lockId, value: 'lock' }, 'lock', operationOn('lock'));
     const now = await t.targetNow();
     const unit = (v: unknown) => typeof v !== 'number' ? typeof v : Math.abs(v - now) < 86_400_000 ? 'ms' : Math.abs(v * 1000 - now) < 86_400_000 ? 's' : 'neither (far from the target clock)';
-    t.observe('Timestamp', { value: d.json?.Timestamp, unit: unit(d.json?.Timestamp) });
-    t.observe('timeStamp', { value: d.json?.timeStamp, unit: unit(d.json?.timeStamp) });
+    for (const field of ['Timestamp', 'timeStamp'] as const) {
+      const value: unknown = d.json?.[field];
+      t.observe(field, { value, unit: unit(value) });
+      t.expect(unit(value), `manual lock: ${field} ${JSON.stringify(value)} should be epoch milliseconds, within a day of the target's clock (${now})`).toBe('ms');
+    }
+  });
+
+  conformance('EVENT-TIMESTAMP-ORDER', 'operation events: Timestamp (on the lock) is not after timeStamp (sent)', needs(), async (t) => {
+    const lock = lockWith(t, 'keypad');
+    const inbox = await listenToLock(t, lock);
+    const rows = [
+      { request: { kind: 'operation.app', lockId: lock.lockId, userId: owner(t).userId, value: 'unlock' }, event: 'unlock' },
+      { request: { kind: 'operation.keypad', lockId: lock.lockId, userId: owner(t).userId, value: 'lock' }, event: 'lock' },
+      { request: { kind: 'operation.manual', lockId: lock.lockId, value: 'unlatch' }, event: 'unlatch' },
+    ];
+    for (const { request, event } of rows) {
+      const d = await emitAndCatch(t, inbox, request, event);
+      const happened: unknown = d.json?.Timestamp;
+      const sent: unknown = d.json?.timeStamp;
+      t.observe(request.kind, { Timestamp: happened, timeStamp: sent });
+      // Only where both are present: the rows that list them (manual operations) are judged there.
+      if (typeof happened !== 'number' || typeof sent !== 'number') continue;
+      t.expect(happened <= sent, `${request.kind} ${event}: Timestamp (${happened}, when it happened on the lock) should not be after timeStamp (${sent}, when the webhook was sent)`).toBe(true);
+    }
   });
 });

@@ -25,6 +25,7 @@ const imageVariant = z.looseObject({
 export const imageInfo = z.union([z.literal('n/a'), z.looseObject({ original: imageVariant, thumbnail: imageVariant })]);
 
 export const lockStates = ['unlock', 'lock', 'unlatch'] as const;
+export type LockState = (typeof lockStates)[number];
 export const doorStates = ['closed', 'open', 'ajar'] as const;
 export const lockBatteryLevels = [
   'lock_state_battery_warning_none', 'lock_state_battery_warning_4week', 'lock_state_battery_warning_2week',
@@ -118,6 +119,7 @@ export const lockBatteryAlert = lockEvent.extend({
 export const lockClockDrift = lockEvent.extend({
   EventType: z.literal('systemstatus'),
   Event: z.literal('lock_log_timestamp_drifted'),
+  // The row lists no values for this warningLevel: any string (not the battery levels alone).
   warningLevel: z.string(),
   Timestamp: epochInt,
   // The lock-reported time: its type is not given beyond "time"; a number or a string.
@@ -201,7 +203,13 @@ const userEvent = z.looseObject({
   Timestamp: epochInt,
 });
 
-export const userLockUserAdd = userEvent.extend({ Event: z.literal('lock_user_add') });
-export const userLockUserRemove = userEvent.extend({ Event: z.literal('lock_user_remove') });
+/** "Extra field: none": neither of the other rows' extra fields (unknown fields of other names stay allowed). */
+const noExtraField = (event: string) => ({
+  UserType: z.never(`${event} carries no UserType (its row's extra field is none)`).optional(),
+  AccessType: z.never(`${event} carries no AccessType (its row's extra field is none)`).optional(),
+});
+
+export const userLockUserAdd = userEvent.extend({ Event: z.literal('lock_user_add'), ...noExtraField('lock_user_add') });
+export const userLockUserRemove = userEvent.extend({ Event: z.literal('lock_user_remove'), ...noExtraField('lock_user_remove') });
 export const userUsertypeChanged = userEvent.extend({ Event: z.literal('lock_usertype_changed'), UserType: z.enum(userTypes) });
 export const userAccesstypeChanged = userEvent.extend({ Event: z.literal('lock_accesstype_changed'), AccessType: z.enum(accessTypes) });

@@ -91,3 +91,17 @@ function prettify(error: z.ZodError): string {
 export function owner(t: SuiteContext) {
   return user(t, 0);
 }
+
+/**
+ * A time field as epoch ms: a number in epoch seconds or milliseconds (told apart by
+ * size), or an ISO 8601 string; null when it is neither.
+ */
+export function asEpochMs(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return Math.abs(value) < 1e11 ? value * 1000 : value;
+  if (typeof value === 'string' && value.trim() !== '') {
+    if (/^-?\d+(\.\d+)?$/.test(value.trim())) return asEpochMs(Number(value));
+    const parsed = Date.parse(value);
+    return Number.isNaN(parsed) ? null : parsed;
+  }
+  return null;
+}

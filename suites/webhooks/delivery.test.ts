@@ -9,10 +9,15 @@ import { conformance } from '../../harness/service/conformance.js';
 import type { Delivery, Inbox } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
-import { QUIET_WINDOW_MS, RETRY_WINDOW_MS, expectDelivery, expectQuiet, isAbout } from '../support/deliveries.js';
+import { LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, RETRY_WINDOW_MS, expectDeliveries, expectDelivery, expectQuiet, isAbout } from '../support/deliveries.js';
+import { deliveryOfEveryRow } from '../support/every-row.js';
+import { refusedPort } from '../support/refused-port.js';
 import { firstLock, fixtures } from '../support/fixtures.js';
 import { statusCheck, statusCheckRoute, triggerStatusCheck } from '../support/status-check.js';
 import { expectAccepted, ownerAndGuestListening, registerLock, type Registration } from '../support/webhooks.js';
+
+/** How long the refused port listens for a retry once the anchor shows the event was sent. */
+const REFUSED_RETRY_WINDOW_MS = 800;
 
 /** users[0] registers locks[0] to a new inbox (answering as told) and makes one status check. */
 async function oneDelivery(t: SuiteContext, inboxOpts: Parameters<typeof newInbox>[1] = {}, lock = firstLock(t)): Promise<{ reg: Registration; inbox: Inbox; delivery: Delivery }> {
@@ -33,21 +38,37 @@ describe('Delivery', () => {
     await expectQuiet(t, inbox, 'one status check is one event: exactly one delivery', { total: 1 });
   });
 
-  conformance('DELIVERY-CONTENT-TYPE', 'deliveries carry Content-Type application/json', { needs: ['user-token', 'capture'] }, async (t) => {
-    const { delivery } = await oneDelivery(t);
-    const type = delivery.headers['content-type'] ?? '';
-    t.observe('content-type', type);
-    t.expect(/^application\/json\s*(;|$)/i.test(type.trim()), `Content-Type must be application/json (parameters such as charset allowed); got ${JSON.stringify(type)}`).toBe(true);
+  conformance('DELIVERY-CONTENT-TYPE', 'every delivery of every row carries Content-Type application/json', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    for (const { row, delivery } of await deliveryOfEveryRow(t)) {
+      const type = delivery.headers['content-type'] ?? '';
+      t.expect(/^application\/json\s*(;|$)/i.test(type.trim()), `${row}: Content-Type must be application/json (parameters such as charset allowed); got ${JSON.stringify(type)}`).toBe(true);
+    }
   });
 
-  conformance('DELIVERY-CUSTOM-HEADER', 'deliveries carry the registration\'s header set to its token', { needs: ['user-token', 'capture'] }, async (t) => {
-    const { reg, delivery } = await oneDelivery(t);
-    t.expect(delivery.headers[reg.header], `the delivery must carry the application-chosen header ${reg.header} set to the registration's token`).toBe(reg.token);
+  conformance('DELIVERY-CUSTOM-HEADER', 'every delivery carries the registration\'s header set to its token', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    for (const { row, delivery, registration } of await deliveryOfEveryRow(t)) {
+      t.expect(delivery.headers[registration.header], `${row}: the delivery must carry the application-chosen header ${registration.header} set to the registration's token`).toBe(registration.token);
+    }
   });
 
-  conformance('DELIVERY-SIGNATURE-PRESENT', 'every delivery carries X-Signature', { needs: ['user-token', 'capture'] }, async (t) => {
-    const { delivery } = await oneDelivery(t);
-    t.expect(delivery.headers['x-signature'], 'every webhook delivery must carry an X-Signature header').toBeTruthy();
+  conformance('DELIVERY-SIGNATURE-PRESENT', 'every delivery of every row carries X-Signature (battery and clock rows included)', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    for (const { row, delivery } of await deliveryOfEveryRow(t)) {
+      // The spec's own examples for these two rows omit X-Signature: record what they carry.
+      if (/^Lock (battery warning|clock wrong)/.test(row)) t.observe(`${row}: X-Signature`, delivery.headers['x-signature'] ? 'present' : 'absent');
+      t.expect(delivery.headers['x-signature'], `${row}: every webhook delivery must carry an X-Signature header`).toBeTruthy();
+    }
+  });
+
+  conformance('DELIVERY-STATUS-EVERY-CHECK', 'each status check sends one status event, every time, even when nothing changed', { needs: ['user-token', 'capture'] }, async (t) => {
+    const lock = firstLock(t);
+    const session = await t.flows.userSession(0);
+    const inbox = await newInbox(t, { label: 'three status checks' });
+    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken }));
+    for (let i = 1; i <= 3; i++) {
+      await triggerStatusCheck(t, lock.lockId, session.accessToken);
+      await expectDeliveries(t, inbox, `status check #${i} (the lock's state unchanged): its status event`, { n: i, predicate: isAbout(lock.lockId) });
+    }
+    await expectQuiet(t, inbox, 'three status checks: exactly three status events', { total: 3, predicate: isAbout(lock.lockId), windowMs: 150 });
   });
 
   conformance('DELIVERY-NO-RETRY', 'a delivery answered with 5xx or 4xx is not retried', { needs: ['user-token', 'capture'] }, async (t) => {
@@ -68,6 +89,31 @@ describe('Delivery', () => {
       await control(t).advanceClock(3_600_000);
       await Promise.all(seen.map(({ status, inbox }) =>
         expectQuiet(t, inbox, `after answering ${status}, and the target's clock moved on by an hour: the event must not be retried`, { total: 1, windowMs: QUIET_WINDOW_MS })));
+    }
+  });
+
+  conformance('DELIVERY-NO-RETRY-UNANSWERED', 'a delivery whose connection was refused is not attempted again', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
+    const probe = await newInbox(t, { label: 'loopback probe' });
+    if (!['127.0.0.1', 'localhost', '[::1]'].includes(new URL(probe.url).hostname)) {
+      t.notTested('the target reaches this machine through the capture server only, so a refused connection cannot be arranged');
+    }
+    const lock = firstLock(t);
+    const owner = await t.flows.userSession(0);
+    const guest = await t.flows.userSession(1);
+    const refused = await refusedPort();
+    try {
+      const reg = await registerLock(t, { lockId: lock.lockId, inbox: { ...probe, url: refused.url }, accessToken: owner.accessToken });
+      expectAccepted(t, reg, 'registration to a port that refuses connections');
+      // The anchor: the guest's registration on the same lock receives the same status event.
+      const anchor = await newInbox(t, { label: 'guest registration (anchor)' });
+      expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: anchor, accessToken: guest.accessToken }), 'guest registration');
+      await triggerStatusCheck(t, lock.lockId, owner.accessToken);
+      await expectDelivery(t, anchor, 'the guest registration (the anchor: the event was sent)', { predicate: isAbout(lock.lockId) });
+      if (!(await refused.listen())) t.notTested('the refused port was taken by another process before it could listen for a retry');
+      await new Promise((resolve) => setTimeout(resolve, REFUSED_RETRY_WINDOW_MS));
+      t.expect(refused.count(), `after the connection was refused, the event must not be attempted again (listened ${REFUSED_RETRY_WINDOW_MS} ms)`).toBe(0);
+    } finally {
+      await refused.close();
     }
   });
 

@@ -9,10 +9,13 @@ import type { Inbox } from '../../harness/contracts.js';
 import { conformance } from '../../harness/service/conformance.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
-import { expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
-import { firstLock, lockWith, user } from '../support/fixtures.js';
+import { deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
+import { firstLock, fixtures, lockWith, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
 import { deleteRegistration, expectAccepted, ownerAndGuestListening, registerLock, registerUser, type Registration } from '../support/webhooks.js';
+
+/** How long a registration that should hear nothing more is listened to, once the anchor delivery has arrived. */
+const QUIET_AFTER_ANCHOR_MS = 150;
 
 /** The header and token of a delivery must be those of the registration it was sent for. */
 function expectSentFor(t: SuiteContext, reg: Registration, headers: Record<string, string>, what: string): void {
@@ -37,20 +40,45 @@ describe('POST {base_url}/webhook/:lockID', () => {
     await t.check('DELIVERY-CUSTOM-HEADER', () => expectSentFor(t, reg, d.headers, 'the delivery'));
   });
 
-  conformance('WEBHOOK-LOCK-OVERWRITE', 'registering again for the same lock and user replaces the registration', { needs: ['user-token', 'capture'] }, async (t) => {
+  conformance('WEBHOOK-LOCK-OVERWRITE', 'registering again for the same lock and user replaces url, header, token and groups', { needs: ['user-token', 'capture'] }, async (t) => {
     const lock = firstLock(t);
     const session = await t.flows.userSession(0);
     const oldInbox = await newInbox(t, { label: 'first registration' });
     const newer = await newInbox(t, { label: 'second registration' });
-    const first = await registerLock(t, { lockId: lock.lockId, inbox: oldInbox, accessToken: session.accessToken });
+    const events = t.target.has('events');
+    // With events, the two registrations ask for different groups: battery, then configuration.
+    const first = await registerLock(t, { lockId: lock.lockId, inbox: oldInbox, accessToken: session.accessToken, ...(events ? { notificationTypes: ['battery'] } : {}) });
     expectAccepted(t, first, 'first registration');
-    const second = await registerLock(t, { lockId: lock.lockId, inbox: newer, accessToken: session.accessToken });
-    expectAccepted(t, second, 'second registration (new url, header and token)');
-    await triggerStatusCheck(t, lock.lockId, session.accessToken);
-    const d = await expectDelivery(t, newer, 'the second registration (it overwrote the first)', { predicate: isAbout(lock.lockId) });
+    const battery = { kind: 'lock_battery_alert', lockId: lock.lockId, value: 'lock_state_battery_warning_4week' };
+    const rename = () => ({ kind: 'lock_name_changed', lockId: lock.lockId, userId: user(t, 0).userId, value: `Overwrite ${Date.now().toString(36)}` });
+    let filters = false;
+    if (events) {
+      // A probe: does this target filter by group at all? (If not, "old groups stop" cannot be told apart.)
+      await control(t).emit(rename());
+      await control(t).emit(battery);
+      await expectDelivery(t, oldInbox, 'the first registration (battery), after a lock battery warning', { predicate: isEvent('lock_battery_alert') });
+      filters = (await deliveriesAfter(oldInbox, 0)).every((d) => !isEvent('lock_name_changed')(d));
+      t.observe('the target filters by group', filters);
+    }
+    const oldCount = (await oldInbox.deliveries()).length;
+    const second = await registerLock(t, { lockId: lock.lockId, inbox: newer, accessToken: session.accessToken, ...(events ? { notificationTypes: ['configuration'] } : {}) });
+    expectAccepted(t, second, 'second registration (new url, header, token and groups)');
+    let d;
+    if (events) {
+      await control(t).emit(battery);
+      await control(t).emit(rename());
+      d = await expectDelivery(t, newer, 'the second registration (configuration), after a lock rename', { predicate: isEvent('lock_name_changed') });
+      const oldGroup = (await deliveriesAfter(newer, 0)).filter(isEvent('lock_battery_alert'));
+      if (filters) {
+        t.expect(oldGroup.length, `after re-registering for configuration only, a battery warning (a group only the first registration named) must no longer be delivered; received: ${describeDeliveries(oldGroup)}`).toBe(0);
+      }
+    } else {
+      await triggerStatusCheck(t, lock.lockId, session.accessToken);
+      d = await expectDelivery(t, newer, 'the second registration (it overwrote the first)', { predicate: isAbout(lock.lockId) });
+    }
     expectSentFor(t, second, d.headers, 'delivery after re-registration');
     t.expect(d.headers[first.header], 'delivery after re-registration: the first registration\'s header must no longer be sent').toBeUndefined();
-    await expectQuiet(t, oldInbox, 'the first registration\'s url after it was overwritten');
+    await expectQuiet(t, oldInbox, 'the first registration\'s url after it was overwritten', { total: oldCount, windowMs: QUIET_AFTER_ANCHOR_MS });
   });
 
   conformance('WEBHOOK-LOCK-PER-USER', 'two users\' registrations on one lock both stay in force', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
@@ -64,6 +92,22 @@ describe('POST {base_url}/webhook/:lockID', () => {
     }
     await expectDelivery(t, guestInbox, 'the second user\'s registration', { predicate: isAbout(lock.lockId) });
     await expectDelivery(t, ownerInbox, 'the first user\'s registration (one per lock per user: the second user\'s must not replace it)', { predicate: isAbout(lock.lockId) });
+  });
+
+  conformance('WEBHOOK-LOCK-PER-LOCK', 'one user\'s registrations on two locks both stay in force', { needs: ['user-token', 'capture'] }, async (t) => {
+    const locks = fixtures(t).locks;
+    if (locks.length < 2) t.notTested('the fixtures have a single lock');
+    const session = await t.flows.userSession(0);
+    const listening: { lockId: string; inbox: Inbox }[] = [];
+    for (const lock of locks.slice(0, 2)) {
+      const inbox = await newInbox(t, { label: `lock ${lock.name ?? lock.lockId}` });
+      expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken }), `registration on ${lock.lockId}`);
+      listening.push({ lockId: lock.lockId, inbox });
+    }
+    for (const { lockId, inbox } of listening) {
+      await triggerStatusCheck(t, lockId, session.accessToken);
+      await expectDelivery(t, inbox, `the registration on ${lockId} (one per lock per user: the registration on the other lock must not replace it)`, { predicate: isAbout(lockId) });
+    }
   });
 
   conformance('WEBHOOK-KEYPAD-VIA-LOCK', 'a lock registration also receives the keypad\'s events', { needs: ['user-token', 'capture', 'events'] }, async (t) => {

@@ -65,6 +65,9 @@ export const VARIANTS: MatrixEntry[] = [
   { name: 'lower-case-lock-ids', kind: 'variant', description: 'Lock IDs in lower-case hex.', mockOptions: { lowerCaseLockIds: true } },
   { name: 'two-day-access-tokens', kind: 'variant', description: 'Access tokens valid for two days (expires_in 172800; the spec allows any lifetime of at least 24 hours).', mockOptions: { accessTokenLifetimeSec: 172_800 } },
   { name: 'extra-fields', kind: 'variant', description: 'Unknown extra fields in token responses and webhook payloads.', mockOptions: { extraFields: true } },
+  { name: 'empty-webhook-answers', kind: 'variant', description: 'The webhook endpoints answer 201 (registration) and 204 (deletion) with no body (the spec does not show their answers).', mockOptions: { emptyWebhookAnswers: true } },
+  { name: 'signature-seconds', kind: 'variant', description: 'The X-Signature t element in epoch seconds (the spec does not fix its unit).', mockOptions: { signatureTimestampSeconds: true } },
+  { name: 'bridge-lists-all-locks', kind: 'variant', description: 'Bridge events list every lock on the bridge in LockID ("an array of lock identifiers").', mockOptions: { bridgeListsAllLocks: true } },
 ];
 
 /** The requirement IDs of the area that holds `id`: the suites that can see a fault of that rule. */

@@ -1,0 +1,92 @@
+/**
+ * One delivery of every event row (spec: Events → Lock events, User events), lock and
+ * user webhooks alike, for the rules that hold "on each delivery" (Content-Type,
+ * X-Signature, the application's header).
+ */
+import type { ControlEvent, Delivery, FixtureLock, Inbox } from '../../harness/contracts.js';
+import type { SuiteContext } from './context.js';
+import { control, newInbox } from './context.js';
+import { expectDelivery, isAbout, isEvent } from './deliveries.js';
+import { fixtures, user } from './fixtures.js';
+import { triggerStatusCheck } from './status-check.js';
+import { expectAccepted, registerLock, registerUser, type Registration } from './webhooks.js';
+
+export interface RowDelivery {
+  row: string;
+  delivery: Delivery;
+  registration: Registration;
+}
+
+interface Row {
+  row: string;
+  lock: FixtureLock;
+  fire: ControlEvent | 'status-check';
+  event: string;
+  /** The row also reaches users[1]'s user webhook. */
+  user?: boolean;
+}
+
+function rows(t: SuiteContext): Row[] {
+  const locks = fixtures(t).locks;
+  const first = locks[0]!;
+  const pick = (what: 'keypad' | 'doorSensor' | 'builtInKeypad' | 'bridgeId') => locks.find((l) => Boolean(l[what]));
+  const owner = user(t, 0).userId;
+  const guest = user(t, 1).userId;
+  const out: Row[] = [
+    { row: 'Lock operated by app or API', lock: first, fire: { kind: 'operation.app', lockId: first.lockId, userId: owner, value: 'unlock' }, event: 'unlock' },
+    { row: 'Lock turned manually', lock: first, fire: { kind: 'operation.manual', lockId: first.lockId, value: 'lock' }, event: 'lock' },
+    { row: 'Status check result', lock: first, fire: 'status-check', event: 'lock' },
+    { row: 'Lock name changed', lock: first, fire: { kind: 'lock_name_changed', lockId: first.lockId, userId: owner, value: `Every row ${Date.now().toString(36)}` }, event: 'lock_name_changed' },
+    { row: 'Lock battery warning', lock: first, fire: { kind: 'lock_battery_alert', lockId: first.lockId, value: 'lock_state_battery_warning_2week' }, event: 'lock_battery_alert' },
+    { row: 'Lock clock wrong', lock: first, fire: { kind: 'lock_log_timestamp_drifted', lockId: first.lockId, value: 'lock_state_battery_warning_none', params: { drift: 3_600_000 } }, event: 'lock_log_timestamp_drifted' },
+    { row: 'User added to lock', lock: first, fire: { kind: 'lock_user_add', lockId: first.lockId, userId: guest }, event: 'lock_user_add', user: true },
+    { row: 'User removed from lock', lock: first, fire: { kind: 'lock_user_remove', lockId: first.lockId, userId: guest }, event: 'lock_user_remove', user: true },
+    { row: 'Access level changed', lock: first, fire: { kind: 'lock_usertype_changed', lockId: first.lockId, userId: guest, value: 'user' }, event: 'lock_usertype_changed', user: true },
+    { row: 'Access schedule changed', lock: first, fire: { kind: 'lock_accesstype_changed', lockId: first.lockId, userId: guest, value: 'rule_access_always' }, event: 'lock_accesstype_changed', user: true },
+  ];
+  const door = pick('doorSensor');
+  if (door) out.push({ row: 'Door state', lock: door, fire: { kind: 'door', lockId: door.lockId, value: 'open' }, event: 'open' });
+  const keypad = pick('keypad');
+  if (keypad) {
+    out.push({ row: 'Lock operated by keypad', lock: keypad, fire: { kind: 'operation.keypad', lockId: keypad.lockId, userId: owner, value: 'unlatch' }, event: 'unlatch' });
+    out.push({ row: 'Keypad PIN managed', lock: keypad, fire: { kind: 'keypad_pin_managed', lockId: keypad.lockId, userId: owner, value: 'enable', params: { pinUserId: owner } }, event: 'keypad_pin_managed' });
+    out.push({ row: 'Keypad battery', lock: keypad, fire: { kind: 'keypad_battery', lockId: keypad.lockId, value: 'keypad_battery_warning' }, event: 'keypad_battery_warning' });
+  }
+  const builtIn = pick('builtInKeypad');
+  if (builtIn) out.push({ row: 'Master PIN changed', lock: builtIn, fire: { kind: 'master_pin_changed', lockId: builtIn.lockId }, event: 'keypad_pin_managed' });
+  const bridged = pick('bridgeId');
+  if (bridged) out.push({ row: 'Bridge went online/offline', lock: bridged, fire: { kind: 'bridge', lockId: bridged.lockId, value: 'offline' }, event: 'offline' });
+  return out;
+}
+
+/** users[0] listens to every fixture lock (every group), users[1] to its user webhook; one event of every row is made to happen. */
+export async function deliveryOfEveryRow(t: SuiteContext): Promise<RowDelivery[]> {
+  const owner = await t.flows.userSession(0);
+  const guest = await t.flows.userSession(1);
+  const byLock = new Map<string, Registration>();
+  for (const lock of fixtures(t).locks) {
+    const inbox = await newInbox(t, { label: `every row: ${lock.name ?? lock.lockId}` });
+    const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: owner.accessToken });
+    expectAccepted(t, reg);
+    byLock.set(lock.lockId, reg);
+  }
+  const userInbox = await newInbox(t, { label: 'every row: user webhook' });
+  const userReg = await registerUser(t, { inbox: userInbox, accessToken: guest.accessToken });
+  expectAccepted(t, userReg, 'user webhook registration');
+  const got: RowDelivery[] = [];
+  const catchIn = async (reg: Registration, row: Row, seen: Set<number>, where: string) => {
+    const d = await expectDelivery(t, reg.inbox, `${row.row} (${where})`, { predicate: (x) => !seen.has(x.seq) && isEvent(row.event)(x) && (where === 'user webhook' || isAbout(row.lock.lockId)(x)) });
+    got.push({ row: `${row.row} (${where})`, delivery: d, registration: reg });
+  };
+  const seqs = async (inbox: Inbox) => new Set((await inbox.deliveries()).map((d) => d.seq));
+  for (const row of rows(t)) {
+    const reg = byLock.get(row.lock.lockId)!;
+    const seenLock = await seqs(reg.inbox);
+    const seenUser = await seqs(userInbox);
+    if (row.fire === 'status-check') await triggerStatusCheck(t, row.lock.lockId, owner.accessToken);
+    else await control(t).emit(row.fire);
+    await catchIn(reg, row, seenLock, 'lock webhook');
+    if (row.user) await catchIn(userReg, row, seenUser, 'user webhook');
+  }
+  return got;
+}
