@@ -186,8 +186,8 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
 
 /** How many tests the selection holds (static scan), for the progress count. */
 async function expectedTestCount(only: readonly string[] | null): Promise<number> {
-  const wanted = only ? new Set(only) : null;
-  return (await scanSuites(ROOT)).filter((t) => !wanted || wanted.has(t.id)).length;
+  const wanted = new Set(only ?? SERVICE_CATALOG.map((r) => r.id));
+  return (await scanSuites(ROOT)).filter((t) => wanted.has(t.id)).length;
 }
 
 /** The suite files (relative paths) that declare a test for one of the IDs; [] (every file) when none does. */

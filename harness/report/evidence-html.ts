@@ -100,12 +100,26 @@ function shortUrl(url: string): string {
   }
 }
 
-/** One line per exchange and delivery: what a passed requirement needs to show. */
+/** The path of a URL without its query, for one-line lists of passed tests (the query is in the full evidence). */
+function pathOnly(url: string): string {
+  const short = shortUrl(url);
+  const q = short.indexOf('?');
+  return q < 0 ? short : `${short.slice(0, q)}?…`;
+}
+
+/** One line per distinct exchange and delivery, repeats counted: what a passed requirement needs to show. */
 function renderCompact(t: TestEvidence): string {
-  const items = [
-    ...t.exchanges.map((x) => `<li>${e(x.request.method)} ${e(shortUrl(x.request.url))} → ${e(x.response ? x.response.status : 'no response')} <span class="muted">${e(Math.round(x.durationMs))} ms</span></li>`),
-    ...t.deliveries.map((d) => `<li>delivery ${e(d.method)} ${e(shortUrl(d.url))} → answered ${e(d.answeredStatus)}</li>`),
+  const lines = [
+    ...t.exchanges.map((x) => `${x.request.method} ${pathOnly(x.request.url)} → ${x.response ? x.response.status : 'no response'}`),
+    ...t.deliveries.map((d) => `delivery ${d.method} ${pathOnly(d.url)} → answered ${d.answeredStatus}`),
   ];
+  const items: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i + 1;
+    while (j < lines.length && lines[j] === lines[i]) j++;
+    items.push(`<li>${e(lines[i]!)}${j - i > 1 ? ` <span class="muted">×${j - i}</span>` : ''}</li>`);
+    i = j;
+  }
   return items.length
     ? `<ol class="xlist mono">${items.join('')}</ol><p class="muted">Passed: the exchanges in full are in conformance.json and the Allure report.</p>`
     : '<p class="muted">No exchange or delivery was recorded.</p>';
