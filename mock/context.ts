@@ -3,6 +3,7 @@
  * credentials, the world, and the services other modules provide. Modules own
  * their own state and register a reset for POST /_control/reset.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { FaultSet } from './faults.js';
 import type { World } from './world.js';
@@ -37,6 +38,10 @@ export interface MockOptions {
   deliveryTimeoutMs?: number;
   /** Log lines (SMS codes, sign-in hints); default: none. */
   log?: (line: string) => void;
+  /** Structured logs (fastify's logger: errors, deliveries, lockouts) at this level; default silent. */
+  logLevel?: 'silent' | 'fatal' | 'error' | 'warn' | 'info' | 'debug';
+  /** Client timeouts of the server (default mock/server-timeouts.ts; tests shorten them). */
+  serverTimeouts?: Partial<import('./server-timeouts.js').ServerTimeouts>;
 }
 
 export interface ResolvedMockOptions {
@@ -95,6 +100,8 @@ export interface MockContext {
   credentials: Credentials;
   world: World;
   log: (line: string) => void;
+  /** The server's structured logger (set by createMock; never given secrets). */
+  logger?: FastifyBaseLogger;
   /** Set by the OAuth side during start-up. */
   tokens: AccessTokenService;
   /** Set by the webhook side during start-up. */
