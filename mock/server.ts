@@ -21,6 +21,7 @@ import { registerOAuth } from './oauth/index.js';
 import { registerCallbackPage } from './pages/callback.js';
 import { registerErrorPage } from './pages/error-page.js';
 import { MOCK_TIMEOUTS, timeoutOptions } from './server-timeouts.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { createWorld, snapshotWorld } from './world.js';
 
 export interface RunningMock {
@@ -115,6 +116,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
   });
   app.setNotFoundHandler((request, reply) => sendJsonError(reply, 404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
 
+  await registerSecurityHeaders(app, ctx);
   await app.register(async (oauth) => registerOAuth(oauth, ctx), { prefix: '/oauth' });
   await app.register(async (api) => {
     await registerApi(api, ctx);

@@ -4,10 +4,10 @@
  * the client_credentials permission and reset. Every request carries
  * x-control-token; every body is validated; errors are {"error","message"}.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { ControlError, type MockContext } from '../context.js';
+import { sameSecret } from '../secret-compare.js';
 import { describeError, sendJsonError, zodMessage } from './errors.js';
 import { fixturesOf } from './fixtures.js';
 import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, RevokeBody } from './schemas.js';
@@ -18,11 +18,9 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   return result.data;
 }
 
+/** Constant time, length not leaked (secret-compare.ts). */
 function tokenMatches(given: unknown, expected: string): boolean {
-  if (typeof given !== 'string') return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return sameSecret(given, expected);
 }
 
 export async function registerControl(app: FastifyInstance, ctx: MockContext): Promise<void> {

@@ -39,7 +39,7 @@ describe('Server timeouts', () => {
       } as RequestInit);
       // The grant is not enabled for this client: an OAuth 400, not a timeout.
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toBe('unauthorized_client');
+      expect(((await res.json()) as { error: string }).error).toBe('unauthorized_client');
     } finally {
       await mock.close();
     }
