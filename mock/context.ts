@@ -36,6 +36,12 @@ export interface MockOptions {
   extraFields?: boolean;
   /** Give up on a webhook receiver after this long (default 5000 ms). */
   deliveryTimeoutMs?: number;
+  /**
+   * RFC 9700 §4.14.2: a replayed spent refresh token revokes its whole grant (default
+   * false: the spec's refresh-token table gives a used token's reuse no effect but the
+   * 400; docs/mock-security.md).
+   */
+  revokeOnRefreshReplay?: boolean;
   /** Log lines (SMS codes, sign-in hints); default: none. */
   log?: (line: string) => void;
   /** Structured logs (fastify's logger: errors, deliveries, lockouts) at this level; default silent. */
@@ -53,6 +59,7 @@ export interface ResolvedMockOptions {
   lowerCaseLockIds: boolean;
   extraFields: boolean;
   deliveryTimeoutMs: number;
+  revokeOnRefreshReplay?: boolean;
 }
 
 export interface AccessTokenClaims {
@@ -61,11 +68,13 @@ export interface AccessTokenClaims {
   /** Expiry, epoch ms. */
   expiresAtMs: number;
   issuedAtMs: number;
+  /** The grant the token belongs to (mock/oauth/grants.ts); tokens rotated from it keep it. */
+  grantId?: string;
 }
 
 /** Issues and checks access tokens (JWTs). Provided by the OAuth side. */
 export interface AccessTokenService {
-  issue(claims: { userId: string | null; clientId: string; expiresAtMs?: number }): Promise<{ token: string; expiresAtMs: number }>;
+  issue(claims: { userId: string | null; clientId: string; expiresAtMs?: number; grantId?: string }): Promise<{ token: string; expiresAtMs: number }>;
   /** The token's claims, or null when it is malformed, badly signed, expired or revoked. */
   verify(token: string): Promise<AccessTokenClaims | null>;
 }

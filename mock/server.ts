@@ -47,6 +47,7 @@ function resolveOptions(options: MockOptions): ResolvedMockOptions {
     lowerCaseLockIds: options.lowerCaseLockIds ?? false,
     extraFields: options.extraFields ?? false,
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 5000,
+    revokeOnRefreshReplay: options.revokeOnRefreshReplay ?? false,
   };
 }
 

@@ -100,8 +100,11 @@ async function rotate(ctx: MockContext, denylist: TokenDenylist, request: Fastif
   const expiresAtMs = ctx.faults.has('rotation-not-extending')
     ? presented
     : Math.max(presented + ROTATION_EXTENSION_MS, ctx.clock.now() + ROTATION_MINIMUM_MS);
-  const issued = await ctx.tokens.issue({ userId: caller.claims.userId, clientId: caller.claims.clientId, expiresAtMs });
+  const grantId = caller.claims.grantId;
+  const issued = await ctx.tokens.issue({ userId: caller.claims.userId, clientId: caller.claims.clientId, expiresAtMs, ...(grantId ? { grantId } : {}) });
   if (ctx.faults.has('rotated-token-invalid')) denylist.add(issued.token);
   if (ctx.faults.has('rotation-revokes-previous')) denylist.add(caller.token);
   reply.header('x-access-token', issued.token);
+  // The answer carries a token: no cache may keep it (RFC 6749 §5.1 asks the same of the token endpoint).
+  reply.header('cache-control', 'no-store');
 }

@@ -10,7 +10,7 @@ import { ControlError, type MockContext } from '../context.js';
 import { sameSecret } from '../secret-compare.js';
 import { describeError, sendJsonError, zodMessage } from './errors.js';
 import { fixturesOf } from './fixtures.js';
-import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, RevokeBody } from './schemas.js';
+import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, MAX_CLOCK_OFFSET_MS, RevokeBody } from './schemas.js';
 
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body);
@@ -56,6 +56,8 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
     const body = parse(ConsentBody, request.body);
     if (!ctx.oauth) throw new ControlError(422, 'consent_unavailable', 'the OAuth side is not running');
     const outcome = ctx.oauth.consent(body.authorizationUrl, body.userId, body.decision);
+    // The location carries an authorization code: no cache may keep it.
+    reply.header('cache-control', 'no-store');
     if (outcome.status === 200) return reply.code(200).send({ location: outcome.location });
     return reply.code(outcome.status).send({ location: null, error: outcome.error, message: outcome.message });
   });
@@ -64,6 +66,9 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
 
   app.post('/clock', async (request) => {
     const body = parse(ClockBody, request.body);
+    if ('advanceMs' in body && ctx.clock.offsetMs + body.advanceMs > MAX_CLOCK_OFFSET_MS) {
+      throw new ControlError(422, 'clock_out_of_range', `the clock may run at most ${MAX_CLOCK_OFFSET_MS} ms (a thousand years) ahead of real time; reset it first`);
+    }
     const now = 'reset' in body ? ctx.clock.reset() : ctx.clock.advance(body.advanceMs);
     return { now };
   });

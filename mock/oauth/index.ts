@@ -19,14 +19,16 @@ import { AuthorizationCodes } from './codes.js';
 import { createOAuthControl } from './consent.js';
 import { parseFormBody } from './form-body.js';
 import { PendingAuthorizations } from './pending.js';
+import { Grants } from './grants.js';
 import { RefreshTokens } from './refresh-tokens.js';
 import { SignInLimits } from './sign-in-limits.js';
 import { answerMalformed, registerTokenEndpoint } from './token-endpoint.js';
 
 export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Promise<void> {
-  const tokens = createAccessTokens(ctx);
+  const grants = new Grants();
+  const tokens = createAccessTokens(ctx, grants);
   const codes = new AuthorizationCodes(ctx);
-  const refresh = new RefreshTokens(ctx);
+  const refresh = new RefreshTokens(ctx, grants);
   const pending = new PendingAuthorizations(ctx);
   const limits = new SignInLimits(ctx);
   ctx.tokens = tokens;
@@ -37,6 +39,7 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
     refresh.clear();
     pending.clear();
     limits.clear();
+    grants.clear();
   });
 
   await app.register(fastifyFormbody, { parser: parseFormBody });
@@ -76,5 +79,5 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
   });
 
   registerAuthorizationEndpoint(app, ctx, { pending, codes, limits, csrfProtection: app.csrfProtection });
-  registerTokenEndpoint(app, ctx, { tokens, codes, refresh });
+  registerTokenEndpoint(app, ctx, { tokens, codes, refresh, grants });
 }
