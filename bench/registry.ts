@@ -8,5 +8,6 @@ import { mockTokens } from './benchmarks/mock-tokens.js';
 import { mockWebhooks } from './benchmarks/mock-webhooks.js';
 import { redact } from './benchmarks/redact.js';
 import { signature } from './benchmarks/signature.js';
+import { soak } from './benchmarks/soak.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [signature, redact, mockTokens, mockApi, mockWebhooks, mockMemory, capture, fullRun];
+export const BENCHMARKS: readonly Benchmark[] = [signature, redact, mockTokens, mockApi, mockWebhooks, mockMemory, capture, fullRun, soak];

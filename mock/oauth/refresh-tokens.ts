@@ -22,9 +22,9 @@ const SHAPE = /^[A-Za-z0-9_-]{43}$/;
 /** refresh-unknown-accepted redeems anything that merely looks like a token. */
 const LOOSE_SHAPE = /^[A-Za-z0-9._~+/=-]{16,512}$/;
 /** Spent tokens remembered (so a reuse is reported as reuse and a replay is recognised); the oldest forgotten first. */
-export const MAX_SPENT = 50_000;
+export const MAX_SPENT = 5_000;
 /** Live tokens kept at once; past it the oldest stops working (a mock under abuse, not a real client). */
-export const MAX_LIVE = 200_000;
+export const MAX_LIVE = 100_000;
 
 interface LiveRecord {
   clientId: string;
