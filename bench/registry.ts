@@ -9,5 +9,6 @@ import { mockWebhooks } from './benchmarks/mock-webhooks.js';
 import { redact } from './benchmarks/redact.js';
 import { signature } from './benchmarks/signature.js';
 import { tokenPeer } from './benchmarks/token-peer.js';
+import { soak } from './benchmarks/soak.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [signature, redact, tokenPeer, mockTokens, mockApi, mockWebhooks, mockMemory, capture, fullRun];
+export const BENCHMARKS: readonly Benchmark[] = [signature, redact, tokenPeer, mockTokens, mockApi, mockWebhooks, mockMemory, capture, fullRun, soak];

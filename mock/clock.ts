@@ -26,6 +26,11 @@ export class Clock {
     return this.now();
   }
 
+  /** How far the clock runs ahead of real time (control bounds it). */
+  get offsetMs(): number {
+    return this.#offsetMs;
+  }
+
   reset(): number {
     this.#offsetMs = 0;
     return this.now();

@@ -3,6 +3,7 @@
  * credentials, the world, and the services other modules provide. Modules own
  * their own state and register a reset for POST /_control/reset.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { FaultSet } from './faults.js';
 import type { GradingStore } from './grading/store.js';
@@ -51,6 +52,16 @@ export interface MockOptions {
   grade?: boolean;
   /** Stable identities: credentials, user and lock IDs derived from this seed (mock/identities.ts). */
   seed?: number;
+  /**
+   * RFC 9700 §4.14.2: a replayed spent refresh token revokes its whole grant (default
+   * false: the spec's refresh-token table gives a used token's reuse no effect but the
+   * 400; docs/mock-security.md).
+   */
+  revokeOnRefreshReplay?: boolean;
+  /** Structured logs (fastify's logger: errors, deliveries, lockouts) at this level; default silent. */
+  logLevel?: 'silent' | 'fatal' | 'error' | 'warn' | 'info' | 'debug';
+  /** Client timeouts of the server (default mock/server-timeouts.ts; tests shorten them). */
+  serverTimeouts?: Partial<import('./server-timeouts.js').ServerTimeouts>;
 }
 
 export interface ResolvedMockOptions {
@@ -65,6 +76,7 @@ export interface ResolvedMockOptions {
   emptyWebhookAnswers?: boolean;
   signatureTimestampSeconds?: boolean;
   bridgeListsAllLocks?: boolean;
+  revokeOnRefreshReplay?: boolean;
 }
 
 export interface AccessTokenClaims {
@@ -73,11 +85,13 @@ export interface AccessTokenClaims {
   /** Expiry, epoch ms. */
   expiresAtMs: number;
   issuedAtMs: number;
+  /** The grant the token belongs to (mock/oauth/grants.ts); tokens rotated from it keep it. */
+  grantId?: string;
 }
 
 /** Issues and checks access tokens (JWTs). Provided by the OAuth side. */
 export interface AccessTokenService {
-  issue(claims: { userId: string | null; clientId: string; expiresAtMs?: number }): Promise<{ token: string; expiresAtMs: number }>;
+  issue(claims: { userId: string | null; clientId: string; expiresAtMs?: number; grantId?: string }): Promise<{ token: string; expiresAtMs: number }>;
   /** The token's claims, or null when it is malformed, badly signed, expired or revoked. */
   verify(token: string): Promise<AccessTokenClaims | null>;
 }
@@ -112,6 +126,8 @@ export interface MockContext {
   credentials: Credentials;
   world: World;
   log: (line: string) => void;
+  /** The server's structured logger (set by createMock; never given secrets). */
+  logger?: FastifyBaseLogger;
   /** Set by the OAuth side during start-up. */
   tokens: AccessTokenService;
   /** Set by the webhook side during start-up. */

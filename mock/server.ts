@@ -7,7 +7,7 @@
  *   {url}/callback  the demo application's redirect page (default redirect_uri)
  */
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TargetProfile } from '../harness/contracts.js';
 import { registerApi } from './api/index.js';
 import { Clock } from './clock.js';
@@ -20,6 +20,8 @@ import { DEFAULT_ACCESS_TOKEN_LIFETIME_SEC } from './oauth/access-tokens.js';
 import { registerOAuth } from './oauth/index.js';
 import { registerCallbackPage } from './pages/callback.js';
 import { registerErrorPage } from './pages/error-page.js';
+import { MOCK_TIMEOUTS, timeoutOptions } from './server-timeouts.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { createWorld, snapshotWorld } from './world.js';
 import { installGrading } from './grading/recorder.js';
 import { applyStableIdentities } from './identities.js';
@@ -54,6 +56,7 @@ function resolveOptions(options: MockOptions): ResolvedMockOptions {
     emptyWebhookAnswers: options.emptyWebhookAnswers ?? false,
     signatureTimestampSeconds: options.signatureTimestampSeconds ?? false,
     bridgeListsAllLocks: options.bridgeListsAllLocks ?? false,
+    revokeOnRefreshReplay: options.revokeOnRefreshReplay ?? false,
   };
 }
 
@@ -103,8 +106,12 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     ctx.clientCredentialsEnabled.clear();
   });
 
+  const logLevel = options.logLevel ?? 'silent';
   const app = Fastify({
-    logger: false,
+    // fastify's own logger, quiet unless asked; request lines are off (URLs may carry codes and state).
+    logger: logLevel === 'silent' ? false : { level: logLevel },
+    logController: new LogController({ disableRequestLogging: true }),
+    ...timeoutOptions({ ...MOCK_TIMEOUTS, ...options.serverTimeouts }),
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
     // Errors fastify raises before routing (an undecodable path, an over-long parameter)
@@ -114,6 +121,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
       return sendJsonError(reply, described.status, described.code, described.message);
     },
   });
+  ctx.logger = app.log;
   app.setErrorHandler((error, request, reply) => {
     const described = describeError(error);
     if (described.status >= 500) request.log.error({ err: error }, 'request failed');
@@ -123,6 +131,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
   if (options.grade) ctx.grading = installGrading(app, ctx, { fixedApiKey: !!options.credentials?.apiKey });
 
   await registerOpenApi(app, { control: resolved.control });
+  await registerSecurityHeaders(app, ctx);
   await app.register(async (oauth) => registerOAuth(oauth, ctx), { prefix: '/oauth' });
   await app.register(async (api) => {
     await registerApi(api, ctx);

@@ -142,7 +142,8 @@ async function rotate(ctx: MockContext, denylist: TokenDenylist, faulty: FaultSt
     : Math.max(presented + ROTATION_EXTENSION_MS, ctx.clock.now() + minimum);
   const cap = ctx.faults.has('rotation-capped') ? (faulty.caps.get(digest(caller.token)) ?? presented + ROTATION_CAP_MS) : null;
   if (cap !== null) expiresAtMs = Math.min(expiresAtMs, cap);
-  const claims = { userId: caller.claims.userId, clientId: caller.claims.clientId, expiresAtMs };
+  const grantId = caller.claims.grantId;
+  const claims = { userId: caller.claims.userId, clientId: caller.claims.clientId, expiresAtMs, ...(grantId ? { grantId } : {}) };
   const issued = ctx.faults.has('rotated-token-opaque')
     ? opaqueToken(faulty, { ...claims, issuedAtMs: ctx.clock.now() })
     : await ctx.tokens.issue(claims);
@@ -151,6 +152,8 @@ async function rotate(ctx: MockContext, denylist: TokenDenylist, faulty: FaultSt
   if (ctx.faults.has('rotated-token-invalid-on-webhooks') && where === 'webhook') denylist.add(issued.token);
   if (ctx.faults.has('rotation-revokes-previous')) denylist.add(caller.token);
   reply.header('x-access-token', issued.token);
+  // The answer carries a token: no cache may keep it (RFC 6749 §5.1 asks the same of the token endpoint).
+  reply.header('cache-control', 'no-store');
 }
 
 /** A random token the API accepts until expiresAtMs (rotated-token-opaque). */

@@ -4,14 +4,14 @@
  * the client_credentials permission and reset. Every request carries
  * x-control-token; every body is validated; errors are {"error","message"}.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { ControlError, type MockContext } from '../context.js';
+import { sameSecret } from '../secret-compare.js';
 import { describeError, sendJsonError, zodMessage } from './errors.js';
 import { fixturesOf } from './fixtures.js';
 import { registerGradingControl } from '../grading/control-routes.js';
-import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, RevokeBody } from './schemas.js';
+import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, MAX_CLOCK_OFFSET_MS, RevokeBody } from './schemas.js';
 import { CONTROL_SCHEMAS } from '../docs/control-schemas.js';
 import { documented } from '../docs/common-schemas.js';
 
@@ -21,11 +21,9 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   return result.data;
 }
 
+/** Constant time, length not leaked (secret-compare.ts). */
 function tokenMatches(given: unknown, expected: string): boolean {
-  if (typeof given !== 'string') return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return sameSecret(given, expected);
 }
 
 export async function registerControl(app: FastifyInstance, ctx: MockContext): Promise<void> {
@@ -61,6 +59,8 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
     const body = parse(ConsentBody, request.body);
     if (!ctx.oauth) throw new ControlError(422, 'consent_unavailable', 'the OAuth side is not running');
     const outcome = ctx.oauth.consent(body.authorizationUrl, body.userId, body.decision);
+    // The location carries an authorization code: no cache may keep it.
+    reply.header('cache-control', 'no-store');
     if (outcome.status === 200) return reply.code(200).send({ location: outcome.location, redirectStatus: outcome.redirectStatus });
     return reply.code(outcome.status).send({ location: null, error: outcome.error, message: outcome.message });
   });
@@ -69,6 +69,9 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
 
   app.post('/clock', documented(CONTROL_SCHEMAS.postClock), async (request) => {
     const body = parse(ClockBody, request.body);
+    if ('advanceMs' in body && ctx.clock.offsetMs + body.advanceMs > MAX_CLOCK_OFFSET_MS) {
+      throw new ControlError(422, 'clock_out_of_range', `the clock may run at most ${MAX_CLOCK_OFFSET_MS} ms (a thousand years) ahead of real time; reset it first`);
+    }
     const now = 'reset' in body ? ctx.clock.reset() : ctx.clock.advance(body.advanceMs);
     return { now };
   });

@@ -6,6 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { AccessTokenClaims, AccessTokenService, MockContext } from '../context.js';
+import type { Grants } from './grants.js';
 
 /** Default lifetime of a token issued by the token endpoint: four months. */
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_SEC = 10_368_000;
@@ -28,7 +29,7 @@ export function applicationAccountId(clientId: string): string {
   return `application:${clientId}`;
 }
 
-export function createAccessTokens(ctx: MockContext): MockAccessTokens {
+export function createAccessTokens(ctx: MockContext, grants?: Grants): MockAccessTokens {
   // A new key on reset drops every JWT issued before it.
   let key = randomBytes(32);
   // Under access-token-opaque the tokens are random strings, remembered here.
@@ -37,8 +38,8 @@ export function createAccessTokens(ctx: MockContext): MockAccessTokens {
   const lifetimeSec = (): number =>
     ctx.faults.has('short-access-token') ? SHORT_LIFETIME_SEC : ctx.options.accessTokenLifetimeSec;
 
-  async function sign(claims: { userId: string | null; clientId: string }, iatSec: number, expSec: number, withKey: Uint8Array): Promise<string> {
-    return new SignJWT({ client_id: claims.clientId, account: claims.userId === null ? 'application' : 'user' })
+  async function sign(claims: { userId: string | null; clientId: string; grantId?: string }, iatSec: number, expSec: number, withKey: Uint8Array): Promise<string> {
+    return new SignJWT({ client_id: claims.clientId, account: claims.userId === null ? 'application' : 'user', ...(claims.grantId ? { gid: claims.grantId } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.userId ?? applicationAccountId(claims.clientId))
       .setIssuedAt(iatSec)
@@ -58,7 +59,7 @@ export function createAccessTokens(ctx: MockContext): MockAccessTokens {
       const expiresAtMs = expSec * 1000;
       if (ctx.faults.has('access-token-opaque')) {
         const token = randomBytes(32).toString('hex');
-        opaque.set(token, { userId: claims.userId, clientId: claims.clientId, issuedAtMs: iatSec * 1000, expiresAtMs });
+        opaque.set(token, { userId: claims.userId, clientId: claims.clientId, issuedAtMs: iatSec * 1000, expiresAtMs, ...(claims.grantId ? { grantId: claims.grantId } : {}) });
         return { token, expiresAtMs };
       }
       return { token: await sign(claims, iatSec, expSec, key), expiresAtMs };
@@ -75,7 +76,7 @@ export function createAccessTokens(ctx: MockContext): MockAccessTokens {
       if (typeof token !== 'string' || token.length === 0 || token.length > 4096) return null;
       const ignoreExpiry = ctx.faults.has('expired-token-accepted');
       const known = opaque.get(token);
-      if (known) return ignoreExpiry || known.expiresAtMs > ctx.clock.now() ? { ...known } : null;
+      if (known) return (ignoreExpiry || known.expiresAtMs > ctx.clock.now()) && !grants?.isRevoked(known.grantId) ? { ...known } : null;
       try {
         const { payload } = await jwtVerify(token, key, {
           algorithms: ['HS256'],
@@ -84,11 +85,15 @@ export function createAccessTokens(ctx: MockContext): MockAccessTokens {
           ...(ignoreExpiry ? { clockTolerance: IGNORE_EXPIRY_SEC } : {}),
         });
         if (typeof payload.client_id !== 'string' || payload.exp === undefined || payload.iat === undefined) return null;
+        const grantId = typeof payload.gid === 'string' ? payload.gid : undefined;
+        // A revoked grant ends every access token issued under it (rotated ones too).
+        if (grants?.isRevoked(grantId)) return null;
         return {
           userId: payload.account === 'application' ? null : (payload.sub ?? null),
           clientId: payload.client_id,
           issuedAtMs: payload.iat * 1000,
           expiresAtMs: payload.exp * 1000,
+          ...(grantId ? { grantId } : {}),
         };
       } catch {
         return null; // malformed, badly signed or expired

@@ -12,6 +12,8 @@ import { errorPage } from '../pages/layout.js';
 import { validateAuthorizationRequest } from './authorization-request.js';
 import type { AuthorizationCodes } from './codes.js';
 import { concludeAuthorization } from './consent.js';
+import { sameSecret } from '../secret-compare.js';
+import { minutesOf, type Lockout, type SignInLimits } from './sign-in-limits.js';
 import { consentPage, phonePage, signInPage, smsPage } from './pages.js';
 import type { PendingAuthorization, PendingAuthorizations } from './pending.js';
 import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
@@ -26,6 +28,12 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
   return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
 }
 
+/** Requests per client address and minute (@fastify/rate-limit), far above what a person or a test suite sends. */
+export const SIGN_IN_RATE = {
+  authorization: { max: 300, timeWindow: 60_000 },
+  forms: { max: 120, timeWindow: 60_000 },
+} as const;
+
 function lastDigits(phoneNo: string): string {
   return phoneNo.slice(-4);
 }
@@ -33,12 +41,12 @@ function lastDigits(phoneNo: string): string {
 export function registerAuthorizationEndpoint(
   app: FastifyInstance,
   ctx: MockContext,
-  deps: { pending: PendingAuthorizations; codes: AuthorizationCodes; csrfProtection: (request: FastifyRequest, reply: FastifyReply, done: () => void) => void },
+  deps: { pending: PendingAuthorizations; codes: AuthorizationCodes; limits: SignInLimits; csrfProtection: (request: FastifyRequest, reply: FastifyReply, done: () => void) => void },
 ): void {
-  const { pending, codes } = deps;
+  const { pending, codes, limits } = deps;
   const csrfFor = (reply: FastifyReply, p: PendingAuthorization) => reply.generateCsrf({ userInfo: p.id });
   // preHandler, not onRequest: the token travels in the form body, parsed by then.
-  const guarded = { preHandler: deps.csrfProtection };
+  const guarded = { preHandler: deps.csrfProtection, config: { rateLimit: SIGN_IN_RATE.forms } };
 
   /** The pending request a form names, at the step it must be at; or an error page. */
   function pendingAt(reply: FastifyReply, id: string, step: PendingAuthorization['step']): PendingAuthorization | null {
@@ -58,13 +66,22 @@ export function registerAuthorizationEndpoint(
     return sendPage(reply, 429, errorPage('Too many attempts', 'This sign-in was stopped after too many failed attempts. Go back to the application and start again.'));
   }
 
-  app.get('/authorization', documented(OAUTH_SCHEMAS.authorization), async (request, reply) => {
+  /** Account or address locked out (sign-in-limits.ts): a 429 page that says for how long. */
+  function lockedOut(reply: FastifyReply, lockout: Lockout & { locked: true }): FastifyReply {
+    const wait = minutesOf(lockout.retryAfterMs);
+    const who = lockout.what === 'account' ? 'this account' : 'this device';
+    reply.header('retry-after', String(Math.ceil(lockout.retryAfterMs / 1000)));
+    return sendPage(reply, 429, errorPage('Sign-in locked', `There were too many wrong passwords or codes for ${who}. Sign-in is locked for ${wait}; try again after that.`));
+  }
+
+  app.get('/authorization', { ...documented(OAUTH_SCHEMAS.authorization), config: { rateLimit: SIGN_IN_RATE.authorization } }, async (request, reply) => {
     const query = new URL(request.url, 'http://mock.invalid').searchParams;
     const validation = validateAuthorizationRequest(ctx, query);
     if (!validation.ok) return sendPage(reply, validation.status, errorPage('Invalid authorization request', validation.message));
     const skipTo = ctx.faults.has('authz-skips-sign-in') ? ctx.world.users[0] : undefined;
     if (skipTo) return reply.redirect(concludeAuthorization(ctx, codes, validation.request, skipTo.userId, 'approve').location, 302);
-    const p = pending.start(validation.request);
+    const p = pending.start(validation.request, request.ip);
+    if (!p) return sendPage(reply, 429, errorPage('Too many sign-ins', 'Too many sign-ins are in progress right now. Try again in a few minutes.'));
     return sendPage(reply, 200, signInPage({ requestId: p.id, csrf: csrfFor(reply, p) }));
   });
 
@@ -74,8 +91,12 @@ export function registerAuthorizationEndpoint(
     const p = pendingAt(reply, form.data.request, 'sign-in');
     if (!p) return reply;
     const email = form.data.email.trim().toLowerCase();
-    const user: MockUser | undefined = ctx.world.users.find((u) => u.email.toLowerCase() === email && u.password === form.data.password);
+    const before = limits.check(request.ip, email);
+    if (before.locked) return lockedOut(reply, before);
+    const user: MockUser | undefined = ctx.world.users.find((u) => u.email.toLowerCase() === email && sameSecret(form.data.password, u.password));
     if (!user) {
+      const after = limits.fail(request.ip, email, 'password');
+      if (after.locked) return lockedOut(reply, after);
       if (pending.fail(p)) return tooManyAttempts(reply);
       return sendPage(reply, 401, signInPage({ requestId: p.id, csrf: csrfFor(reply, p), email: form.data.email, error: 'E-mail address or password is wrong.' }));
     }
@@ -91,7 +112,11 @@ export function registerAuthorizationEndpoint(
     if (!p) return reply;
     const user = ctx.world.users.find((u) => u.userId === p.userId);
     if (!user) return sendPage(reply, 400, errorPage('Sign-in expired', 'The account is gone. Start again.'));
-    if (form.data.code.trim() !== p.smsCode) {
+    const before = limits.check(request.ip, user.email);
+    if (before.locked) return lockedOut(reply, before);
+    if (p.smsCode === null || !sameSecret(form.data.code.trim(), p.smsCode)) {
+      const after = limits.fail(request.ip, user.email, 'sms');
+      if (after.locked) return lockedOut(reply, after);
       if (pending.fail(p)) return tooManyAttempts(reply);
       return sendPage(reply, 401, smsPage({ requestId: p.id, csrf: csrfFor(reply, p), phoneHint: lastDigits(user.phoneNo), error: 'That code is not right.' }));
     }

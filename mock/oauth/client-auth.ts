@@ -3,8 +3,8 @@
  * client_id and client_secret come from the form body only. An Authorization:
  * Basic header is ignored, whatever it holds, and must not carry them.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { MockContext } from '../context.js';
+import { sameSecret } from '../secret-compare.js';
 
 export type ClientAuthentication = { ok: true; clientId: string } | { ok: false };
 
@@ -45,8 +45,7 @@ function parseBasic(header: string | undefined): { clientId: string; clientSecre
   }
 }
 
+/** Constant time, length not leaked (secret-compare.ts). */
 function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  return sameSecret(a, b);
 }

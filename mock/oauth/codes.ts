@@ -15,11 +15,13 @@ interface CodeRecord {
   redirectUri: string;
   expiresAtMs: number;
   used: boolean;
+  /** The grant the first redemption started (a second redemption revokes it). */
+  grantId?: string;
 }
 
 export type CodeRedemption =
   | { ok: true; userId: string }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; replayedGrant?: string };
 
 export class AuthorizationCodes {
   readonly #codes = new Map<string, CodeRecord>();
@@ -34,7 +36,8 @@ export class AuthorizationCodes {
     return code;
   }
 
-  redeem(code: string, clientId: string, redirectUri: string | undefined): CodeRedemption {
+  /** grantId: the grant this redemption starts, remembered so a second redemption can name it (RFC 6749 §4.1.2). */
+  redeem(code: string, clientId: string, redirectUri: string | undefined, grantId?: string): CodeRedemption {
     const record = this.#codes.get(code);
     if (!record) {
       const firstUser = this.ctx.world.users[0];
@@ -42,12 +45,15 @@ export class AuthorizationCodes {
       return { ok: false, reason: 'unknown authorization code' };
     }
     if (record.clientId !== clientId) return { ok: false, reason: 'authorization code was issued to another client' };
-    if (record.used) return { ok: false, reason: 'authorization code already used' };
+    if (record.used) return { ok: false, reason: 'authorization code already used', ...(record.grantId ? { replayedGrant: record.grantId } : {}) };
     if (record.expiresAtMs <= this.ctx.clock.now() && !this.ctx.faults.has('code-never-expires')) return { ok: false, reason: 'authorization code expired' };
     if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
       return { ok: false, reason: 'redirect_uri does not match the authorization request' };
     }
-    if (!this.ctx.faults.has('code-reusable')) record.used = true;
+    if (!this.ctx.faults.has('code-reusable')) {
+      record.used = true;
+      if (grantId) record.grantId = grantId;
+    }
     return { ok: true, userId: record.userId };
   }
 

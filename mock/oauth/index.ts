@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
+import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { MockContext } from '../context.js';
 import { describeError } from '../control/errors.js';
@@ -18,14 +19,18 @@ import { AuthorizationCodes } from './codes.js';
 import { createOAuthControl } from './consent.js';
 import { parseFormBody } from './form-body.js';
 import { PendingAuthorizations } from './pending.js';
+import { Grants } from './grants.js';
 import { RefreshTokens } from './refresh-tokens.js';
+import { SignInLimits } from './sign-in-limits.js';
 import { answerMalformed, registerTokenEndpoint } from './token-endpoint.js';
 
 export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Promise<void> {
-  const tokens = createAccessTokens(ctx);
+  const grants = new Grants();
+  const tokens = createAccessTokens(ctx, grants);
   const codes = new AuthorizationCodes(ctx);
-  const refresh = new RefreshTokens(ctx);
+  const refresh = new RefreshTokens(ctx, grants);
   const pending = new PendingAuthorizations(ctx);
+  const limits = new SignInLimits(ctx);
   ctx.tokens = tokens;
   ctx.oauth = createOAuthControl(ctx, { codes, refresh });
   ctx.onReset.push(() => {
@@ -33,6 +38,8 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
     codes.clear();
     refresh.clear();
     pending.clear();
+    limits.clear();
+    grants.clear();
   });
   // The fault cc-permitted-at-start: the permission is on from the start and after every reset.
   const permitAtStart = () => {
@@ -42,6 +49,12 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
   ctx.onReset.push(permitAtStart);
 
   await app.register(fastifyFormbody, { parser: parseFormBody });
+  // A coarse per-address bound on the pages (routes opt in with config.rateLimit; SIGN_IN_RATE);
+  // the finer per-account and per-address lockouts are sign-in-limits.ts.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => Object.assign(new Error(`Too many requests from this address. Try again in ${context.after}.`), { statusCode: 429, code: 'rate_limited' }),
+  });
   await app.register(fastifyCookie);
   // The CSRF token is bound to the pending request's ID (userInfo), so a form
   // only works for the sign-in it was served for, in the browser that got the cookie.
@@ -63,13 +76,14 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
     if ((request.routeOptions.config as { tokenEndpoint?: boolean } | undefined)?.tokenEndpoint && described.status < 500) {
       return answerMalformed(ctx, reply);
     }
-    const title = described.code === 'csrf_failed' ? 'Form expired' : 'Request refused';
+    const rateLimited = described.status === 429;
+    const title = described.code === 'csrf_failed' ? 'Form expired' : rateLimited ? 'Too many requests' : 'Request refused';
     const message = described.code === 'csrf_failed'
       ? 'This form could not be verified. Go back to the application and start the sign-in again.'
-      : described.message;
+      : rateLimited ? (error as Error).message : described.message;
     return reply.code(described.status).type('text/html; charset=utf-8').send(errorPage(title, message));
   });
 
-  registerAuthorizationEndpoint(app, ctx, { pending, codes, csrfProtection: app.csrfProtection });
-  registerTokenEndpoint(app, ctx, { tokens, codes, refresh });
+  registerAuthorizationEndpoint(app, ctx, { pending, codes, limits, csrfProtection: app.csrfProtection });
+  registerTokenEndpoint(app, ctx, { tokens, codes, refresh, grants });
 }

@@ -11,8 +11,10 @@ import type { AuthorizationRequest } from './authorization-request.js';
 const PENDING_LIFETIME_MS = 30 * 60 * 1000;
 /** Wrong passwords or SMS codes before the request is dropped. */
 export const MAX_ATTEMPTS = 5;
-/** Bound on requests kept at once; the oldest goes first. */
-const MAX_PENDING = 1000;
+/** Bound on requests kept at once; past it new sign-ins are refused, none is evicted. */
+export const MAX_PENDING = 1000;
+/** Sign-ins in progress from one client address; a new one replaces that address's oldest. */
+export const MAX_PENDING_PER_ADDRESS = 20;
 
 export type PendingStep = 'sign-in' | 'sms' | 'consent';
 
@@ -25,15 +27,25 @@ export interface PendingAuthorization {
   smsCode: string | null;
   failedAttempts: number;
   expiresAtMs: number;
+  /** The client address that started it (a flood from one address evicts only its own). */
+  address: string;
 }
 
 export class PendingAuthorizations {
   readonly #byId = new Map<string, PendingAuthorization>();
+  readonly #byAddress = new Map<string, Set<string>>();
 
   constructor(private readonly ctx: MockContext) {}
 
-  start(request: AuthorizationRequest): PendingAuthorization {
+  /** A new sign-in, or null when the mock holds as many as it can (the caller answers 429). */
+  start(request: AuthorizationRequest, address = ''): PendingAuthorization | null {
     this.#sweep();
+    const own = this.#byAddress.get(address);
+    if (own && own.size >= MAX_PENDING_PER_ADDRESS) {
+      // Set order is insertion order: this address's oldest sign-in makes room.
+      this.#delete(own.values().next().value!);
+    }
+    if (this.#byId.size >= MAX_PENDING) return null;
     const pending: PendingAuthorization = {
       id: randomBytes(18).toString('base64url'),
       request,
@@ -42,9 +54,21 @@ export class PendingAuthorizations {
       smsCode: null,
       failedAttempts: 0,
       expiresAtMs: this.ctx.clock.now() + PENDING_LIFETIME_MS,
+      address,
     };
     this.#byId.set(pending.id, pending);
+    if (own) own.add(pending.id);
+    else this.#byAddress.set(address, new Set([pending.id]));
     return pending;
+  }
+
+  #delete(id: string): void {
+    const pending = this.#byId.get(id);
+    if (!pending) return;
+    this.#byId.delete(id);
+    const own = this.#byAddress.get(pending.address);
+    own?.delete(id);
+    if (own?.size === 0) this.#byAddress.delete(pending.address);
   }
 
   get(id: unknown): PendingAuthorization | null {
@@ -52,7 +76,7 @@ export class PendingAuthorizations {
     const pending = this.#byId.get(id);
     if (!pending) return null;
     if (pending.expiresAtMs <= this.ctx.clock.now()) {
-      this.#byId.delete(id);
+      this.#delete(id);
       return null;
     }
     return pending;
@@ -62,7 +86,7 @@ export class PendingAuthorizations {
   fail(pending: PendingAuthorization): boolean {
     pending.failedAttempts += 1;
     if (pending.failedAttempts < MAX_ATTEMPTS) return false;
-    this.#byId.delete(pending.id);
+    this.#delete(pending.id);
     return true;
   }
 
@@ -81,22 +105,22 @@ export class PendingAuthorizations {
   }
 
   finish(pending: PendingAuthorization): void {
-    this.#byId.delete(pending.id);
+    this.#delete(pending.id);
   }
 
   clear(): void {
     this.#byId.clear();
+    this.#byAddress.clear();
+  }
+
+  get size(): number {
+    return this.#byId.size;
   }
 
   #sweep(): void {
     const now = this.ctx.clock.now();
     for (const [id, pending] of this.#byId) {
-      if (pending.expiresAtMs <= now) this.#byId.delete(id);
-    }
-    // Map iteration order is insertion order: drop the oldest beyond the bound.
-    for (const id of this.#byId.keys()) {
-      if (this.#byId.size < MAX_PENDING) break;
-      this.#byId.delete(id);
+      if (pending.expiresAtMs <= now) this.#delete(id);
     }
   }
 }

@@ -2,9 +2,16 @@
  * Refresh tokens (spec: States and transitions, Refresh token): random and
  * opaque, single use, expire one year after issue, revocable through the
  * control protocol. used / expired / revoked / unknown are refused.
+ *
+ * Only a SHA-256 hash of each token is kept, never the token. Live tokens are
+ * kept until they expire; spent ones (used or revoked) only as long as a bound
+ * allows, since a forgotten spent token reads as unknown, which is refused the
+ * same way (400 invalid_grant). Expired records are swept. So memory stays flat
+ * under any number of refreshes.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { MockContext } from '../context.js';
+import type { Grants } from './grants.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const REFRESH_LIFETIME_MS = 365 * DAY_MS;
@@ -14,20 +21,29 @@ const EARLY_LIFETIME_MS = 30 * DAY_MS;
 const SHAPE = /^[A-Za-z0-9_-]{43}$/;
 /** refresh-unknown-accepted redeems anything that merely looks like a token. */
 const LOOSE_SHAPE = /^[A-Za-z0-9._~+/=-]{16,512}$/;
+/** Spent tokens remembered (so a reuse is reported as reuse and a replay is recognised); the oldest forgotten first. */
+export const MAX_SPENT = 5_000;
+/** Live tokens kept at once; past it the oldest stops working (a mock under abuse, not a real client). */
+export const MAX_LIVE = 100_000;
 
-type RefreshState = 'issued' | 'used' | 'revoked';
-
-interface RefreshRecord {
+interface LiveRecord {
   clientId: string;
   /** null: the application's own account (client_credentials). */
   userId: string | null;
   issuedAtMs: number;
-  state: RefreshState;
+  grantId?: string;
+}
+
+interface SpentRecord {
+  state: 'used' | 'revoked';
+  clientId: string;
+  issuedAtMs: number;
+  grantId?: string;
 }
 
 export type RefreshRedemption =
-  | { ok: true; userId: string | null }
-  | { ok: false; reason: string };
+  | { ok: true; userId: string | null; grantId?: string }
+  | { ok: false; reason: string; replayedGrant?: string };
 
 export function looksLikeRefreshToken(value: string): boolean {
   return SHAPE.test(value);
@@ -36,66 +52,90 @@ export function looksLikeRefreshToken(value: string): boolean {
 /** Every this many issues, records past their expiry are dropped (a long-running mock must not grow without bound). */
 const SWEEP_EVERY = 1024;
 
+function hashOf(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
 export class RefreshTokens {
-  readonly #tokens = new Map<string, RefreshRecord>();
+  readonly #live = new Map<string, LiveRecord>();
+  readonly #spent = new Map<string, SpentRecord>();
   #issuedSinceSweep = 0;
 
-  constructor(private readonly ctx: MockContext) {}
+  constructor(private readonly ctx: MockContext, private readonly grants?: Grants) {}
 
-  issue(grant: { clientId: string; userId: string | null }): string {
+  issue(grant: { clientId: string; userId: string | null; grantId?: string }): string {
     const token = randomBytes(32).toString('base64url');
-    this.#tokens.set(token, { ...grant, issuedAtMs: this.ctx.clock.now(), state: 'issued' });
+    this.#live.set(hashOf(token), { clientId: grant.clientId, userId: grant.userId, issuedAtMs: this.ctx.clock.now(), ...(grant.grantId ? { grantId: grant.grantId } : {}) });
+    if (this.#live.size > MAX_LIVE) this.#live.delete(this.#live.keys().next().value!);
     if (++this.#issuedSinceSweep >= SWEEP_EVERY) this.#sweep();
     return token;
   }
 
   /** Redeem a refresh token: on success it is used up (single use). */
   redeem(token: string, clientId: string): RefreshRedemption {
-    const record = this.#tokens.get(token);
-    if (!record) {
-      if (this.ctx.faults.has('refresh-unknown-accepted') && LOOSE_SHAPE.test(token)) {
-        const firstUser = this.ctx.world.users[0];
-        if (firstUser) return { ok: true, userId: firstUser.userId };
-      }
-      return { ok: false, reason: 'unknown refresh token' };
+    const hash = hashOf(token);
+    const live = this.#live.get(hash);
+    if (live) {
+      if (live.clientId !== clientId) return { ok: false, reason: 'refresh token was issued to another client' };
+      if (this.grants?.isRevoked(live.grantId)) return { ok: false, reason: 'refresh token revoked' };
+      if (this.#expired(live.issuedAtMs)) return { ok: false, reason: 'refresh token expired' };
+      if (!this.ctx.faults.has('refresh-reusable')) this.#spend(hash, live, 'used');
+      return { ok: true, userId: live.userId, ...(live.grantId ? { grantId: live.grantId } : {}) };
     }
-    if (record.clientId !== clientId) return { ok: false, reason: 'refresh token was issued to another client' };
-    if (record.state === 'used') return { ok: false, reason: 'refresh token already used' };
-    if (record.state === 'revoked') return { ok: false, reason: 'refresh token revoked' };
-    if (this.#expired(record)) return { ok: false, reason: 'refresh token expired' };
-    if (!this.ctx.faults.has('refresh-reusable')) record.state = 'used';
-    return { ok: true, userId: record.userId };
+    const spent = this.#spent.get(hash);
+    if (spent) {
+      if (spent.clientId !== clientId) return { ok: false, reason: 'refresh token was issued to another client' };
+      if (spent.state === 'revoked') return { ok: false, reason: 'refresh token revoked' };
+      return { ok: false, reason: 'refresh token already used', ...(spent.grantId ? { replayedGrant: spent.grantId } : {}) };
+    }
+    if (this.ctx.faults.has('refresh-unknown-accepted') && LOOSE_SHAPE.test(token)) {
+      const firstUser = this.ctx.world.users[0];
+      if (firstUser) return { ok: true, userId: firstUser.userId };
+    }
+    return { ok: false, reason: 'unknown refresh token' };
   }
 
-  /** false when the token is unknown. */
+  /** Revokes the token and, with it, its grant (its access tokens too); false when the token is unknown. */
   revoke(token: string): boolean {
-    const record = this.#tokens.get(token);
-    if (!record) return false;
-    if (!this.ctx.faults.has('refresh-revocation-ignored')) record.state = 'revoked';
+    const hash = hashOf(token);
+    const live = this.#live.get(hash);
+    const spent = this.#spent.get(hash);
+    if (!live && !spent) return false;
+    if (this.ctx.faults.has('refresh-revocation-ignored')) return true;
+    if (live) this.#spend(hash, live, 'revoked');
+    else spent!.state = 'revoked';
+    const grantId = live?.grantId ?? spent?.grantId;
+    if (grantId) this.grants?.revoke(grantId, 'refresh-revoked');
     return true;
   }
 
+  #spend(hash: string, record: LiveRecord, state: SpentRecord['state']): void {
+    this.#live.delete(hash);
+    this.#spent.set(hash, { state, clientId: record.clientId, issuedAtMs: record.issuedAtMs, ...(record.grantId ? { grantId: record.grantId } : {}) });
+    if (this.#spent.size > MAX_SPENT) this.#spent.delete(this.#spent.keys().next().value!);
+  }
+
   clear(): void {
-    this.#tokens.clear();
+    this.#live.clear();
+    this.#spent.clear();
   }
 
   /** Drops expired records: redeeming one then reads as unknown, which is refused the same way (400 invalid_grant). */
   #sweep(): void {
     this.#issuedSinceSweep = 0;
     if (this.ctx.faults.has('refresh-never-expires')) return;
-    for (const [token, record] of this.#tokens) {
-      if (this.#expired(record)) this.#tokens.delete(token);
-    }
+    for (const [hash, record] of this.#live) if (this.#expired(record.issuedAtMs)) this.#live.delete(hash);
+    for (const [hash, record] of this.#spent) if (this.#expired(record.issuedAtMs)) this.#spent.delete(hash);
   }
 
-  /** How many records are kept (benchmarks watch it). */
+  /** How many records are kept, live and spent (benchmarks watch it). */
   get size(): number {
-    return this.#tokens.size;
+    return this.#live.size + this.#spent.size;
   }
 
-  #expired(record: RefreshRecord): boolean {
+  #expired(issuedAtMs: number): boolean {
     if (this.ctx.faults.has('refresh-never-expires')) return false;
     const lifetime = this.ctx.faults.has('refresh-expires-early') ? EARLY_LIFETIME_MS : REFRESH_LIFETIME_MS;
-    return this.ctx.clock.now() >= record.issuedAtMs + lifetime;
+    return this.ctx.clock.now() >= issuedAtMs + lifetime;
   }
 }

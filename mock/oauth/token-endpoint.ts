@@ -10,6 +10,7 @@ import type { MockAccessTokens } from './access-tokens.js';
 import { authenticateClient } from './client-auth.js';
 import { isMalformedForm } from './form-body.js';
 import type { AuthorizationCodes } from './codes.js';
+import type { Grants } from './grants.js';
 import type { RefreshTokens } from './refresh-tokens.js';
 import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
 import { documented } from '../docs/common-schemas.js';
@@ -22,6 +23,7 @@ export interface TokenEndpointDeps {
   tokens: MockAccessTokens;
   codes: AuthorizationCodes;
   refresh: RefreshTokens;
+  grants: Grants;
 }
 
 /** The one place TOKEN-MALFORMED-302-ERROR is implemented. */
@@ -55,12 +57,12 @@ function readForm(request: FastifyRequest): Map<string, string> | null {
 }
 
 export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, deps: TokenEndpointDeps): void {
-  const { tokens, codes, refresh } = deps;
+  const { tokens, codes, refresh, grants } = deps;
   /** Under refresh-same-access-token only: the access token issued with each refresh token. */
   const issuedWith = new Map<string, string>();
 
-  async function tokenResponse(reply: FastifyReply, grant: { userId: string | null; clientId: string; withRefresh: boolean; refreshToken?: string; deadAccessToken?: boolean; accessToken?: string }) {
-    const claims = { userId: grant.userId, clientId: grant.clientId };
+  async function tokenResponse(reply: FastifyReply, grant: { userId: string | null; clientId: string; grantId?: string; withRefresh: boolean; refreshToken?: string; deadAccessToken?: boolean; accessToken?: string }) {
+    const claims = { userId: grant.userId, clientId: grant.clientId, ...(grant.grantId ? { grantId: grant.grantId } : {}) };
     const access = grant.accessToken !== undefined
       ? { token: grant.accessToken }
       : grant.deadAccessToken ? await tokens.issueDead(claims) : await tokens.issue(claims);
@@ -70,7 +72,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
       expires_in: ctx.faults.has('expires-in-string') ? String(lifetime) : lifetime,
       token_type: 'Bearer',
     };
-    if (grant.withRefresh) body.refresh_token = grant.refreshToken ?? refresh.issue({ clientId: grant.clientId, userId: grant.userId });
+    if (grant.withRefresh) body.refresh_token = grant.refreshToken ?? refresh.issue(claims);
     if (ctx.faults.has('refresh-same-access-token') && typeof body.refresh_token === 'string') issuedWith.set(body.refresh_token, access.token);
     if (ctx.options.extraFields) body.x_mock_session_hint = 'unknown fields must be ignored';
     const answer = reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
@@ -94,9 +96,14 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
       case 'authorization_code': {
         const code = form.get('code');
         if (!code) return oauthError(reply, 400, 'invalid_request', 'code is required');
-        const redeemed = codes.redeem(code, clientId, form.get('redirect_uri'));
-        if (!redeemed.ok) return oauthError(reply, 400, 'invalid_grant', redeemed.reason);
-        return tokenResponse(reply, { userId: redeemed.userId, clientId, withRefresh: !ctx.faults.has('code-grant-no-refresh-token') });
+        const grantId = grants.start();
+        const redeemed = codes.redeem(code, clientId, form.get('redirect_uri'), grantId);
+        if (!redeemed.ok) {
+          // RFC 6749 §4.1.2: a code used twice revokes what its first redemption issued.
+          if (redeemed.replayedGrant) grants.revoke(redeemed.replayedGrant, 'code-replayed');
+          return oauthError(reply, 400, 'invalid_grant', redeemed.reason);
+        }
+        return tokenResponse(reply, { userId: redeemed.userId, clientId, grantId, withRefresh: !ctx.faults.has('code-grant-no-refresh-token') });
       }
       case 'client_credentials': {
         if (!ctx.clientCredentialsEnabled.has(clientId) && !ctx.faults.has('cc-enabled-by-default')) {
@@ -105,6 +112,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
         return tokenResponse(reply, {
           userId: null,
           clientId,
+          grantId: grants.start(),
           withRefresh: !ctx.faults.has('cc-no-refresh-token'),
           // Same shape as an issued refresh token, never stored: the refresh grant refuses it.
           ...(ctx.faults.has('cc-refresh-token-dead') ? { refreshToken: randomBytes(32).toString('base64url') } : {}),
@@ -115,10 +123,15 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
         const token = form.get('refresh_token');
         if (!token) return oauthError(reply, 400, 'invalid_request', 'refresh_token is required');
         const redeemed = refresh.redeem(token, clientId);
-        if (!redeemed.ok) return refreshRefused(reply, redeemed.reason);
+        if (!redeemed.ok) {
+          // RFC 9700 §4.14.2, only when asked for (the spec gives a used token's reuse no other effect).
+          if (redeemed.replayedGrant && ctx.options.revokeOnRefreshReplay) grants.revoke(redeemed.replayedGrant, 'refresh-replayed');
+          return refreshRefused(reply, redeemed.reason);
+        }
         return tokenResponse(reply, {
           userId: redeemed.userId,
           clientId,
+          ...(redeemed.grantId ? { grantId: redeemed.grantId } : {}),
           withRefresh: true,
           ...(ctx.faults.has('refresh-no-new-token') ? { refreshToken: token } : {}),
           deadAccessToken: ctx.faults.has('refresh-access-token-dead'),

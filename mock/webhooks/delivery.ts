@@ -1,12 +1,19 @@
 /**
  * Webhook delivery (spec: Delivery, Signature): one POST per event per matching
  * registration; the body is JSON.stringify(payload) and exactly those bytes are
- * signed and sent. Never follows a redirect, never retries, gives up after
- * deliveryTimeoutMs. Fire and forget: a slow receiver never slows the API, and the
- * caller learns only how many deliveries were attempted.
+ * signed and sent. Never follows a redirect, never retries (at most once), gives
+ * up after deliveryTimeoutMs. Fire and forget: a slow receiver never slows the
+ * API, and the caller learns only how many deliveries were attempted.
+ *
+ * Each destination (origin and path) has its own lane (lanes.ts): a stuck
+ * receiver delays only its own deliveries, and a bounded queue drops (with a log
+ * line) what it cannot hold. Every attempt ends in #settle, the one place where
+ * its outcome (status, duration, error kind) is known.
  */
-import { Agent, request } from 'undici';
+import { setMaxListeners } from 'node:events';
 import type { MockContext } from '../context.js';
+import { DeliveryLanes, type Refusal } from './lanes.js';
+import { describeOutcome, postOnce, type AttemptErrorKind, type AttemptOutcome } from './post-once.js';
 import type { Registration } from './registry.js';
 import { hmacSha256, signatureHeader } from './signature.js';
 
@@ -22,8 +29,13 @@ const UNSIGNED_IN_EXAMPLES = new Set(['lock_battery_alert', 'lock_log_timestamp_
 export interface DeliveryAttempt {
   url: string;
   status: number | null;
-  error?: string;
+  /** The error kind when there was no answer (timeout, refused, reset, dropped…). */
+  error?: AttemptErrorKind;
+  durationMs?: number;
 }
+
+/** Most attempts remembered for attempts(). */
+const ATTEMPTS_KEPT = 1000;
 
 /** What one delivery sends: the exact bytes and headers. */
 export interface PreparedDelivery {
@@ -34,15 +46,15 @@ export interface PreparedDelivery {
 
 export class WebhookDeliverer {
   readonly #ctx: MockContext;
-  readonly #agent: Agent;
+  readonly #lanes = new DeliveryLanes();
   readonly #closing = new AbortController();
   readonly #inFlight = new Set<Promise<void>>();
   #attempts: DeliveryAttempt[] = [];
 
   constructor(ctx: MockContext) {
     this.#ctx = ctx;
-    // A dispatcher of our own, so close() can drop every socket it opened.
-    this.#agent = new Agent({ connections: 16, keepAliveTimeout: 1_000 });
+    // Every attempt in flight listens for the close.
+    setMaxListeners(0, this.#closing.signal);
   }
 
   /** The bytes and headers of one delivery, with the delivery and signature faults applied. */
@@ -82,71 +94,82 @@ export class WebhookDeliverer {
   deliver(registration: Registration, payload: unknown): void {
     const prepared = this.prepare(registration, payload);
     const copies = this.#ctx.faults.has('duplicate-delivery') ? 2 : 1;
-    for (let i = 0; i < copies; i++) {
-      const job = this.#send(prepared).finally(() => this.#inFlight.delete(job));
-      this.#inFlight.add(job);
-    }
+    for (let i = 0; i < copies; i++) this.#schedule(prepared.url, prepared, 0, false);
   }
 
-  async #send(prepared: PreparedDelivery): Promise<void> {
-    const { faults } = this.#ctx;
-    let url = prepared.url;
-    let followed = false;
-    for (let attempt = 0; ; attempt++) {
-      const startedAtMs = this.#ctx.clock.now();
-      const started = performance.now();
-      const result = await this.#post(url, prepared);
-      this.#record({ url, status: result.status, ...(result.error ? { error: result.error } : {}) });
-      this.#ctx.deliveryLog?.record({ url, prepared, status: result.status, error: result.error, startedAtMs, durationMs: performance.now() - started });
-      if (faults.has('follow-redirects') && !followed && result.location && result.status !== null && result.status >= 300 && result.status < 400) {
-        followed = true;
-        url = result.location;
-        continue;
-      }
-      const failed = result.status === null || result.status < 200 || result.status >= 300;
-      if (faults.has('retry-on-error') && failed && attempt < FAULTY_RETRIES) continue;
-      if (faults.has('retry-unanswered') && result.status === null && attempt === 0) {
-        await new Promise((resolveWait) => setTimeout(resolveWait, UNANSWERED_RETRY_AFTER_MS));
-        continue;
-      }
+  /** Queues one attempt on its destination's lane; follow-ups (faults only) are queued the same way. */
+  #schedule(url: string, prepared: PreparedDelivery, attempt: number, followed: boolean): void {
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+      this.#settle({ url, status: null, durationMs: 0, errorKind: 'bad-url' }, prepared, this.#ctx.clock.now());
       return;
     }
-  }
-
-  async #post(url: string, prepared: PreparedDelivery): Promise<{ status: number | null; location?: string; error?: string }> {
-    const timeoutMs = this.#ctx.options.deliveryTimeoutMs;
-    try {
-      const response = await request(url, {
-        method: 'POST',
-        headers: prepared.headers,
-        body: prepared.body,
-        dispatcher: this.#agent,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        signal: AbortSignal.any([this.#closing.signal, AbortSignal.timeout(timeoutMs)]),
-      });
-      await response.body.dump();
-      const location = response.headers.location;
-      const out: { status: number; location?: string } = { status: response.statusCode };
-      if (typeof location === 'string') {
-        try {
-          out.location = new URL(location, url).href;
-        } catch {
-          // An unusable Location is simply not followed.
-        }
+    let done!: () => void;
+    const job = new Promise<void>((resolve) => (done = resolve)).finally(() => this.#inFlight.delete(job));
+    this.#inFlight.add(job);
+    const refusal = this.#lanes.enqueue(parsed, async (dispatcher) => {
+      try {
+        const startedAtMs = this.#ctx.clock.now();
+        const outcome = await postOnce({
+          url, body: prepared.body, headers: prepared.headers, dispatcher,
+          timeoutMs: this.#ctx.options.deliveryTimeoutMs, closing: this.#closing.signal,
+        });
+        this.#settle(outcome, prepared, startedAtMs);
+        await this.#followUp(outcome, prepared, attempt, followed);
+      } finally {
+        done();
       }
-      return out;
-    } catch (err) {
-      const code = (err as { code?: string; name?: string }).code ?? (err as Error).name ?? 'error';
-      // Only the receiver's origin and an error code: URLs and headers may carry the application's secrets.
-      this.#ctx.log(`webhook delivery to ${safeOrigin(url)} failed: ${code}`);
-      return { status: null, error: code };
+    });
+    if (refusal) {
+      this.#settle({ url, status: null, durationMs: 0, errorKind: 'dropped' }, prepared, this.#ctx.clock.now(), refusal);
+      done();
     }
   }
 
-  #record(attempt: DeliveryAttempt): void {
-    this.#attempts.push(attempt);
-    if (this.#attempts.length > 1000) this.#attempts = this.#attempts.slice(-500);
+  /** Only under faults: follow a redirect (follow-redirects) or retry a failure (retry-on-error, retry-unanswered). */
+  async #followUp(outcome: AttemptOutcome, prepared: PreparedDelivery, attempt: number, followed: boolean): Promise<void> {
+    const { faults } = this.#ctx;
+    if (this.#closing.signal.aborted) return;
+    const status = outcome.status;
+    if (faults.has('follow-redirects') && !followed && outcome.location && status !== null && status >= 300 && status < 400) {
+      this.#schedule(outcome.location, prepared, attempt, true);
+      return;
+    }
+    const failed = status === null || status < 200 || status >= 300;
+    if (faults.has('retry-on-error') && failed && attempt < FAULTY_RETRIES) this.#schedule(outcome.url, prepared, attempt + 1, followed);
+    else if (faults.has('retry-unanswered') && status === null && attempt === 0) {
+      await new Promise((resolveWait) => setTimeout(resolveWait, UNANSWERED_RETRY_AFTER_MS));
+      this.#schedule(outcome.url, prepared, attempt + 1, followed);
+    }
+  }
+
+  /** The one place an attempt's outcome is known: it is remembered and logged here. */
+  #settle(outcome: AttemptOutcome, prepared: PreparedDelivery, startedAtMs: number, refusal?: Refusal): void {
+    this.#ctx.deliveryLog?.record({ url: outcome.url, prepared, status: outcome.status, error: outcome.errorCode ?? outcome.errorKind, startedAtMs, durationMs: outcome.durationMs });
+    this.#attempts.push({
+      url: outcome.url,
+      status: outcome.status,
+      durationMs: outcome.durationMs,
+      ...(outcome.errorKind ? { error: outcome.errorKind } : {}),
+    });
+    if (this.#attempts.length > ATTEMPTS_KEPT) this.#attempts = this.#attempts.slice(-ATTEMPTS_KEPT / 2);
+    // Only the receiver's origin: its path, query and headers may carry the application's secrets.
+    const origin = safeOrigin(outcome.url);
+    const timeoutMs = this.#ctx.options.deliveryTimeoutMs;
+    const said = describeOutcome(outcome, timeoutMs);
+    const detail = { origin, status: outcome.status, durationMs: outcome.durationMs, errorKind: outcome.errorKind ?? null };
+    if (refusal) {
+      const line = `webhook delivery to ${origin} dropped: ${refusal.waiting} deliveries already waiting (limit ${refusal.limit}${refusal.reason === 'lane-full' ? ' for this receiver' : ' in all'})`;
+      this.#ctx.log(line);
+      this.#ctx.logger?.warn({ delivery: { ...detail, waiting: refusal.waiting, limit: refusal.limit } }, line);
+      return;
+    }
+    if (outcome.status === null || outcome.errorKind) {
+      this.#ctx.log(`webhook delivery to ${origin} ${said}`);
+      this.#ctx.logger?.warn({ delivery: detail }, `webhook delivery ${said}`);
+    } else {
+      this.#ctx.logger?.info({ delivery: detail }, `webhook delivery ${said}`);
+    }
   }
 
   /** The most recent POSTs made (status null: no answer), oldest first. */
@@ -163,7 +186,7 @@ export class WebhookDeliverer {
   async close(): Promise<void> {
     this.#closing.abort();
     await this.idle();
-    await this.#agent.close();
+    await this.#lanes.close();
   }
 }
 

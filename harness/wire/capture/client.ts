@@ -9,6 +9,13 @@ import { LockconfError } from '../../run/errors.js';
 import { MAX_DELIVERIES, MAX_WAIT_MS, type CaptureConnection, type DeliveryJson } from './protocol.js';
 
 const DEFAULT_WAIT_MS = 10_000;
+
+/** One page of a deliveries listing (`more`: ask again with after=lastSeq; absent from older servers). */
+interface DeliveryPageJson {
+  deliveries: DeliveryJson[];
+  lastSeq: number;
+  more?: boolean;
+}
 /** One long poll at most this long, so a lost connection is noticed. */
 const POLL_SLICE_MS = 15_000;
 
@@ -43,10 +50,15 @@ export class CaptureClient implements CaptureClientLike {
     return new CaptureInbox(created.id, created.url, this);
   }
 
-  /** Every delivery the server kept after `after` (debugging: includes unknown inboxes). */
+  /** Every delivery the server kept after `after` (debugging: includes unknown inboxes), page by page. */
   async allDeliveries(after = 0): Promise<Delivery[]> {
-    const r = (await this.call('GET', `/deliveries?after=${after}`)) as { deliveries: DeliveryJson[] };
-    return r.deliveries.map(toDelivery);
+    const out: Delivery[] = [];
+    for (let from = after; ;) {
+      const r = (await this.call('GET', `/deliveries?after=${from}`)) as DeliveryPageJson;
+      out.push(...r.deliveries.map(toDelivery));
+      if (!r.more || r.deliveries.length === 0) return out;
+      from = r.lastSeq;
+    }
   }
 
   /** @internal */
@@ -91,14 +103,17 @@ class CaptureInbox implements Inbox {
     await this.client.call('PUT', `/inboxes/${this.id}/response`, response);
   }
 
+  /** A long poll, then the further pages of the answer (the server lists one page at a time). */
   private async poll(after: number, min: number, timeoutMs: number): Promise<Delivery[]> {
-    const r = (await this.client.call(
-      'GET',
-      `/inboxes/${this.id}/deliveries?after=${after}&min=${min}&timeoutMs=${Math.max(0, Math.round(timeoutMs))}`,
-      undefined,
-      timeoutMs + 10_000,
-    )) as { deliveries: DeliveryJson[] };
-    return r.deliveries.map(toDelivery);
+    const wait = Math.max(0, Math.round(timeoutMs));
+    const out: Delivery[] = [];
+    for (let from = after, first = true; ; first = false) {
+      const query = first ? `after=${from}&min=${min}&timeoutMs=${wait}` : `after=${from}`;
+      const r = (await this.client.call('GET', `/inboxes/${this.id}/deliveries?${query}`, undefined, (first ? wait : 0) + 10_000)) as DeliveryPageJson;
+      out.push(...r.deliveries.map(toDelivery));
+      if (!r.more || r.deliveries.length === 0) return out;
+      from = r.lastSeq;
+    }
   }
 
   private markSeen(list: Delivery[]): void {

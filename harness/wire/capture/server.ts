@@ -12,57 +12,34 @@
  * Control API (header x-capture-token):
  *   POST /_capture/inboxes                    {label?, response?}  → 201 {id, url}
  *   PUT  /_capture/inboxes/:id/response       InboxResponse        → 204
- *   GET  /_capture/inboxes/:id/deliveries?after=SEQ&min=N&timeoutMs=T
- *        → 200 {deliveries, lastSeq}; holds the request (long poll) until at least
- *          N deliveries after SEQ arrived or T ms passed, whichever comes first
- *   DELETE /_capture/inboxes/:id                                    → 204
+ *   GET  /_capture/inboxes/:id/deliveries?after=SEQ&min=N&timeoutMs=T[&limit=L]
+ *        → 200 {deliveries, lastSeq, more}; holds the request (long poll) until at least
+ *          N deliveries after SEQ arrived or T ms passed, whichever comes first; one page
+ *          (pages.ts) at a time: when more is true, ask again with after=lastSeq
+ *   GET  /_capture/deliveries?after=SEQ[&limit=L]                   → the same, every inbox
+ *   DELETE /_capture/inboxes/:id                                    → 204 (its deliveries are freed)
+ *
+ * Bounds (protocol.ts, store.ts): when the store is full, a delivery or a new inbox is
+ * refused with 429 {"error":"capture_full"}; nothing already kept is dropped. Client
+ * timeouts (timeouts.ts) end stalled requests; long polls of up to MAX_WAIT_MS still work.
  *
  * The test workers' side of the control API is client.ts.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { InboxResponse } from '../../contracts.js';
 import { LockconfError } from '../../run/errors.js';
-import { CAPTURE_BODY_LIMIT, MAX_DELIVERIES, MAX_DELIVERY_BYTES, MAX_INBOXES, MAX_WAIT_MS, type CaptureConnection, type DeliveryJson, type StoredDelivery } from './protocol.js';
+import { countAfter, pageOf } from './pages.js';
+import { CAPTURE_BODY_LIMIT, type CaptureConnection } from './protocol.js';
+import { inboxResponseSchema, newInboxSchema, pollQuerySchema } from './schemas.js';
+import { CaptureFull, CaptureStore, type InboxState } from './store.js';
+import { CAPTURE_TIMEOUTS, captureTimeoutOptions, type CaptureTimeouts } from './timeouts.js';
 
 export type { CaptureConnection } from './protocol.js';
 export { CAPTURE_BODY_LIMIT, MAX_DELIVERIES, MAX_DELIVERY_BYTES, MAX_INBOXES, MAX_WAIT_MS } from './protocol.js';
 
-
-interface InboxState {
-  id: string;
-  response: InboxResponse;
-  deliveries: StoredDelivery[];
-}
-
-const inboxResponseSchema = z
-  .object({
-    status: z.number().int().min(200).max(599).optional(), // a final answer: no 1xx
-    location: z
-      .string()
-      .min(1)
-      .max(2048)
-      .refine((v) => URL.canParse(v), { error: 'must be an absolute URL' })
-      .optional(),
-    delayMs: z.number().int().min(0).max(MAX_WAIT_MS).optional(),
-    body: z.string().max(64 * 1024).optional(),
-  })
-  .strict();
-
-const newInboxSchema = z
-  .object({
-    label: z.string().max(200).optional(),
-    response: inboxResponseSchema.optional(),
-  })
-  .strict();
-
-const pollQuerySchema = z.object({
-  after: z.coerce.number().int().min(0).default(0),
-  min: z.coerce.number().int().min(0).max(MAX_DELIVERIES).default(0),
-  timeoutMs: z.coerce.number().int().min(0).max(MAX_WAIT_MS).default(0),
-});
 
 class BadRequest extends Error {
   constructor(
@@ -102,91 +79,11 @@ function localBase(addr: AddressInfo): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
 }
 
-function slug(label: string | undefined): string {
-  const s = (label ?? '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40);
-  const id = randomBytes(6).toString('hex');
-  return s ? `${s}-${id}` : id;
-}
-
-class CaptureStore {
-  readonly inboxes = new Map<string, InboxState>();
-  /** Every delivery kept, oldest first (unknown inboxes included). */
-  readonly all: StoredDelivery[] = [];
-  private bytes = 0;
-  private seq = 0;
-  private readonly waiters = new Set<{ check: () => void; done: () => void }>();
-  private closed = false;
-
-  /** Set once the server listens (the address is known only then). */
-  publicBaseUrl = '';
-
-  createInbox(label: string | undefined, response: InboxResponse | undefined): { id: string; url: string } {
-    const id = slug(label);
-    this.inboxes.set(id, { id, response: response ?? {}, deliveries: [] });
-    while (this.inboxes.size > MAX_INBOXES) this.inboxes.delete(this.inboxes.keys().next().value!);
-    return { id, url: this.urlOf(id) };
-  }
-
-  urlOf(id: string): string {
-    return `${this.publicBaseUrl}/inbox/${id}`;
-  }
-
-  record(d: Omit<StoredDelivery, 'seq'>): StoredDelivery {
-    const stored = { seq: ++this.seq, ...d };
-    this.all.push(stored);
-    this.bytes += stored.rawBody.length;
-    this.inboxes.get(stored.inbox)?.deliveries.push(stored);
-    while (this.all.length > MAX_DELIVERIES || (this.bytes > MAX_DELIVERY_BYTES && this.all.length > 1)) {
-      const old = this.all.shift()!;
-      this.bytes -= old.rawBody.length;
-      const list = this.inboxes.get(old.inbox)?.deliveries;
-      if (list && list[0] === old) list.shift();
-    }
-    for (const w of [...this.waiters]) w.check();
-    return stored;
-  }
-
-  /** Resolves when `ready()` holds or after timeoutMs; released early by releaseAll(). */
-  waitUntil(ready: () => boolean, timeoutMs: number, signal: AbortSignal): Promise<void> {
-    if (ready() || timeoutMs <= 0 || this.closed || signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const waiter = {
-        done: () => {
-          clearTimeout(timer);
-          this.waiters.delete(waiter);
-          signal.removeEventListener('abort', waiter.done);
-          resolve();
-        },
-        check: () => {
-          if (ready()) waiter.done();
-        },
-      };
-      const timer = setTimeout(waiter.done, timeoutMs);
-      this.waiters.add(waiter);
-      signal.addEventListener('abort', waiter.done);
-    });
-  }
-
-  /** The server is closing: answer every long poll now, and any later one at once. */
-  releaseAll(): void {
-    this.closed = true;
-    for (const w of [...this.waiters]) w.done();
-  }
-}
-
-function toJson(d: StoredDelivery): DeliveryJson {
-  return { ...d, rawBody: d.rawBody.toString('base64') };
-}
-
+/** Compares digests of both sides: the time taken does not depend on where they differ, nor on their lengths. */
 function tokenMatches(given: unknown, token: string): boolean {
   if (typeof given !== 'string') return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const digest = (v: string) => createHash('sha256').update(v).digest();
+  return timingSafeEqual(digest(given), digest(token));
 }
 
 /** Answer delays, all cut short when the server closes. */
@@ -230,12 +127,15 @@ function registerInboxRoutes(app: FastifyInstance, store: CaptureStore, delays: 
     const inbox = store.inboxes.get(id);
     const config: InboxResponse = inbox?.response ?? {};
     const status = inbox ? (config.status ?? (config.location ? 302 : 200)) : 404;
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    // Full: a clear 429 to the sender, and nothing kept before is dropped.
+    if (inbox) store.assertRoom(rawBody.length);
     store.record({
       inbox: id,
       method: req.method,
       url: req.url,
       headers: original.get(req.raw) ?? headerRecord(req.headers),
-      rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+      rawBody,
       receivedAt: Date.now(),
       answeredStatus: status,
     });
@@ -243,7 +143,7 @@ function registerInboxRoutes(app: FastifyInstance, store: CaptureStore, delays: 
     if (config.delayMs) await delays.wait(config.delayMs);
     reply.code(status);
     if (config.location) reply.header('location', config.location);
-    if (config.body !== undefined) return reply.type('text/plain; charset=utf-8').send(config.body);
+    if (config.body !== undefined && req.method !== 'HEAD') return reply.type('text/plain; charset=utf-8').send(config.body);
     return reply.send();
   };
   app.all('/inbox/:id', receive);
@@ -276,28 +176,26 @@ function registerControlRoutes(app: FastifyInstance, store: CaptureStore, token:
 
   app.delete<{ Params: { id: string } }>('/inboxes/:id', async (req, reply) => {
     inboxOf(req.params.id);
-    store.inboxes.delete(req.params.id);
+    store.deleteInbox(req.params.id);
     return reply.code(204).send();
   });
 
   app.get<{ Params: { id: string } }>('/inboxes/:id/deliveries', async (req, reply) => {
     const inbox = inboxOf(req.params.id);
     const q = parseWith(pollQuerySchema, req.query, 'query');
-    const after = () => inbox.deliveries.filter((d) => d.seq > q.after);
     // A client that gives up closes the socket; stop waiting for it then too.
     // (the response's 'close' fires early only when the connection goes; the server's close releases every waiter)
     const gone = new AbortController();
     const onGone = () => gone.abort();
     reply.raw.once('close', onGone);
-    await store.waitUntil(() => after().length >= q.min, q.timeoutMs, gone.signal);
+    await store.waitUntil(() => countAfter(inbox.deliveries, q.after) >= q.min, q.timeoutMs, gone.signal);
     reply.raw.off('close', onGone);
-    return { deliveries: after().map(toJson), lastSeq: inbox.deliveries.at(-1)?.seq ?? q.after };
+    return pageOf(inbox.deliveries, q.after, q.limit);
   });
 
   app.get('/deliveries', async (req) => {
     const q = parseWith(pollQuerySchema, req.query, 'query');
-    const list = store.all.filter((d) => d.seq > q.after);
-    return { deliveries: list.map(toJson), lastSeq: store.all.at(-1)?.seq ?? q.after };
+    return pageOf(store.all, q.after, q.limit);
   });
 }
 
@@ -306,18 +204,23 @@ function registerControlRoutes(app: FastifyInstance, store: CaptureStore, token:
  * handed to the target are based on `publicUrl` when given (a tunnel in front).
  */
 export async function startCaptureServer(
-  opts: { listen?: string; publicUrl?: string | null } = {},
+  opts: { listen?: string; publicUrl?: string | null; timeouts?: Partial<CaptureTimeouts>; limits?: ConstructorParameters<typeof CaptureStore>[0] } = {},
 ): Promise<CaptureConnection & { close(): Promise<void> }> {
   const { host, port } = parseListen(opts.listen ?? '127.0.0.1:0');
   const token = randomBytes(24).toString('base64url');
-  const store = new CaptureStore();
+  const store = new CaptureStore(opts.limits);
   const delays = new Delays();
-  const app = Fastify({ logger: false, bodyLimit: CAPTURE_BODY_LIMIT, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: CAPTURE_BODY_LIMIT,
+    forceCloseConnections: true,
+    ...captureTimeoutOptions({ ...CAPTURE_TIMEOUTS, ...opts.timeouts }),
+  });
 
   // Errors become 4xx JSON: malformed JSON, oversized bodies (413), bad input; never a stack trace.
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; errorCode?: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
-    const code = err instanceof BadRequest ? err.errorCode : status === 413 ? 'payload_too_large' : status < 500 ? 'bad_request' : 'internal_error';
+    const code = err instanceof BadRequest || err instanceof CaptureFull ? err.errorCode : status === 413 ? 'payload_too_large' : status < 500 ? 'bad_request' : 'internal_error';
     return reply.code(status).send({ error: code, message: status < 500 ? err.message : 'internal error' });
   });
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` }));
