@@ -18,6 +18,7 @@ import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { LockClient, NeedsAuthorization, type ClientConfig, type Session } from './client.js';
 import type { ClientFault } from './client-faults.js';
+import { webhookReceiver, type WebhookEvent } from './receiver.js';
 
 export interface ExampleAppOptions {
   config: ClientConfig;
@@ -115,8 +116,21 @@ export async function startExampleApp(opts: ExampleAppOptions): Promise<ExampleA
     });
   });
 
-  // ── Webhook receiver (issue 11, part 1) ─────────────────────────────────
-  // MOUNT POINT: await app.register(receiverPlugin, { prefix: '/webhook', apiKey: opts.config.apiKey, header: 'x-example-app', token: webhookToken }) — from ./receiver.js
+  // ── Webhook receiver ─────────────────────────────────────────────────────
+  // The deliveries of the registrations made above: verified over their raw bytes with
+  // the API key, the timestamp within 5 minutes, the registration's header and token.
+  const events: WebhookEvent[] = [];
+  await app.register(webhookReceiver({
+    apiKey: opts.config.apiKey,
+    header: 'x-example-app',
+    token: webhookToken,
+    path: '/webhook',
+    onEvent: (event) => {
+      events.push(event);
+      if (events.length > 100) events.shift();
+    },
+  }));
+  app.get('/events', async () => events);
 
   const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   const url = address.replace('[::1]', '127.0.0.1');
