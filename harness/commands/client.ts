@@ -7,16 +7,15 @@
  * .lockconf/mock-target.json.
  */
 import { randomInt } from 'node:crypto';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CLIENT_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
-import type { ConformanceResult } from '../report/result-file.js';
-import { expandSelection, testNamePattern } from '../run/selection.js';
+import { expandSelection } from '../run/selection.js';
 import { loadProfile } from '../service/profile.js';
-import { EXIT, ROOT, UsageFailure } from './common.js';
+import { readVerdict, runVitestProject } from './vitest-project.js';
+import { EXIT, ROOT, UsageFailure, exitCodeFor } from './common.js';
 import type { ConformanceOptions } from './conformance.js';
-import { exitCodeFor } from './common.js';
 
 export const DEFAULT_CLIENT_TARGET = '.lockconf/mock-target.json';
 
@@ -58,26 +57,9 @@ export async function clientCommand(opts: ConformanceOptions): Promise<number> {
   reporters.push(reporter);
 
   process.stdout.write(`lockconf: OAuth client grading (${targetFile}) → ${runDir}\n`);
-  const { startVitest } = await import('vitest/node');
-  const vitest = await startVitest('test', [], {
-    root: ROOT,
-    config: join(ROOT, 'vitest.config.ts'),
-    project: ['client'],
-    run: true,
-    watch: false,
-    reporters: reporters as never,
-    ...(only ? { testNamePattern: testNamePattern(only) } : {}),
-  });
-  await vitest?.close();
+  await runVitestProject({ project: 'client', reporters, only });
 
-  let verdict: ConformanceResult['verdict'] | null = reporter.result?.verdict ?? null;
-  if (!verdict) {
-    try {
-      verdict = (JSON.parse(await readFile(join(runDir, 'conformance.json'), 'utf8')) as ConformanceResult).verdict;
-    } catch {
-      verdict = null;
-    }
-  }
+  const verdict = await readVerdict(reporter, runDir);
   if (verdict === null) process.stderr.write('lockconf: the client could not be graded: no conformance.json was written (see the error above).\n');
   return exitCodeFor(verdict, opts.allowIncomplete);
 }

@@ -4,7 +4,7 @@
  * can be wrong with the invocation is found before vitest starts.
  */
 import { randomInt } from 'node:crypto';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadExpectFile } from '../run/expectations.js';
 import { loadProfile } from '../service/profile.js';
@@ -15,8 +15,8 @@ import { chooseTarget, explainProfileError } from '../service/target-choice.js';
 import { preflight } from '../service/preflight.js';
 import { failRun, vitestStderr } from './run-failure.js';
 import { setupErrorFromOutput } from '../report/run-error.js';
-import type { ConformanceResult } from '../report/result-file.js';
-import { expandSelection, formatList, scanSuites, testNamePattern } from '../run/selection.js';
+import { expandSelection, formatList, scanSuites } from '../run/selection.js';
+import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, UsageFailure, WORK_ROOT, exitCodeFor } from './common.js';
 
 export { exitCodeFor };
@@ -134,33 +134,10 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   // With --only, vitest loads just the suite files that declare a selected requirement:
   // the test-name filter alone would still import and set up every file.
   const files = only ? await suiteFilesFor(only) : [];
-  const { startVitest } = await import('vitest/node');
   const stderr = vitestStderr();
-  const vitest = await startVitest(
-    'test',
-    files,
-    {
-      root: ROOT,
-      config: join(ROOT, 'vitest.config.ts'),
-      project: ['conformance'],
-      run: true,
-      watch: false,
-      reporters: reporters as never,
-      ...(only ? { testNamePattern: testNamePattern(only) } : {}),
-    },
-    undefined,
-    { stderr: stderr.stream },
-  );
-  await vitest?.close();
+  await runVitestProject({ project: 'conformance', files, reporters, only, stderr: stderr.stream });
 
-  let verdict: ConformanceResult['verdict'] | null = reporter.result?.verdict ?? null;
-  if (!verdict) {
-    try {
-      verdict = (JSON.parse(await readFile(join(runDir, 'conformance.json'), 'utf8')) as ConformanceResult).verdict;
-    } catch {
-      verdict = null;
-    }
-  }
+  const verdict = await readVerdict(reporter, runDir);
   const error = reporter.result?.error;
   if (verdict === 'error' && error?.code === 'ERR_SETUP_FAILED' && /reported no error/.test(error.message)) {
     // Global setup threw: vitest printed the error instead of reporting it. Its message, once, in every report.

@@ -8,15 +8,15 @@
  * starts (exit 2, one message).
  */
 import { randomInt } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { RECEIVER_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
-import type { ConformanceResult } from '../report/result-file.js';
 import { assertReceiverReachable } from '../receiver/reachability.js';
 import { loadReceiverSettings } from '../receiver/settings.js';
 import { loadExpectFile } from '../run/expectations.js';
-import { expandSelection, formatList, scanSuites, testNamePattern } from '../run/selection.js';
+import { expandSelection, formatList, scanSuites } from '../run/selection.js';
+import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, exitCodeFor } from './common.js';
 
 export interface ReceiverCommandOptions {
@@ -80,26 +80,9 @@ export async function receiverCommand(opts: ReceiverCommandOptions): Promise<num
   process.stdout.write(`lockconf: receiver conformance run against ${settings.url} → ${runDir} (seed ${seed}${only ? `, ${only.length} requirement(s) selected` : ''})\n`);
   const wanted = new Set(only ?? []);
   const files = only ? [...new Set((await receiverTests()).filter((t) => wanted.has(t.id)).map((t) => t.file))] : [];
-  const { startVitest } = await import('vitest/node');
-  const vitest = await startVitest('test', files, {
-    root: ROOT,
-    config: join(ROOT, 'vitest.config.ts'),
-    project: ['receiver'],
-    run: true,
-    watch: false,
-    reporters: reporters as never,
-    ...(only ? { testNamePattern: testNamePattern(only) } : {}),
-  });
-  await vitest?.close();
+  await runVitestProject({ project: 'receiver', files, reporters, only });
 
-  let verdict: ConformanceResult['verdict'] | null = reporter.result?.verdict ?? null;
-  if (!verdict) {
-    try {
-      verdict = (JSON.parse(await readFile(join(runDir, 'conformance.json'), 'utf8')) as ConformanceResult).verdict;
-    } catch {
-      verdict = null;
-    }
-  }
+  const verdict = await readVerdict(reporter, runDir);
   if (verdict === null) {
     process.stderr.write('lockconf: the run could not be carried out: no conformance.json was written (see the error above).\n');
     return EXIT.NOT_CARRIED_OUT;

@@ -1,0 +1,52 @@
+/**
+ * What every run command does once its reporters are ready: start one vitest
+ * project (conformance, receiver or client) in this process, then read the
+ * verdict its lockconf reporter reached (or, failing that, wrote).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { ConformanceResult } from '../report/result-file.js';
+import { testNamePattern } from '../run/selection.js';
+import { ROOT } from './common.js';
+
+export interface ProjectRun {
+  project: 'conformance' | 'receiver' | 'client';
+  /** Suite files to load; [] loads every file of the project. */
+  files?: string[];
+  reporters: unknown[];
+  /** Requirement IDs selected with --only, or null. */
+  only: readonly string[] | null;
+  /** Where vitest's own error output goes (default: the process's stderr). */
+  stderr?: Writable;
+}
+
+export async function runVitestProject(run: ProjectRun): Promise<void> {
+  const { startVitest } = await import('vitest/node');
+  const vitest = await startVitest(
+    'test',
+    run.files ?? [],
+    {
+      root: ROOT,
+      config: join(ROOT, 'vitest.config.ts'),
+      project: [run.project],
+      run: true,
+      watch: false,
+      reporters: run.reporters as never,
+      ...(run.only ? { testNamePattern: testNamePattern(run.only) } : {}),
+    },
+    undefined,
+    run.stderr ? { stderr: run.stderr } : undefined,
+  );
+  await vitest?.close();
+}
+
+/** The run's verdict: the reporter's, else the one conformance.json holds, else null (nothing was written). */
+export async function readVerdict(reporter: { result?: { verdict: ConformanceResult['verdict'] } | null }, runDir: string): Promise<ConformanceResult['verdict'] | null> {
+  if (reporter.result?.verdict) return reporter.result.verdict;
+  try {
+    return (JSON.parse(await readFile(join(runDir, 'conformance.json'), 'utf8')) as ConformanceResult).verdict;
+  } catch {
+    return null;
+  }
+}
