@@ -6,7 +6,7 @@
  * (The schemas document only: test/mock/bad-input-fuzz.test.ts and the
  * validation tests keep checking that bad input gets the same 4xx as before.)
  */
-// ajv is fastify's own validator (a dependency of fastify), used here to read the document's schemas.
+// ajv (a devDependency; fastify validates with it too) is used here to read the document's schemas.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, type RunningMock } from '../../mock/server.js';
