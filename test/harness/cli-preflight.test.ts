@@ -38,13 +38,12 @@ async function readResult(out: string): Promise<ConformanceResult> {
 }
 
 describe('preflight: the profile is proved before any test', () => {
-  it('a wrong client secret exits 2 within 10 s with one message naming LOCKCONF_CLIENT_SECRET', async () => {
+  it('a wrong client secret exits 2 before any test runs, with one message naming LOCKCONF_CLIENT_SECRET', async () => {
     const out = join(dir, 'wrong-secret');
-    const started = Date.now();
     const r = await cli(['conformance', '--out', out], env({ LOCKCONF_CLIENT_SECRET: 'a-typo-in-the-secret-3f9' }));
-    const elapsed = Date.now() - started;
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(elapsed).toBeLessThan(10_000);
+    // Found by the preflight, before vitest starts: no test ran (speed itself is bench/'s to judge, never a timed test).
+    expect(r.stdout).not.toContain('lockconf: conformance run →');
     const errorLines = r.stderr.split('\n').filter((l) => l.includes('ERR_'));
     expect(errorLines).toHaveLength(1);
     expect(errorLines[0]).toContain('ERR_CREDENTIALS_REFUSED');
@@ -57,6 +56,7 @@ describe('preflight: the profile is proved before any test', () => {
     expect(result.verdict).toBe('error');
     expect(result.error?.code).toBe('ERR_CREDENTIALS_REFUSED');
     expect(result.counts.failed).toBe(0);
+    expect(result.tests).toEqual([]);
   });
 
   it('a wrong API key exits 2 naming LOCKCONF_API_KEY', async () => {
