@@ -90,6 +90,7 @@ export const FAULTS = {
   'user-register-refused': { requirement: 'WEBHOOK-USER-REGISTER', description: 'A well-formed user registration is refused with 400.' },
   'lock-register-keeps-groups': { requirement: 'WEBHOOK-LOCK-OVERWRITE', description: 'Registering again keeps the first registration\'s notificationTypes besides the new ones.' },
   'lock-register-keeps-token': { requirement: 'WEBHOOK-LOCK-OVERWRITE', description: 'Registering again replaces url and groups but keeps the first header and token.' },
+  'user-register-keeps-groups': { requirement: 'WEBHOOK-USER-OVERWRITE', description: 'Registering the user webhook again keeps the earlier registration\'s notificationTypes besides the new ones.' },
   'lock-register-per-user': { requirement: 'WEBHOOK-LOCK-PER-LOCK', description: 'A lock registration replaces the same user\'s registrations on other locks.' },
   'operation-group-alone-ignored': { requirement: 'WEBHOOK-GROUP-OPERATION', description: 'A registration naming operation but not every lock group receives none of that group\'s events.' },
   'operation-type-group-alone-ignored': { requirement: 'WEBHOOK-GROUP-OPERATION-TYPE', description: 'A registration naming operation.type but not every lock group receives none of that group\'s events.' },

@@ -192,7 +192,7 @@ export const SERVICE_REQUIREMENTS: readonly Requirement[] = [
     'Registers a user webhook. Same body shape; notificationTypes for users: lockmembership, lifecycle.'),
   r('WEBHOOK-USER-OVERWRITE', 'MUST', W, 'POST {base_url}/webhook/user',
     'One registration per user; calling again overwrites it.',
-    { reading: 'Registering the user webhook again replaces its url, header and token: the first url receives nothing more.' }),
+    { reading: 'Registering the user webhook again replaces its url, header, token and notificationTypes: the first url receives nothing more, and a group only the earlier registration named stops (judged when the target filters user events by group at all).' }),
   r('WEBHOOK-USER-DELETE', 'MUST', W, 'DELETE {base_url}/webhook/user',
     'Deletes the user webhook registration. No body.'),
   r('WEBHOOK-NOTIFICATION-FILTER', 'SHOULD', W, 'Registration groups (notificationTypes)',

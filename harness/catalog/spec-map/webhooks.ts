@@ -19,12 +19,12 @@ const USER_GROUPS = ['WEBHOOK-GROUP-LOCKMEMBERSHIP', 'WEBHOOK-GROUP-LIFECYCLE'] 
 
 export const WEBHOOKS_SPEC_MAP: SpecMapPart = {
   // ── Webhook registration (request body) ──────────────────────────────────
-  'webhook-registration/row-1': { requirements: ['WEBHOOK-LOCK-REGISTER', 'WEBHOOK-USER-REGISTER', 'WEBHOOK-LOCK-OVERWRITE'], note: 'deliveries arrive at the url registered, and at the new url after re-registering' },
+  'webhook-registration/row-1': { requirements: ['WEBHOOK-LOCK-REGISTER', 'WEBHOOK-USER-REGISTER', 'WEBHOOK-LOCK-OVERWRITE', 'WEBHOOK-USER-OVERWRITE'], note: 'deliveries arrive at the url registered, and at the new url after re-registering' },
   'webhook-registration/row-2': { requirements: ['WEBHOOK-LOCK-REGISTER', 'DELIVERY-ONE-POST', 'WEBHOOK-ENDPOINT-RESPONSES'], note: 'registrations are made with method POST and deliveries are POSTs; any restriction on the method value is not shown' },
   'webhook-registration/row-3': { requirements: ['WEBHOOK-LOCK-REGISTER', 'WEBHOOK-LOCK-DELETE'], note: 'registrations carry the credential\'s client_id, which the lock DELETE names in its path' },
-  'webhook-registration/row-4': { requirements: ['DELIVERY-CUSTOM-HEADER', 'WEBHOOK-LOCK-OVERWRITE'] },
-  'webhook-registration/row-5': { requirements: ['DELIVERY-CUSTOM-HEADER', 'WEBHOOK-LOCK-OVERWRITE'] },
-  'webhook-registration/row-6': { requirements: ['WEBHOOK-NOTIFICATION-FILTER', ...LOCK_GROUPS, ...USER_GROUPS] },
+  'webhook-registration/row-4': { requirements: ['DELIVERY-CUSTOM-HEADER', 'WEBHOOK-LOCK-OVERWRITE', 'WEBHOOK-USER-OVERWRITE'] },
+  'webhook-registration/row-5': { requirements: ['DELIVERY-CUSTOM-HEADER', 'WEBHOOK-LOCK-OVERWRITE', 'WEBHOOK-USER-OVERWRITE'] },
+  'webhook-registration/row-6': { requirements: ['WEBHOOK-NOTIFICATION-FILTER', ...LOCK_GROUPS, ...USER_GROUPS, 'WEBHOOK-LOCK-OVERWRITE', 'WEBHOOK-USER-OVERWRITE'] },
 
   // ── Webhook payload fields (common) ──────────────────────────────────────
   'webhook-payload-fields/row-1': { requirements: [...LOCK_ROWS], note: 'each row\'s schema checks LockID as a hex identifier (an array in bridge events)' },
