@@ -111,7 +111,8 @@ export const FAULTS = {
   'status-check-caller-only': { requirement: 'DELIVERY-STATUS-CHECK-FANOUT', description: 'The status event of a status check goes only to the caller\'s registration.' },
   'system-events-unsigned': { requirement: 'DELIVERY-SIGNATURE-PRESENT', description: 'Lock battery warning and lock clock deliveries carry no X-Signature (as the spec\'s own examples show them).' },
   'user-deliveries-text-plain': { requirement: 'DELIVERY-CONTENT-TYPE', description: 'User-webhook deliveries carry Content-Type text/plain.' },
-  'retry-unanswered': { requirement: 'DELIVERY-NO-RETRY-UNANSWERED', description: 'A delivery that got no answer (timed out or refused) is attempted again once, 300 ms later.' },
+  'retry-unanswered': { requirement: 'DELIVERY-NO-RETRY-UNANSWERED', description: 'A delivery whose connection failed (refused or reset) is attempted again once, 300 ms later.' },
+  'retry-after-timeout': { requirement: 'DELIVERY-NO-RETRY-TIMEOUT', description: 'A delivery the mock gave up waiting for (its delivery timeout) is sent again once, 300 ms later.' },
   'status-check-only-on-change': { requirement: 'DELIVERY-STATUS-EVERY-CHECK', description: 'A status check sends a status event only when the lock\'s state changed since the last check.' },
 
   // Signature

@@ -68,7 +68,7 @@ export const WEBHOOKS_SPEC_MAP: SpecMapPart = {
   // ── Delivery ─────────────────────────────────────────────────────────────
   'delivery/item-1': { requirements: ['DELIVERY-ONE-POST', 'DELIVERY-CONTENT-TYPE'] },
   'delivery/item-2': { requirements: ['DELIVERY-CONTENT-TYPE', 'DELIVERY-SIGNATURE-PRESENT', 'DELIVERY-CUSTOM-HEADER'], note: 'judged on a delivery of every event row, user webhooks included; what the battery and clock rows carry is recorded' },
-  'delivery/item-3': { requirements: ['DELIVERY-NO-REDIRECT', 'DELIVERY-NO-RETRY', 'DELIVERY-NO-RETRY-UNANSWERED', 'DELIVERY-ONE-POST'] },
+  'delivery/item-3': { requirements: ['DELIVERY-NO-REDIRECT', 'DELIVERY-NO-RETRY', 'DELIVERY-NO-RETRY-UNANSWERED', 'DELIVERY-NO-RETRY-TIMEOUT', 'DELIVERY-ONE-POST'] },
 
   // ── Signature ────────────────────────────────────────────────────────────
   'signature/item-1': { requirements: ['SIGNATURE-FORMAT'] },
@@ -122,7 +122,7 @@ export const WEBHOOKS_SPEC_MAP: SpecMapPart = {
   'limits/row-1': { requirements: ['TOKEN-ACCESS-LIFETIME', 'HEADERS-TOKEN-LIFETIME-24H'] },
   'limits/row-2': { requirements: ['REFRESH-VALID-WITHIN-YEAR', 'REFRESH-EXPIRED-AFTER-YEAR', 'REFRESH-SINGLE-USE'] },
   'limits/row-3': { requirements: ['WEBHOOK-LOCK-PER-USER', 'WEBHOOK-LOCK-PER-LOCK', 'WEBHOOK-LOCK-OVERWRITE', 'WEBHOOK-USER-OVERWRITE'] },
-  'limits/row-4': { requirements: ['DELIVERY-ONE-POST', 'DELIVERY-NO-RETRY', 'DELIVERY-NO-RETRY-UNANSWERED'] },
+  'limits/row-4': { requirements: ['DELIVERY-ONE-POST', 'DELIVERY-NO-RETRY', 'DELIVERY-NO-RETRY-UNANSWERED', 'DELIVERY-NO-RETRY-TIMEOUT'] },
   'limits/row-5': { requirements: ['SIGNATURE-TIMESTAMP-CURRENT'] },
   'limits/row-6': { requirements: ['EVENT-BRIDGE-OFFLINE-DELAY'] },
   'limits/row-7': { requirements: ['HEADERS-TOKEN-LIFETIME-24H', 'HEADERS-ROTATED-TOKEN-WORKS'] },

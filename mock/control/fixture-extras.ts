@@ -1,0 +1,12 @@
+/**
+ * GET /_control/fixtures as answered: the world's users and locks (fixtures.ts) and the
+ * optional fields of the control protocol the mock offers: `deliveryTimeoutMs`
+ * (docs/control-protocol-extensions.md), how long a webhook receiver gets to answer.
+ */
+import type { Fixtures } from '../../harness/contracts.js';
+import type { MockContext } from '../context.js';
+import { fixturesOf } from './fixtures.js';
+
+export function answeredFixtures(ctx: MockContext): Fixtures {
+  return { ...fixturesOf(ctx.world), deliveryTimeoutMs: ctx.options.deliveryTimeoutMs };
+}
