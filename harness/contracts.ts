@@ -180,7 +180,8 @@ export interface ControlClientLike {
   resetClock(): Promise<number>;
   emit(event: ControlEvent): Promise<{ emitted: number; eventId: string | null }>;
   revokeRefreshToken(refreshToken: string): Promise<number>;
-  setClientCredentials(enabled: boolean): Promise<void>;
+  /** `clientId`: the credential addressed (default: the profile's own). */
+  setClientCredentials(enabled: boolean, clientId?: string): Promise<void>;
   reset(): Promise<void>;
 }
 

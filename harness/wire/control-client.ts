@@ -146,9 +146,9 @@ export class ControlClient implements ControlClientLike {
     return res.status;
   }
 
-  async setClientCredentials(enabled: boolean): Promise<void> {
-    if (!this.clientId) throw new LockconfError('ERR_CONTROL', 'setClientCredentials needs the client_id (pass clientId to ControlClient)');
-    await this.call('POST', '/client-credentials', { clientId: this.clientId, enabled });
+  async setClientCredentials(enabled: boolean, clientId = this.clientId): Promise<void> {
+    if (!clientId) throw new LockconfError('ERR_CONTROL', 'setClientCredentials needs the client_id (pass clientId to ControlClient)');
+    await this.call('POST', '/client-credentials', { clientId, enabled });
   }
 
   async reset(): Promise<void> {
