@@ -23,9 +23,20 @@ export interface FixtureLock {
   builtInKeypad?: boolean;
   bridgeId?: string;
 }
+/** A further credential registered for the run (control protocol, GET /fixtures `clients`). */
+export interface FixtureClient {
+  clientId: string;
+  clientSecret: string;
+  apiKey: string;
+  redirectUri: string;
+}
 export interface Fixtures {
   users: FixtureUser[];
   locks: FixtureLock[];
+  /** Optional: further credentials registered for the run (the profile's credential is not among them). */
+  clients?: FixtureClient[];
+  /** Optional (docs/control-protocol-extensions.md): how long the target waits for a webhook receiver's answer, in ms. */
+  deliveryTimeoutMs?: number;
 }
 
 export interface TargetProfile {
@@ -122,8 +133,13 @@ export interface Delivery {
   json: any;
   /** Harness clock, epoch ms. */
   receivedAt: number;
-  /** The status the inbox answered. */
+  /** The status the inbox answered (or was told to: see closedBeforeAnswerAt). */
   answeredStatus: number;
+  /**
+   * Harness clock, epoch ms: the sender closed the connection while the inbox held
+   * its answer (InboxResponse.delayMs), so no answer reached it. Absent otherwise.
+   */
+  closedBeforeAnswerAt?: number;
 }
 export interface InboxResponse {
   status?: number; // default 200
@@ -164,7 +180,8 @@ export interface ControlClientLike {
   resetClock(): Promise<number>;
   emit(event: ControlEvent): Promise<{ emitted: number; eventId: string | null }>;
   revokeRefreshToken(refreshToken: string): Promise<number>;
-  setClientCredentials(enabled: boolean): Promise<void>;
+  /** `clientId`: the credential addressed (default: the profile's own). */
+  setClientCredentials(enabled: boolean, clientId?: string): Promise<void>;
   reset(): Promise<void>;
 }
 

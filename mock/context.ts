@@ -132,6 +132,8 @@ export interface MockContext {
   tokens: AccessTokenService;
   /** Set by the webhook side during start-up. */
   events: EventService;
+  /** Further client credentials besides `credentials` (GET /_control/fixtures `clients`; mock/oauth/other-clients.ts). */
+  otherClients?: import('./oauth/other-clients.js').OtherClient[];
   /** Client IDs permitted to use the client_credentials grant (control protocol). */
   clientCredentialsEnabled: Set<string>;
   /** Each module pushes the function that restores its initial state. */

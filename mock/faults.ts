@@ -30,6 +30,7 @@ export const FAULTS = {
   'code-grant-no-refresh-token': { requirement: 'OAUTH-CODE-EXCHANGE', description: 'The authorization_code grant answers without refresh_token.' },
   'bogus-code-accepted': { requirement: 'OAUTH-CODE-INVALID-REFUSED', description: 'A code the mock never issued is exchanged for the first user\'s token.' },
   'code-never-expires': { requirement: 'OAUTH-CODE-EXPIRES', description: 'Authorization codes never expire.' },
+  'code-redeemable-by-other-client': { requirement: 'OAUTH-CODE-OTHER-CLIENT', description: 'An authorization code is exchanged for a token by any registered client, not only the one it was issued to.' },
   'code-lives-an-hour': { requirement: 'OAUTH-CODE-LIFETIME', description: 'Authorization codes expire an hour after issue, not ten minutes.' },
 
   // Token endpoint
@@ -47,6 +48,7 @@ export const FAULTS = {
   'cc-no-refresh-token': { requirement: 'TOKEN-CC-ENABLED-WORKS', description: 'The client_credentials token response lacks refresh_token.' },
   'cc-permitted-at-start': { requirement: 'TOKEN-CC-DISABLED-BY-DEFAULT', description: 'The client_credentials permission is granted at start and after every reset (withdrawing it still works).' },
   'cc-token-refused': { requirement: 'TOKEN-CC-TOKEN-WORKS', description: 'The client_credentials access token is a well-formed JWT the API refuses.' },
+  'cc-permission-shared': { requirement: 'TOKEN-CC-PER-CREDENTIAL', description: 'The client_credentials permission granted to one credential lets every credential use the grant.' },
   'cc-refresh-token-dead': { requirement: 'TOKEN-CC-REFRESH-WORKS', description: 'The client_credentials refresh_token is never stored, so the refresh grant refuses it.' },
 
   // Refresh tokens
@@ -57,6 +59,7 @@ export const FAULTS = {
   'refresh-unknown-accepted': { requirement: 'REFRESH-UNKNOWN-REFUSED', description: 'An unknown refresh token of the right shape is redeemed.' },
   'refresh-never-expires': { requirement: 'REFRESH-EXPIRED-AFTER-YEAR', description: 'Refresh tokens never expire.' },
   'refresh-expires-early': { requirement: 'REFRESH-VALID-WITHIN-YEAR', description: 'Refresh tokens expire 30 days after issue.' },
+  'refresh-redeemable-by-other-client': { requirement: 'REFRESH-OTHER-CLIENT', description: 'A refresh token is redeemed by any registered client, not only the one it was issued to.' },
   'refresh-revocation-ignored': { requirement: 'REFRESH-REVOKED', description: 'A revoked refresh token can still be redeemed.' },
   'refresh-access-token-dead': { requirement: 'REFRESH-NEW-ACCESS-TOKEN-WORKS', description: 'The access token returned by the refresh grant is refused by the API.' },
   'refresh-same-access-token': { requirement: 'REFRESH-NEW-ACCESS-TOKEN', description: 'The refresh grant returns again the access token issued with the refresh token it redeems.' },
@@ -90,6 +93,7 @@ export const FAULTS = {
   'user-register-refused': { requirement: 'WEBHOOK-USER-REGISTER', description: 'A well-formed user registration is refused with 400.' },
   'lock-register-keeps-groups': { requirement: 'WEBHOOK-LOCK-OVERWRITE', description: 'Registering again keeps the first registration\'s notificationTypes besides the new ones.' },
   'lock-register-keeps-token': { requirement: 'WEBHOOK-LOCK-OVERWRITE', description: 'Registering again replaces url and groups but keeps the first header and token.' },
+  'user-register-keeps-groups': { requirement: 'WEBHOOK-USER-OVERWRITE', description: 'Registering the user webhook again keeps the earlier registration\'s notificationTypes besides the new ones.' },
   'lock-register-per-user': { requirement: 'WEBHOOK-LOCK-PER-LOCK', description: 'A lock registration replaces the same user\'s registrations on other locks.' },
   'operation-group-alone-ignored': { requirement: 'WEBHOOK-GROUP-OPERATION', description: 'A registration naming operation but not every lock group receives none of that group\'s events.' },
   'operation-type-group-alone-ignored': { requirement: 'WEBHOOK-GROUP-OPERATION-TYPE', description: 'A registration naming operation.type but not every lock group receives none of that group\'s events.' },
@@ -110,7 +114,8 @@ export const FAULTS = {
   'status-check-caller-only': { requirement: 'DELIVERY-STATUS-CHECK-FANOUT', description: 'The status event of a status check goes only to the caller\'s registration.' },
   'system-events-unsigned': { requirement: 'DELIVERY-SIGNATURE-PRESENT', description: 'Lock battery warning and lock clock deliveries carry no X-Signature (as the spec\'s own examples show them).' },
   'user-deliveries-text-plain': { requirement: 'DELIVERY-CONTENT-TYPE', description: 'User-webhook deliveries carry Content-Type text/plain.' },
-  'retry-unanswered': { requirement: 'DELIVERY-NO-RETRY-UNANSWERED', description: 'A delivery that got no answer (timed out or refused) is attempted again once, 300 ms later.' },
+  'retry-unanswered': { requirement: 'DELIVERY-NO-RETRY-UNANSWERED', description: 'A delivery whose connection failed (refused or reset) is attempted again once, 300 ms later.' },
+  'retry-after-timeout': { requirement: 'DELIVERY-NO-RETRY-TIMEOUT', description: 'A delivery the mock gave up waiting for (its delivery timeout) is sent again once, 300 ms later.' },
   'status-check-only-on-change': { requirement: 'DELIVERY-STATUS-EVERY-CHECK', description: 'A status check sends a status event only when the lock\'s state changed since the last check.' },
 
   // Signature

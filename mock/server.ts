@@ -13,7 +13,8 @@ import { registerApi } from './api/index.js';
 import { Clock } from './clock.js';
 import { ControlError, type Credentials, type MockContext, type MockOptions, type ResolvedMockOptions } from './context.js';
 import { describeError, sendJsonError } from './control/errors.js';
-import { fixturesOf } from './control/fixtures.js';
+import { answeredFixtures } from './control/fixture-extras.js';
+import { makeOtherClient } from './oauth/other-clients.js';
 import { registerControl } from './control/index.js';
 import { FaultSet } from './faults.js';
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SEC } from './oauth/access-tokens.js';
@@ -149,6 +150,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   const url = `http://${host}:${address.port}`;
   if (!ctx.credentials.redirectUri) ctx.credentials.redirectUri = `${url}/callback`;
+  ctx.otherClients ??= [makeOtherClient(url)];
 
   const profile: TargetProfile = {
     authUrl: `${url}/oauth`,
@@ -158,7 +160,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     apiKey: ctx.credentials.apiKey,
     redirectUri: ctx.credentials.redirectUri,
     ...(resolved.control ? { controlUrl: `${url}/_control`, controlToken: ctx.credentials.controlToken } : {}),
-    fixtures: fixturesOf(world),
+    fixtures: answeredFixtures(ctx),
     statusCheck: { method: 'PUT', path: '/remoteoperate/{lockId}/status' },
   };
 

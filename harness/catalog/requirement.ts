@@ -15,6 +15,7 @@ export type Capability =
   | 'client-credentials' // POST /client-credentials: grant the client_credentials permission
   | 'user-token' // a user access + refresh token (from consent, or from the token cache)
   | 'second-user' // a second user's token (fixtures users[1])
+  | 'second-client' // a further client credential (fixtures clients[0], an optional field of GET /fixtures)
   | 'capture'; // a capture server the target can reach
 
 export type Area =

@@ -53,6 +53,9 @@ export function workOutCapabilities(facts: CapabilityFacts): CapabilityReport {
       : users < 2 ? `the fixtures list ${users} user(s); a second user is needed`
         : null);
 
+  decide('second-client', (facts.fixtures?.clients?.length ?? 0) > 0 ? null
+    : 'the fixtures list no further client credential (the optional "clients" of GET /fixtures)');
+
   decide('capture',
     !facts.loopbackTarget && !facts.capturePublicUrl
       ? 'the target is not on this machine and capture.publicUrl is not set: the target cannot reach the capture server (set capture.publicUrl to a tunnel in front of it)'

@@ -43,6 +43,11 @@ import type {} from './provided-context.js'; // the ProvidedContext augmentation
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The quiet window against the embedded mock (500 ms against any other target). */
 export const EMBEDDED_MOCK_QUIET_WINDOW_MS = 250;
+/**
+ * The embedded mock gives up on a webhook receiver after this long (`npm run mock`: 5 s), so
+ * DELIVERY-NO-RETRY-TIMEOUT sees it give up within a short hold; LOCKCONF_MOCK_OPTIONS may set another.
+ */
+export const EMBEDDED_MOCK_DELIVERY_TIMEOUT_MS = 1000;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const startedAt = new Date().toISOString();
@@ -82,7 +87,7 @@ export async function prepareRun(
   let mock: RunningMock | null = null;
   let profile: TargetProfile;
   if (loaded === null) {
-    mock = await createMock(parseMockOptions(env.LOCKCONF_MOCK_OPTIONS));
+    mock = await createMock({ deliveryTimeoutMs: EMBEDDED_MOCK_DELIVERY_TIMEOUT_MS, ...parseMockOptions(env.LOCKCONF_MOCK_OPTIONS) });
     profile = mock.profile;
   } else {
     profile = loaded;
@@ -265,7 +270,8 @@ async function probeControl(profile: TargetProfile, redactor: Redactor): Promise
   const client = new ControlClient({ controlUrl: profile.controlUrl, controlToken: profile.controlToken, http, clientId: profile.clientId, redactor });
   try {
     const answered = await client.fixtures();
-    return { control: { ok: true }, fixtures: profile.fixtures ?? answered, client };
+    // The profile's users and locks win; the optional fields only the control answer gives (clients…) are kept.
+    return { control: { ok: true }, fixtures: profile.fixtures ? { ...answered, ...profile.fixtures } : answered, client };
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     return {

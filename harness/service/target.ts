@@ -43,5 +43,10 @@ export function testRedactor(setup: LockconfSetup): RedactorLike {
 
 function withCaptureToken<R extends RedactorLike>(redactor: R, setup: LockconfSetup): R {
   redactor.add(setup.capture?.token, 'capture_token');
+  // Further credentials of the fixtures (GET /fixtures `clients`): their secrets too.
+  for (const c of setup.fixtures?.clients ?? []) {
+    redactor.add(c.clientSecret, 'client_secret');
+    redactor.add(c.apiKey, 'api_key');
+  }
   return redactor;
 }

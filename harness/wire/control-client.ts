@@ -25,6 +25,28 @@ function isFixtures(value: unknown): value is Fixtures {
   );
 }
 
+/**
+ * The optional fields of GET /fixtures, kept only when well-formed: `clients` (every
+ * entry with its four strings) and `deliveryTimeoutMs` (a positive integer).
+ */
+function withOptionalFixtures(base: Fixtures, answer: Record<string, unknown>, redactor: RedactorLike | null): Fixtures {
+  const out: Fixtures = { ...base };
+  delete out.clients;
+  delete out.deliveryTimeoutMs;
+  const clients = answer.clients;
+  const fields = ['clientId', 'clientSecret', 'apiKey', 'redirectUri'] as const;
+  if (Array.isArray(clients) && clients.every((c) => c && typeof c === 'object' && fields.every((f) => typeof (c as Record<string, unknown>)[f] === 'string' && (c as Record<string, string>)[f] !== ''))) {
+    out.clients = clients.map((c: Record<string, string>) => ({ clientId: c.clientId!, clientSecret: c.clientSecret!, apiKey: c.apiKey!, redirectUri: c.redirectUri! }));
+    for (const c of out.clients) {
+      redactor?.add(c.clientSecret, 'client_secret');
+      redactor?.add(c.apiKey, 'api_key');
+    }
+  }
+  const timeout = answer.deliveryTimeoutMs;
+  if (typeof timeout === 'number' && Number.isSafeInteger(timeout) && timeout > 0) out.deliveryTimeoutMs = timeout;
+  return out;
+}
+
 export class ControlClient implements ControlClientLike {
   private readonly controlUrl: string;
   private readonly controlToken: string;
@@ -73,7 +95,7 @@ export class ControlClient implements ControlClientLike {
     if (!isFixtures(res.json)) {
       throw new LockconfError('ERR_CONTROL', 'control GET /fixtures answered without {"users": [{userId…}], "locks": [{lockId…}]}');
     }
-    return res.json;
+    return withOptionalFixtures(res.json, res.json as unknown as Record<string, unknown>, this.redactor);
   }
 
   async consent(
@@ -124,9 +146,9 @@ export class ControlClient implements ControlClientLike {
     return res.status;
   }
 
-  async setClientCredentials(enabled: boolean): Promise<void> {
-    if (!this.clientId) throw new LockconfError('ERR_CONTROL', 'setClientCredentials needs the client_id (pass clientId to ControlClient)');
-    await this.call('POST', '/client-credentials', { clientId: this.clientId, enabled });
+  async setClientCredentials(enabled: boolean, clientId = this.clientId): Promise<void> {
+    if (!clientId) throw new LockconfError('ERR_CONTROL', 'setClientCredentials needs the client_id (pass clientId to ControlClient)');
+    await this.call('POST', '/client-credentials', { clientId, enabled });
   }
 
   async reset(): Promise<void> {

@@ -7,10 +7,11 @@
  *   missing x-access-token               → 401 {"error":"invalid_token"}   (fault missing-token-400: 400)
  *   invalid, expired or revoked token    → 401 {"error":"invalid_token"}   (fault invalid-token-403: 403)
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokenClaims, MockContext } from '../context.js';
 import { ApiError } from './errors.js';
+import { knownApiKey } from '../oauth/other-clients.js';
 
 /** Who is calling: the verified claims of the presented token. */
 export interface ApiCaller {
@@ -74,11 +75,6 @@ function digest(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-function sameSecret(presented: string, expected: string): boolean {
-  // Compare digests so the comparison takes the same time whatever the lengths.
-  return timingSafeEqual(createHash('sha256').update(presented).digest(), createHash('sha256').update(expected).digest());
-}
-
 function singleHeader(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? undefined : value;
@@ -103,7 +99,7 @@ export function installAuthentication(app: FastifyInstance, ctx: MockContext, de
 
   app.addHook('onRequest', async (request) => {
     const apiKey = singleHeader(request, 'x-api-key');
-    if (!apiKey || !sameSecret(apiKey, ctx.credentials.apiKey)) {
+    if (!apiKey || !knownApiKey(ctx, apiKey)) {
       throw new ApiError(401, 'invalid_api_key', 'x-api-key is missing or does not match the credential');
     }
     const token = singleHeader(request, 'x-access-token');

@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import { ControlError, type MockContext } from '../context.js';
 import { sameSecret } from '../secret-compare.js';
 import { describeError, sendJsonError, zodMessage } from './errors.js';
-import { fixturesOf } from './fixtures.js';
+import { answeredFixtures } from './fixture-extras.js';
+import { registeredClient } from '../oauth/other-clients.js';
 import { registerGradingControl } from '../grading/control-routes.js';
 import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, MAX_CLOCK_OFFSET_MS, RevokeBody } from './schemas.js';
 import { CONTROL_SCHEMAS } from '../docs/control-schemas.js';
@@ -53,7 +54,7 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
 
   app.setNotFoundHandler((_request, reply) => sendJsonError(reply, 404, 'not_found', 'no such control endpoint'));
 
-  app.get('/fixtures', documented(CONTROL_SCHEMAS.fixtures), async () => fixturesOf(ctx.world));
+  app.get('/fixtures', documented(CONTROL_SCHEMAS.fixtures), async () => answeredFixtures(ctx));
 
   app.post('/consent', documented(CONTROL_SCHEMAS.consent), async (request, reply) => {
     const body = parse(ConsentBody, request.body);
@@ -90,7 +91,7 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
 
   app.post('/client-credentials', documented(CONTROL_SCHEMAS.clientCredentials), async (request, reply) => {
     const body = parse(ClientCredentialsBody, request.body);
-    if (body.clientId !== ctx.credentials.clientId) throw new ControlError(404, 'unknown_client', 'no such client');
+    if (registeredClient(ctx, body.clientId) === null) throw new ControlError(404, 'unknown_client', 'no such client');
     if (body.enabled) ctx.clientCredentialsEnabled.add(body.clientId);
     else ctx.clientCredentialsEnabled.delete(body.clientId);
     return reply.code(204).send();

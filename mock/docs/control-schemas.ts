@@ -36,6 +36,7 @@ const fixtures: JsonSchema = {
         },
       },
     },
+    deliveryTimeoutMs: { type: 'integer', description: 'Optional: how long the service waits for a webhook receiver\'s answer before it gives up, in ms.' },
   },
   description: 'The first user owns both locks; the second is a guest on the first.',
 };

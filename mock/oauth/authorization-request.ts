@@ -4,6 +4,7 @@
  * pages and by the control protocol's POST /consent, so both apply the same rules.
  */
 import type { MockContext } from '../context.js';
+import { registeredClient } from './other-clients.js';
 
 /** Longest state the mock keeps (longer ones get a 400 page). */
 export const MAX_STATE_LENGTH = 2048;
@@ -44,15 +45,16 @@ export function validateAuthorizationRequest(ctx: MockContext, query: URLSearchP
   if (c.length > MAX_PARAM_LENGTH || r.length > MAX_PARAM_LENGTH) return bad(400, 'invalid_request', 'client_id or redirect_uri is too long');
   if (s.length > MAX_STATE_LENGTH) return bad(400, 'invalid_request', `state is longer than ${MAX_STATE_LENGTH} characters`);
   const unknownLetThrough = ctx.faults.has('unknown-client-redirected') && r === ctx.credentials.redirectUri;
-  if (c !== ctx.credentials.clientId && !unknownLetThrough) return bad(400, 'invalid_client', 'unknown client_id');
-  if (!redirectAllowed(ctx, r)) return bad(400, 'invalid_redirect_uri', 'redirect_uri is not the one registered for this client');
+  const client = registeredClient(ctx, c);
+  if (client === null && !unknownLetThrough) return bad(400, 'invalid_client', 'unknown client_id');
+  if (!redirectAllowed(ctx, r, client?.redirectUris)) return bad(400, 'invalid_redirect_uri', 'redirect_uri is not the one registered for this client');
   return { ok: true, request: { clientId: c, redirectUri: r, state: s } };
 }
 
 /** Exactly the registered redirect URI (RFC 6749 §3.1.2.4); anything absolute under open-redirect. */
-function redirectAllowed(ctx: MockContext, redirectUri: string): boolean {
-  if (redirectUri === ctx.credentials.redirectUri) return true;
-  if (ctx.credentials.loginRedirectUri !== undefined && redirectUri === ctx.credentials.loginRedirectUri) return true;
+function redirectAllowed(ctx: MockContext, redirectUri: string, registered?: readonly string[]): boolean {
+  if (registered !== undefined ? registered.includes(redirectUri) : redirectUri === ctx.credentials.redirectUri) return true;
+  if (registered === undefined && ctx.credentials.loginRedirectUri !== undefined && redirectUri === ctx.credentials.loginRedirectUri) return true;
   if (!ctx.faults.has('open-redirect')) return false;
   try {
     const url = new URL(redirectUri);

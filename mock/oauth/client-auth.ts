@@ -5,6 +5,7 @@
  */
 import type { MockContext } from '../context.js';
 import { sameSecret } from '../secret-compare.js';
+import { registeredClient } from './other-clients.js';
 
 export type ClientAuthentication = { ok: true; clientId: string } | { ok: false };
 
@@ -20,10 +21,12 @@ export function authenticateClient(ctx: MockContext, form: Map<string, string>, 
     return { ok: false };
   }
   if (ctx.faults.has('client-id-unchecked') && clientId !== undefined) clientId = ctx.credentials.clientId;
-  if (clientId === undefined || !safeEqual(clientId, ctx.credentials.clientId)) return { ok: false };
-  if (ctx.faults.has('wrong-secret-accepted')) return { ok: true, clientId };
-  if (clientSecret === undefined || !safeEqual(clientSecret, ctx.credentials.clientSecret)) return { ok: false };
-  return { ok: true, clientId };
+  // The profile's credential or a further one (other-clients.ts): each secret belongs to its own client_id.
+  const client = clientId === undefined ? null : registeredClient(ctx, clientId);
+  if (clientId === undefined || client === null) return { ok: false };
+  if (ctx.faults.has('wrong-secret-accepted')) return { ok: true, clientId: client.clientId };
+  if (clientSecret === undefined || !safeEqual(clientSecret, client.clientSecret)) return { ok: false };
+  return { ok: true, clientId: client.clientId };
 }
 
 function basicMatches(ctx: MockContext, basic: { clientId: string; clientSecret: string } | null): boolean {

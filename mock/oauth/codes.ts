@@ -44,7 +44,7 @@ export class AuthorizationCodes {
       if (this.ctx.faults.has('bogus-code-accepted') && firstUser) return { ok: true, userId: firstUser.userId };
       return { ok: false, reason: 'unknown authorization code' };
     }
-    if (record.clientId !== clientId) return { ok: false, reason: 'authorization code was issued to another client' };
+    if (record.clientId !== clientId && !this.ctx.faults.has('code-redeemable-by-other-client')) return { ok: false, reason: 'authorization code was issued to another client' };
     if (record.used) return { ok: false, reason: 'authorization code already used', ...(record.grantId ? { replayedGrant: record.grantId } : {}) };
     if (record.expiresAtMs <= this.ctx.clock.now() && !this.ctx.faults.has('code-never-expires')) return { ok: false, reason: 'authorization code expired' };
     if (redirectUri !== undefined && redirectUri !== record.redirectUri) {

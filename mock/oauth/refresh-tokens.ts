@@ -76,7 +76,7 @@ export class RefreshTokens {
     const hash = hashOf(token);
     const live = this.#live.get(hash);
     if (live) {
-      if (live.clientId !== clientId) return { ok: false, reason: 'refresh token was issued to another client' };
+      if (live.clientId !== clientId && !this.ctx.faults.has('refresh-redeemable-by-other-client')) return { ok: false, reason: 'refresh token was issued to another client' };
       if (this.grants?.isRevoked(live.grantId)) return { ok: false, reason: 'refresh token revoked' };
       if (this.#expired(live.issuedAtMs)) return { ok: false, reason: 'refresh token expired' };
       if (!this.ctx.faults.has('refresh-reusable')) this.#spend(hash, live, 'used');

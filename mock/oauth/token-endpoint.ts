@@ -106,7 +106,8 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
         return tokenResponse(reply, { userId: redeemed.userId, clientId, grantId, withRefresh: !ctx.faults.has('code-grant-no-refresh-token') });
       }
       case 'client_credentials': {
-        if (!ctx.clientCredentialsEnabled.has(clientId) && !ctx.faults.has('cc-enabled-by-default')) {
+        const sharedPermission = ctx.faults.has('cc-permission-shared') && ctx.clientCredentialsEnabled.size > 0;
+        if (!ctx.clientCredentialsEnabled.has(clientId) && !ctx.faults.has('cc-enabled-by-default') && !sharedPermission) {
           return oauthError(reply, 400, 'unauthorized_client', 'the client_credentials grant is not enabled for this client');
         }
         return tokenResponse(reply, {

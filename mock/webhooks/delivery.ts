@@ -21,7 +21,7 @@ import { hmacSha256, signatureHeader } from './signature.js';
 const STALE_BY_MS = 10 * 60 * 1000;
 /** retry-on-error: how many extra attempts after a non-2xx answer. */
 const FAULTY_RETRIES = 2;
-/** retry-unanswered: the pause before the one extra attempt after no answer. */
+/** retry-unanswered, retry-after-timeout: the pause before the one extra attempt after no answer. */
 const UNANSWERED_RETRY_AFTER_MS = 300;
 /** system-events-unsigned: the rows whose examples in the spec omit X-Signature. */
 const UNSIGNED_IN_EXAMPLES = new Set(['lock_battery_alert', 'lock_log_timestamp_drifted']);
@@ -126,7 +126,7 @@ export class WebhookDeliverer {
     }
   }
 
-  /** Only under faults: follow a redirect (follow-redirects) or retry a failure (retry-on-error, retry-unanswered). */
+  /** Only under faults: follow a redirect (follow-redirects) or retry a failure (retry-on-error, retry-unanswered, retry-after-timeout). */
   async #followUp(outcome: AttemptOutcome, prepared: PreparedDelivery, attempt: number, followed: boolean): Promise<void> {
     const { faults } = this.#ctx;
     if (this.#closing.signal.aborted) return;
@@ -135,9 +135,13 @@ export class WebhookDeliverer {
       this.#schedule(outcome.location, prepared, attempt, true);
       return;
     }
-    const failed = status === null || status < 200 || status >= 300;
+    // An answer that is not 2xx (no answer at all is retry-unanswered's and retry-after-timeout's).
+    const failed = status !== null && (status < 200 || status >= 300);
     if (faults.has('retry-on-error') && failed && attempt < FAULTY_RETRIES) this.#schedule(outcome.url, prepared, attempt + 1, followed);
-    else if (faults.has('retry-unanswered') && status === null && attempt === 0) {
+    else if (faults.has('retry-after-timeout') && outcome.errorKind === 'timeout' && attempt === 0) {
+      await new Promise((resolveWait) => setTimeout(resolveWait, UNANSWERED_RETRY_AFTER_MS));
+      this.#schedule(outcome.url, prepared, attempt + 1, followed);
+    } else if (faults.has('retry-unanswered') && status === null && outcome.errorKind !== 'timeout' && attempt === 0) {
       await new Promise((resolveWait) => setTimeout(resolveWait, UNANSWERED_RETRY_AFTER_MS));
       this.#schedule(outcome.url, prepared, attempt + 1, followed);
     }

@@ -66,6 +66,10 @@ export class WebhookRegistry {
 
   registerUser(input: RegistrationInput): Registration {
     const registration: Registration = { ...input, id: randomUUID(), lockId: null, createdAtMs: this.now() };
+    const previous = this.#user.find((r) => r.userId === input.userId);
+    if (previous && this.faults.has('user-register-keeps-groups')) {
+      registration.notificationTypes = [...new Set([...previous.notificationTypes, ...input.notificationTypes])];
+    }
     if (!this.faults.has('user-register-appends')) {
       this.#user = this.#user.filter((r) => r.userId !== input.userId);
     }

@@ -12,6 +12,7 @@ import { control } from '../support/context.js';
 import { user } from '../support/fixtures.js';
 import { checkProperty } from '../support/property.js';
 import { codeGrant, freshCode, postToken, tokenIssued } from '../support/tokens.js';
+import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
 
 /** True when the URL points at the given redirect URI (same origin and path). */
 function isOn(location: string | null, redirectUri: string): boolean {
@@ -192,6 +193,15 @@ describe('RFC 6749: authorization codes', () => {
     const res = await postToken(t, codeGrant(t, `lockconf-bogus-${Date.now().toString(36)}`));
     t.observe('bogus code answer', { status: res.status, error: res.json?.error ?? null });
     t.expect(tokenIssued(res), `a bogus authorization code: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+  });
+
+  conformance('OAUTH-CODE-OTHER-CLIENT', 'a code issued to one credential is refused to another', { needs: ['consent', 'second-client'] }, async (t) => {
+    const second = secondClient(t);
+    await ownCodeExchange(t, second);
+    const code = await freshCode(t);
+    const res = await postTokenAs(t, second, { grant_type: 'authorization_code', code });
+    t.observe('a code issued to the profile\'s credential, redeemed by the second credential', { status: res.status, error: res.json?.error ?? null });
+    t.expect(tokenIssued(res), `a code issued to the profile's credential, exchanged with a second credential's client_id and client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   });
 
   conformance('OAUTH-CODE-EXPIRES', 'a code is refused 24 hours after issue', { needs: ['consent', 'clock'] }, async (t) => {

@@ -10,6 +10,7 @@ import { oauthErrorSchema, explain, tokenResponseSchema } from '../schemas/token
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
 import { isJwt, postToken, refreshGrant, sameShapeToken, tokenIssued } from '../support/tokens.js';
+import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
 
 const DAY = 86_400_000;
 
@@ -90,6 +91,15 @@ describe('Refresh token', () => {
     const res = await refresh(t, forged);
     expectRefused400(t, res, 'an unknown refresh token of the right shape');
     await expectOAuthErrorBody(t, res, 'an unknown refresh token');
+  });
+
+  conformance('REFRESH-OTHER-CLIENT', 'a refresh token issued to one credential is refused to another', { needs: ['consent', 'second-client'] }, async (t) => {
+    const second = secondClient(t);
+    await ownCodeExchange(t, second);
+    const session = await t.flows.userSession();
+    const res = await postTokenAs(t, second, { grant_type: 'refresh_token', refresh_token: session.refreshToken });
+    t.observe('a refresh token of the profile\'s credential, redeemed by the second credential', { status: res.status, error: res.json?.error ?? null });
+    t.expect(tokenIssued(res), `a live refresh token of the profile's credential, redeemed with a second credential's client_id and client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   });
 
   conformance('REFRESH-VALID-WITHIN-YEAR', 'a refresh token is still redeemed 364 days after issue', { needs: ['user-token', 'clock'] }, async (t) => {

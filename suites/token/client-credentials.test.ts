@@ -9,6 +9,7 @@ import { explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
 import { isJwt, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
+import { postTokenAs, secondClient } from '../support/second-client.js';
 
 function clientCredentials(t: SuiteContext) {
   const p = t.target.profile;
@@ -56,6 +57,30 @@ describe('Client credentials flow', () => {
       t.expect(isJwt(res.json.access_token), 'client_credentials access_token must be a JWT (a JWS or a compact JWE)').toBe(true);
     } finally {
       await control(t).setClientCredentials(false);
+    }
+  });
+
+  conformance('TOKEN-CC-PER-CREDENTIAL', 'the permission granted to one credential leaves another refused', { needs: ['client-credentials', 'second-client'] }, async (t) => {
+    const second = secondClient(t);
+    const asSecond = () => postTokenAs(t, second, { grant_type: 'client_credentials' });
+    try {
+      // Refused before any permission is granted, or "disabled by default" is what fails (TOKEN-CC-DISABLED-BY-DEFAULT).
+      const before = await asSecond();
+      if (tokenIssued(before)) return t.notTested('the second credential got a client_credentials token before any permission was granted (TOKEN-CC-DISABLED-BY-DEFAULT), so a permission granted per credential cannot be told apart');
+      await control(t).setClientCredentials(true);
+      const first = await clientCredentials(t);
+      if (!tokenIssued(first)) return t.notTested(`the profile's credential got no client_credentials token once permitted (HTTP ${first.status}; TOKEN-CC-ENABLED-WORKS), so a per-credential permission cannot be shown`);
+      const other = await asSecond();
+      t.observe('the second credential, permission granted to the first only', { status: other.status, error: other.json?.error ?? null });
+      t.expect(tokenIssued(other), `client_credentials for a second credential while only the first was granted the permission ("enabled per credential"): must be rejected; got HTTP ${other.status} with a token`).toBe(false);
+      // The second credential works once it has the permission itself: the refusal was the permission's.
+      await control(t).setClientCredentials(true, second.clientId);
+      const own = await asSecond();
+      if (!tokenIssued(own)) return t.notTested(`the second credential of the fixtures got no client_credentials token even with its own permission (HTTP ${own.status}), so it cannot be shown to be a working credential`);
+    } finally {
+      // The permission is the target's state: withdrawn from both, as the run found it.
+      await control(t).setClientCredentials(false);
+      await control(t).setClientCredentials(false, second.clientId);
     }
   });
 

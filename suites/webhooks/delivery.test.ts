@@ -1,7 +1,7 @@
 /**
  * Webhook delivery (spec: Events → Delivery; Errors; Other endpoints named): one
  * POST per event with a JSON body, Content-Type, X-Signature and the registration's
- * own header; no retry after a non-2xx answer; no redirect followed; a status check
+ * own header; no retry after a non-2xx answer, a refused connection or a timeout; no redirect followed; a status check
  * reaches every listener of the lock.
  */
 import { describe } from 'vitest';
@@ -12,6 +12,7 @@ import { control, newInbox } from '../support/context.js';
 import { LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, RETRY_WINDOW_MS, expectDeliveries, expectDelivery, expectQuiet, isAbout } from '../support/deliveries.js';
 import { deliveryOfEveryRow } from '../support/every-row.js';
 import { refusedPort } from '../support/refused-port.js';
+import { MAX_HOLD_MS, holdFor, senderGaveUp } from '../support/held-answer.js';
 import { firstLock, fixtures } from '../support/fixtures.js';
 import { statusCheck, statusCheckRoute, triggerStatusCheck } from '../support/status-check.js';
 import { expectAccepted, ownerAndGuestListening, registerLock, type Registration } from '../support/webhooks.js';
@@ -115,6 +116,21 @@ describe('Delivery', () => {
     } finally {
       await refused.close();
     }
+  });
+
+  conformance('DELIVERY-NO-RETRY-TIMEOUT', 'a delivery the target gave up waiting for is not sent again', { needs: ['user-token', 'capture'], timeout: 30_000 + MAX_HOLD_MS }, async (t) => {
+    const { holdMs, advertisedMs } = holdFor(t);
+    t.observe('delivery timeout advertised in GET /fixtures', advertisedMs ?? 'none');
+    const { inbox, delivery } = await oneDelivery(t, { label: `holds its answer ${holdMs} ms`, response: { status: 200, delayMs: holdMs } });
+    const gaveUp = await senderGaveUp(inbox, delivery, holdMs);
+    // From now on the inbox answers at once: a retry is recorded without being held again.
+    await inbox.setResponse({ status: 200 });
+    if (!gaveUp) {
+      const advertised = advertisedMs === null ? 'GET /fixtures advertises none' : `GET /fixtures advertises ${advertisedMs} ms${advertisedMs >= holdMs ? `, beyond the longest hold (${MAX_HOLD_MS} ms)` : ''}`;
+      return t.notTested(`the target did not give up within the inbox's hold of ${holdMs} ms (the spec gives no delivery timeout; ${advertised})`);
+    }
+    t.observe('the target gave up after (ms)', gaveUp.closedBeforeAnswerAt! - delivery.receivedAt);
+    await expectQuiet(t, inbox, 'after the target gave up waiting for the answer: the event must not be sent again', { total: 1, windowMs: RETRY_WINDOW_MS });
   });
 
   conformance('DELIVERY-NO-REDIRECT', 'a 302 answer is not followed', { needs: ['user-token', 'capture'] }, async (t) => {

@@ -180,7 +180,7 @@ describe('POST {base_url}/webhook/user', () => {
     await t.check('DELIVERY-CUSTOM-HEADER', () => expectSentFor(t, reg, d.headers, 'the user-webhook delivery'));
   });
 
-  conformance('WEBHOOK-USER-OVERWRITE', 'registering the user webhook again replaces it', { needs: ['second-user', 'capture', 'events'] }, async (t) => {
+  conformance('WEBHOOK-USER-OVERWRITE', 'registering the user webhook again replaces url, header, token and groups', { needs: ['user-token', 'second-user', 'capture', 'events'] }, async (t) => {
     const session = await t.flows.userSession(1);
     const oldInbox = await newInbox(t, { label: 'first user registration' });
     const newer = await newInbox(t, { label: 'second user registration' });
@@ -191,7 +191,27 @@ describe('POST {base_url}/webhook/user', () => {
     await userEvent(t, 1);
     const d = await expectDelivery(t, newer, 'the second user registration', { predicate: isEvent('lock_user_add') });
     expectSentFor(t, second, d.headers, 'delivery after re-registration');
+    t.expect(d.headers[first.header], 'delivery after re-registration: the first registration\'s header must no longer be sent').toBeUndefined();
     await expectQuiet(t, oldInbox, 'the first user registration\'s url after it was overwritten');
+
+    // Groups: registered a third time for lifecycle alone, lockmembership (lock_user_add) must stop.
+    // The first user's own registration for lifecycle alone shows whether the target filters user events at all,
+    // and the owner's lock registration (every group) anchors the window: it receives both lock_user_add events.
+    const owner = await t.flows.userSession(0);
+    const anchor = await newInbox(t, { label: 'owner lock registration (anchor)' });
+    expectAccepted(t, await registerLock(t, { lockId: firstLock(t).lockId, inbox: anchor, accessToken: owner.accessToken }), 'owner lock registration');
+    const narrowed = await newInbox(t, { label: 'third user registration (lifecycle)' });
+    expectAccepted(t, await registerUser(t, { inbox: narrowed, accessToken: session.accessToken, notificationTypes: ['lifecycle'] }), 'third user registration (lifecycle only)');
+    const probe = await newInbox(t, { label: 'first user registration (lifecycle, filter probe)' });
+    expectAccepted(t, await registerUser(t, { inbox: probe, accessToken: owner.accessToken, notificationTypes: ['lifecycle'] }), 'the first user\'s registration (lifecycle only)');
+    await userEvent(t, 1);
+    await userEvent(t, 0);
+    await expectDeliveries(t, anchor, 'the owner\'s lock registration: lock_user_add of both users (the anchor)', { n: 2, predicate: isEvent('lock_user_add') });
+    const filters = (await deliveriesAfter(probe, QUIET_AFTER_ANCHOR_MS)).length === 0;
+    t.observe('the target filters user events by group', filters);
+    if (filters) {
+      await expectQuiet(t, narrowed, 'after re-registering for lifecycle only, lock_user_add (lockmembership, a group only the earlier registrations named) must no longer be delivered', { predicate: isEvent('lock_user_add'), windowMs: 0 });
+    }
   });
 });
 

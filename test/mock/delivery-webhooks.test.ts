@@ -151,6 +151,18 @@ describe('delivery faults', () => {
       expect((await emitAndCollect(app, '/retry')).received).toHaveLength(3);
     }));
 
+  it('retry-after-timeout: a delivery that timed out is sent once more (and only that fault resends it)', async () => {
+    await withRegistered('/timeout-retry', { faults: ['retry-after-timeout'], options: { deliveryTimeoutMs: 200 } }, async (app) => {
+      receiver.answer('/timeout-retry', { delayMs: 1_000 });
+      expect((await emitAndCollect(app, '/timeout-retry')).received).toHaveLength(2);
+      expect(app.services.deliverer.attempts().map((a) => a.error)).toEqual(['timeout', 'timeout']);
+    });
+    await withRegistered('/timeout-once', { faults: ['retry-unanswered', 'retry-on-error'], options: { deliveryTimeoutMs: 200 } }, async (app) => {
+      receiver.answer('/timeout-once', { delayMs: 1_000 });
+      expect((await emitAndCollect(app, '/timeout-once')).received).toHaveLength(1);
+    });
+  });
+
   it('follow-redirects: a 302 is followed once', () =>
     withRegistered('/redir', { faults: ['follow-redirects'] }, async (app) => {
       receiver.answer('/redir', { status: 302, location: '/redir-target' });

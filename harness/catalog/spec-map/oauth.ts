@@ -19,7 +19,7 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
     note: 'How the credentials are obtained is outside the interface; their use is tested through the token endpoint and the API headers.',
   },
   'what-the-service-does/item-3': {
-    requirements: ['OAUTH-CODE-EXCHANGE', 'TOKEN-CC-DISABLED-BY-DEFAULT', 'TOKEN-CC-ENABLED-WORKS', 'TOKEN-CC-TOKEN-WORKS'],
+    requirements: ['OAUTH-CODE-EXCHANGE', 'TOKEN-CC-DISABLED-BY-DEFAULT', 'TOKEN-CC-ENABLED-WORKS', 'TOKEN-CC-TOKEN-WORKS', 'TOKEN-CC-PER-CREDENTIAL', 'OAUTH-CODE-OTHER-CLIENT'],
   },
   'what-the-service-does/item-4': { requirements: ['REFRESH-NEW-PAIR', 'REFRESH-NEW-ACCESS-TOKEN', 'REFRESH-SINGLE-USE'] },
   'what-the-service-does/item-5': { requirements: ['HEADERS-MISSING-TOKEN-401', 'HEADERS-API-KEY'] },
@@ -80,10 +80,10 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
   'post-auth-url-access-token/row-2': { requirements: ['TOKEN-BODY-SECRET-CHECKED'] },
   'post-auth-url-access-token/row-3': { requirements: ['OAUTH-CODE-EXCHANGE', 'TOKEN-CC-ENABLED-WORKS', 'REFRESH-NEW-PAIR'] },
   'post-auth-url-access-token/row-4': {
-    requirements: ['OAUTH-CODE-EXCHANGE', 'OAUTH-CODE-INVALID-REFUSED', 'OAUTH-CODE-SINGLE-USE', 'OAUTH-CODE-EXPIRES', 'OAUTH-CODE-LIFETIME'],
+    requirements: ['OAUTH-CODE-EXCHANGE', 'OAUTH-CODE-INVALID-REFUSED', 'OAUTH-CODE-SINGLE-USE', 'OAUTH-CODE-EXPIRES', 'OAUTH-CODE-LIFETIME', 'OAUTH-CODE-OTHER-CLIENT'],
     note: 'How often and how long a code may be exchanged is not in the spec: taken from RFC 6749 (SHOULD).',
   },
-  'post-auth-url-access-token/row-5': { requirements: ['REFRESH-NEW-PAIR', 'REFRESH-UNKNOWN-REFUSED'] },
+  'post-auth-url-access-token/row-5': { requirements: ['REFRESH-NEW-PAIR', 'REFRESH-UNKNOWN-REFUSED', 'REFRESH-OTHER-CLIENT'] },
   'post-auth-url-access-token/para-2': {
     requirements: ['TOKEN-RESPONSE-JSON', 'TOKEN-BASIC-IGNORED', 'TOKEN-BASIC-REJECTED', 'TOKEN-TOKEN-TYPE'],
     note: 'token_type, which RFC 6749 lists and the spec\'s token response does not, is observed (INFO).',
@@ -115,15 +115,15 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
     requirements: ['OAUTH-AUTHZ-REDIRECT', 'OAUTH-CODE-ON-APPROVAL', 'OAUTH-DENIAL-ACCESS-DENIED', 'OAUTH-STATE-ECHO'],
     note: 'That the application checks state binds the application.',
   },
-  'authorization-code-flow/item-4': { requirements: ['OAUTH-CODE-EXCHANGE'] },
+  'authorization-code-flow/item-4': { requirements: ['OAUTH-CODE-EXCHANGE', 'OAUTH-CODE-OTHER-CLIENT'] },
 
   // ### Client credentials flow
   'client-credentials-flow/para-1': {
-    requirements: ['TOKEN-CC-ENABLED-WORKS', 'TOKEN-CC-TOKEN-WORKS', 'TOKEN-CC-REFRESH-WORKS', 'TOKEN-CC-DISABLED-BY-DEFAULT'],
+    requirements: ['TOKEN-CC-ENABLED-WORKS', 'TOKEN-CC-TOKEN-WORKS', 'TOKEN-CC-REFRESH-WORKS', 'TOKEN-CC-DISABLED-BY-DEFAULT', 'TOKEN-CC-PER-CREDENTIAL'],
   },
 
   // ### Refresh flow
-  'refresh-flow/para-1': { requirements: ['REFRESH-NEW-PAIR', 'REFRESH-NEW-ACCESS-TOKEN-WORKS'] },
+  'refresh-flow/para-1': { requirements: ['REFRESH-NEW-PAIR', 'REFRESH-NEW-ACCESS-TOKEN-WORKS', 'REFRESH-OTHER-CLIENT'] },
   'refresh-flow/para-2': { requirements: ['TOKEN-ACCESS-LIFETIME', 'HEADERS-EXPIRED-TOKEN-401'] },
   'refresh-flow/para-3': { notTestable: 'Scopes and permission names are not shown: nothing to send or observe.' },
 

@@ -19,12 +19,12 @@ const USER_GROUPS = ['WEBHOOK-GROUP-LOCKMEMBERSHIP', 'WEBHOOK-GROUP-LIFECYCLE'] 
 
 export const WEBHOOKS_SPEC_MAP: SpecMapPart = {
   // ── Webhook registration (request body) ──────────────────────────────────
-  'webhook-registration/row-1': { requirements: ['WEBHOOK-LOCK-REGISTER', 'WEBHOOK-USER-REGISTER', 'WEBHOOK-LOCK-OVERWRITE'], note: 'deliveries arrive at the url registered, and at the new url after re-registering' },
+  'webhook-registration/row-1': { requirements: ['WEBHOOK-LOCK-REGISTER', 'WEBHOOK-USER-REGISTER', 'WEBHOOK-LOCK-OVERWRITE', 'WEBHOOK-USER-OVERWRITE'], note: 'deliveries arrive at the url registered, and at the new url after re-registering' },
   'webhook-registration/row-2': { requirements: ['WEBHOOK-LOCK-REGISTER', 'DELIVERY-ONE-POST', 'WEBHOOK-ENDPOINT-RESPONSES'], note: 'registrations are made with method POST and deliveries are POSTs; any restriction on the method value is not shown' },
   'webhook-registration/row-3': { requirements: ['WEBHOOK-LOCK-REGISTER', 'WEBHOOK-LOCK-DELETE'], note: 'registrations carry the credential\'s client_id, which the lock DELETE names in its path' },
-  'webhook-registration/row-4': { requirements: ['DELIVERY-CUSTOM-HEADER', 'WEBHOOK-LOCK-OVERWRITE'] },
-  'webhook-registration/row-5': { requirements: ['DELIVERY-CUSTOM-HEADER', 'WEBHOOK-LOCK-OVERWRITE'] },
-  'webhook-registration/row-6': { requirements: ['WEBHOOK-NOTIFICATION-FILTER', ...LOCK_GROUPS, ...USER_GROUPS] },
+  'webhook-registration/row-4': { requirements: ['DELIVERY-CUSTOM-HEADER', 'WEBHOOK-LOCK-OVERWRITE', 'WEBHOOK-USER-OVERWRITE'] },
+  'webhook-registration/row-5': { requirements: ['DELIVERY-CUSTOM-HEADER', 'WEBHOOK-LOCK-OVERWRITE', 'WEBHOOK-USER-OVERWRITE'] },
+  'webhook-registration/row-6': { requirements: ['WEBHOOK-NOTIFICATION-FILTER', ...LOCK_GROUPS, ...USER_GROUPS, 'WEBHOOK-LOCK-OVERWRITE', 'WEBHOOK-USER-OVERWRITE'] },
 
   // ── Webhook payload fields (common) ──────────────────────────────────────
   'webhook-payload-fields/row-1': { requirements: [...LOCK_ROWS], note: 'each row\'s schema checks LockID as a hex identifier (an array in bridge events)' },
@@ -68,7 +68,7 @@ export const WEBHOOKS_SPEC_MAP: SpecMapPart = {
   // ── Delivery ─────────────────────────────────────────────────────────────
   'delivery/item-1': { requirements: ['DELIVERY-ONE-POST', 'DELIVERY-CONTENT-TYPE'] },
   'delivery/item-2': { requirements: ['DELIVERY-CONTENT-TYPE', 'DELIVERY-SIGNATURE-PRESENT', 'DELIVERY-CUSTOM-HEADER'], note: 'judged on a delivery of every event row, user webhooks included; what the battery and clock rows carry is recorded' },
-  'delivery/item-3': { requirements: ['DELIVERY-NO-REDIRECT', 'DELIVERY-NO-RETRY', 'DELIVERY-NO-RETRY-UNANSWERED', 'DELIVERY-ONE-POST'] },
+  'delivery/item-3': { requirements: ['DELIVERY-NO-REDIRECT', 'DELIVERY-NO-RETRY', 'DELIVERY-NO-RETRY-UNANSWERED', 'DELIVERY-NO-RETRY-TIMEOUT', 'DELIVERY-ONE-POST'] },
 
   // ── Signature ────────────────────────────────────────────────────────────
   'signature/item-1': { requirements: ['SIGNATURE-FORMAT'] },
@@ -122,7 +122,7 @@ export const WEBHOOKS_SPEC_MAP: SpecMapPart = {
   'limits/row-1': { requirements: ['TOKEN-ACCESS-LIFETIME', 'HEADERS-TOKEN-LIFETIME-24H'] },
   'limits/row-2': { requirements: ['REFRESH-VALID-WITHIN-YEAR', 'REFRESH-EXPIRED-AFTER-YEAR', 'REFRESH-SINGLE-USE'] },
   'limits/row-3': { requirements: ['WEBHOOK-LOCK-PER-USER', 'WEBHOOK-LOCK-PER-LOCK', 'WEBHOOK-LOCK-OVERWRITE', 'WEBHOOK-USER-OVERWRITE'] },
-  'limits/row-4': { requirements: ['DELIVERY-ONE-POST', 'DELIVERY-NO-RETRY', 'DELIVERY-NO-RETRY-UNANSWERED'] },
+  'limits/row-4': { requirements: ['DELIVERY-ONE-POST', 'DELIVERY-NO-RETRY', 'DELIVERY-NO-RETRY-UNANSWERED', 'DELIVERY-NO-RETRY-TIMEOUT'] },
   'limits/row-5': { requirements: ['SIGNATURE-TIMESTAMP-CURRENT'] },
   'limits/row-6': { requirements: ['EVENT-BRIDGE-OFFLINE-DELAY'] },
   'limits/row-7': { requirements: ['HEADERS-TOKEN-LIFETIME-24H', 'HEADERS-ROTATED-TOKEN-WORKS'] },

@@ -17,6 +17,8 @@
  *          N deliveries after SEQ arrived or T ms passed, whichever comes first; one page
  *          (pages.ts) at a time: when more is true, ask again with after=lastSeq
  *   GET  /_capture/deliveries?after=SEQ[&limit=L]                   → the same, every inbox
+ *        (a delivery whose sender closed the connection while its inbox held the answer
+ *        carries closedBeforeAnswerAt, set when the connection closed)
  *   DELETE /_capture/inboxes/:id                                    → 204 (its deliveries are freed)
  *
  * Bounds (protocol.ts, store.ts): when the store is full, a delivery or a new inbox is
@@ -90,13 +92,19 @@ function tokenMatches(given: unknown, token: string): boolean {
 class Delays {
   private readonly pending = new Map<NodeJS.Timeout, () => void>();
 
-  wait(ms: number): Promise<void> {
+  /** Resolves after ms, or at once when `signal` aborts (the sender went away). */
+  wait(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const done = () => {
+        clearTimeout(timer);
         this.pending.delete(timer);
+        signal?.removeEventListener('abort', done);
         resolve();
-      }, ms);
-      this.pending.set(timer, resolve);
+      };
+      const timer = setTimeout(done, ms);
+      this.pending.set(timer, done);
+      if (signal?.aborted) done();
+      else signal?.addEventListener('abort', done, { once: true });
     });
   }
 
@@ -130,7 +138,7 @@ function registerInboxRoutes(app: FastifyInstance, store: CaptureStore, delays: 
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     // Full: a clear 429 to the sender, and nothing kept before is dropped.
     if (inbox) store.assertRoom(rawBody.length);
-    store.record({
+    const stored = store.record({
       inbox: id,
       method: req.method,
       url: req.url,
@@ -140,7 +148,19 @@ function registerInboxRoutes(app: FastifyInstance, store: CaptureStore, delays: 
       answeredStatus: status,
     });
     if (!inbox) return reply.code(404).send({ error: 'unknown_inbox', message: `no inbox ${id}` });
-    if (config.delayMs) await delays.wait(config.delayMs);
+    if (config.delayMs) {
+      // A sender that gives up while the answer is held closes the connection: recorded, and the hold ends.
+      const gone = new AbortController();
+      const onClose = () => {
+        if (reply.raw.headersSent) return;
+        store.markClosedBeforeAnswer(stored, Date.now());
+        gone.abort();
+      };
+      reply.raw.once('close', onClose);
+      await delays.wait(config.delayMs, gone.signal);
+      reply.raw.off('close', onClose);
+      if (gone.signal.aborted) return reply.hijack();
+    }
     reply.code(status);
     if (config.location) reply.header('location', config.location);
     if (config.body !== undefined && req.method !== 'HEAD') return reply.type('text/plain; charset=utf-8').send(config.body);

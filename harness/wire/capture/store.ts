@@ -122,6 +122,13 @@ export class CaptureStore {
     }
   }
 
+  /** The sender closed the connection before the inbox answered this delivery (it held its answer). */
+  markClosedBeforeAnswer(d: StoredDelivery, at: number): void {
+    if (d.closedBeforeAnswerAt !== undefined) return;
+    d.closedBeforeAnswerAt = at;
+    for (const w of [...this.waiters]) w.check();
+  }
+
   /** Resolves when `ready()` holds or after timeoutMs; released early by releaseAll(). */
   waitUntil(ready: () => boolean, timeoutMs: number, signal: AbortSignal): Promise<void> {
     if (ready() || timeoutMs <= 0 || this.closed || signal.aborted) return Promise.resolve();

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { isLoopbackUrl, workOutCapabilities, type CapabilityFacts } from '../../../harness/service/capabilities.js';
 
-const twoUsers = { users: [{ userId: 'a' }, { userId: 'b' }], locks: [] };
+const twoUsers = { users: [{ userId: 'a' }, { userId: 'b' }], locks: [], clients: [{ clientId: 'c2', clientSecret: 's2', apiKey: 'k2', redirectUri: 'https://app.test/cb' }] };
 
 function facts(over: Partial<CapabilityFacts>): CapabilityFacts {
   return { control: { ok: true }, fixtures: twoUsers, tokenCache: false, loopbackTarget: true, capturePublicUrl: null, ...over };
@@ -11,8 +11,14 @@ function facts(over: Partial<CapabilityFacts>): CapabilityFacts {
 describe('workOutCapabilities', () => {
   test('a loopback target with control offers everything', () => {
     const { capabilities, missing } = workOutCapabilities(facts({}));
-    expect(new Set(capabilities)).toEqual(new Set(['control', 'consent', 'clock', 'events', 'revoke', 'client-credentials', 'user-token', 'second-user', 'capture']));
+    expect(new Set(capabilities)).toEqual(new Set(['control', 'consent', 'clock', 'events', 'revoke', 'client-credentials', 'user-token', 'second-user', 'second-client', 'capture']));
     expect(missing).toEqual({});
+  });
+
+  test('fixtures without further clients: no second client, and why', () => {
+    const { capabilities, missing } = workOutCapabilities(facts({ fixtures: { users: twoUsers.users, locks: [] } }));
+    expect(capabilities).not.toContain('second-client');
+    expect(missing['second-client']).toBe('the fixtures list no further client credential (the optional "clients" of GET /fixtures)');
   });
 
   test('without control every hook is missing, naming the probe that failed', () => {

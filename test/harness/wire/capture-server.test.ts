@@ -111,6 +111,25 @@ describe('capture server: configured answers', () => {
     expect((await answer).status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(240);
   });
+
+  test('a sender that gives up while the answer is held is recorded (closedBeforeAnswerAt), and the hold ends', async () => {
+    const inbox = await client.newInbox({ response: { delayMs: 30_000, status: 200 } });
+    const sent = Date.now();
+    const given = request(inbox.url, { method: 'POST', body: 'impatient', signal: AbortSignal.timeout(150) }).catch((err: Error) => err.name);
+    await inbox.waitFor(1, { timeoutMs: 2000 });
+    expect(await given).toMatch(/Abort|Timeout/);
+    let [d] = await inbox.deliveries();
+    for (let i = 0; i < 50 && d!.closedBeforeAnswerAt === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      [d] = await inbox.deliveries();
+    }
+    expect(d!.closedBeforeAnswerAt! - sent).toBeGreaterThanOrEqual(100);
+    expect(d!.closedBeforeAnswerAt! - sent).toBeLessThan(5_000);
+    // A sender that waits the hold out gets its answer and no such mark.
+    const held = await client.newInbox({ response: { delayMs: 100 } });
+    expect((await deliver(held.url, { body: 'patient' })).status).toBe(200);
+    expect((await held.deliveries())[0]!.closedBeforeAnswerAt).toBeUndefined();
+  });
 });
 
 describe('capture client: waiting', () => {

@@ -14,6 +14,8 @@ let app: FastifyInstance;
 let controlUrl: string;
 const calls: Array<{ method: string; url: string; body: unknown }> = [];
 let now = 1_700_000_000_000;
+/** Optional fields GET /fixtures answers besides users and locks. */
+let fixturesExtra: Record<string, unknown> = {};
 
 beforeAll(async () => {
   app = Fastify({ logger: false });
@@ -23,7 +25,7 @@ beforeAll(async () => {
   app.addHook('preHandler', async (req) => {
     calls.push({ method: req.method, url: req.url, body: req.body ?? null });
   });
-  app.get('/_control/fixtures', async () => ({ users: [{ userId: 'u1' }, { userId: 'u2' }], locks: [{ lockId: 'L1' }, { lockId: 'L2' }] }));
+  app.get('/_control/fixtures', async () => ({ users: [{ userId: 'u1' }, { userId: 'u2' }], locks: [{ lockId: 'L1' }, { lockId: 'L2' }], ...fixturesExtra }));
   app.post<{ Body: { decision: string; userId: string } }>('/_control/consent', async (req, reply) => {
     if (req.body.userId === 'nobody') return reply.code(404).send({ error: 'unknown_user', message: 'no such user' });
     if (req.body.decision === 'deny') return reply.code(422).send({ location: null, error: 'unregistered redirect_uri' });
@@ -89,6 +91,26 @@ describe('ControlClient', () => {
       { method: 'POST', url: '/_control/client-credentials', body: { clientId: 'client-42', enabled: true } },
       { method: 'POST', url: '/_control/reset', body: {} },
     ]);
+  });
+
+  test('GET /fixtures: the optional clients and deliveryTimeoutMs are kept when well-formed, the secrets redacted', async () => {
+    const { control, redactor } = make();
+    const second = { clientId: 'client-7', clientSecret: 'second-secret-value', apiKey: 'second-api-key', redirectUri: 'https://app.example.test/cb2' };
+    try {
+      fixturesExtra = { clients: [second], deliveryTimeoutMs: 1500 };
+      const got = await control.fixtures();
+      expect(got.clients).toEqual([second]);
+      expect(got.deliveryTimeoutMs).toBe(1500);
+      expect(redactor.redact('secret second-secret-value key second-api-key')).not.toMatch(/second-secret-value|second-api-key/);
+      fixturesExtra = { clients: [{ clientId: 'client-7' }], deliveryTimeoutMs: -5 };
+      const bad = await control.fixtures();
+      expect(bad).toEqual({ users: [{ userId: 'u1' }, { userId: 'u2' }], locks: [{ lockId: 'L1' }, { lockId: 'L2' }] });
+    } finally {
+      fixturesExtra = {};
+    }
+    calls.length = 0;
+    await control.setClientCredentials(false, 'client-7');
+    expect(calls).toEqual([{ method: 'POST', url: '/_control/client-credentials', body: { clientId: 'client-7', enabled: false } }]);
   });
 
   test('consent: the location on approval, status 422 with the error when the target refuses', async () => {
