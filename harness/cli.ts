@@ -46,6 +46,7 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--list', 'print the requirements and the tests that would run, then exit')
     .option('--no-allure', 'skip the Allure report')
     .option('--allow-incomplete', 'accept a partial run: exit 0 when the verdict is incomplete (default: exit 1)')
+    .option('--timings', "print where the run's time went, a phase a line")
     .addOption(new Option('--strict', 'accepted for compatibility (incomplete exits 1 by default now)').hideHelp())
     .option('--receiver <url>', "test an application's webhook receiver at URL instead (signing values from LOCKCONF_API_KEY, LOCKCONF_WEBHOOK_HEADER, LOCKCONF_WEBHOOK_TOKEN)")
     .option('--client', "grade an application's OAuth client from the grading mock's recording (npm run mock -- --grade); --target defaults to .lockconf/mock-target.json")

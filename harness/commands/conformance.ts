@@ -18,6 +18,7 @@ import { setupErrorFromOutput } from '../report/run-error.js';
 import { expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, UsageFailure, WORK_ROOT, exitCodeFor } from './common.js';
+import { markPhase, runTimings, timingsLine, timingsTable } from '../report/timings.js';
 
 export { exitCodeFor };
 import { receiverCommand } from './receiver.js';
@@ -36,6 +37,8 @@ export interface ConformanceOptions {
   receiver?: string;
   /** A partial run is acceptable: an incomplete verdict exits 0. */
   allowIncomplete?: boolean;
+  /** --timings: where the run's time went, a phase a line (otherwise one line). */
+  timings?: boolean;
 }
 
 
@@ -56,6 +59,7 @@ async function clearRunDir(runDir: string): Promise<void> {
 export async function conformanceCommand(opts: ConformanceOptions): Promise<number> {
   if (opts.receiver !== undefined) return receiverCommand(opts);
   if (opts.list) return listCommand(opts);
+  markPhase('cli');
 
   // Everything that can be wrong with the invocation is found before vitest starts.
   const only = opts.only?.length ? expandSelection(opts.only, SERVICE_CATALOG) : null;
@@ -135,7 +139,9 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   // the test-name filter alone would still import and set up every file.
   const files = only ? await suiteFilesFor(only) : [];
   const stderr = vitestStderr();
+  markPhase('vitest');
   await runVitestProject({ project: 'conformance', files, reporters, only, stderr: stderr.stream });
+  markPhase('closed');
 
   const verdict = await readVerdict(reporter, runDir);
   const error = reporter.result?.error;
@@ -158,6 +164,8 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
       );
     }
   }
+  const timings = runTimings({ testsDurationMs: reporter.testsDurationMs, collectMs: reporter.collectMs });
+  if (timings && verdict !== null && verdict !== 'error') process.stdout.write(`${opts.timings ? `timings:\n${timingsTable(timings)}` : timingsLine(timings)}\n`);
   return exitCodeFor(verdict, opts.allowIncomplete);
 }
 

@@ -36,6 +36,7 @@ import { renderJunit } from './junit.js';
 import { writeErrorReport } from './error-report.js';
 import { notTestedLines, summariseNotTested } from './not-tested-summary.js';
 import { runErrorFrom } from './run-error.js';
+import { markPhase, runTimings } from './timings.js';
 
 export interface LockconfReporterOptions {
   runDir?: string;
@@ -134,6 +135,12 @@ export default class LockconfReporter implements Reporter {
   #seen = new Map<string, number>();
   /** Set once onTestRunEnd has written the result (for the CLI). */
   result: ConformanceResult | null = null;
+  /** When the first test started and the last one ended (ms since the process started), for the timings. */
+  #firstTestAt: number | null = null;
+  #lastTestAt: number | null = null;
+  /** The sum of the tests' own durations, and of vitest's import of the suite modules (ms). */
+  testsDurationMs: number | null = null;
+  collectMs: number | null = null;
 
   constructor(opts: LockconfReporterOptions = {}) {
     this.#opts = opts;
@@ -159,7 +166,12 @@ export default class LockconfReporter implements Reporter {
    * other requirement its checks failed or warned: the terminal names the IDs
    * the reports name.
    */
+  onTestCaseReady(): void {
+    this.#firstTestAt ??= performance.now();
+  }
+
   onTestCaseResult(testCase: TestCase): void {
+    this.#lastTestAt = performance.now();
     const record = this.#record(testCase);
     const declared = record.meta?.requirement ?? idFromTestName(record.name) ?? '?';
     const own = record.meta?.outcomes.find((o) => o.id === declared);
@@ -195,6 +207,9 @@ export default class LockconfReporter implements Reporter {
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
     const finishedAt = new Date().toISOString();
+    if (this.#firstTestAt !== null) markPhase('first-test', this.#firstTestAt);
+    if (this.#lastTestAt !== null) markPhase('last-test', this.#lastTestAt);
+    markPhase('reports');
     const context = await readRunContext(this.#runDir);
     const errors = unhandledErrors.map((err) => {
       const code = (err as { code?: unknown }).code;
@@ -216,6 +231,8 @@ export default class LockconfReporter implements Reporter {
     }
     const tests: TestRecord[] = [];
     for (const mod of testModules) for (const tc of mod.children.allTests()) tests.push(this.#record(tc));
+    this.testsDurationMs = tests.reduce((sum, t) => sum + (t.durationMs ?? 0), 0);
+    this.collectMs = Math.round(testModules.reduce((sum, m) => sum + (m.diagnostic().collectDuration ?? 0), 0));
 
     const only = this.#opts.only ?? envList(process.env.LOCKCONF_SELECTION);
     const expectFile = this.#opts.expectFile ?? process.env.LOCKCONF_EXPECT_FILE ?? null;
@@ -249,13 +266,16 @@ export default class LockconfReporter implements Reporter {
     const indexPath = join(this.#runDir, 'index.html');
     await writeFileAtomic(indexPath, renderIndexHtml(result));
     await writeFileAtomic(join(this.#runDir, 'junit.xml'), renderJunit(result));
+    markPhase('result-files');
 
     if (allure) {
       try {
         const resultsDir = join(this.#runDir, 'allure-results');
         await mkdir(resultsDir, { recursive: true });
         await consolidateResults(resultsDir, result, catalog);
+        markPhase('allure-results');
         await generateAllureReport({ runDir: this.#runDir, root: this.#root });
+        markPhase('allure-report');
       } catch (err) {
         // The verdict stands without the drill-down; say so and point to the cause.
         this.#print(`lockconf: the Allure report could not be generated: ${this.#scrub((err as Error).message).split('\n')[0]}`);
@@ -266,6 +286,7 @@ export default class LockconfReporter implements Reporter {
     }
 
     if (updateLatest) await pointLatest(this.#opts.reportsRoot ?? this.#root, this.#runDir);
+    markPhase('reports-done');
     this.result = result;
     this.#printSummary(result, indexPath, updateLatest);
   }
