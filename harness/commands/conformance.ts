@@ -22,6 +22,7 @@ import { markPhase, runTimings, timingsLine, timingsTable } from '../report/timi
 
 export { exitCodeFor };
 import { receiverCommand } from './receiver.js';
+import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 
 export interface ConformanceOptions {
   target?: string;
@@ -131,7 +132,7 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   });
   // junit.xml is written by the lockconf reporter, from the same result as the other reports.
   const reporters: unknown[] = [];
-  if (allure) reporters.push(['allure-vitest/reporter', { resultsDir: join(runDir, 'allure-results') }]);
+  if (allure) reporters.push(new LockconfAllureReporter({ resultsDir: join(runDir, 'allure-results') }));
   reporters.push(reporter); // last: the others have written their files when it runs
 
   process.stdout.write(`lockconf: conformance run → ${runDir} (seed ${seed}${only ? `, ${only.length} requirement(s) selected` : ''})\n`);
