@@ -104,7 +104,7 @@ export function runTimings(extra: { testsDurationMs?: number | null; collectMs?:
 
 /** One line for the terminal: each phase and its seconds. */
 export function timingsLine(t: RunTimings): string {
-  const s = (ms: number) => (ms / 1000).toFixed(ms < 100 ? 2 : 1);
+  const s = (ms: number) => (ms / 1000).toFixed(ms < 1000 ? 2 : 1);
   const parts = t.phases.filter((p) => p.ms >= 5).map((p) => `${p.name} ${s(p.ms)}`);
   const tests = t.testsDurationMs !== null ? ` (the tests' own durations add up to ${s(t.testsDurationMs)} s)` : '';
   return `timings: ${s(t.wallMs)} s: ${parts.join(', ')}${tests}`;
