@@ -18,7 +18,7 @@ import { setupErrorFromOutput } from '../report/run-error.js';
 import { expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, UsageFailure, WORK_ROOT, exitCodeFor } from './common.js';
-import { markPhase, runTimings, timingsLine, timingsTable } from '../report/timings.js';
+import { clearMarks, markPhase, runTimings, timingsLine, timingsTable } from '../report/timings.js';
 
 export { exitCodeFor };
 import { receiverCommand } from './receiver.js';
@@ -60,6 +60,7 @@ async function clearRunDir(runDir: string): Promise<void> {
 export async function conformanceCommand(opts: ConformanceOptions): Promise<number> {
   if (opts.receiver !== undefined) return receiverCommand(opts);
   if (opts.list) return listCommand(opts);
+  clearMarks(); // a second run in the same process starts afresh
   markPhase('cli');
 
   // Everything that can be wrong with the invocation is found before vitest starts.

@@ -136,8 +136,9 @@ export default class LockconfReporter implements Reporter {
   #seen = new Map<string, number>();
   /** Set once onTestRunEnd has written the result (for the CLI). */
   result: ConformanceResult | null = null;
-  /** When the first test started and the last one ended (ms since the process started), for the timings. */
+  /** The Allure generator started with the run (allure-generator.ts), when Allure is wanted. */
   #allureGenerator: AllureGenerator | null = null;
+  /** When the first test started and the last one ended (ms since the process started), for the timings. */
   #firstTestAt: number | null = null;
   #lastTestAt: number | null = null;
   /** The sum of the tests' own durations, and of vitest's import of the suite modules (ms). */
@@ -168,16 +169,16 @@ export default class LockconfReporter implements Reporter {
     return this.#runDir;
   }
 
+  onTestCaseReady(): void {
+    this.#firstTestAt ??= performance.now();
+  }
+
   /**
    * One line per test as it finishes, with the outcome of the requirement it is
    * declared for (the same outcome the verdict reads), then a line for every
    * other requirement its checks failed or warned: the terminal names the IDs
    * the reports name.
    */
-  onTestCaseReady(): void {
-    this.#firstTestAt ??= performance.now();
-  }
-
   onTestCaseResult(testCase: TestCase): void {
     this.#lastTestAt = performance.now();
     const record = this.#record(testCase);

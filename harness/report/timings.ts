@@ -84,7 +84,9 @@ const PHASES: ReadonlyArray<{ name: string; end: Mark; title: string }> = [
   { name: 'teardown', end: 'closed', title: 'vitest closes: the worker ends, the mock and the capture server stop' },
 ];
 
+/** The phases of a run the CLI started (null without its `cli` mark: a reporter used on its own). */
 export function runTimings(extra: { testsDurationMs?: number | null; collectMs?: number | null } = {}): RunTimings | null {
+  if (markTime('cli') === null) return null;
   const phases: Phase[] = [];
   let from = 0;
   for (const phase of PHASES) {

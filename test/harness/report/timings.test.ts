@@ -37,14 +37,22 @@ describe("where a run's time goes", () => {
     expect(t).toMatchObject({ testsDurationMs: 8_800, collectMs: 400 });
   });
 
+  it('marks without the CLI\'s: no timings either', () => {
+    markPhase('setup', 1_000);
+    markPhase('reports', 2_000);
+    expect(runTimings()).toBeNull();
+  });
+
   it('work done in parallel counts only where it outlasts the phase before it', () => {
+    markPhase('cli', 500);
     markPhase('reports', 1_000);
     markPhase('allure-results', 1_100);
     markPhase('result-files', 1_300);
     markPhase('allure-report', 3_000);
     const phases = runTimings()!.phases.map((p) => [p.name, p.ms]);
     expect(phases).toEqual([
-      ['after-tests', 1_000],
+      ['start', 500],
+      ['after-tests', 500],
       ['result-files', 300],
       ['allure-results', 0],
       ['allure-report', 1_700],
