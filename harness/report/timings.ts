@@ -23,7 +23,7 @@ export const MARKS = [
   'first-test', // the first test starts in the worker
   'last-test', // the last test has finished
   'reports', // the lockconf reporter starts writing
-  'result-files', // conformance.json, index.html, junit.xml written
+  'result-files', // index.html and junit.xml written (conformance.json comes last, with the timings)
   'allure-results', // allure-results completed
   'allure-report', // allure-report/ generated
   'reports-done', // every report written
@@ -77,10 +77,10 @@ const PHASES: ReadonlyArray<{ name: string; end: Mark; title: string }> = [
   { name: 'worker-start', end: 'first-test', title: "the worker's start and the suite modules' loading" },
   { name: 'tests', end: 'last-test', title: 'the tests, first start to last end' },
   { name: 'after-tests', end: 'reports', title: 'after the tests: hooks, the worker reporting back' },
-  { name: 'result-files', end: 'result-files', title: 'conformance.json, index.html, junit.xml' },
+  { name: 'result-files', end: 'result-files', title: 'index.html, junit.xml (conformance.json is written after every phase it holds)' },
   { name: 'allure-results', end: 'allure-results', title: 'allure-results completed' },
   { name: 'allure-report', end: 'allure-report', title: 'allure-report/ generated' },
-  { name: 'reports-rest', end: 'reports-done', title: 'the other reports, reports/latest' },
+  { name: 'reports-rest', end: 'reports-done', title: 'reports/latest, and the reports Allure outlasted' },
   { name: 'teardown', end: 'closed', title: 'vitest closes: the worker ends, the mock and the capture server stop' },
 ];
 
