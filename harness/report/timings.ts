@@ -80,7 +80,7 @@ const PHASES: ReadonlyArray<{ name: string; end: Mark; title: string }> = [
   { name: 'result-files', end: 'result-files', title: 'index.html, junit.xml (conformance.json is written after every phase it holds)' },
   { name: 'allure-results', end: 'allure-results', title: 'allure-results completed' },
   { name: 'allure-report', end: 'allure-report', title: 'allure-report/ generated' },
-  { name: 'reports-rest', end: 'reports-done', title: 'reports/latest, and the reports Allure outlasted' },
+  { name: 'reports-rest', end: 'reports-done', title: 'reports/latest (and index.html again when Allure failed)' },
   { name: 'teardown', end: 'closed', title: 'vitest closes: the worker ends, the mock and the capture server stop' },
 ];
 
