@@ -21,10 +21,9 @@ import { ExpectFileError } from './run/expectations.js';
 import { SelectionError } from './run/selection.js';
 import { EXIT, UsageFailure, collect, intOption } from './commands/common.js';
 import { conformanceCommand, exitCodeFor, type ConformanceOptions } from './commands/conformance.js';
-import { clientCommand } from './commands/client.js';
-import { loginCommand, type LoginCommandOptions } from './commands/login.js';
-import { mockCommand, type MockCommandOptions } from './commands/mock.js';
-import { serveCommand } from './commands/report-serve.js';
+// The other commands load when they run: a conformance run does not pay for the mock's, login's (playwright) or the server's modules.
+import type { LoginCommandOptions } from './commands/login.js';
+import type { MockCommandOptions } from './commands/mock.js';
 import { CONFORMANCE_HELP, PROGRAM_HELP } from './commands/help.js';
 
 export { EXIT, exitCodeFor };
@@ -46,11 +45,12 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--list', 'print the requirements and the tests that would run, then exit')
     .option('--no-allure', 'skip the Allure report')
     .option('--allow-incomplete', 'accept a partial run: exit 0 when the verdict is incomplete (default: exit 1)')
+    .option('--timings', "print where the run's time went, a phase a line")
     .addOption(new Option('--strict', 'accepted for compatibility (incomplete exits 1 by default now)').hideHelp())
     .option('--receiver <url>', "test an application's webhook receiver at URL instead (signing values from LOCKCONF_API_KEY, LOCKCONF_WEBHOOK_HEADER, LOCKCONF_WEBHOOK_TOKEN)")
     .option('--client', "grade an application's OAuth client from the grading mock's recording (npm run mock -- --grade); --target defaults to .lockconf/mock-target.json")
     .addHelpText('after', CONFORMANCE_HELP)
-    .action(async (opts: ConformanceOptions & { client?: boolean }) => run(opts.client ? await clientCommand(opts) : await conformanceCommand(opts)));
+    .action(async (opts: ConformanceOptions & { client?: boolean }) => run(opts.client ? await (await import('./commands/client.js')).clientCommand(opts) : await conformanceCommand(opts)));
 
   program
     .command('mock')
@@ -63,13 +63,13 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--redirect-uri <url>', "the registered redirect_uri (your application's callback)")
     .option('--seed <n>', 'stable identities: the same client ID, secrets, user and lock IDs on every start with this seed', intOption('--seed', 0, 2 ** 31 - 1))
     .option('--credentials <file>', 'stable identities from a JSON file (clientId, clientSecret, apiKey, controlToken, seed)')
-    .action(async (opts: MockCommandOptions) => run(await mockCommand(opts)));
+    .action(async (opts: MockCommandOptions) => run(await (await import('./commands/mock.js')).mockCommand(opts)));
 
   program
     .command('report:serve')
     .description('serve reports/ over HTTP on 127.0.0.1')
     .addOption(new Option('--port <n>', 'port').argParser(intOption('--port', 0, 65535)).default(4020))
-    .action(async (opts: { port: number }) => run(await serveCommand(opts)));
+    .action(async (opts: { port: number }) => run(await (await import('./commands/report-serve.js')).serveCommand(opts)));
 
   program
     .command('login')
@@ -77,7 +77,7 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--target <file>', 'target profile (JSON); LOCKCONF_* variables override its fields')
     .option('--browser', "sign in unattended with Chromium, driven by the profile's login section")
     .option('--no-open', 'do not open the authorization URL in a browser (print it only)')
-    .action(async (opts: LoginCommandOptions) => run(await loginCommand(opts)));
+    .action(async (opts: LoginCommandOptions) => run(await (await import('./commands/login.js')).loginCommand(opts)));
 
   program.addHelpText('after', PROGRAM_HELP);
   return program;

@@ -18,20 +18,42 @@ import { BenchError, mask } from '../safe-error.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TIMEOUT_MS = 110_000;
 
-async function verdictOf(dir: string): Promise<{ verdict: string; counts: Record<string, number> } | null> {
+/** The phases conformance.json's `timings` holds (harness/report/timings.ts), by name, in ms. */
+type Phases = Array<{ name: string; ms: number }>;
+
+async function verdictOf(dir: string): Promise<{ verdict: string; counts: Record<string, number>; phases: Phases } | null> {
   try {
-    const json = JSON.parse(await readFile(join(dir, 'conformance.json'), 'utf8')) as { verdict?: string; counts?: Record<string, number> };
-    return typeof json.verdict === 'string' ? { verdict: json.verdict, counts: json.counts ?? {} } : null;
+    const json = JSON.parse(await readFile(join(dir, 'conformance.json'), 'utf8')) as { verdict?: string; counts?: Record<string, number>; timings?: { phases?: Phases } };
+    return typeof json.verdict === 'string' ? { verdict: json.verdict, counts: json.counts ?? {}, phases: json.timings?.phases ?? [] } : null;
   } catch {
     return null;
   }
+}
+
+/** The same, on one line for the JSON. */
+function phasesNote(full: Phases, floor: Phases): string {
+  const names = [...new Set([...full.map((p) => p.name), ...floor.map((p) => p.name)])];
+  const s = (phases: Phases, name: string) => {
+    const ms = phases.find((p) => p.name === name)?.ms;
+    return ms === undefined ? '—' : (ms / 1000).toFixed(2);
+  };
+  return names.map((n) => `${n} ${s(full, n)}/${s(floor, n)}`).join(', ');
+}
+
+/** The phases of the fastest full run beside those of the fastest floor run, a line each (seconds). */
+export function phasesSideBySide(full: Phases, floor: Phases): string[] {
+  const names = [...new Set([...full.map((p) => p.name), ...floor.map((p) => p.name)])];
+  const at = (phases: Phases, name: string) => phases.find((p) => p.name === name)?.ms;
+  const s = (ms: number | undefined) => (ms === undefined ? '—' : (ms / 1000).toFixed(2)).padStart(7);
+  const width = Math.max(5, ...names.map((n) => n.length));
+  return [`${'phase'.padEnd(width)}  ${'full'.padStart(7)}  ${'floor'.padStart(7)}`, ...names.map((n) => `${n.padEnd(width)}  ${s(at(full, n))}  ${s(at(floor, n))}`)];
 }
 
 /** The floor of the runner itself: the same command selecting one cheap test. */
 const FLOOR_ONLY = 'TOKEN-RESPONSE-JSON';
 
 /** One conformance run as a child; its wall time in seconds and its counts. */
-async function timedRun(only: string[]): Promise<{ seconds: number; verdict: string; counts: Record<string, number> }> {
+async function timedRun(only: string[]): Promise<{ seconds: number; verdict: string; counts: Record<string, number>; phases: Phases }> {
   const out = await mkdtemp(join(tmpdir(), 'lockconf-bench-'));
   try {
     const args = ['--import', 'tsx', 'harness/cli.ts', 'conformance', '--out', out, '--no-allure', ...only.flatMap((id) => ['--only', id])];
@@ -61,16 +83,21 @@ export const fullRun: Benchmark = {
     let floor = Infinity;
     let full = Infinity;
     let last: Awaited<ReturnType<typeof timedRun>> | null = null;
+    let fastestFull: Phases = [];
+    let fastestFloor: Phases = [];
     for (let round = 0; round < ctx.size(2, 1); round++) {
-      floor = Math.min(floor, (await timedRun([FLOOR_ONLY])).seconds);
+      const one = await timedRun([FLOOR_ONLY]);
+      if (one.seconds < floor) [floor, fastestFloor] = [one.seconds, one.phases];
       last = await timedRun(only);
-      full = Math.min(full, last.seconds);
+      if (last.seconds < full) [full, fastestFull] = [last.seconds, last.phases];
     }
     const c = last!.counts;
     ctx.log(`full run: ${last!.verdict}; ${c.passed ?? 0} passed, ${c.failed ?? 0} failed, ${c.notTested ?? 0} not tested; ${full.toFixed(1)} s against ${floor.toFixed(1)} s for one test`);
+    // Where the time went in each (conformance.json's timings, up to the reports; the wall time adds teardown and exit).
+    for (const line of phasesSideBySide(fastestFull, fastestFloor)) ctx.log(`  ${line}`);
     return [
       compared(ctx.quick ? 'full-run.token-suite-wall' : 'full-run.wall', { value: full, unit: 's' }, { value: floor, unit: 's', what: `one-test run (--only ${FLOOR_ONLY})` },
-        atMost(4), `verdict ${last!.verdict}`),
+        atMost(4), `verdict ${last!.verdict}; phases, full/floor (s): ${phasesNote(fastestFull, fastestFloor)}`),
       metric('full-run.requirements-passed', c.passed ?? 0, 'reqs', null),
     ];
   },

@@ -16,6 +16,7 @@ import { loadProfile } from '../service/profile.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, UsageFailure, exitCodeFor } from './common.js';
 import type { ConformanceOptions } from './conformance.js';
+import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 
 export const DEFAULT_CLIENT_TARGET = '.lockconf/mock-target.json';
 
@@ -53,7 +54,7 @@ export async function clientCommand(opts: ConformanceOptions): Promise<number> {
   const reporter = new LockconfReporter({ runDir, root: ROOT, only, seed, expectFile: null, allure, updateLatest: !opts.out, catalog: CLIENT_CATALOG });
   // junit.xml is written by the lockconf reporter, from the same result as the other reports.
   const reporters: unknown[] = [];
-  if (allure) reporters.push(['allure-vitest/reporter', { resultsDir: join(runDir, 'allure-results') }]);
+  if (allure) reporters.push(new LockconfAllureReporter({ resultsDir: join(runDir, 'allure-results') }));
   reporters.push(reporter);
 
   process.stdout.write(`lockconf: OAuth client grading (${targetFile}) → ${runDir}\n`);

@@ -18,9 +18,11 @@ import { setupErrorFromOutput } from '../report/run-error.js';
 import { expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, UsageFailure, WORK_ROOT, exitCodeFor } from './common.js';
+import { clearMarks, markPhase, runTimings, timingsLine, timingsTable } from '../report/timings.js';
 
 export { exitCodeFor };
 import { receiverCommand } from './receiver.js';
+import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 
 export interface ConformanceOptions {
   target?: string;
@@ -36,6 +38,8 @@ export interface ConformanceOptions {
   receiver?: string;
   /** A partial run is acceptable: an incomplete verdict exits 0. */
   allowIncomplete?: boolean;
+  /** --timings: where the run's time went, a phase a line (otherwise one line). */
+  timings?: boolean;
 }
 
 
@@ -56,6 +60,8 @@ async function clearRunDir(runDir: string): Promise<void> {
 export async function conformanceCommand(opts: ConformanceOptions): Promise<number> {
   if (opts.receiver !== undefined) return receiverCommand(opts);
   if (opts.list) return listCommand(opts);
+  clearMarks(); // a second run in the same process starts afresh
+  markPhase('cli');
 
   // Everything that can be wrong with the invocation is found before vitest starts.
   const only = opts.only?.length ? expandSelection(opts.only, SERVICE_CATALOG) : null;
@@ -127,7 +133,7 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   });
   // junit.xml is written by the lockconf reporter, from the same result as the other reports.
   const reporters: unknown[] = [];
-  if (allure) reporters.push(['allure-vitest/reporter', { resultsDir: join(runDir, 'allure-results') }]);
+  if (allure) reporters.push(new LockconfAllureReporter({ resultsDir: join(runDir, 'allure-results') }));
   reporters.push(reporter); // last: the others have written their files when it runs
 
   process.stdout.write(`lockconf: conformance run → ${runDir} (seed ${seed}${only ? `, ${only.length} requirement(s) selected` : ''})\n`);
@@ -135,7 +141,9 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   // the test-name filter alone would still import and set up every file.
   const files = only ? await suiteFilesFor(only) : [];
   const stderr = vitestStderr();
+  markPhase('vitest');
   await runVitestProject({ project: 'conformance', files, reporters, only, stderr: stderr.stream });
+  markPhase('closed');
 
   const verdict = await readVerdict(reporter, runDir);
   const error = reporter.result?.error;
@@ -158,6 +166,8 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
       );
     }
   }
+  const timings = runTimings({ testsDurationMs: reporter.testsDurationMs, collectMs: reporter.collectMs });
+  if (timings && verdict !== null && verdict !== 'error') process.stdout.write(`${opts.timings ? `timings:\n${timingsTable(timings)}` : timingsLine(timings)}\n`);
   return exitCodeFor(verdict, opts.allowIncomplete);
 }
 

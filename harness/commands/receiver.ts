@@ -18,6 +18,7 @@ import { loadExpectFile } from '../run/expectations.js';
 import { expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, exitCodeFor } from './common.js';
+import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 
 export interface ReceiverCommandOptions {
   receiver?: string;
@@ -74,7 +75,7 @@ export async function receiverCommand(opts: ReceiverCommandOptions): Promise<num
   const reporter = new LockconfReporter({ runDir, root: ROOT, only, seed, expectFile, allure, updateLatest: !opts.out, catalog: RECEIVER_CATALOG });
   // junit.xml is written by the lockconf reporter, from the same result as the other reports.
   const reporters: unknown[] = [];
-  if (allure) reporters.push(['allure-vitest/reporter', { resultsDir: join(runDir, 'allure-results') }]);
+  if (allure) reporters.push(new LockconfAllureReporter({ resultsDir: join(runDir, 'allure-results') }));
   reporters.push(reporter); // last: the others have written their files when it runs
 
   process.stdout.write(`lockconf: receiver conformance run against ${settings.url} → ${runDir} (seed ${seed}${only ? `, ${only.length} requirement(s) selected` : ''})\n`);

@@ -26,6 +26,7 @@ import type { Exchange } from '../contracts.js';
 import type { DeliveryEvidence } from '../run/outcome.js';
 import type { RequirementResult } from '../run/verdict.js';
 import type { TestEvidence } from './result-file.js';
+import type { AllureGenerator } from './allure-generator.js';
 
 const run = promisify(execFile);
 
@@ -227,7 +228,7 @@ async function htmlFiles(dir: string): Promise<string[]> {
 }
 
 /** The Allure CLI: beside the project (a clone), or wherever node resolves `allure` from here (an installed package). */
-function allureCli(root: string): string {
+export function allureCli(root: string): string {
   const local = join(root, 'node_modules', 'allure', 'cli.js');
   if (existsSync(local)) return local;
   return join(dirname(createRequire(import.meta.url).resolve('allure')), '..', 'cli.js');
@@ -237,7 +238,14 @@ function allureCli(root: string): string {
  * `allure generate` (Allure 3, Awesome report) from {runDir}/allure-results
  * into {runDir}/allure-report, then strip outside requests from its pages.
  */
-export async function generateAllureReport(opts: { runDir: string; root: string; name?: string; timeoutMs?: number }): Promise<string> {
+export async function generateAllureReport(opts: {
+  runDir: string;
+  root: string;
+  name?: string;
+  timeoutMs?: number;
+  /** The generator started ahead of time (allure-generator.ts); the Allure CLI runs when there is none or it fails. */
+  generator?: AllureGenerator | null;
+}): Promise<string> {
   const runDir = resolve(opts.runDir);
   const output = join(runDir, 'allure-report');
   const configDir = await mkdtemp(join(tmpdir(), 'lockconf-allure-'));
@@ -248,12 +256,24 @@ export async function generateAllureReport(opts: { runDir: string; root: string;
       JSON.stringify({ name: opts.name ?? 'lockconf conformance', output, plugins: { awesome: { options: { reportName: opts.name ?? 'lockconf conformance', singleFile: false, groupBy: ['epic', 'feature', 'story'] } } } }),
       'utf8',
     );
-    const cli = allureCli(opts.root);
-    await run(process.execPath, [cli, 'generate', '--config', config, '--cwd', runDir, join(runDir, 'allure-results'), '--output', output], {
-      cwd: runDir,
-      timeout: opts.timeoutMs ?? 120_000,
-      env: { ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1' },
-    });
+    const timeout = opts.timeoutMs ?? 120_000;
+    let done = false;
+    if (opts.generator) {
+      try {
+        await opts.generator.generate({ cwd: runDir, config, resultsDir: join(runDir, 'allure-results'), output }, timeout);
+        done = true;
+      } catch {
+        // The CLI below gets its turn, and names the cause if it fails too.
+      }
+    }
+    if (!done) {
+      const cli = allureCli(opts.root);
+      await run(process.execPath, [cli, 'generate', '--config', config, '--cwd', runDir, join(runDir, 'allure-results'), '--output', output], {
+        cwd: runDir,
+        timeout,
+        env: { ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1' },
+      });
+    }
   } finally {
     await rm(configDir, { recursive: true, force: true });
   }

@@ -29,13 +29,15 @@ import { computeVerdict, idFromTestName, type TestRecord, type VerdictResult } f
 import { loadExpectFile, type ExpectedDeviations } from '../run/expectations.js';
 import { buildResult, readRunContext, toolVersion, type ConformanceResult } from './result-file.js';
 import { renderIndexHtml } from './index-html.js';
-import { generateAllureReport } from './allure.js';
+import { allureCli, generateAllureReport } from './allure.js';
+import { startAllureGenerator, type AllureGenerator } from './allure-generator.js';
 import { consolidateResults } from './allure-consolidate.js';
 import { makeScrubber, secretsFromEnv } from './scrub.js';
 import { renderJunit } from './junit.js';
 import { writeErrorReport } from './error-report.js';
 import { notTestedLines, summariseNotTested } from './not-tested-summary.js';
 import { runErrorFrom } from './run-error.js';
+import { markPhase, runTimings } from './timings.js';
 
 export interface LockconfReporterOptions {
   runDir?: string;
@@ -134,6 +136,14 @@ export default class LockconfReporter implements Reporter {
   #seen = new Map<string, number>();
   /** Set once onTestRunEnd has written the result (for the CLI). */
   result: ConformanceResult | null = null;
+  /** The Allure generator started with the run (allure-generator.ts), when Allure is wanted. */
+  #allureGenerator: AllureGenerator | null = null;
+  /** When the first test started and the last one ended (ms since the process started), for the timings. */
+  #firstTestAt: number | null = null;
+  #lastTestAt: number | null = null;
+  /** The sum of the tests' own durations, and of vitest's import of the suite modules (ms). */
+  testsDurationMs: number | null = null;
+  collectMs: number | null = null;
 
   constructor(opts: LockconfReporterOptions = {}) {
     this.#opts = opts;
@@ -147,10 +157,20 @@ export default class LockconfReporter implements Reporter {
     this.#runDir = resolve(this.#root, this.#opts.runDir ?? fromEnv ?? defaultRunDir(this.#root));
     // Global setup runs after onInit in this process and reads the same variable.
     process.env.LOCKCONF_RUN_DIR = this.#runDir;
+    // Allure's report core loads while the tests run (allure-generator.ts).
+    if (this.#allureWanted()) this.#allureGenerator = startAllureGenerator(dirname(allureCli(this.#root)));
+  }
+
+  #allureWanted(): boolean {
+    return this.#opts.allure ?? process.env.LOCKCONF_NO_ALLURE !== '1';
   }
 
   get runDir(): string {
     return this.#runDir;
+  }
+
+  onTestCaseReady(): void {
+    this.#firstTestAt ??= performance.now();
   }
 
   /**
@@ -160,6 +180,7 @@ export default class LockconfReporter implements Reporter {
    * the reports name.
    */
   onTestCaseResult(testCase: TestCase): void {
+    this.#lastTestAt = performance.now();
     const record = this.#record(testCase);
     const declared = record.meta?.requirement ?? idFromTestName(record.name) ?? '?';
     const own = record.meta?.outcomes.find((o) => o.id === declared);
@@ -195,15 +216,19 @@ export default class LockconfReporter implements Reporter {
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
     const finishedAt = new Date().toISOString();
+    if (this.#firstTestAt !== null) markPhase('first-test', this.#firstTestAt);
+    if (this.#lastTestAt !== null) markPhase('last-test', this.#lastTestAt);
+    markPhase('reports');
     const context = await readRunContext(this.#runDir);
     const errors = unhandledErrors.map((err) => {
       const code = (err as { code?: unknown }).code;
       return this.#scrub(`${typeof code === 'string' ? `${code}: ` : ''}${String(err.message ?? err)}`);
     });
-    const allure = this.#opts.allure ?? process.env.LOCKCONF_NO_ALLURE !== '1';
+    const allure = this.#allureWanted();
     const runsDir = join(this.#root, 'reports', 'runs');
     const updateLatest = this.#opts.updateLatest ?? dirname(this.#runDir) === runsDir;
     if (!context) {
+      this.#allureGenerator?.cancel();
       // Global setup did not finish: the error reports, and one message (no stack trace).
       const error = runErrorFrom(unhandledErrors, this.#scrub);
       this.result = await writeErrorReport({
@@ -216,6 +241,8 @@ export default class LockconfReporter implements Reporter {
     }
     const tests: TestRecord[] = [];
     for (const mod of testModules) for (const tc of mod.children.allTests()) tests.push(this.#record(tc));
+    this.testsDurationMs = tests.reduce((sum, t) => sum + (t.durationMs ?? 0), 0);
+    this.collectMs = Math.round(testModules.reduce((sum, m) => sum + (m.diagnostic().collectDuration ?? 0), 0));
 
     const only = this.#opts.only ?? envList(process.env.LOCKCONF_SELECTION);
     const expectFile = this.#opts.expectFile ?? process.env.LOCKCONF_EXPECT_FILE ?? null;
@@ -245,29 +272,43 @@ export default class LockconfReporter implements Reporter {
     });
 
     await mkdir(this.#runDir, { recursive: true });
-    await writeFileAtomic(join(this.#runDir, 'conformance.json'), `${JSON.stringify(result, null, 2)}\n`);
+    // The Allure drill-down (a child process) is generated while the other reports are written.
+    const allureDone = allure ? this.#writeAllure(result, catalog) : Promise.resolve(true);
     const indexPath = join(this.#runDir, 'index.html');
     await writeFileAtomic(indexPath, renderIndexHtml(result));
     await writeFileAtomic(join(this.#runDir, 'junit.xml'), renderJunit(result));
-
-    if (allure) {
-      try {
-        const resultsDir = join(this.#runDir, 'allure-results');
-        await mkdir(resultsDir, { recursive: true });
-        await consolidateResults(resultsDir, result, catalog);
-        await generateAllureReport({ runDir: this.#runDir, root: this.#root });
-      } catch (err) {
-        // The verdict stands without the drill-down; say so and point to the cause.
-        this.#print(`lockconf: the Allure report could not be generated: ${this.#scrub((err as Error).message).split('\n')[0]}`);
-        result.links.allure = null;
-        await writeFileAtomic(join(this.#runDir, 'conformance.json'), `${JSON.stringify(result, null, 2)}\n`);
-        await writeFileAtomic(indexPath, renderIndexHtml(result));
-      }
+    markPhase('result-files');
+    if (!(await allureDone)) {
+      // The verdict stands without the drill-down; index.html no longer links to it.
+      result.links.allure = null;
+      await writeFileAtomic(indexPath, renderIndexHtml(result));
     }
 
     if (updateLatest) await pointLatest(this.#opts.reportsRoot ?? this.#root, this.#runDir);
+    markPhase('reports-done');
+    // conformance.json last: it holds the timings of everything before it.
+    const timings = runTimings({ testsDurationMs: this.testsDurationMs, collectMs: this.collectMs });
+    if (timings) result.timings = timings;
+    await writeFileAtomic(join(this.#runDir, 'conformance.json'), `${JSON.stringify(result, null, 2)}\n`);
     this.result = result;
     this.#printSummary(result, indexPath, updateLatest);
+  }
+
+  /** allure-results completed, allure-report/ generated; false (and a line saying why) when it could not be. */
+  async #writeAllure(result: ConformanceResult, catalog: readonly Requirement[]): Promise<boolean> {
+    try {
+      const resultsDir = join(this.#runDir, 'allure-results');
+      await mkdir(resultsDir, { recursive: true });
+      await consolidateResults(resultsDir, result, catalog);
+      markPhase('allure-results');
+      await generateAllureReport({ runDir: this.#runDir, root: this.#root, generator: this.#allureGenerator });
+      markPhase('allure-report');
+      return true;
+    } catch (err) {
+      this.#allureGenerator?.cancel();
+      this.#print(`lockconf: the Allure report could not be generated: ${this.#scrub((err as Error).message).split('\n')[0]}`);
+      return false;
+    }
   }
 
   #record(tc: TestCase): TestRecord {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Exchange } from '../contracts.js';
 import type { DeliveryEvidence, RequirementOutcome } from '../run/outcome.js';
 import type { Counts, RequirementResult, TestRecord, Verdict, VerdictResult } from '../run/verdict.js';
+import type { RunTimings } from './timings.js';
 
 /** What global setup leaves in {runDir}/run-context.json (no secrets). */
 export interface RunContext {
@@ -54,6 +55,8 @@ export interface ConformanceResult {
   links: { index: string; junit: string; allure: string | null };
   /** Errors outside any test (global setup, unhandled), scrubbed. */
   errors: string[];
+  /** Where the run's time went, phase by phase, up to the reports (report/timings.ts); absent outside the CLI. */
+  timings?: RunTimings;
 }
 
 /** Why a run could not be carried out (interfaces.md §3). */

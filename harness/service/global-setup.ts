@@ -35,6 +35,7 @@ import { targetFromSetup } from './target.js';
 import { openTokenCache, type TokenCache } from '../sandbox/token-cache.js';
 import { withTokenCache } from '../sandbox/token-cache-http.js';
 import { createMock, type RunningMock } from '../../mock/server.js';
+import { markPhase } from '../report/timings.js';
 import type { MockOptions } from '../../mock/context.js';
 import type { Fixtures, HttpClientLike, LockconfSetup, TargetProfile } from '../contracts.js';
 
@@ -50,9 +51,11 @@ export const EMBEDDED_MOCK_QUIET_WINDOW_MS = 250;
 export const EMBEDDED_MOCK_DELIVERY_TIMEOUT_MS = 1000;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  markPhase('setup');
   const startedAt = new Date().toISOString();
   const env = process.env;
   const { setup: provided, close } = await prepareRun(env, startedAt);
+  markPhase('setup-done');
   // The embedded mock sends webhooks from this process within milliseconds: "nothing more
   // arrives" is shown in a shorter window (suites/support/deliveries.ts reads it in the workers).
   if (provided.mock && !env.LOCKCONF_QUIET_WINDOW_MS) env.LOCKCONF_QUIET_WINDOW_MS = String(EMBEDDED_MOCK_QUIET_WINDOW_MS);
@@ -93,6 +96,7 @@ export async function prepareRun(
     profile = loaded;
     await assertReachable(profile);
   }
+  markPhase('setup-target');
 
   let capture: Awaited<ReturnType<typeof startCaptureServer>> | null = null;
   let sandbox: { cache: TokenCache; http: HttpClient } | null = null;
@@ -119,6 +123,7 @@ export async function prepareRun(
     const { control, fixtures, client: controlClient } = await probeControl(profile, redactor);
     capture = await startCaptureServer({ listen: profile.capture?.listen, publicUrl: profile.capture?.publicUrl ?? null });
     redactor.add(capture.token, 'capture_token');
+    markPhase('setup-capture');
 
     const cacheProbe = control.ok ? { cache: null, problem: null } : await probeTokenCache(profile);
     const http = new HttpClient({ profile, redactor });

@@ -68,12 +68,10 @@ export function parseSignatureHeader(header: string): ParsedSignature {
   return out;
 }
 
-function toBytes(body: string | Uint8Array): Buffer {
-  return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-}
-
+/** The HMAC over `${timestamp}.` and the body's bytes (a string body as UTF-8; bytes as they are, no copy). */
 function hmac(apiKey: string, timestamp: string, body: string | Uint8Array): Buffer {
-  return createHmac('sha256', apiKey).update(`${timestamp}.`, 'utf8').update(toBytes(body)).digest();
+  const mac = createHmac('sha256', apiKey).update(`${timestamp}.`, 'utf8');
+  return (typeof body === 'string' ? mac.update(body, 'utf8') : mac.update(body)).digest();
 }
 
 /** HMAC-SHA256 over `${timestamp}.${body}` keyed with the API key, as lower-case hex (default) or standard base64. */
@@ -116,7 +114,7 @@ export function timestampToMs(t: string): { ms: number; unit: TimestampUnit } | 
   return null;
 }
 
-export function verifySignature(opts: {
+export interface VerifyInput {
   header: string | null | undefined;
   body: string | Uint8Array;
   apiKey: string;
@@ -124,7 +122,20 @@ export function verifySignature(opts: {
   toleranceMs?: number;
   /** Secrets a target may have keyed the HMAC with by mistake, by name, for the diagnosis of a mismatch. */
   otherKeys?: Readonly<Record<string, string>>;
-}): SignatureVerdict {
+}
+
+/**
+ * The verdict on an X-Signature header. The common case (one t of digits, a hex v
+ * that matches, within tolerance) is settled in one pass; anything else is read in
+ * full, with its diagnosis (verifySignatureInFull, which reaches the same verdict for
+ * every input).
+ */
+export function verifySignature(opts: VerifyInput): SignatureVerdict {
+  return verifyWellFormed(opts) ?? verifySignatureInFull(opts);
+}
+
+/** verifySignature with no shortcut: every header parsed, every problem named. */
+export function verifySignatureInFull(opts: VerifyInput): SignatureVerdict {
   const tolerance = opts.toleranceMs ?? DEFAULT_TOLERANCE_MS;
   const base = { encoding: null, timestampMs: null, ageMs: null, timestampUnit: null } as const;
   const verdict = (code: SignatureVerdictCode, detail: string, extra: Partial<SignatureVerdict> = {}): SignatureVerdict => ({
@@ -186,4 +197,73 @@ export function verifySignature(opts: {
 
 function problemsText(p: ParsedSignature): string {
   return p.problems.length ? ` (${p.problems.join('; ')})` : '';
+}
+
+/** Digits only (the epoch seconds or milliseconds a well-formed t holds). */
+function allDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/**
+ * The verdict of verifySignature for a well-formed header that verifies: elements
+ * `prefix=value` with no empty one, exactly one t of digits, every v 64 hex digits,
+ * one of them the HMAC (compared in constant time), t within the tolerance. Null for
+ * anything else (missing, odd, mismatched, stale, future): the full path decides and
+ * diagnoses those. Its verdict is the one the full path reaches for the same input.
+ */
+function verifyWellFormed(opts: VerifyInput): SignatureVerdict | null {
+  const header = opts.header;
+  if (typeof header !== 'string') return null;
+  let t: string | null = null;
+  const vs: Buffer[] = [];
+  let start = 0;
+  while (start <= header.length) {
+    let end = header.indexOf(',', start);
+    if (end === -1) end = header.length;
+    const element = header.slice(start, end).trim();
+    start = end + 1;
+    const eq = element.indexOf('=');
+    if (eq <= 0) return null;
+    const prefix = element.slice(0, eq).trim();
+    const value = element.slice(eq + 1).trim();
+    if (prefix === 't') {
+      if (t !== null || !allDigits(value)) return null;
+      t = value;
+    } else if (prefix === 'v') {
+      if (value.length !== 64) return null;
+      const bytes = Buffer.from(value, 'hex');
+      // Buffer.from stops at the first character that is not hex: 32 bytes means 64 hex digits.
+      if (bytes.length !== 32) return null;
+      vs.push(bytes);
+    }
+  }
+  if (t === null || vs.length === 0) return null;
+  const expected = hmac(opts.apiKey, t, opts.body);
+  let match = false;
+  for (const v of vs) {
+    if (timingSafeEqual(v, expected)) {
+      match = true;
+      break;
+    }
+  }
+  if (!match) return null;
+  const seconds = t.length <= 10;
+  const timestampMs = seconds ? Number(t) * 1000 : Number(t);
+  const ageMs = opts.nowMs - timestampMs;
+  const tolerance = opts.toleranceMs ?? DEFAULT_TOLERANCE_MS;
+  if (ageMs > tolerance || -ageMs > tolerance) return null;
+  return {
+    ok: true,
+    code: 'ok',
+    encoding: 'hex',
+    timestampMs,
+    ageMs,
+    timestampUnit: seconds ? 's' : 'ms',
+    detail: `signature matches (hex); t is ${ageMs} ms old${seconds ? ' (t read as epoch seconds)' : ''}`,
+  };
 }

@@ -7,6 +7,7 @@ import {
   parseSignatureHeader,
   signatureHeader,
   verifySignature,
+  verifySignatureInFull,
 } from '../../../harness/wire/signature.js';
 import { buildVectors, VECTORS_PATH, vectorsJson, type VectorFile } from './generate-vectors.js';
 
@@ -86,6 +87,50 @@ describe('verifySignature', () => {
   test('reports base64 and seconds', () => {
     const r = verifySignature({ header: signatureHeader('kkkk', '1700000000', 'b', 'base64'), body: 'b', apiKey: 'kkkk', nowMs: 1_700_000_001_000 });
     expect(r).toMatchObject({ ok: true, encoding: 'base64', timestampUnit: 's', timestampMs: 1_700_000_000_000, ageMs: 1000 });
+  });
+});
+
+describe('the one-pass reading of a well-formed header', () => {
+  test('every published vector gets the verdict the full reading gives', () => {
+    for (const v of published.vectors) {
+      const input = { header: v.header, body: bodyOf(v), apiKey: v.apiKey, nowMs: v.nowMs, toleranceMs: v.toleranceMs };
+      expect(verifySignature(input)).toEqual(verifySignatureInFull(input));
+    }
+  });
+
+  test('any header built from t, v and other elements gets the verdict the full reading gives', () => {
+    const k = 'one-pass-key';
+    const now = 1_700_000_000_000;
+    const element = fc.oneof(
+      fc.constantFrom('good-hex', 'good-HEX', 'good-base64', 'wrong-hex', 'short-hex', 'not-hex', 't-ms', 't-s', 't-iso', 't-odd', 'empty', 'no-prefix', 'other'),
+    );
+    fc.assert(
+      fc.property(fc.array(element, { maxLength: 5 }), fc.integer({ min: -400_000, max: 400_000 }), fc.constantFrom('', ' '), fc.constantFrom('b', Buffer.from('b')), (parts, age, pad, body) => {
+        const tMs = String(now - age);
+        const tS = String(Math.floor((now - age) / 1000));
+        const t = parts.includes('t-s') ? tS : parts.includes('t-iso') ? new Date(now - age).toISOString() : parts.includes('t-odd') ? 'soon' : tMs;
+        const mac = computeSignature(k, t, 'b');
+        const text: Record<string, string> = {
+          'good-hex': `v=${mac}`,
+          'good-HEX': `v=${mac.toUpperCase()}`,
+          'good-base64': `v=${computeSignature(k, t, 'b', 'base64')}`,
+          'wrong-hex': `v=${computeSignature('other', t, 'b')}`,
+          'short-hex': `v=${mac.slice(2)}`,
+          'not-hex': `v=${mac.slice(1)}z`,
+          't-ms': `t=${tMs}`,
+          't-s': `t=${tS}`,
+          't-iso': `t=${t}`,
+          't-odd': `t=${t}`,
+          empty: '',
+          'no-prefix': 'garbage',
+          other: 'x=1',
+        };
+        const header = parts.map((p) => `${pad}${text[p]}${pad}`).join(',');
+        const input = { header, body, apiKey: k, nowMs: now };
+        expect(verifySignature(input)).toEqual(verifySignatureInFull(input));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
