@@ -4,7 +4,8 @@
  * deliveries arrive: the endpoints' status codes and bodies are not shown, so any
  * 2xx is accepted and recorded.
  */
-import { describe } from 'vitest';
+// Every test of this file leases a fixture set of its own: the sections run side by side.
+import { describeLeased as describe } from '../../harness/service/conformance.js';
 import type { Inbox } from '../../harness/contracts.js';
 import { conformance } from '../../harness/service/conformance.js';
 import type { SuiteContext } from '../support/context.js';
