@@ -36,6 +36,7 @@ import { renderJunit } from './junit.js';
 import { writeErrorReport } from './error-report.js';
 import { notTestedLines, summariseNotTested } from './not-tested-summary.js';
 import { runErrorFrom } from './run-error.js';
+import { DeclarationOrder } from './declaration-order.js';
 
 export interface LockconfReporterOptions {
   runDir?: string;
@@ -112,6 +113,10 @@ export function summaryTable(result: Pick<ConformanceResult, 'requirements'>): s
   return lines.join('\n');
 }
 
+function declaredIds(testModule: TestModule): string[] {
+  return [...testModule.children.allTests()].map((t) => t.id);
+}
+
 /** Point {root}/reports/latest at runDir (relative link, replaced atomically). */
 export async function pointLatest(root: string, runDir: string): Promise<void> {
   const reports = join(root, 'reports');
@@ -134,6 +139,8 @@ export default class LockconfReporter implements Reporter {
   #seen = new Map<string, number>();
   /** Set once onTestRunEnd has written the result (for the CLI). */
   result: ConformanceResult | null = null;
+  /** Lines of tests that ran side by side, shown in declaration order. */
+  #order = new DeclarationOrder();
 
   constructor(opts: LockconfReporterOptions = {}) {
     this.#opts = opts;
@@ -160,6 +167,14 @@ export default class LockconfReporter implements Reporter {
    * the reports name.
    */
   onTestCaseResult(testCase: TestCase): void {
+    this.#order.finished(testCase.id, declaredIds(testCase.module), () => this.#printTest(testCase));
+  }
+
+  onTestModuleEnd(testModule: TestModule): void {
+    this.#order.flush(declaredIds(testModule));
+  }
+
+  #printTest(testCase: TestCase): void {
     const record = this.#record(testCase);
     const declared = record.meta?.requirement ?? idFromTestName(record.name) ?? '?';
     const own = record.meta?.outcomes.find((o) => o.id === declared);

@@ -17,7 +17,7 @@
  *
  * Every release is idempotent, so the runner can release from a failure hook (a test
  * that timed out) and again when the abandoned body ends.
- * Pure: no I/O but the `reset` callback; tested in test/harness/gate.test.ts.
+ * Pure: no I/O but the `reset` callback; tested in test/harness/run/gate.test.ts.
  */
 
 export type Release = () => void;

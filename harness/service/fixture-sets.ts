@@ -10,7 +10,7 @@
  * Further sets need the additive `guestUserIds` field on their first lock
  * (docs/control-protocol-extensions.md); a target that lists only the minimum, or no
  * guests, yields the base set alone, and its tests run one after another as before.
- * Pure: tested in test/harness/fixture-sets.test.ts.
+ * Pure: tested in test/harness/service/fixture-sets.test.ts.
  */
 import type { FixtureLock, Fixtures } from '../contracts.js';
 

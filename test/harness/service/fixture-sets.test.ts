@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureSets } from '../../harness/service/fixture-sets.js';
-import { leasedControl, runPlan } from '../../harness/service/run-plan.js';
-import type { ControlClientLike, Fixtures, LockconfSetup } from '../../harness/contracts.js';
+import { fixtureSets } from '../../../harness/service/fixture-sets.js';
+import { leasedControl, runPlan } from '../../../harness/service/run-plan.js';
+import type { ControlClientLike, Fixtures, LockconfSetup } from '../../../harness/contracts.js';
 
 const MINIMUM: Fixtures = {
   users: [{ userId: 'owner' }, { userId: 'guest' }],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunGate } from '../../harness/run/gate.js';
+import { RunGate } from '../../../harness/run/gate.js';
 
 /** Lets every settled promise run its continuation. */
 const tick = () => new Promise((resolve) => setImmediate(resolve));
