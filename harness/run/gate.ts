@@ -8,8 +8,9 @@
  * revocation). Waiters are served first come, first served, so a waiting exclusive
  * test holds back later leases and is never starved.
  *
- * A set is handed out clean at most once: a test leaves things behind (registrations,
- * a renamed lock, a lock state), so a used set waits for the next reset. When no clean
+ * The sets start used: an earlier run may have left anything behind. A set is handed
+ * out clean at most once: a test leaves things behind (registrations, a renamed lock,
+ * a lock state), so a used set waits for the next reset. When no clean
  * set is left and none is still leased, the next taker brings every set back (`reset`:
  * the control protocol's reset and real time) in an exclusive phase of its own. An
  * exclusive test also marks every set that is not leased as used: it may have moved
@@ -60,7 +61,8 @@ export class RunGate<S> {
     if (sets.length === 0) throw new Error('a run gate needs at least one set to lease');
     this.#sets = sets;
     this.#opts = opts;
-    this.#state = sets.map(() => 'clean');
+    // Nobody knows what an earlier run left on the target: the first lease resets it.
+    this.#state = sets.map(() => 'used');
   }
 
   /** How many tests hold the gate now, and whether one holds it alone. */

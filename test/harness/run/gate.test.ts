@@ -18,6 +18,13 @@ function gateOf(n: number) {
 }
 
 describe('run gate: leases', () => {
+  it('starts with every set used: the first lease resets the target once, before anything runs', async () => {
+    const { gate, events } = gateOf(2);
+    expect(gate.sets).toEqual(['used', 'used']);
+    const [a, b] = await Promise.all([gate.lease(), gate.lease()]);
+    expect([a.set, b.set, events]).toEqual(['set0', 'set1', ['reset']]);
+  });
+
   it('hands out each clean set once, side by side', async () => {
     const { gate } = gateOf(3);
     const a = await gate.lease();
@@ -42,6 +49,7 @@ describe('run gate: leases', () => {
     const { gate, events } = gateOf(2);
     const a = await gate.lease();
     const b = await gate.lease();
+    expect(events).toEqual(['reset']);
     let third: string | null = null;
     let fourth: string | null = null;
     void gate.lease().then((l) => (third = l.set));
@@ -49,12 +57,12 @@ describe('run gate: leases', () => {
     await tick();
     a.release();
     await tick();
-    expect([third, fourth, events]).toEqual([null, null, []]); // b still runs on its set
+    expect([third, fourth, events]).toEqual([null, null, ['reset']]); // b still runs on its set
     b.release();
     for (let i = 0; i < 5; i++) await tick();
-    expect(events).toEqual(['reset']);
+    expect(events).toEqual(['reset', 'reset']);
     expect([third, fourth]).toEqual(['set0', 'set1']);
-    expect(gate.log).toEqual(['lease 0', 'lease 1', 'release 0', 'release 1', 'reset', 'lease 0', 'lease 1']);
+    expect(gate.log).toEqual(['reset', 'lease 0', 'lease 1', 'release 0', 'release 1', 'reset', 'lease 0', 'lease 1']);
   });
 
   it('a single set is leased, used, reset, leased again: one test at a time', async () => {
@@ -62,7 +70,7 @@ describe('run gate: leases', () => {
     const a = await gate.lease();
     a.release();
     const b = await gate.lease();
-    expect([b.set, events]).toEqual(['set0', ['reset']]);
+    expect([b.set, events]).toEqual(['set0', ['reset', 'reset']]);
   });
 
   it('needs at least one set', () => {
@@ -95,7 +103,7 @@ describe('run gate: exclusive phases', () => {
     release();
     const l = await later;
     expect(order).toEqual(['exclusive', 'lease set0']);
-    expect(gate.log.filter((e) => e === 'reset')).toEqual(['reset']);
+    expect(gate.log.filter((e) => e === 'reset')).toEqual(['reset', 'reset']);
     l.release();
   });
 
@@ -130,7 +138,7 @@ describe('run gate: exclusive phases', () => {
     b.release();
     expect(await phase).toBe(42);
     expect(inside).toEqual({ shared: 0, exclusive: true });
-    expect(events).toEqual(['clock moved', 'clock back']);
+    expect(events).toEqual(['reset', 'clock moved', 'clock back']);
     expect(gate.sets).toEqual(['leased', 'used', 'used']);
     expect(gate.holders).toEqual({ shared: 1, exclusive: false }); // a holds its set again
     a.release();
