@@ -22,6 +22,8 @@ export interface FixtureLock {
   doorSensor?: boolean;
   builtInKeypad?: boolean;
   bridgeId?: string;
+  /** Users with guest access to the lock (an additive extension: docs/control-protocol-extensions.md). */
+  guestUserIds?: string[];
 }
 /** A further credential registered for the run (control protocol, GET /fixtures `clients`). */
 export interface FixtureClient {

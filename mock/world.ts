@@ -2,6 +2,9 @@
  * The people and devices the mock serves: the fixtures of the control protocol
  * (GET /_control/fixtures) plus the mutable device state events report.
  * The first user owns both locks; the second is a guest on the first lock.
+ * Beyond that minimum, the world holds a few more fixture sets of the same shape
+ * (an owner of two locks, a guest on the first, a bridge of their own), so tests that
+ * need their own lock and users can run side by side (docs/control-protocol-extensions.md).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 
@@ -62,7 +65,41 @@ export function createWorld(options: { lowerCaseLockIds?: boolean } = {}): World
       state: 'lock', members: new Map([[owner.userId, 'superuser']]),
     },
   ];
+  for (let set = 1; set <= EXTRA_FIXTURE_SETS; set++) addFixtureSet(users, locks, set, lower);
   return { users, locks };
+}
+
+/**
+ * How many fixture sets the world holds beyond the minimum: the harness leases one
+ * per concurrent test (harness/run/fixture-sets.ts), so a few more than vitest's
+ * maxConcurrency of the conformance project keeps a test from waiting for a set.
+ */
+export const EXTRA_FIXTURE_SETS = 12;
+
+/** Users and locks of one more set, appended after the minimum (whose positions do not change). */
+function addFixtureSet(users: MockUser[], locks: MockLock[], set: number, lower: boolean): void {
+  const owner: MockUser = { userId: randomUUID(), firstName: 'Owner', lastName: `Set ${set}`, email: `owner${set}@example.test`, phoneNo: `+1555020${String(set).padStart(4, '0')}`, password: `owner-set-${set}` };
+  const guest: MockUser = { userId: randomUUID(), firstName: 'Guest', lastName: `Set ${set}`, email: `guest${set}@example.test`, phoneNo: `+1555030${String(set).padStart(4, '0')}`, password: `guest-set-${set}` };
+  users.push(owner, guest);
+  const bridgeId = hexId(lower);
+  const serial = () => 'KP-' + randomBytes(4).toString('hex').toUpperCase();
+  locks.push(
+    {
+      lockId: hexId(lower), name: `Front Door ${set}`, ownerUserId: owner.userId, keypad: true, doorSensor: true,
+      builtInKeypad: false, bridgeId, keypadSerialNumber: serial(),
+      state: 'lock', members: new Map([[owner.userId, 'superuser'], [guest.userId, 'user']]),
+    },
+    {
+      lockId: hexId(lower), name: `Back Door ${set}`, ownerUserId: owner.userId, keypad: false, doorSensor: false,
+      builtInKeypad: true, bridgeId, keypadSerialNumber: serial(),
+      state: 'lock', members: new Map([[owner.userId, 'superuser']]),
+    },
+  );
+}
+
+/** The users with guest (not owner) access to a lock, in the order they were added. */
+export function guestsOf(lock: MockLock): string[] {
+  return [...lock.members].filter(([userId, level]) => level === 'user' && userId !== lock.ownerUserId).map(([userId]) => userId);
 }
 
 /** A fresh copy of the world's initial state, used by POST /_control/reset. */

@@ -19,6 +19,7 @@ Environment variables:
                              profile (the embedded mock is then not started)
   LOCKCONF_MOCK_OPTIONS      JSON options of the embedded mock, e.g. {"faults":["state-truncated"]}
   LOCKCONF_DELIVERY_WAIT_MS  how long an expected webhook delivery is waited for (default 15000)
+  LOCKCONF_SEQUENTIAL=1      one test at a time, even when the fixtures let tests run side by side
   LOCKCONF_PREFLIGHT=0       skip the credential checks made before any test
   LOCKCONF_NO_ALLURE=1       same as --no-allure
   NO_COLOR, FORCE_COLOR      colour of the output (none when it is not a terminal)`;

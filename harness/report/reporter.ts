@@ -38,6 +38,7 @@ import { writeErrorReport } from './error-report.js';
 import { notTestedLines, summariseNotTested } from './not-tested-summary.js';
 import { runErrorFrom } from './run-error.js';
 import { markPhase, runTimings } from './timings.js';
+import { DeclarationOrder } from './declaration-order.js';
 
 export interface LockconfReporterOptions {
   runDir?: string;
@@ -114,6 +115,10 @@ export function summaryTable(result: Pick<ConformanceResult, 'requirements'>): s
   return lines.join('\n');
 }
 
+function declaredIds(testModule: TestModule): string[] {
+  return [...testModule.children.allTests()].map((t) => t.id);
+}
+
 /** Point {root}/reports/latest at runDir (relative link, replaced atomically). */
 export async function pointLatest(root: string, runDir: string): Promise<void> {
   const reports = join(root, 'reports');
@@ -144,6 +149,8 @@ export default class LockconfReporter implements Reporter {
   /** The sum of the tests' own durations, and of vitest's import of the suite modules (ms). */
   testsDurationMs: number | null = null;
   collectMs: number | null = null;
+  /** Lines of tests that ran side by side, shown in declaration order. */
+  #order = new DeclarationOrder();
 
   constructor(opts: LockconfReporterOptions = {}) {
     this.#opts = opts;
@@ -181,6 +188,14 @@ export default class LockconfReporter implements Reporter {
    */
   onTestCaseResult(testCase: TestCase): void {
     this.#lastTestAt = performance.now();
+    this.#order.finished(testCase.id, declaredIds(testCase.module), () => this.#printTest(testCase));
+  }
+
+  onTestModuleEnd(testModule: TestModule): void {
+    this.#order.flush(declaredIds(testModule));
+  }
+
+  #printTest(testCase: TestCase): void {
     const record = this.#record(testCase);
     const declared = record.meta?.requirement ?? idFromTestName(record.name) ?? '?';
     const own = record.meta?.outcomes.find((o) => o.id === declared);

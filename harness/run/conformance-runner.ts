@@ -36,6 +36,12 @@ export interface LockconfContext extends ConformanceContext {
   targetNow(): Promise<number>;
   /** Shortcut for capture.newInbox. */
   inbox(opts?: { label?: string; response?: InboxResponse }): Promise<Inbox>;
+  /**
+   * Runs fn while no other test runs (a test that leased a fixture set and must move
+   * the target's clock); the clock is back at real time afterwards. In a sequential
+   * run nothing else runs anyway: fn runs at once.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export type ConformanceBody = (t: LockconfContext) => Promise<void>;
@@ -45,6 +51,13 @@ export interface ConformanceOptions {
   timeout?: number;
   /** Other requirement IDs this test covers: reported not tested with it when it cannot run. */
   also?: string[];
+  /**
+   * 'fixture-set': the test needs only a fixture set of its own (an owner, a guest on the
+   * first lock, the owner's locks) and may run beside others that hold other sets. It
+   * never resets the target, and moves its clock only inside t.exclusive(). Without it
+   * a test runs alone (harness/service/run-plan.ts, harness/run/gate.ts).
+   */
+  lease?: 'fixture-set' | 'none';
 }
 
 /** What one test works with; built per test by conformance.ts. */
@@ -58,6 +71,8 @@ export interface TestSession {
   flows: LockconfFlows;
   /** Bring the target to a known state before the body (control: reset and real time). */
   prepare(): Promise<void>;
+  /** t.exclusive(): absent when nothing else can run beside this test. */
+  exclusive?<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export interface RunnerDeps {
@@ -223,6 +238,7 @@ export async function runConformanceTest(
     step: (name, fn) => deps.sink.step(name, fn),
     targetNow: async () => (control ? await control.now() : Date.now()),
     inbox: (inboxOpts) => capture.newInbox(inboxOpts),
+    exclusive: (fn) => (session.exclusive ? session.exclusive(fn) : fn()),
   };
 
   let skipReason: string | null = null;

@@ -8,7 +8,9 @@
  * with 400" (so a test-name filter selects by requirement ID) and runs its body
  * with a fresh per-test context (conformance-runner.ts holds the rules).
  */
-import { test } from 'vitest';
+import { describe as vitestDescribe, test } from 'vitest';
+import { RunGate, type Lease } from '../run/gate.js';
+import { leasedControl, runPlan, type RunPlan } from './run-plan.js';
 import { allureSink } from '../report/allure-sink.js';
 import { CaptureClient } from '../wire/capture/client.js';
 import { requirement } from '../catalog/index.js';
@@ -27,29 +29,124 @@ import {
   type RunnerDeps,
   type TestSession,
 } from '../run/conformance-runner.js';
-import type { CaptureClientLike, ControlClientLike, HttpClientLike, Target, TargetProfile } from '../contracts.js';
+import type { CaptureClientLike, ControlClientLike, Fixtures, HttpClientLike, LockconfSetup, Target, TargetProfile } from '../contracts.js';
 
 export type { ConformanceBody, ConformanceOptions, LockconfContext } from '../run/conformance-runner.js';
 
 export function conformance(id: string, title: string, opts: ConformanceOptions, body: ConformanceBody): void {
   requirement(id); // an unknown ID fails at collection, not at run time
   for (const other of opts.also ?? []) requirement(other);
-  test(`${id}: ${title}`, opts.timeout !== undefined ? { timeout: opts.timeout } : {}, async (ctx) => {
-    await runConformanceTest(id, opts, body, ctx, RUNTIME);
+  const plan = workerPlan();
+  const leased = plan.concurrent && (opts.lease ?? sectionLease) === 'fixture-set';
+  // vitest schedules (a concurrent test starts beside its neighbours, up to maxConcurrency);
+  // the gate decides at run time who may run together.
+  const declare = !plan.concurrent ? test : leased ? test.concurrent : test.sequential;
+  declare(`${id}: ${title}`, opts.timeout !== undefined ? { timeout: opts.timeout } : {}, async (ctx) => {
+    if (!plan.concurrent) return runConformanceTest(id, opts, body, ctx, RUNTIME);
+    if (leased) {
+      const lease = await workerGate().lease();
+      ctx.onTestFailed(() => lease.release()); // a timed-out body must not keep its set
+      try {
+        await runConformanceTest(id, opts, body, ctx, runtimeWith({ fixtures: lease.set, lease }));
+      } finally {
+        lease.release();
+      }
+      return;
+    }
+    const release = await workerGate().exclusive();
+    ctx.onTestFailed(release);
+    try {
+      await runConformanceTest(id, opts, body, ctx, runtimeWith({ fixtures: plan.sets[0] ?? null, lease: null }));
+    } finally {
+      release();
+    }
   });
+}
+
+/**
+ * A section (describe) whose tests each lease a fixture set, unless one says
+ * `lease: 'none'`: the sections of such a file run side by side (describe.concurrent)
+ * when the run is concurrent, so the waits of their tests overlap; the gate still runs
+ * every test that leases nothing alone. In a sequential run it is vitest's describe.
+ */
+export function describeLeased(name: string, fn: () => void): void {
+  const collect = () => {
+    const outer = sectionLease;
+    sectionLease = 'fixture-set';
+    try {
+      fn();
+    } finally {
+      sectionLease = outer;
+    }
+  };
+  if (workerPlan().concurrent) vitestDescribe.concurrent(name, collect);
+  else vitestDescribe(name, collect);
+}
+
+/** The lease of the section being collected (describeLeased). */
+let sectionLease: ConformanceOptions['lease'];
+
+/** The worker's plan, from what global setup provided (one per worker, like the target). */
+let plan: RunPlan | null = null;
+
+function workerPlan(): RunPlan {
+  plan ??= runPlan(getTarget().setup);
+  return plan;
+}
+
+let gate: RunGate<Fixtures> | null = null;
+
+/** The worker's gate: every set is brought back with a quiet reset (not in any test's evidence). */
+function workerGate(): RunGate<Fixtures> {
+  gate ??= new RunGate(workerPlan().sets, {
+    reset: async () => {
+      const quiet = quietControl(getTarget().setup);
+      await quiet.reset();
+      await quiet.resetClock();
+    },
+    afterExclusive: async () => {
+      await quietControl(getTarget().setup).resetClock();
+    },
+  });
+  return gate;
 }
 
 /** The real harness behind each test. */
 const RUNTIME: RunnerDeps = {
   target: getTarget,
-  session: openSession,
+  session: (target, testName) => openSession(target, testName, { fixtures: target.fixtures, lease: null }),
   sink: allureSink,
 };
 
-async function openSession(target: Target, testName: string): Promise<TestSession> {
+/** The harness for a test of a concurrent run: the fixtures it sees, and its lease if it holds one. */
+function runtimeWith(scope: SessionScope): RunnerDeps {
+  return { ...RUNTIME, session: (target, testName) => openSession(target, testName, scope) };
+}
+
+interface SessionScope {
+  /** The fixtures the test sees: its leased set, or set 0. */
+  fixtures: Fixtures | null;
+  /** A leased test neither resets the target (its set is clean) nor runs alone but in lease.exclusive(). */
+  lease: Lease<Fixtures> | null;
+}
+
+/** A control client of its own, so resets do not clutter a test's evidence. */
+function quietControl(setup: LockconfSetup): ControlClientLike {
+  const { profile } = setup;
+  const redactor = testRedactor(setup);
+  return new ControlClient({
+    controlUrl: profile.controlUrl!,
+    controlToken: profile.controlToken!,
+    http: new HttpClient({ profile, redactor }),
+    clientId: profile.clientId,
+    redactor,
+  });
+}
+
+async function openSession(target: Target, testName: string, scope: SessionScope): Promise<TestSession> {
   const { setup, profile } = target;
   const redactor = testRedactor(setup);
-  const view = targetFromSetup(setup, redactor);
+  const view: Target = { ...targetFromSetup(setup, redactor), fixtures: scope.fixtures };
   // The HttpClient registers every token and code it sees before logging the exchange.
   const raw = new HttpClient({ profile, redactor });
   // Without consent the user's tokens come from the token cache (npm run login): every
@@ -59,9 +156,11 @@ async function openSession(target: Target, testName: string): Promise<TestSessio
   const http: HttpClientLike = cache
     ? withRegistrationJournal(withTokenCache(raw, cache, profile), new RegistrationJournal(registrationJournalPath(cache.path)), profile)
     : raw;
-  const control = target.has('control') && profile.controlUrl && profile.controlToken
+  const direct = target.has('control') && profile.controlUrl && profile.controlToken
     ? new ControlClient({ controlUrl: profile.controlUrl, controlToken: profile.controlToken, http, clientId: profile.clientId, redactor })
     : null;
+  let alone = false; // inside t.exclusive()
+  const control = direct && scope.lease ? leasedControl(direct, () => alone) : direct;
   const capture: CaptureClientLike = setup.capture && target.has('capture')
     ? new CaptureClient(setup.capture, { label: testName })
     : noCapture(target.whyMissing('capture') ?? 'no capture server');
@@ -73,18 +172,19 @@ async function openSession(target: Target, testName: string): Promise<TestSessio
     control,
     flows: createFlows({ target: view, http, control, ...(cache ? { openCache: async () => cache } : {}) }),
     async prepare() {
-      if (!control) return;
-      // A client of its own, so the reset does not clutter the test's evidence.
-      const quiet: ControlClientLike = new ControlClient({
-        controlUrl: profile.controlUrl!,
-        controlToken: profile.controlToken!,
-        http: new HttpClient({ profile, redactor }),
-        clientId: profile.clientId,
-        redactor,
-      });
+      if (!control || scope.lease) return;
+      const quiet = quietControl(setup);
       await quiet.reset();
       await quiet.resetClock();
     },
+    ...(scope.lease ? { exclusive: <T>(fn: () => Promise<T>) => scope.lease!.exclusive(async () => {
+      alone = true;
+      try {
+        return await fn();
+      } finally {
+        alone = false;
+      }
+    }) } : {}),
   };
 }
 

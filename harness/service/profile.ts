@@ -96,6 +96,7 @@ const fixtureLock = z.object({
   doorSensor: z.boolean().optional(),
   builtInKeypad: z.boolean().optional(),
   bridgeId: z.string().optional(),
+  guestUserIds: z.array(z.string()).optional(),
 });
 
 const fixtures = z.object(

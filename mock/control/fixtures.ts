@@ -1,6 +1,6 @@
 /** GET /_control/fixtures: the world's users and locks, in the contract's field names (no passwords). */
 import type { Fixtures } from '../../harness/contracts.js';
-import type { World } from '../world.js';
+import { guestsOf, type World } from '../world.js';
 
 export function fixturesOf(world: World): Fixtures {
   return {
@@ -13,6 +13,7 @@ export function fixturesOf(world: World): Fixtures {
       doorSensor: l.doorSensor,
       builtInKeypad: l.builtInKeypad,
       bridgeId: l.bridgeId,
+      guestUserIds: guestsOf(l),
     })),
   };
 }

@@ -33,12 +33,13 @@ const fixtures: JsonSchema = {
         properties: {
           lockId, name: { type: 'string' }, ownerUserId: uuid, keypad: { type: 'boolean' }, doorSensor: { type: 'boolean' },
           builtInKeypad: { type: 'boolean' }, bridgeId: { type: 'string' },
+          guestUserIds: { type: 'array', items: uuid, description: 'Users with guest access to the lock (lockconf extension).' },
         },
       },
     },
     deliveryTimeoutMs: { type: 'integer', description: 'Optional: how long the service waits for a webhook receiver\'s answer before it gives up, in ms.' },
   },
-  description: 'The first user owns both locks; the second is a guest on the first.',
+  description: 'The first user owns the first two locks; the second is a guest on the first. Further sets follow (an owner of two locks, a guest on the first), so tests can run side by side.',
 };
 
 const now = jsonResponse('The mock\'s clock.', { type: 'object', required: ['now'], properties: { now: { type: 'integer', description: 'Epoch milliseconds.' } } });

@@ -5,7 +5,8 @@
  * row's schema (suites/schemas/events.ts), then against the values that were asked
  * for: the lock, the acting user, the state, the new name.
  */
-import { describe } from 'vitest';
+// Every test of this file leases a fixture set of its own: the sections run side by side.
+import { describeLeased as describe } from '../../harness/service/conformance.js';
 import type { Capability } from '../../harness/catalog/index.js';
 import { conformance } from '../../harness/service/conformance.js';
 import * as S from '../schemas/events.js';

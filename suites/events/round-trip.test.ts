@@ -5,7 +5,8 @@
  * over the raw bytes received.
  */
 import fc from 'fast-check';
-import { describe } from 'vitest';
+// Every test of this file leases a fixture set of its own: the sections run side by side.
+import { describeLeased as describe } from '../../harness/service/conformance.js';
 import { conformance } from '../../harness/service/conformance.js';
 import { isLockconfError } from '../../harness/run/errors.js';
 import type { Delivery } from '../../harness/contracts.js';

@@ -4,7 +4,8 @@
  * timeStamp and Timestamp, plus UserType or AccessType where the row says. The
  * subject is fixtures.users[1], the guest on locks[0].
  */
-import { describe } from 'vitest';
+// Every test of this file leases a fixture set of its own: the sections run side by side.
+import { describeLeased as describe } from '../../harness/service/conformance.js';
 import type { Capability } from '../../harness/catalog/index.js';
 import { conformance } from '../../harness/service/conformance.js';
 import * as S from '../schemas/events.js';

@@ -11,6 +11,8 @@ export type SuiteContext = ConformanceContext & {
   targetNow?: () => Promise<number>;
   /** A fresh capture inbox owned by this test. */
   inbox?: (opts?: { label?: string; response?: InboxResponse }) => Promise<Inbox>;
+  /** Runs fn while no other test runs (harness/run/gate.ts); the clock is at real time afterwards. */
+  exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
 };
 
 /** The target's current time in epoch ms: signature timestamps are judged against it. */
@@ -30,4 +32,12 @@ export async function newInbox(t: SuiteContext, opts: { label?: string; response
 export function control(t: SuiteContext): NonNullable<ConformanceContext['control']> {
   if (!t.control) t.notTested('the target offers no control protocol');
   return t.control;
+}
+
+/**
+ * Runs fn while no other test runs: a test that leased a fixture set moves the target's
+ * clock only in here. In a sequential run (or a bare context) fn simply runs.
+ */
+export async function alone<T>(t: SuiteContext, fn: () => Promise<T>): Promise<T> {
+  return typeof t.exclusive === 'function' ? t.exclusive(fn) : fn();
 }

@@ -8,7 +8,8 @@
  * group's own events have arrived (the anchor), that event must not have (SHOULD:
  * WEBHOOK-NOTIFICATION-FILTER).
  */
-import { describe } from 'vitest';
+// Every test of this file leases a fixture set of its own: the sections run side by side.
+import { describeLeased as describe } from '../../harness/service/conformance.js';
 import type { Capability } from '../../harness/catalog/index.js';
 import type { ControlEvent, FixtureLock, Inbox } from '../../harness/contracts.js';
 import { conformance } from '../../harness/service/conformance.js';

@@ -4,7 +4,8 @@
  * the raw bytes received, against the target's clock. The encoding of v is not
  * shown: hex and base64 are both accepted, and which one was seen is recorded.
  */
-import { describe } from 'vitest';
+// Every test of this file leases a fixture set of its own: the sections run side by side.
+import { describeLeased as describe } from '../../harness/service/conformance.js';
 import { conformance } from '../../harness/service/conformance.js';
 import type { Delivery } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ControlError } from '../../mock/context.js';
+import { EXTRA_FIXTURE_SETS } from '../../mock/world.js';
 import { authorizationUrl, consent, control, refreshRequest, tokenRequest, userTokens, useMock, withMock } from '../support/mock.js';
 
 describe('control protocol', () => {
@@ -33,13 +34,30 @@ describe('control protocol', () => {
       expect(u.userId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     }
     for (const l of locks) {
-      expect(Object.keys(l).sort()).toEqual(['bridgeId', 'builtInKeypad', 'doorSensor', 'keypad', 'lockId', 'name', 'ownerUserId']);
+      expect(Object.keys(l).sort()).toEqual(['bridgeId', 'builtInKeypad', 'doorSensor', 'guestUserIds', 'keypad', 'lockId', 'name', 'ownerUserId']);
       expect(l.lockId).toMatch(/^[0-9A-F]{32}$/);
-      expect(l.ownerUserId).toBe(users[0].userId);
     }
+    // The minimum: the first user owns the first two locks, the second is a guest on the first.
+    expect(locks.slice(0, 2).map((l: { ownerUserId: string }) => l.ownerUserId)).toEqual([users[0].userId, users[0].userId]);
+    expect(locks[0].guestUserIds).toEqual([users[1].userId]);
+    expect(locks[1].guestUserIds).toEqual([]);
     expect(ctx.mock.ctx.world.locks[0]!.members.get(users[1].userId)).toBe('user');
     expect(res.body).not.toContain('password');
     expect(ctx.mock.profile.fixtures).toEqual(res.json());
+  });
+
+  it('GET /fixtures also lists further fixture sets: an owner of two locks and a guest on the first, a bridge of their own', async () => {
+    const { users, locks } = (await control(ctx.mock, 'GET', '/fixtures')).json();
+    // users[2] belongs to no lock; the sets follow, two users and two locks each.
+    expect(users).toHaveLength(3 + 2 * EXTRA_FIXTURE_SETS);
+    expect(locks).toHaveLength(2 + 2 * EXTRA_FIXTURE_SETS);
+    const [owner, guest] = users.slice(3, 5);
+    const [front, back] = locks.slice(2, 4);
+    expect([front.ownerUserId, back.ownerUserId]).toEqual([owner.userId, owner.userId]);
+    expect([front.guestUserIds, back.guestUserIds]).toEqual([[guest.userId], []]);
+    expect([front.keypad, front.doorSensor, back.builtInKeypad]).toEqual([true, true, true]);
+    expect(front.bridgeId).toBe(back.bridgeId);
+    expect(locks.filter((l: { bridgeId: string }) => l.bridgeId === front.bridgeId)).toHaveLength(2);
   });
 
   it('POST /consent approve and deny answer the Location of the 302', async () => {
