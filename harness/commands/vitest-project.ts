@@ -21,6 +21,17 @@ export interface ProjectRun {
   stderr?: Writable;
 }
 
+/**
+ * Extra vitest options for every project run this process starts afterwards. Only the
+ * self-verification matrix's lanes set them (test/self-verification/lane.ts: worker
+ * threads and the file-system module cache, for many runs in one process); a user's
+ * run never does.
+ */
+let extraOptions: Record<string, unknown> = {};
+export function setVitestOverrides(options: Record<string, unknown>): void {
+  extraOptions = { ...options };
+}
+
 export async function runVitestProject(run: ProjectRun): Promise<void> {
   const { startVitest } = await import('vitest/node');
   const vitest = await startVitest(
@@ -33,6 +44,7 @@ export async function runVitestProject(run: ProjectRun): Promise<void> {
       run: true,
       watch: false,
       reporters: run.reporters as never,
+      ...extraOptions,
       ...(run.only ? { testNamePattern: testNamePattern(run.only) } : {}),
     },
     undefined,

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { requirement } from '../../harness/catalog/index.js';
 import { planMatrix } from './matrix.js';
-import { packRuns, splitRun, spillOver } from './packing.js';
+import { packRuns, splitRun, spillOver, startOrder } from './packing.js';
 
 const plan = planMatrix({ scope: 'area' });
 const runs = packRuns(plan, { areaOf: (id) => requirement(id).area });
@@ -30,6 +30,32 @@ describe('packRuns', () => {
 
   test('maxPerRun 1 runs every entry alone', () => {
     expect(packRuns(plan, { maxPerRun: 1 })).toHaveLength(plan.length);
+  });
+
+  test('a fault an earlier matrix could not share starts alone, the others pack as before', () => {
+    const shared = runs.find((r) => r.entries.length > 2)!;
+    const [loner, ...rest] = shared.entries;
+    const again = packRuns(plan, { areaOf: (id) => requirement(id).area, alone: new Set([loner!.name]) });
+    expect(again.find((r) => r.entries.includes(loner!))!.entries).toEqual([loner]);
+    expect(again.find((r) => r.entries.includes(rest[0]!))!.entries).toEqual(rest);
+    expect(again).toHaveLength(runs.length + 1);
+  });
+});
+
+describe('startOrder', () => {
+  const ordered = startOrder(runs);
+  test('starts every run once', () => {
+    expect(ordered.map((r) => r.name).sort()).toEqual(runs.map((r) => r.name).sort());
+  });
+
+  test('shared runs first, then the full runs, then the scoped runs of one fault', () => {
+    const rank = (r: (typeof runs)[number]) => (r.entries.length > 1 ? 0 : r.only === undefined ? 1 : 2);
+    const ranks = ordered.map(rank);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect(ranks).toContain(0);
+    expect(ranks).toContain(1);
+    expect(ranks).toContain(2);
+    expect(ordered[0]!.name).toBe(runs.find((r) => r.entries.length > 1)!.name);
   });
 });
 

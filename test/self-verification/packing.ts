@@ -10,7 +10,9 @@
  *   with anything else in its mock options, never a variant or a full run;
  * - no two faults of one run name the same requirement (one failure could not
  *   tell which of them was caught);
- * - at most `maxPerRun` faults a run.
+ * - at most `maxPerRun` faults a run;
+ * - a fault an earlier matrix could not judge in a shared run (`alone`: it spilled
+ *   over, or a neighbour hid it; matrix-report.ts keeps the list) starts alone.
  *
  * A shared run must not hide a fault. Only a shared run whose failures and
  * warnings are all its members' own requirements judges its members. One that
@@ -58,14 +60,17 @@ export function single<E extends PackableEntry>(entry: E): MatrixRun<E> {
 }
 
 /** The runs that judge every entry, in plan order of their first entry. */
-export function packRuns<MatrixEntry extends PackableEntry>(entries: readonly MatrixEntry[], opts: { maxPerRun?: number | undefined; areaOf?: (requirementId: string) => string } = {}): MatrixRun<MatrixEntry>[] {
+export function packRuns<MatrixEntry extends PackableEntry>(
+  entries: readonly MatrixEntry[],
+  opts: { maxPerRun?: number | undefined; areaOf?: (requirementId: string) => string; alone?: ReadonlySet<string> } = {},
+): MatrixRun<MatrixEntry>[] {
   const max = Math.max(1, opts.maxPerRun ?? DEFAULT_MAX_PER_RUN);
   const runs: MatrixRun<MatrixEntry>[] = [];
   /** scope key → the open shared runs of that scope. */
   const open = new Map<string, MatrixEntry[][]>();
   const order: Array<MatrixEntry | MatrixEntry[]> = [];
   for (const entry of entries) {
-    if (max === 1 || !packable(entry)) {
+    if (max === 1 || !packable(entry) || opts.alone?.has(entry.name)) {
       order.push(entry);
       continue;
     }
@@ -131,4 +136,14 @@ export function splitRun<E extends PackableEntry>(run: MatrixRun<E>, spilled: re
   return parts.filter((p) => p.length > 0).map((entries, i) => entries.length === 1
     ? single(entries[0]!)
     : { ...run, name: `${run.name}-${i + 1}`, entries, mockOptions: { faults: entries.flatMap((e) => [...(e.mockOptions.faults ?? [])]) } });
+}
+
+/**
+ * The order runs start in, so that the lanes end together: shared runs first (what
+ * they spill over or miss runs again, and the reruns go first too), then the full
+ * runs (the longest), then the runs of one fault scoped to its area. Stable within each.
+ */
+export function startOrder<R extends MatrixRun>(runs: readonly R[]): R[] {
+  const rank = (r: R) => (r.entries.length > 1 ? 0 : r.only === undefined ? 1 : 2);
+  return runs.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map(({ r }) => r);
 }

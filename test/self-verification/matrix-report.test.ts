@@ -1,0 +1,54 @@
+/** The matrix report's memory of which faults cannot share a run, and how a lane starts and resets a run's environment. */
+import { describe, expect, test } from 'vitest';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MatrixEntry, MatrixOutcome } from './matrix.js';
+import { learnedAlone, readAlone, summarise } from './matrix-report.js';
+import { restoreEnv } from './lane.js';
+import { laneEnv } from './lanes.js';
+
+const entry = (name: string): MatrixEntry => ({ name, kind: 'fault', description: '', mockOptions: { faults: [name] }, requirement: 'X-Y' });
+const outcome = (name: string, o: Partial<MatrixOutcome> = {}): MatrixOutcome => ({
+  entry: entry(name), verdict: 'not-conformant', failed: ['X-Y'], warned: [], notTestedMust: [], ok: true, why: 'caught',
+  durationMs: 1, exitCode: 1, run: name, sharedWith: [], ...o,
+});
+
+describe('the faults the next matrix starts alone', () => {
+  test('those a shared run could not judge, and those started alone before; not those judged in a shared run', () => {
+    const outcomes = [
+      outcome('spilled', { rerunAlone: 'shared-x-1 also failed OTHER' }),
+      outcome('shared', { run: 'shared-x-1', sharedWith: ['other'] }),
+      outcome('split-again', { run: 'shared-x-1-2', sharedWith: ['shared'], rerunAlone: 'shared-x-1 also failed OTHER' }),
+      outcome('plain'),
+    ];
+    expect(learnedAlone(outcomes, ['earlier'])).toEqual(['earlier', 'spilled']);
+    expect(summarise(outcomes, { seed: 1, scope: 'area', wallTimeMs: 1, startedAlone: ['earlier'] }).alone).toEqual(['earlier', 'spilled']);
+  });
+
+  test('read back from an earlier report; none when there is no report or it is not one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lockconf-matrix-report-'));
+    await writeFile(join(dir, 'ok.json'), JSON.stringify({ alone: ['a', 'b', 3] }));
+    await writeFile(join(dir, 'bad.json'), '{');
+    expect([...(await readAlone(join(dir, 'ok.json')))]).toEqual(['a', 'b']);
+    expect((await readAlone(join(dir, 'bad.json'))).size).toBe(0);
+    expect((await readAlone(join(dir, 'missing.json'))).size).toBe(0);
+  });
+});
+
+describe('a lane', () => {
+  test('starts without the caller\'s lockconf and vitest variables, with the matrix\'s delivery wait', () => {
+    const env = laneEnv({ PATH: '/bin', LOCKCONF_BASE_URL: 'http://x', VITEST: 'true', VITEST_POOL_ID: '1', NODE_ENV: 'test' });
+    expect(env).toEqual({ PATH: '/bin', LOCKCONF_DELIVERY_WAIT_MS: '3000', NO_COLOR: '1' });
+  });
+
+  test('puts the environment back before each run: what a run set is gone, what it changed is restored', () => {
+    const env: NodeJS.ProcessEnv = { PATH: '/bin', KEEP: 'a' };
+    const baseline = { ...env };
+    env.LOCKCONF_SELECTION = '["X"]';
+    env.KEEP = 'changed';
+    delete env.PATH;
+    restoreEnv(env, baseline);
+    expect(env).toEqual({ PATH: '/bin', KEEP: 'a' });
+  });
+});
