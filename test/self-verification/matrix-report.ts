@@ -106,7 +106,7 @@ export function summarise(
 /** The faults the next matrix starts alone: those started alone this time, and those a shared run could not judge. */
 export function learnedAlone(outcomes: readonly MatrixOutcome[], startedAlone: Iterable<string>): string[] {
   const names = new Set(startedAlone);
-  for (const o of outcomes) if (o.entry.kind === 'fault' && o.rerunAlone && o.sharedWith.length === 0) names.add(o.entry.name);
+  for (const o of outcomes) if (o.rerunAlone && o.sharedWith.length === 0) names.add(o.entry.name);
   return [...names].sort();
 }
 

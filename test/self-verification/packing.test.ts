@@ -12,8 +12,8 @@ describe('packRuns', () => {
     expect(runs.flatMap((r) => r.entries.map((e) => e.name)).sort()).toEqual(plan.map((e) => e.name).sort());
   });
 
-  test('only faults of one area share a run, each with a requirement of its own', () => {
-    for (const run of runs.filter((r) => r.entries.length > 1)) {
+  test('only faults of one area share a scoped run, each with a requirement of its own', () => {
+    for (const run of runs.filter((r) => r.entries.length > 1 && r.only)) {
       expect(run.entries.every((e) => e.kind === 'fault')).toBe(true);
       expect(new Set(run.entries.map((e) => requirement(e.requirement!).area)).size).toBe(1);
       expect(new Set(run.entries.map((e) => e.requirement)).size).toBe(run.entries.length);
@@ -22,10 +22,23 @@ describe('packRuns', () => {
     expect(runs.length).toBeLessThan(plan.length);
   });
 
-  test('the plain mock, the variants and the full-run scope checks run alone', () => {
-    for (const e of plan.filter((x) => x.kind !== 'fault')) {
+  test('the plain mock and the variants run alone', () => {
+    for (const e of plan.filter((x) => x.kind === 'conforming' || x.kind === 'variant')) {
       expect(runs.find((r) => r.entries.includes(e))!.entries).toHaveLength(1);
     }
+  });
+
+  test('the full-run scope checks share full runs with each other only', () => {
+    const checks = plan.filter((x) => x.kind === 'scope-check');
+    const full = runs.filter((r) => r.entries.some((e) => e.kind === 'scope-check'));
+    expect(full.flatMap((r) => r.entries)).toHaveLength(checks.length);
+    for (const run of full) {
+      expect(run.only, 'every suite').toBeUndefined();
+      expect(run.entries.every((e) => e.kind === 'scope-check')).toBe(true);
+      expect(new Set(run.entries.map((e) => e.requirement)).size).toBe(run.entries.length);
+      expect([...(run.mockOptions.faults ?? [])].sort()).toEqual(run.entries.flatMap((e) => [...(e.mockOptions.faults ?? [])]).sort());
+    }
+    expect(full.length).toBeLessThan(checks.length);
   });
 
   test('maxPerRun 1 runs every entry alone', () => {

@@ -7,7 +7,9 @@
  * The packing is worked out from the plan alone (FAULTS and the catalog, through
  * planMatrix), never from a hand-written list:
  * - only faults scoped to one area share a run (the same `only`), never a fault
- *   with anything else in its mock options, never a variant or a full run;
+ *   with anything else in its mock options, never a variant or the plain mock;
+ * - the full-run scope checks (one fault of each area, every suite) share full
+ *   runs with each other, never with a scoped fault;
  * - no two faults of one run name the same requirement (one failure could not
  *   tell which of them was caught);
  * - at most `maxPerRun` faults a run;
@@ -46,7 +48,8 @@ export interface MatrixRun<MatrixEntry extends PackableEntry = PackableEntry> {
 export const DEFAULT_MAX_PER_RUN = 12;
 
 function packable(entry: PackableEntry): boolean {
-  if (entry.kind !== 'fault' || !entry.only || !entry.requirement) return false;
+  if (!entry.requirement) return false;
+  if (!(entry.kind === 'fault' && entry.only) && !(entry.kind === 'scope-check' && !entry.only)) return false;
   const keys = Object.keys(entry.mockOptions);
   return keys.length === 1 && keys[0] === 'faults' && [...(entry.mockOptions.faults ?? [])].length === 1;
 }
@@ -74,7 +77,7 @@ export function packRuns<MatrixEntry extends PackableEntry>(
       order.push(entry);
       continue;
     }
-    const key = [...entry.only!].sort().join(' ');
+    const key = entry.only ? [...entry.only].sort().join(' ') : '(every suite)';
     const bins = open.get(key) ?? [];
     open.set(key, bins);
     let bin = bins.find((b) => b.length < max && !b.some((e) => e.requirement === entry.requirement));
@@ -95,14 +98,14 @@ export function packRuns<MatrixEntry extends PackableEntry>(
       runs.push(single(item[0]!));
       continue;
     }
-    const area = slug(opts.areaOf ? opts.areaOf(item[0]!.requirement!) : item[0]!.requirement!);
+    const area = !item[0]!.only ? 'full-run' : slug(opts.areaOf ? opts.areaOf(item[0]!.requirement!) : item[0]!.requirement!);
     const n = (counts.get(area) ?? 0) + 1;
     counts.set(area, n);
     runs.push({
       name: `shared-${area}-${n}`,
       entries: item,
       mockOptions: { faults: item.flatMap((e) => [...(e.mockOptions.faults ?? [])]) },
-      only: item[0]!.only!,
+      ...(item[0]!.only ? { only: item[0]!.only } : {}),
     });
   }
   return runs;
