@@ -10,7 +10,8 @@
  * area judged by different requirements share a run (packing.ts;
  * LOCKCONF_MATRIX_PACK=0 runs every entry alone, to compare). Faults an earlier
  * matrix could not judge in a shared run start alone (the `alone` list of
- * reports/self-verification.json; delete the file to forget it).
+ * reports/self-verification.json; delete the file to forget it), and the runs that
+ * took longest there start first, so the lanes end together.
  *
  * LOCKCONF_MATRIX_FAULTS=name,name or an area (webhook-registration, "Event payloads")
  * runs only those faults, one full-run scope check per area, and the plain mock and
@@ -21,7 +22,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultConcurrency, planMatrix, runMatrix, selectFaults } from './matrix.js';
-import { formatTable, readAlone, summarise, writeMatrixReport } from './matrix-report.js';
+import { formatTable, readEarlier, summarise, writeMatrixReport } from './matrix-report.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const REPORT = join(ROOT, 'reports', 'self-verification.json');
@@ -37,7 +38,8 @@ describe('self-verification', () => {
     const concurrency = Number(process.env.LOCKCONF_MATRIX_CONCURRENCY ?? defaultConcurrency());
     const pack = process.env.LOCKCONF_MATRIX_PACK !== '0';
     const known = new Set(entries.map((e) => e.name));
-    const alone = new Set([...(await readAlone(REPORT))].filter((name) => known.has(name)));
+    const earlier = await readEarlier(REPORT);
+    const alone = new Set([...earlier.alone].filter((name) => known.has(name)));
     let runs = 0;
     let cpuTimeMs: number | null = 0;
     const started = Date.now();
@@ -47,6 +49,7 @@ describe('self-verification', () => {
       concurrency,
       pack,
       alone,
+      earlierMs: earlier.durationMs,
       onRun: (r) => {
         runs++;
         cpuTimeMs = r.cpuMs === null || cpuTimeMs === null ? null : cpuTimeMs + r.cpuMs;

@@ -4,7 +4,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MatrixEntry, MatrixOutcome } from './matrix.js';
-import { learnedAlone, readAlone, summarise } from './matrix-report.js';
+import { learnedAlone, readEarlier, summarise } from './matrix-report.js';
 import { restoreEnv } from './lane.js';
 import { laneEnv } from './lanes.js';
 
@@ -26,13 +26,17 @@ describe('the faults the next matrix starts alone', () => {
     expect(summarise(outcomes, { seed: 1, scope: 'area', wallTimeMs: 1, startedAlone: ['earlier'] }).alone).toEqual(['earlier', 'spilled']);
   });
 
-  test('read back from an earlier report; none when there is no report or it is not one', async () => {
+  test('read back from an earlier report with each entry\'s duration; nothing when there is no report or it is not one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lockconf-matrix-report-'));
-    await writeFile(join(dir, 'ok.json'), JSON.stringify({ alone: ['a', 'b', 3] }));
+    await writeFile(join(dir, 'ok.json'), JSON.stringify({ alone: ['a', 'b', 3], rows: [{ name: 'a', durationMs: 1200 }, { name: 'c' }] }));
     await writeFile(join(dir, 'bad.json'), '{');
-    expect([...(await readAlone(join(dir, 'ok.json')))]).toEqual(['a', 'b']);
-    expect((await readAlone(join(dir, 'bad.json'))).size).toBe(0);
-    expect((await readAlone(join(dir, 'missing.json'))).size).toBe(0);
+    const earlier = await readEarlier(join(dir, 'ok.json'));
+    expect([...earlier.alone]).toEqual(['a', 'b']);
+    expect([...earlier.durationMs]).toEqual([['a', 1200]]);
+    for (const name of ['bad.json', 'missing.json']) {
+      const nothing = await readEarlier(join(dir, name));
+      expect(nothing.alone.size + nothing.durationMs.size).toBe(0);
+    }
   });
 });
 

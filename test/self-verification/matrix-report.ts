@@ -110,14 +110,25 @@ export function learnedAlone(outcomes: readonly MatrixOutcome[], startedAlone: I
   return [...names].sort();
 }
 
-/** The `alone` list of an earlier matrix report (empty when there is none or it cannot be read). */
-export async function readAlone(jsonPath: string): Promise<Set<string>> {
+/** What an earlier matrix report tells the next one: the faults to start alone, how long each entry's run took. */
+export interface EarlierMatrix {
+  alone: Set<string>;
+  durationMs: Map<string, number>;
+}
+
+/** The earlier matrix report at `jsonPath` (nothing learned when there is none or it cannot be read). */
+export async function readEarlier(jsonPath: string): Promise<EarlierMatrix> {
+  const earlier: EarlierMatrix = { alone: new Set(), durationMs: new Map() };
   try {
     const previous = JSON.parse(await readFile(jsonPath, 'utf8')) as Partial<MatrixSummary>;
-    return new Set(Array.isArray(previous.alone) ? previous.alone.filter((n): n is string => typeof n === 'string') : []);
+    for (const name of Array.isArray(previous.alone) ? previous.alone : []) if (typeof name === 'string') earlier.alone.add(name);
+    for (const row of Array.isArray(previous.rows) ? previous.rows : []) {
+      if (typeof row?.name === 'string' && typeof row.durationMs === 'number') earlier.durationMs.set(row.name, row.durationMs);
+    }
   } catch {
-    return new Set();
+    /* no earlier matrix: nothing learned */
   }
+  return earlier;
 }
 
 export function formatTable(summary: MatrixSummary): string {

@@ -216,6 +216,8 @@ export async function runMatrix(
     pack?: boolean;
     /** Faults that start in a run of their own (an earlier matrix could not judge them in a shared one). */
     alone?: ReadonlySet<string>;
+    /** How long an earlier matrix took for each entry: the longest runs start first. */
+    earlierMs?: ReadonlyMap<string, number>;
     onOutcome?: (o: MatrixOutcome) => void;
     /** Each run as it ends: its name, how many entries it carried, how long it took, the CPU time its lane spent. */
     onRun?: (r: { name: string; entries: number; durationMs: number; cpuMs: number | null }) => void;
@@ -227,7 +229,7 @@ export async function runMatrix(
     maxPerRun: opts.pack === false ? 1 : undefined,
     areaOf: (id) => requirement(id).area,
     ...(opts.alone ? { alone: opts.alone } : {}),
-  })).map((run) => ({ run }));
+  }), (name) => opts.earlierMs?.get(name)).map((run) => ({ run }));
   const settle = (o: MatrixOutcome) => {
     outcomes[index.get(o.entry)!] = o;
     opts.onOutcome?.(o);

@@ -61,7 +61,7 @@ describe('startOrder', () => {
     expect(ordered.map((r) => r.name).sort()).toEqual(runs.map((r) => r.name).sort());
   });
 
-  test('shared runs first, then the full runs, then the scoped runs of one fault', () => {
+  test('without earlier durations: shared runs first, then the full runs, then the scoped runs of one fault', () => {
     const rank = (r: (typeof runs)[number]) => (r.entries.length > 1 ? 0 : r.only === undefined ? 1 : 2);
     const ranks = ordered.map(rank);
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
@@ -69,6 +69,15 @@ describe('startOrder', () => {
     expect(ranks).toContain(1);
     expect(ranks).toContain(2);
     expect(ordered[0]!.name).toBe(runs.find((r) => r.entries.length > 1)!.name);
+  });
+
+  test('with earlier durations: the longest first, a shared run as long as its longest member', () => {
+    const shared = runs.find((r) => r.entries.length > 1)!;
+    const full = runs.find((r) => r.only === undefined && r.entries.length === 1)!;
+    const scoped = runs.find((r) => r.only !== undefined && r.entries.length === 1)!;
+    const ms = new Map<string, number>([[scoped.entries[0]!.name, 30_000], [full.entries[0]!.name, 20_000], ...shared.entries.map((e, i): [string, number] => [e.name, 1000 + i])]);
+    const order = startOrder([shared, full, scoped], (name) => ms.get(name));
+    expect(order.map((r) => r.name)).toEqual([scoped.name, full.name, shared.name]);
   });
 });
 

@@ -142,11 +142,17 @@ export function splitRun<E extends PackableEntry>(run: MatrixRun<E>, spilled: re
 }
 
 /**
- * The order runs start in, so that the lanes end together: shared runs first (what
- * they spill over or miss runs again, and the reruns go first too), then the full
- * runs (the longest), then the runs of one fault scoped to its area. Stable within each.
+ * The order runs start in, so that the lanes end together: the longest first, by how
+ * long an earlier matrix took for their entries (`earlierMs`). A run without that
+ * figure counts as long when it is shared (what it spills over or misses runs again,
+ * and the reruns go first too: it should start early), then full runs, then runs of
+ * one fault scoped to its area. Stable among equals.
  */
-export function startOrder<R extends MatrixRun>(runs: readonly R[]): R[] {
-  const rank = (r: R) => (r.entries.length > 1 ? 0 : r.only === undefined ? 1 : 2);
-  return runs.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map(({ r }) => r);
+export function startOrder<R extends MatrixRun>(runs: readonly R[], earlierMs: (entryName: string) => number | undefined = () => undefined): R[] {
+  const guess = (r: R) => (r.entries.length > 1 ? Number.POSITIVE_INFINITY : r.only === undefined ? 20_000 : 5_000);
+  const estimate = (r: R) => {
+    const known = r.entries.map((e) => earlierMs(e.name)).filter((ms): ms is number => ms !== undefined);
+    return known.length === r.entries.length ? Math.max(...known) : guess(r);
+  };
+  return runs.map((r, i) => ({ r, i, ms: estimate(r) })).sort((a, b) => b.ms - a.ms || a.i - b.i).map(({ r }) => r);
 }
