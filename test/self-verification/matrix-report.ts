@@ -41,6 +41,8 @@ export interface MatrixSummary {
     ok: boolean;
     why: string;
     durationMs: number;
+    /** CPU time of the run that judged the entry, when known. */
+    cpuMs: number | null;
     /** The run that judged the entry, the faults it shared that run with, why it ran alone after a shared run. */
     run: string;
     sharedWith: string[];
@@ -96,6 +98,7 @@ export function summarise(
       ok: o.ok,
       why: o.why,
       durationMs: o.durationMs,
+      cpuMs: o.cpuMs ?? null,
       run: o.run,
       sharedWith: o.sharedWith,
       rerunAlone: o.rerunAlone ?? null,

@@ -50,6 +50,8 @@ export interface MatrixOutcome {
   ok: boolean;
   why: string;
   durationMs: number;
+  /** CPU time the lane spent on the run that judged the entry (null when not known). */
+  cpuMs?: number | null;
   exitCode: number | null;
   /** The run that judged the entry (its own, or a shared one: packing.ts). */
   run: string;
@@ -140,7 +142,7 @@ export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[] 
 }
 
 /** Judge one run's conformance.json against what the entry should get. */
-export function judge(entry: MatrixEntry, report: { verdict: string; requirements: RequirementResult[] } | null): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'exitCode' | 'run' | 'sharedWith' | 'rerunAlone'> {
+export function judge(entry: MatrixEntry, report: { verdict: string; requirements: RequirementResult[] } | null): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'cpuMs' | 'exitCode' | 'run' | 'sharedWith' | 'rerunAlone'> {
   if (!report) {
     return { verdict: null, failed: [], warned: [], notTestedMust: [], ok: false, why: 'the run wrote no conformance.json' };
   }
@@ -193,8 +195,8 @@ export async function runEntry(entry: MatrixEntry, outDir: string, seed: number)
   const run = single(entry);
   const pool = new LanePool(1);
   try {
-    const { report, durationMs, exitCode } = await runInLane(pool, run, outDir, seed);
-    return { entry, ...judge(entry, report), durationMs, exitCode, run: run.name, sharedWith: [] };
+    const { report, durationMs, cpuMs, exitCode } = await runInLane(pool, run, outDir, seed);
+    return { entry, ...judge(entry, report), durationMs, cpuMs, exitCode, run: run.name, sharedWith: [] };
   } finally {
     await pool.close();
   }
@@ -264,6 +266,7 @@ export async function runMatrix(
               settle({
                 ...j,
                 durationMs,
+                cpuMs,
                 exitCode,
                 run: run.name,
                 sharedWith: run.entries.filter((e) => e !== j.entry).map((e) => e.name),
