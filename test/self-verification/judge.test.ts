@@ -1,6 +1,6 @@
 /** The matrix's judgement of one run: what counts as caught, and what counts as a false failure. */
 import { describe, expect, test } from 'vitest';
-import { areaScope, judge, planMatrix, selectFaults, type MatrixEntry, type RequirementResult } from './matrix.js';
+import { areaScope, judge, planMatrix, scopeCheckName, selectFaults, type MatrixEntry, type RequirementResult } from './matrix.js';
 import { FAULTS, FAULT_NAMES } from '../../mock/faults.js';
 import { requirement } from '../../harness/catalog/index.js';
 
@@ -77,5 +77,19 @@ describe('LOCKCONF_MATRIX_FAULTS', () => {
       expect(new Set(entry.only)).toEqual(new Set([...areaScope('OAUTH-CODE-SINGLE-USE'), ...areaScope('REFRESH-SINGLE-USE')]));
     }
     expect(planMatrix({ scope: 'area' }).find((e) => e.kind === 'conforming')!.only, 'the whole matrix judges the plain mock on every suite').toBeUndefined();
+  });
+});
+
+describe('the full-run scope checks', () => {
+  test('one per area: its first fault, or its first one an earlier matrix did not have to run alone', () => {
+    const refresh = FAULT_NAMES.filter((n) => requirement(FAULTS[n].requirement).area === 'Refresh tokens');
+    expect(refresh.length).toBeGreaterThanOrEqual(3);
+    const check = (alone: string[]) => planMatrix({ scope: 'area', alone: new Set(alone) })
+      .filter((e) => e.kind === 'scope-check' && requirement(e.requirement!).area === 'Refresh tokens')
+      .map((e) => e.name);
+    expect(check([])).toEqual([scopeCheckName(refresh[0]!)]);
+    expect(check([scopeCheckName(refresh[0]!)])).toEqual([scopeCheckName(refresh[1]!)]);
+    expect(check([scopeCheckName(refresh[0]!), refresh[1]!])).toEqual([scopeCheckName(refresh[2]!)]);
+    expect(check(refresh), 'every fault of the area alone: its first').toEqual([scopeCheckName(refresh[0]!)]);
   });
 });

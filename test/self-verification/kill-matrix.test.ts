@@ -10,7 +10,9 @@
  * area judged by different requirements share a run (packing.ts;
  * LOCKCONF_MATRIX_PACK=0 runs every entry alone, to compare). Faults an earlier
  * matrix could not judge in a shared run start alone (the `alone` list of
- * reports/self-verification.json; delete the file to forget it), and the runs that
+ * reports/self-verification.json; delete the file to forget it); each area's full-run
+ * scope check is its first fault not on that list, so the scope checks can share a
+ * full run; and the runs that
  * took longest there start first, so the lanes end together.
  *
  * LOCKCONF_MATRIX_FAULTS=name,name or an area (webhook-registration, "Event payloads")
@@ -36,13 +38,12 @@ describe('self-verification', () => {
     const seed = Number(process.env.LOCKCONF_SEED ?? 20261122);
     const filter = process.env.LOCKCONF_MATRIX_FAULTS?.trim() || null;
     const faults = selectFaults(filter ?? undefined);
-    const entries = planMatrix({ scope, ...(faults ? { faults } : {}) });
+    const earlier = await readEarlier(REPORT);
+    const alone = earlier.alone;
+    const entries = planMatrix({ scope, alone, ...(faults ? { faults } : {}) });
     const outDir = await mkdtemp(join(tmpdir(), 'lockconf-matrix-'));
     const concurrency = Number(process.env.LOCKCONF_MATRIX_CONCURRENCY ?? defaultConcurrency());
     const pack = process.env.LOCKCONF_MATRIX_PACK !== '0';
-    const known = new Set(entries.map((e) => e.name));
-    const earlier = await readEarlier(REPORT);
-    const alone = new Set([...earlier.alone].filter((name) => known.has(name)));
     let runs = 0;
     let cpuTimeMs: number | null = 0;
     const started = Date.now();

@@ -99,15 +99,23 @@ export function selectFaults(spec: string | undefined): FaultName[] | undefined 
   return FAULT_NAMES.filter((name) => picked.has(name));
 }
 
+/** The name of the full-run scope check of a fault. */
+export function scopeCheckName(fault: string): string {
+  return `${fault} (full run)`;
+}
+
 /**
  * Every entry of the matrix. With `faults` (a selection: selectFaults), only those
  * faults and one scope check per area they belong to; the plain mock and the
  * variants then run with the suites of those areas only.
  */
-export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[] } = { scope: 'area' }): MatrixEntry[] {
+export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[]; alone?: ReadonlySet<string> } = { scope: 'area' }): MatrixEntry[] {
   const faults = opts.faults ?? FAULT_NAMES;
   const firstOfEachArea = new Map<string, FaultName>();
-  for (const name of faults) {
+  // The scope check of an area: its first fault that an earlier matrix could share (`alone`:
+  // packing.ts), so the scope checks share a full run; else its first fault.
+  const shareable = (name: FaultName) => !opts.alone?.has(name) && !opts.alone?.has(scopeCheckName(name));
+  for (const name of [...faults.filter(shareable), ...faults]) {
     const area = requirement(FAULTS[name].requirement).area;
     if (!firstOfEachArea.has(area)) firstOfEachArea.set(area, name);
   }
@@ -116,7 +124,7 @@ export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[] 
     : {};
   const scopeChecks: MatrixEntry[] = opts.scope === 'area'
     ? [...firstOfEachArea.values()].map((name) => ({
-        name: `${name} (full run)`,
+        name: scopeCheckName(name),
         kind: 'scope-check',
         description: `${FAULTS[name].description} Run with every suite, to check the area scoping.`,
         mockOptions: { faults: [name] },
