@@ -15,15 +15,17 @@ const outcome = (name: string, o: Partial<MatrixOutcome> = {}): MatrixOutcome =>
 });
 
 describe('the faults the next matrix starts alone', () => {
-  test('those a shared run could not judge, and those started alone before; not those judged in a shared run', () => {
+  test('those that spilled over or were hidden in a shared run, and those started alone before', () => {
     const outcomes = [
-      outcome('spilled', { rerunAlone: 'shared-x-1 also failed OTHER' }),
+      outcome('spiller', { failed: ['X-Y', 'OTHER'], rerunAlone: 'shared-x-1 also failed or warned OTHER' }),
+      outcome('innocent-suspect', { rerunAlone: 'shared-x-1 also failed or warned OTHER' }),
+      outcome('hidden', { rerunAlone: 'not caught in shared-x-1 (X-Y was not failed)' }),
       outcome('shared', { run: 'shared-x-1', sharedWith: ['other'] }),
-      outcome('split-again', { run: 'shared-x-1-2', sharedWith: ['shared'], rerunAlone: 'shared-x-1 also failed OTHER' }),
+      outcome('split-again', { run: 'shared-x-1-2', sharedWith: ['shared'], rerunAlone: 'shared-x-1 also failed or warned OTHER' }),
       outcome('plain'),
     ];
-    expect(learnedAlone(outcomes, ['earlier'])).toEqual(['earlier', 'spilled']);
-    expect(summarise(outcomes, { seed: 1, scope: 'area', wallTimeMs: 1, startedAlone: ['earlier'] }).alone).toEqual(['earlier', 'spilled']);
+    expect(learnedAlone(outcomes, ['earlier'])).toEqual(['earlier', 'hidden', 'spiller']);
+    expect(summarise(outcomes, { seed: 1, scope: 'area', wallTimeMs: 1, startedAlone: ['earlier'] }).alone).toEqual(['earlier', 'hidden', 'spiller']);
   });
 
   test('read back from an earlier report with each entry\'s duration; nothing when there is no report or it is not one', async () => {

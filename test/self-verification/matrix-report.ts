@@ -2,7 +2,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import escapeHtml from 'escape-html';
-import type { MatrixOutcome } from './matrix.js';
+import { NOT_CAUGHT_IN, type MatrixOutcome } from './matrix.js';
 
 export interface MatrixSummary {
   generatedAt: string;
@@ -106,10 +106,21 @@ export function summarise(
   };
 }
 
-/** The faults the next matrix starts alone: those started alone this time, and those a shared run could not judge. */
+/**
+ * The entries the next matrix starts alone: those started alone this time, and those a
+ * shared run could not judge that showed why when they ran alone: a run of their own
+ * failed or warned another requirement too (they spill over), or it caught them where
+ * the shared run had not (a neighbour hid them). A suspect of a spill-over whose own
+ * run was clean was not the cause: it shares again.
+ */
 export function learnedAlone(outcomes: readonly MatrixOutcome[], startedAlone: Iterable<string>): string[] {
   const names = new Set(startedAlone);
-  for (const o of outcomes) if (o.rerunAlone && o.sharedWith.length === 0) names.add(o.entry.name);
+  for (const o of outcomes) {
+    if (!o.rerunAlone || o.sharedWith.length > 0) continue;
+    const spills = [...o.failed, ...o.warned].some((id) => id !== o.entry.requirement);
+    const hidden = o.rerunAlone.startsWith(NOT_CAUGHT_IN);
+    if (spills || hidden) names.add(o.entry.name);
+  }
   return [...names].sort();
 }
 

@@ -179,6 +179,9 @@ export function judge(entry: MatrixEntry, report: { verdict: string; requirement
 
 type Report = { verdict: string; requirements: RequirementResult[] };
 
+/** How the rerun reason of a member a clean shared run did not catch begins. */
+export const NOT_CAUGHT_IN = 'not caught in';
+
 /** How many runs go side by side by default: twice the cores (a run waits on its mock much of the time). */
 export function defaultConcurrency(): number {
   return 2 * availableParallelism();
@@ -268,7 +271,7 @@ export async function runMatrix(
             const shared = run.entries.length > 1;
             for (const j of judged) {
               if (shared && !j.ok) {
-                queue.unshift({ run: single(j.entry), retryOf: `not caught in ${run.name} (${j.why})` });
+                queue.unshift({ run: single(j.entry), retryOf: `${NOT_CAUGHT_IN} ${run.name} (${j.why})` });
                 continue;
               }
               settle({
