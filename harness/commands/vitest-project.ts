@@ -21,6 +21,17 @@ export interface ProjectRun {
   stderr?: Writable;
 }
 
+/**
+ * Extra vitest options for every project run this process starts afterwards. Only the
+ * self-verification matrix's lanes set them (test/self-verification/lane.ts: worker
+ * threads and the file-system module cache, for many runs in one process); a user's
+ * run never does.
+ */
+let extraOptions: Record<string, unknown> = {};
+export function setVitestOverrides(options: Record<string, unknown>): void {
+  extraOptions = { ...options };
+}
+
 export async function runVitestProject(run: ProjectRun): Promise<void> {
   const { startVitest } = await import('vitest/node');
   const vitest = await startVitest(
@@ -36,6 +47,7 @@ export async function runVitestProject(run: ProjectRun): Promise<void> {
       // Transformed modules kept on disk between runs (node_modules/.experimental-vitest-cache, keyed
       // by content): a run after the first imports the suites at about half the cost. Off: LOCKCONF_FS_MODULE_CACHE=0.
       ...(process.env.LOCKCONF_FS_MODULE_CACHE === '0' ? {} : { experimental: { fsModuleCache: true } }),
+      ...extraOptions,
       ...(run.only ? { testNamePattern: testNamePattern(run.only) } : {}),
     },
     undefined,

@@ -1,7 +1,7 @@
 /** The matrix's judgement of one run: what counts as caught, and what counts as a false failure. */
 import { describe, expect, test } from 'vitest';
-import { areaScope, judge, planMatrix, type MatrixEntry, type RequirementResult } from './matrix.js';
-import { FAULT_NAMES } from '../../mock/faults.js';
+import { areaScope, judge, planMatrix, scopeCheckName, selectFaults, type MatrixEntry, type RequirementResult } from './matrix.js';
+import { FAULTS, FAULT_NAMES } from '../../mock/faults.js';
 import { requirement } from '../../harness/catalog/index.js';
 
 const fault = (name: string, requirement: string): MatrixEntry => ({ name, kind: 'fault', description: '', mockOptions: { faults: [name] }, requirement });
@@ -49,5 +49,47 @@ describe('planMatrix', () => {
     for (const entry of checks) expect(entry.only, 'a scope check runs every suite').toBeUndefined();
     expect(areaScope('DELIVERY-NO-RETRY')).toContain('DELIVERY-NO-REDIRECT');
     expect(areaScope('DELIVERY-NO-RETRY')).not.toContain('OAUTH-STATE-ECHO');
+  });
+});
+
+describe('LOCKCONF_MATRIX_FAULTS', () => {
+  test('selects faults by name and by spec area; nothing selected runs them all', () => {
+    expect(selectFaults(undefined)).toBeUndefined();
+    expect(selectFaults(' ')).toBeUndefined();
+    expect(selectFaults('code-reusable')).toEqual(['code-reusable']);
+    const signature = FAULT_NAMES.filter((n) => requirement(FAULTS[n].requirement).area === 'Webhook signature');
+    expect(signature.length).toBeGreaterThan(0);
+    expect(selectFaults('webhook-signature')).toEqual(signature);
+    expect(selectFaults('Webhook signature, code-reusable')).toEqual(FAULT_NAMES.filter((n) => n === 'code-reusable' || signature.includes(n)));
+  });
+
+  test('a name that is neither a fault nor an area is refused, naming it', () => {
+    expect(() => selectFaults('code-reusable,no-such-fault')).toThrow(/no-such-fault is neither a fault/);
+  });
+
+  test('a selection plans its faults, one scope check per area, and the conforming runs on those areas', () => {
+    const plan = planMatrix({ scope: 'area', faults: ['code-reusable', 'refresh-reusable'] });
+    expect(plan.filter((e) => e.kind === 'fault').map((e) => e.name)).toEqual(['code-reusable', 'refresh-reusable']);
+    expect(plan.filter((e) => e.kind === 'scope-check')).toHaveLength(2);
+    const conforming = plan.filter((e) => e.kind === 'conforming' || e.kind === 'variant');
+    expect(conforming.length).toBeGreaterThanOrEqual(3);
+    for (const entry of conforming) {
+      expect(new Set(entry.only)).toEqual(new Set([...areaScope('OAUTH-CODE-SINGLE-USE'), ...areaScope('REFRESH-SINGLE-USE')]));
+    }
+    expect(planMatrix({ scope: 'area' }).find((e) => e.kind === 'conforming')!.only, 'the whole matrix judges the plain mock on every suite').toBeUndefined();
+  });
+});
+
+describe('the full-run scope checks', () => {
+  test('one per area: its first fault, or its first one an earlier matrix did not have to run alone', () => {
+    const refresh = FAULT_NAMES.filter((n) => requirement(FAULTS[n].requirement).area === 'Refresh tokens');
+    expect(refresh.length).toBeGreaterThanOrEqual(3);
+    const check = (alone: string[]) => planMatrix({ scope: 'area', alone: new Set(alone) })
+      .filter((e) => e.kind === 'scope-check' && requirement(e.requirement!).area === 'Refresh tokens')
+      .map((e) => e.name);
+    expect(check([])).toEqual([scopeCheckName(refresh[0]!)]);
+    expect(check([scopeCheckName(refresh[0]!)])).toEqual([scopeCheckName(refresh[1]!)]);
+    expect(check([scopeCheckName(refresh[0]!), refresh[1]!])).toEqual([scopeCheckName(refresh[2]!)]);
+    expect(check(refresh), 'every fault of the area alone: its first').toEqual([scopeCheckName(refresh[0]!)]);
   });
 });

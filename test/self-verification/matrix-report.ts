@@ -1,8 +1,8 @@
 /** Writes the self-verification matrix as reports/self-verification.json and a small HTML page beside it. */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import escapeHtml from 'escape-html';
-import type { MatrixOutcome } from './matrix.js';
+import { NOT_CAUGHT_IN, type MatrixOutcome } from './matrix.js';
 
 export interface MatrixSummary {
   generatedAt: string;
@@ -21,6 +21,15 @@ export interface MatrixSummary {
   runs: number;
   concurrency: number;
   packed: boolean;
+  /** CPU time the lanes spent on the runs (their processes, worker threads included), when known. */
+  cpuTimeMs: number | null;
+  /** LOCKCONF_MATRIX_FAULTS when the matrix ran a selection of the faults, else null. */
+  filter: string | null;
+  /**
+   * Faults a matrix could not judge in a shared run (they spilled over, or a neighbour hid
+   * them), this one or an earlier one: the next matrix starts them alone (packing.ts).
+   */
+  alone: string[];
   rows: Array<{
     name: string;
     kind: string;
@@ -32,6 +41,8 @@ export interface MatrixSummary {
     ok: boolean;
     why: string;
     durationMs: number;
+    /** CPU time of the run that judged the entry, when known. */
+    cpuMs: number | null;
     /** The run that judged the entry, the faults it shared that run with, why it ran alone after a shared run. */
     run: string;
     sharedWith: string[];
@@ -41,7 +52,18 @@ export interface MatrixSummary {
 
 export function summarise(
   outcomes: MatrixOutcome[],
-  meta: { seed: number; scope: 'full' | 'area'; wallTimeMs: number; runs?: number; concurrency?: number; packed?: boolean },
+  meta: {
+    seed: number;
+    scope: 'full' | 'area';
+    wallTimeMs: number;
+    runs?: number;
+    concurrency?: number;
+    packed?: boolean;
+    cpuTimeMs?: number | null;
+    filter?: string | null;
+    /** The faults this matrix started alone because an earlier one could not share them. */
+    startedAlone?: Iterable<string>;
+  },
 ): MatrixSummary {
   const faults = outcomes.filter((o) => o.entry.kind === 'fault');
   const conforming = outcomes.filter((o) => o.entry.kind === 'conforming' || o.entry.kind === 'variant');
@@ -62,6 +84,9 @@ export function summarise(
     runs: meta.runs ?? outcomes.length,
     concurrency: meta.concurrency ?? 1,
     packed: meta.packed ?? false,
+    cpuTimeMs: meta.cpuTimeMs ?? null,
+    filter: meta.filter ?? null,
+    alone: learnedAlone(outcomes, meta.startedAlone ?? []),
     rows: outcomes.map((o) => ({
       name: o.entry.name,
       kind: o.entry.kind,
@@ -73,6 +98,7 @@ export function summarise(
       ok: o.ok,
       why: o.why,
       durationMs: o.durationMs,
+      cpuMs: o.cpuMs ?? null,
       run: o.run,
       sharedWith: o.sharedWith,
       rerunAlone: o.rerunAlone ?? null,
@@ -80,13 +106,53 @@ export function summarise(
   };
 }
 
+/**
+ * The entries the next matrix starts alone: those started alone this time, and those a
+ * shared run could not judge that showed why when they ran alone: a run of their own
+ * failed or warned another requirement too (they spill over), or it caught them where
+ * the shared run had not (a neighbour hid them). A suspect of a spill-over whose own
+ * run was clean was not the cause: it shares again.
+ */
+export function learnedAlone(outcomes: readonly MatrixOutcome[], startedAlone: Iterable<string>): string[] {
+  const names = new Set(startedAlone);
+  for (const o of outcomes) {
+    if (!o.rerunAlone || o.sharedWith.length > 0) continue;
+    const spills = [...o.failed, ...o.warned].some((id) => id !== o.entry.requirement);
+    const hidden = o.rerunAlone.startsWith(NOT_CAUGHT_IN);
+    if (spills || hidden) names.add(o.entry.name);
+  }
+  return [...names].sort();
+}
+
+/** What an earlier matrix report tells the next one: the faults to start alone, how long each entry's run took. */
+export interface EarlierMatrix {
+  alone: Set<string>;
+  durationMs: Map<string, number>;
+}
+
+/** The earlier matrix report at `jsonPath` (nothing learned when there is none or it cannot be read). */
+export async function readEarlier(jsonPath: string): Promise<EarlierMatrix> {
+  const earlier: EarlierMatrix = { alone: new Set(), durationMs: new Map() };
+  try {
+    const previous = JSON.parse(await readFile(jsonPath, 'utf8')) as Partial<MatrixSummary>;
+    for (const name of Array.isArray(previous.alone) ? previous.alone : []) if (typeof name === 'string') earlier.alone.add(name);
+    for (const row of Array.isArray(previous.rows) ? previous.rows : []) {
+      if (typeof row?.name === 'string' && typeof row.durationMs === 'number') earlier.durationMs.set(row.name, row.durationMs);
+    }
+  } catch {
+    /* no earlier matrix: nothing learned */
+  }
+  return earlier;
+}
+
 export function formatTable(summary: MatrixSummary): string {
   const lines = [
     `self-verification: ${summary.faultsCaught}/${summary.faults} faults caught (kill rate ${(summary.killRate * 100).toFixed(1)}%), ` +
       `${summary.falseFailures} false failures on ${summary.variants + 1} conforming implementations, ` +
       `${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree, ` +
-      `${(summary.wallTimeMs / 1000).toFixed(1)} s wall time for ${summary.rows.length} entries in ${summary.runs} runs ` +
-      `(${summary.concurrency} at a time${summary.packed ? ', faults sharing runs' : ''}), seed ${summary.seed}, scope ${summary.scope}`,
+      `${(summary.wallTimeMs / 1000).toFixed(1)} s wall time${summary.cpuTimeMs !== null ? ` (${(summary.cpuTimeMs / 1000).toFixed(0)} s of CPU)` : ''} for ${summary.rows.length} entries in ${summary.runs} runs ` +
+      `(${summary.concurrency} at a time${summary.packed ? ', faults sharing runs' : ''}), seed ${summary.seed}, scope ${summary.scope}` +
+      (summary.filter ? `, faults selected by LOCKCONF_MATRIX_FAULTS=${summary.filter}` : ''),
     '',
     `${'entry'.padEnd(30)} ${'expected'.padEnd(30)} ${'verdict'.padEnd(15)} result`,
   ];
@@ -114,7 +180,7 @@ export function renderHtml(summary: MatrixSummary): string {
 tr.bad{background:#fde8e8}tr.ok td:nth-child(7){color:#17692e}code{font-size:12px;background:#f2f4f8;padding:0 .2rem}code.warn{background:#fff3cd}</style></head>
 <body><h1>lockconf self-verification</h1>
 <p class="big">${summary.faultsCaught}/${summary.faults} faults caught · ${summary.falseFailures} false failures</p>
-<p>Kill rate ${(summary.killRate * 100).toFixed(1)}% · ${summary.variants} legal variants plus the plain mock · ${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree · wall time ${(summary.wallTimeMs / 1000).toFixed(1)} s for ${summary.rows.length} entries in ${summary.runs} runs, ${summary.concurrency} at a time · seed ${summary.seed} · scope ${escapeHtml(summary.scope)} · ${escapeHtml(summary.generatedAt)}</p>
+<p>Kill rate ${(summary.killRate * 100).toFixed(1)}% · ${summary.variants} legal variants plus the plain mock · ${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree · wall time ${(summary.wallTimeMs / 1000).toFixed(1)} s${summary.cpuTimeMs !== null ? ` (${(summary.cpuTimeMs / 1000).toFixed(0)} s of CPU)` : ''} for ${summary.rows.length} entries in ${summary.runs} runs, ${summary.concurrency} at a time${summary.filter ? ` · faults selected: ${escapeHtml(summary.filter)}` : ''} · seed ${summary.seed} · scope ${escapeHtml(summary.scope)} · ${escapeHtml(summary.generatedAt)}</p>
 <table><thead><tr><th>entry</th><th>kind</th><th>what it does</th><th>expected</th><th>verdict</th><th>failed / warned</th><th>judgement</th><th>time</th><th>run</th></tr></thead>
 <tbody>${rows}</tbody></table></body></html>`;
 }

@@ -4,7 +4,6 @@
  * once per fault of the mock's fault catalog. A good suite judges the first two
  * conformant and catches every fault through the requirement the fault names.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,7 +11,8 @@ import { CATALOG, requirement } from '../../harness/catalog/index.js';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../../mock/faults.js';
 import type { MockOptions } from '../../mock/context.js';
 import { scanSuites } from '../../harness/run/selection.js';
-import { packRuns, single, spillOver, splitRun, type MatrixRun } from './packing.js';
+import { packRuns, single, spillOver, splitRun, startOrder, type MatrixRun } from './packing.js';
+import { LanePool } from './lanes.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -50,6 +50,8 @@ export interface MatrixOutcome {
   ok: boolean;
   why: string;
   durationMs: number;
+  /** CPU time the lane spent on the run that judged the entry (null when not known). */
+  cpuMs?: number | null;
   exitCode: number | null;
   /** The run that judged the entry (its own, or a shared one: packing.ts). */
   run: string;
@@ -76,16 +78,53 @@ export function areaScope(id: string): string[] {
   return CATALOG.filter((r) => r.area === area).map((r) => r.id);
 }
 
-export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[] } = { scope: 'area' }): MatrixEntry[] {
+/**
+ * The faults a LOCKCONF_MATRIX_FAULTS value selects: a comma list of fault names and
+ * spec areas ("Webhook registration" or webhook-registration); undefined when empty.
+ */
+export function selectFaults(spec: string | undefined): FaultName[] | undefined {
+  const items = (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) return undefined;
+  const key = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const areaOf = (name: FaultName) => key(requirement(FAULTS[name].requirement).area);
+  const picked = new Set<FaultName>();
+  for (const item of items) {
+    const named = FAULT_NAMES.filter((name) => name === item || areaOf(name) === key(item));
+    if (named.length === 0) {
+      const areas = [...new Set(FAULT_NAMES.map(areaOf))].join(', ');
+      throw new Error(`LOCKCONF_MATRIX_FAULTS: ${item} is neither a fault of mock/faults.ts nor a spec area (${areas})`);
+    }
+    for (const name of named) picked.add(name);
+  }
+  return FAULT_NAMES.filter((name) => picked.has(name));
+}
+
+/** The name of the full-run scope check of a fault. */
+export function scopeCheckName(fault: string): string {
+  return `${fault} (full run)`;
+}
+
+/**
+ * Every entry of the matrix. With `faults` (a selection: selectFaults), only those
+ * faults and one scope check per area they belong to; the plain mock and the
+ * variants then run with the suites of those areas only.
+ */
+export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[]; alone?: ReadonlySet<string> } = { scope: 'area' }): MatrixEntry[] {
   const faults = opts.faults ?? FAULT_NAMES;
   const firstOfEachArea = new Map<string, FaultName>();
-  for (const name of faults) {
+  // The scope check of an area: its first fault that an earlier matrix could share (`alone`:
+  // packing.ts), so the scope checks share a full run; else its first fault.
+  const shareable = (name: FaultName) => !opts.alone?.has(name) && !opts.alone?.has(scopeCheckName(name));
+  for (const name of [...faults.filter(shareable), ...faults]) {
     const area = requirement(FAULTS[name].requirement).area;
     if (!firstOfEachArea.has(area)) firstOfEachArea.set(area, name);
   }
+  const conformingScope = opts.faults && opts.scope === 'area'
+    ? { only: [...new Set(faults.flatMap((name) => areaScope(FAULTS[name].requirement)))] }
+    : {};
   const scopeChecks: MatrixEntry[] = opts.scope === 'area'
     ? [...firstOfEachArea.values()].map((name) => ({
-        name: `${name} (full run)`,
+        name: scopeCheckName(name),
         kind: 'scope-check',
         description: `${FAULTS[name].description} Run with every suite, to check the area scoping.`,
         mockOptions: { faults: [name] },
@@ -93,8 +132,8 @@ export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[] 
       }))
     : [];
   return [
-    { name: 'conforming', kind: 'conforming', description: 'The reference mock with no fault.', mockOptions: {} },
-    ...VARIANTS,
+    { name: 'conforming', kind: 'conforming', description: 'The reference mock with no fault.', mockOptions: {}, ...conformingScope },
+    ...VARIANTS.map((v) => ({ ...v, ...conformingScope })),
     ...faults.map((name): MatrixEntry => {
       const def = FAULTS[name];
       return {
@@ -111,7 +150,7 @@ export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[] 
 }
 
 /** Judge one run's conformance.json against what the entry should get. */
-export function judge(entry: MatrixEntry, report: { verdict: string; requirements: RequirementResult[] } | null): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'exitCode' | 'run' | 'sharedWith' | 'rerunAlone'> {
+export function judge(entry: MatrixEntry, report: { verdict: string; requirements: RequirementResult[] } | null): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'cpuMs' | 'exitCode' | 'run' | 'sharedWith' | 'rerunAlone'> {
   if (!report) {
     return { verdict: null, failed: [], warned: [], notTestedMust: [], ok: false, why: 'the run wrote no conformance.json' };
   }
@@ -140,48 +179,44 @@ export function judge(entry: MatrixEntry, report: { verdict: string; requirement
 
 type Report = { verdict: string; requirements: RequirementResult[] };
 
-/** One conformance run in a child process, against an embedded mock built with the run's options. */
-async function runChildConformance(run: MatrixRun<MatrixEntry>, outDir: string, seed: number): Promise<{ report: Report | null; durationMs: number; exitCode: number | null }> {
+/** How the rerun reason of a member a clean shared run did not catch begins. */
+export const NOT_CAUGHT_IN = 'not caught in';
+
+/** How many runs go side by side by default: twice the cores (a run waits on its mock much of the time). */
+export function defaultConcurrency(): number {
+  return 2 * availableParallelism();
+}
+
+/** One conformance run in a lane (lane.ts), against an embedded mock built with the run's options. */
+async function runInLane(pool: LanePool, run: MatrixRun<MatrixEntry>, outDir: string, seed: number): Promise<{ report: Report | null; durationMs: number; cpuMs: number | null; exitCode: number | null }> {
   await mkdir(outDir, { recursive: true });
-  const args = ['--import', 'tsx', join(ROOT, 'harness/cli.ts'), 'conformance', '--out', outDir, '--seed', String(seed), '--no-allure'];
-  for (const id of run.only ?? []) args.push('--only', id);
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
-  }
-  env.LOCKCONF_MOCK_OPTIONS = JSON.stringify(run.mockOptions);
-  // The mock delivers within milliseconds: a fault that sends nothing matching is judged after 3 s, not 15.
-  env.LOCKCONF_DELIVERY_WAIT_MS = '3000';
-  env.NO_COLOR = '1';
-  const started = Date.now();
-  const exitCode = await new Promise<number | null>((resolveExit) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
-    child.on('close', (code) => {
-      if (code === 2) process.stderr.write(`[${run.name}] run could not be carried out:\n${stderr}\n`);
-      resolveExit(code);
-    });
-  });
+  const { exitCode, durationMs, cpuMs, stderr } = await pool.run({ outDir, seed, mockOptions: run.mockOptions, ...(run.only ? { only: run.only } : {}) });
+  if (exitCode === 2 || exitCode === null) process.stderr.write(`[${run.name}] run could not be carried out:\n${stderr}\n`);
   let report: Report | null = null;
   try {
     report = JSON.parse(await readFile(join(outDir, 'conformance.json'), 'utf8'));
   } catch {
     report = null;
   }
-  return { report, durationMs: Date.now() - started, exitCode };
+  return { report, durationMs, cpuMs, exitCode };
 }
 
-/** One conformance run in a child process, against an embedded mock built with the entry's options. */
+/** One conformance run in a lane of its own, against an embedded mock built with the entry's options. */
 export async function runEntry(entry: MatrixEntry, outDir: string, seed: number): Promise<MatrixOutcome> {
   const run = single(entry);
-  const { report, durationMs, exitCode } = await runChildConformance(run, outDir, seed);
-  return { entry, ...judge(entry, report), durationMs, exitCode, run: run.name, sharedWith: [] };
+  const pool = new LanePool(1);
+  try {
+    const { report, durationMs, cpuMs, exitCode } = await runInLane(pool, run, outDir, seed);
+    return { entry, ...judge(entry, report), durationMs, cpuMs, exitCode, run: run.name, sharedWith: [] };
+  } finally {
+    await pool.close();
+  }
 }
 
 /**
- * Run every entry, `concurrency` runs at a time (default: the number of cores),
- * each against its own mock. With `pack` (the default), faults that may share a
+ * Run every entry, `concurrency` runs at a time in as many lanes (lanes.ts; default:
+ * twice the number of cores, since a run spends much of its time waiting), each
+ * against its own mock. With `pack` (the default), faults that may share a
  * run do (packing.ts); a shared run that cannot judge its members hands each of
  * them to a run of its own.
  */
@@ -192,17 +227,22 @@ export async function runMatrix(
     seed: number;
     concurrency?: number;
     pack?: boolean;
+    /** Faults that start in a run of their own (an earlier matrix could not judge them in a shared one). */
+    alone?: ReadonlySet<string>;
+    /** How long an earlier matrix took for each entry: the longest runs start first. */
+    earlierMs?: ReadonlyMap<string, number>;
     onOutcome?: (o: MatrixOutcome) => void;
-    /** Each child run as it ends: its name, how many entries it carried, how long it took. */
-    onRun?: (r: { name: string; entries: number; durationMs: number }) => void;
+    /** Each run as it ends: its name, how many entries it carried, how long it took, the CPU time its lane spent. */
+    onRun?: (r: { name: string; entries: number; durationMs: number; cpuMs: number | null }) => void;
   },
 ): Promise<MatrixOutcome[]> {
   const index = new Map(entries.map((e, i) => [e, i]));
   const outcomes: MatrixOutcome[] = new Array(entries.length);
-  const queue: Array<{ run: MatrixRun<MatrixEntry>; retryOf?: string }> = packRuns(entries, {
+  const queue: Array<{ run: MatrixRun<MatrixEntry>; retryOf?: string }> = startOrder(packRuns(entries, {
     maxPerRun: opts.pack === false ? 1 : undefined,
     areaOf: (id) => requirement(id).area,
-  }).map((run) => ({ run }));
+    ...(opts.alone ? { alone: opts.alone } : {}),
+  }), (name) => opts.earlierMs?.get(name)).map((run) => ({ run }));
   const settle = (o: MatrixOutcome) => {
     outcomes[index.get(o.entry)!] = o;
     opts.onOutcome?.(o);
@@ -210,31 +250,34 @@ export async function runMatrix(
   const declared = await scanSuites(ROOT);
   const filesOf = (id: string) => declared.filter((t) => t.id === id).map((t) => t.file);
   let running = 0;
+  const pool = new LanePool(opts.concurrency ?? defaultConcurrency());
   await new Promise<void>((resolveAll, rejectAll) => {
     const pump = () => {
       if (queue.length === 0 && running === 0) return resolveAll();
-      while (running < Math.max(1, opts.concurrency ?? availableParallelism()) && queue.length > 0) {
+      while (running < pool.size && queue.length > 0) {
         const { run, retryOf } = queue.shift()!;
         running++;
-        runChildConformance(run, join(opts.outDir, 'runs', run.name), opts.seed)
-          .then(({ report, durationMs, exitCode }) => {
-            opts.onRun?.({ name: run.name, entries: run.entries.length, durationMs });
+        runInLane(pool, run, join(opts.outDir, 'runs', run.name), opts.seed)
+          .then(({ report, durationMs, cpuMs, exitCode }) => {
+            opts.onRun?.({ name: run.name, entries: run.entries.length, durationMs, cpuMs });
             const judged = run.entries.map((entry) => ({ entry, ...judge(entry, report) }));
             const spilled = spillOver(run, report);
             if (spilled.length > 0) {
               const why = `${run.name} also failed or warned ${spilled.join(', ')}`;
-              for (const part of splitRun(run, spilled, filesOf)) queue.push({ run: part, retryOf: why });
+              // Reruns go first: they are what the last lanes would otherwise wait for.
+              queue.unshift(...splitRun(run, spilled, filesOf).map((part) => ({ run: part, retryOf: why })));
               return;
             }
             const shared = run.entries.length > 1;
             for (const j of judged) {
               if (shared && !j.ok) {
-                queue.push({ run: single(j.entry), retryOf: `not caught in ${run.name} (${j.why})` });
+                queue.unshift({ run: single(j.entry), retryOf: `${NOT_CAUGHT_IN} ${run.name} (${j.why})` });
                 continue;
               }
               settle({
                 ...j,
                 durationMs,
+                cpuMs,
                 exitCode,
                 run: run.name,
                 sharedWith: run.entries.filter((e) => e !== j.entry).map((e) => e.name),
@@ -250,6 +293,6 @@ export async function runMatrix(
       }
     };
     pump();
-  });
+  }).finally(() => pool.close());
   return outcomes;
 }

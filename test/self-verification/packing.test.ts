@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { requirement } from '../../harness/catalog/index.js';
 import { planMatrix } from './matrix.js';
-import { packRuns, splitRun, spillOver } from './packing.js';
+import { packRuns, splitRun, spillOver, startOrder } from './packing.js';
 
 const plan = planMatrix({ scope: 'area' });
 const runs = packRuns(plan, { areaOf: (id) => requirement(id).area });
@@ -12,8 +12,8 @@ describe('packRuns', () => {
     expect(runs.flatMap((r) => r.entries.map((e) => e.name)).sort()).toEqual(plan.map((e) => e.name).sort());
   });
 
-  test('only faults of one area share a run, each with a requirement of its own', () => {
-    for (const run of runs.filter((r) => r.entries.length > 1)) {
+  test('only faults of one area share a scoped run, each with a requirement of its own', () => {
+    for (const run of runs.filter((r) => r.entries.length > 1 && r.only)) {
       expect(run.entries.every((e) => e.kind === 'fault')).toBe(true);
       expect(new Set(run.entries.map((e) => requirement(e.requirement!).area)).size).toBe(1);
       expect(new Set(run.entries.map((e) => e.requirement)).size).toBe(run.entries.length);
@@ -22,14 +22,62 @@ describe('packRuns', () => {
     expect(runs.length).toBeLessThan(plan.length);
   });
 
-  test('the plain mock, the variants and the full-run scope checks run alone', () => {
-    for (const e of plan.filter((x) => x.kind !== 'fault')) {
+  test('the plain mock and the variants run alone', () => {
+    for (const e of plan.filter((x) => x.kind === 'conforming' || x.kind === 'variant')) {
       expect(runs.find((r) => r.entries.includes(e))!.entries).toHaveLength(1);
     }
   });
 
+  test('the full-run scope checks share full runs with each other only', () => {
+    const checks = plan.filter((x) => x.kind === 'scope-check');
+    const full = runs.filter((r) => r.entries.some((e) => e.kind === 'scope-check'));
+    expect(full.flatMap((r) => r.entries)).toHaveLength(checks.length);
+    for (const run of full) {
+      expect(run.only, 'every suite').toBeUndefined();
+      expect(run.entries.every((e) => e.kind === 'scope-check')).toBe(true);
+      expect(new Set(run.entries.map((e) => e.requirement)).size).toBe(run.entries.length);
+      expect([...(run.mockOptions.faults ?? [])].sort()).toEqual(run.entries.flatMap((e) => [...(e.mockOptions.faults ?? [])]).sort());
+    }
+    expect(full.length).toBeLessThan(checks.length);
+  });
+
   test('maxPerRun 1 runs every entry alone', () => {
     expect(packRuns(plan, { maxPerRun: 1 })).toHaveLength(plan.length);
+  });
+
+  test('a fault an earlier matrix could not share starts alone, the others pack as before', () => {
+    const shared = runs.find((r) => r.entries.length > 2)!;
+    const [loner, ...rest] = shared.entries;
+    const again = packRuns(plan, { areaOf: (id) => requirement(id).area, alone: new Set([loner!.name]) });
+    expect(again.find((r) => r.entries.includes(loner!))!.entries).toEqual([loner]);
+    expect(again.find((r) => r.entries.includes(rest[0]!))!.entries).toEqual(rest);
+    expect(again).toHaveLength(runs.length + 1);
+  });
+});
+
+describe('startOrder', () => {
+  const ordered = startOrder(runs);
+  test('starts every run once', () => {
+    expect(ordered.map((r) => r.name).sort()).toEqual(runs.map((r) => r.name).sort());
+  });
+
+  test('without earlier durations: shared runs first, then the full runs, then the scoped runs of one fault', () => {
+    const rank = (r: (typeof runs)[number]) => (r.entries.length > 1 ? 0 : r.only === undefined ? 1 : 2);
+    const ranks = ordered.map(rank);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect(ranks).toContain(0);
+    expect(ranks).toContain(1);
+    expect(ranks).toContain(2);
+    expect(ordered[0]!.name).toBe(runs.find((r) => r.entries.length > 1)!.name);
+  });
+
+  test('with earlier durations: the longest first, a shared run as long as its longest member', () => {
+    const shared = runs.find((r) => r.entries.length > 1)!;
+    const full = runs.find((r) => r.only === undefined && r.entries.length === 1)!;
+    const scoped = runs.find((r) => r.only !== undefined && r.entries.length === 1)!;
+    const ms = new Map<string, number>([[scoped.entries[0]!.name, 30_000], [full.entries[0]!.name, 20_000], ...shared.entries.map((e, i): [string, number] => [e.name, 1000 + i])]);
+    const order = startOrder([shared, full, scoped], (name) => ms.get(name));
+    expect(order.map((r) => r.name)).toEqual([scoped.name, full.name, shared.name]);
   });
 });
 

@@ -7,10 +7,14 @@
  * The packing is worked out from the plan alone (FAULTS and the catalog, through
  * planMatrix), never from a hand-written list:
  * - only faults scoped to one area share a run (the same `only`), never a fault
- *   with anything else in its mock options, never a variant or a full run;
+ *   with anything else in its mock options, never a variant or the plain mock;
+ * - the full-run scope checks (one fault of each area, every suite) share full
+ *   runs with each other, never with a scoped fault;
  * - no two faults of one run name the same requirement (one failure could not
  *   tell which of them was caught);
- * - at most `maxPerRun` faults a run.
+ * - at most `maxPerRun` faults a run;
+ * - a fault an earlier matrix could not judge in a shared run (`alone`: it spilled
+ *   over, or a neighbour hid it; matrix-report.ts keeps the list) starts alone.
  *
  * A shared run must not hide a fault. Only a shared run whose failures and
  * warnings are all its members' own requirements judges its members. One that
@@ -44,7 +48,8 @@ export interface MatrixRun<MatrixEntry extends PackableEntry = PackableEntry> {
 export const DEFAULT_MAX_PER_RUN = 12;
 
 function packable(entry: PackableEntry): boolean {
-  if (entry.kind !== 'fault' || !entry.only || !entry.requirement) return false;
+  if (!entry.requirement) return false;
+  if (!(entry.kind === 'fault' && entry.only) && !(entry.kind === 'scope-check' && !entry.only)) return false;
   const keys = Object.keys(entry.mockOptions);
   return keys.length === 1 && keys[0] === 'faults' && [...(entry.mockOptions.faults ?? [])].length === 1;
 }
@@ -58,18 +63,21 @@ export function single<E extends PackableEntry>(entry: E): MatrixRun<E> {
 }
 
 /** The runs that judge every entry, in plan order of their first entry. */
-export function packRuns<MatrixEntry extends PackableEntry>(entries: readonly MatrixEntry[], opts: { maxPerRun?: number | undefined; areaOf?: (requirementId: string) => string } = {}): MatrixRun<MatrixEntry>[] {
+export function packRuns<MatrixEntry extends PackableEntry>(
+  entries: readonly MatrixEntry[],
+  opts: { maxPerRun?: number | undefined; areaOf?: (requirementId: string) => string; alone?: ReadonlySet<string> } = {},
+): MatrixRun<MatrixEntry>[] {
   const max = Math.max(1, opts.maxPerRun ?? DEFAULT_MAX_PER_RUN);
   const runs: MatrixRun<MatrixEntry>[] = [];
   /** scope key → the open shared runs of that scope. */
   const open = new Map<string, MatrixEntry[][]>();
   const order: Array<MatrixEntry | MatrixEntry[]> = [];
   for (const entry of entries) {
-    if (max === 1 || !packable(entry)) {
+    if (max === 1 || !packable(entry) || opts.alone?.has(entry.name)) {
       order.push(entry);
       continue;
     }
-    const key = [...entry.only!].sort().join(' ');
+    const key = entry.only ? [...entry.only].sort().join(' ') : '(every suite)';
     const bins = open.get(key) ?? [];
     open.set(key, bins);
     let bin = bins.find((b) => b.length < max && !b.some((e) => e.requirement === entry.requirement));
@@ -90,14 +98,14 @@ export function packRuns<MatrixEntry extends PackableEntry>(entries: readonly Ma
       runs.push(single(item[0]!));
       continue;
     }
-    const area = slug(opts.areaOf ? opts.areaOf(item[0]!.requirement!) : item[0]!.requirement!);
+    const area = !item[0]!.only ? 'full-run' : slug(opts.areaOf ? opts.areaOf(item[0]!.requirement!) : item[0]!.requirement!);
     const n = (counts.get(area) ?? 0) + 1;
     counts.set(area, n);
     runs.push({
       name: `shared-${area}-${n}`,
       entries: item,
       mockOptions: { faults: item.flatMap((e) => [...(e.mockOptions.faults ?? [])]) },
-      only: item[0]!.only!,
+      ...(item[0]!.only ? { only: item[0]!.only } : {}),
     });
   }
   return runs;
@@ -131,4 +139,20 @@ export function splitRun<E extends PackableEntry>(run: MatrixRun<E>, spilled: re
   return parts.filter((p) => p.length > 0).map((entries, i) => entries.length === 1
     ? single(entries[0]!)
     : { ...run, name: `${run.name}-${i + 1}`, entries, mockOptions: { faults: entries.flatMap((e) => [...(e.mockOptions.faults ?? [])]) } });
+}
+
+/**
+ * The order runs start in, so that the lanes end together: the longest first, by how
+ * long an earlier matrix took for their entries (`earlierMs`). A run without that
+ * figure counts as long when it is shared (what it spills over or misses runs again,
+ * and the reruns go first too: it should start early), then full runs, then runs of
+ * one fault scoped to its area. Stable among equals.
+ */
+export function startOrder<R extends MatrixRun>(runs: readonly R[], earlierMs: (entryName: string) => number | undefined = () => undefined): R[] {
+  const guess = (r: R) => (r.entries.length > 1 ? Number.POSITIVE_INFINITY : r.only === undefined ? 20_000 : 5_000);
+  const estimate = (r: R) => {
+    const known = r.entries.map((e) => earlierMs(e.name)).filter((ms): ms is number => ms !== undefined);
+    return known.length === r.entries.length ? Math.max(...known) : guess(r);
+  };
+  return runs.map((r, i) => ({ r, i, ms: estimate(r) })).sort((a, b) => b.ms - a.ms || a.i - b.i).map(({ r }) => r);
 }

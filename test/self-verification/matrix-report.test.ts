@@ -1,0 +1,60 @@
+/** The matrix report's memory of which faults cannot share a run, and how a lane starts and resets a run's environment. */
+import { describe, expect, test } from 'vitest';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MatrixEntry, MatrixOutcome } from './matrix.js';
+import { learnedAlone, readEarlier, summarise } from './matrix-report.js';
+import { restoreEnv } from './lane.js';
+import { laneEnv } from './lanes.js';
+
+const entry = (name: string): MatrixEntry => ({ name, kind: 'fault', description: '', mockOptions: { faults: [name] }, requirement: 'X-Y' });
+const outcome = (name: string, o: Partial<MatrixOutcome> = {}): MatrixOutcome => ({
+  entry: entry(name), verdict: 'not-conformant', failed: ['X-Y'], warned: [], notTestedMust: [], ok: true, why: 'caught',
+  durationMs: 1, exitCode: 1, run: name, sharedWith: [], ...o,
+});
+
+describe('the faults the next matrix starts alone', () => {
+  test('those that spilled over or were hidden in a shared run, and those started alone before', () => {
+    const outcomes = [
+      outcome('spiller', { failed: ['X-Y', 'OTHER'], rerunAlone: 'shared-x-1 also failed or warned OTHER' }),
+      outcome('innocent-suspect', { rerunAlone: 'shared-x-1 also failed or warned OTHER' }),
+      outcome('hidden', { rerunAlone: 'not caught in shared-x-1 (X-Y was not failed)' }),
+      outcome('shared', { run: 'shared-x-1', sharedWith: ['other'] }),
+      outcome('split-again', { run: 'shared-x-1-2', sharedWith: ['shared'], rerunAlone: 'shared-x-1 also failed or warned OTHER' }),
+      outcome('plain'),
+    ];
+    expect(learnedAlone(outcomes, ['earlier'])).toEqual(['earlier', 'hidden', 'spiller']);
+    expect(summarise(outcomes, { seed: 1, scope: 'area', wallTimeMs: 1, startedAlone: ['earlier'] }).alone).toEqual(['earlier', 'hidden', 'spiller']);
+  });
+
+  test('read back from an earlier report with each entry\'s duration; nothing when there is no report or it is not one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lockconf-matrix-report-'));
+    await writeFile(join(dir, 'ok.json'), JSON.stringify({ alone: ['a', 'b', 3], rows: [{ name: 'a', durationMs: 1200 }, { name: 'c' }] }));
+    await writeFile(join(dir, 'bad.json'), '{');
+    const earlier = await readEarlier(join(dir, 'ok.json'));
+    expect([...earlier.alone]).toEqual(['a', 'b']);
+    expect([...earlier.durationMs]).toEqual([['a', 1200]]);
+    for (const name of ['bad.json', 'missing.json']) {
+      const nothing = await readEarlier(join(dir, name));
+      expect(nothing.alone.size + nothing.durationMs.size).toBe(0);
+    }
+  });
+});
+
+describe('a lane', () => {
+  test('starts without the caller\'s lockconf and vitest variables, with the matrix\'s delivery wait', () => {
+    const env = laneEnv({ PATH: '/bin', LOCKCONF_BASE_URL: 'http://x', VITEST: 'true', VITEST_POOL_ID: '1', NODE_ENV: 'test' });
+    expect(env).toEqual({ PATH: '/bin', LOCKCONF_DELIVERY_WAIT_MS: '3000', NO_COLOR: '1' });
+  });
+
+  test('puts the environment back before each run: what a run set is gone, what it changed is restored', () => {
+    const env: NodeJS.ProcessEnv = { PATH: '/bin', KEEP: 'a' };
+    const baseline = { ...env };
+    env.LOCKCONF_SELECTION = '["X"]';
+    env.KEEP = 'changed';
+    delete env.PATH;
+    restoreEnv(env, baseline);
+    expect(env).toEqual({ PATH: '/bin', KEEP: 'a' });
+  });
+});
