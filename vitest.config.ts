@@ -1,4 +1,33 @@
+import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The unit project's longest files, longest first: they start before every other
+ * file, whatever vitest's results cache says, so the rest runs beside them. vitest's
+ * own order (BaseSequencer) puts last run's longest files first only when its cache
+ * holds them; a fresh clone or a CI machine gets the largest files first, and the
+ * self-verification matrix, a small file, last, with nothing left to run beside it.
+ */
+const LONGEST_FIRST = ['test/self-verification/kill-matrix.test.ts'];
+
+/** vitest's order, with the files of LONGEST_FIRST moved to the front of their project. */
+class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification): number => {
+      const i = LONGEST_FIRST.indexOf(relative(this.ctx.config.root, spec.moduleId).split('\\').join('/'));
+      return i === -1 ? LONGEST_FIRST.length : i;
+    };
+    const place = new Map<string, number>(); // each project keeps its place in vitest's order
+    sorted.forEach((spec, i) => { if (!place.has(spec.project.name)) place.set(spec.project.name, i); });
+    return sorted
+      .map((spec, i) => ({ spec, key: [place.get(spec.project.name)!, rank(spec), i] as const }))
+      .sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2])
+      .map((x) => x.spec);
+  }
+}
 
 /**
  * Two projects:
@@ -12,12 +41,19 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // The longest unit files (the self-verification matrix) start first, so the rest
+    // runs beside them; other projects keep vitest's order.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
           environment: 'node',
+          // vitest 4 gives run mode one worker less than the cores: one worker on a
+          // 2-core machine, so everything waited for the matrix. The matrix's worker
+          // mostly waits on its child runs; the other files run beside it.
+          maxWorkers: Math.max(2, availableParallelism()),
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -40,8 +40,9 @@ async function gradeWithCli(example: GradedExample, extra: string[] = []) {
   return { run, out, result };
 }
 
-describe('conformance --client', () => {
-  it('certifies the example application: exit 0, conformant, nothing failed, warned or untested, the four result files, no secret', async () => {
+// Each test grades its own example application against its own grading mock: they run at the same time.
+describe.concurrent('conformance --client', () => {
+  it('certifies the example application: exit 0, conformant, nothing failed, warned or untested, the four result files, no secret', async ({ expect }) => {
     const example = await startGradedExample();
     try {
       const { run, out, result } = await gradeWithCli(example);
@@ -62,7 +63,7 @@ describe('conformance --client', () => {
     }
   }, 120_000);
 
-  it('fails a client that breaks a MUST rule with exit 1, naming the rule and the request', async () => {
+  it('fails a client that breaks a MUST rule with exit 1, naming the rule and the request', async ({ expect }) => {
     const example = await startGradedExample(['secret-in-url']);
     try {
       const { run, result } = await gradeWithCli(example, ['--no-allure']);
@@ -77,7 +78,7 @@ describe('conformance --client', () => {
     }
   }, 120_000);
 
-  it('cannot grade without a grading mock: exit 2 with what to run', async () => {
+  it('cannot grade without a grading mock: exit 2 with what to run', async ({ expect }) => {
     const example = await startGradedExample();
     await example.close();
     const { run } = await gradeWithCli(example, ['--no-allure']);

@@ -3,6 +3,10 @@
  * profile before any test, and a run that cannot be carried out still writes its
  * four report files with the verdict "error", one message naming the variable to
  * fix, exit code 2, no stack trace and no colour.
+ *
+ * Each test runs the command line in a child process and writes its own output
+ * directory; the tests without a time limit of their own run at the same time (with room
+ * for a busy machine: four runs at once take longer each than one alone).
  */
 import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
@@ -59,7 +63,7 @@ describe('preflight: the profile is proved before any test', () => {
     expect(result.tests).toEqual([]);
   });
 
-  it('a wrong API key exits 2 naming LOCKCONF_API_KEY', async () => {
+  it.concurrent('a wrong API key exits 2 naming LOCKCONF_API_KEY', { timeout: 90_000 }, async ({ expect }) => {
     const out = join(dir, 'wrong-key');
     const r = await cli(['conformance', '--out', out, '--no-allure'], env({ LOCKCONF_API_KEY: 'not-the-key-81c2' }));
     expect(r.code, r.stdout + r.stderr).toBe(2);
@@ -68,7 +72,7 @@ describe('preflight: the profile is proved before any test', () => {
     expect(r.stdout + r.stderr).not.toContain('not-the-key-81c2');
   });
 
-  it('one exported variable without --target says the embedded mock is off and how to get it back', async () => {
+  it.concurrent('one exported variable without --target says the embedded mock is off and how to get it back', { timeout: 90_000 }, async ({ expect }) => {
     const out = join(dir, 'one-variable');
     const r = await cli(['conformance', '--out', out, '--no-allure'], { LOCKCONF_CLIENT_SECRET: 'exported-secret-55aa' });
     expect(r.code).toBe(2);
@@ -81,7 +85,7 @@ describe('preflight: the profile is proved before any test', () => {
 });
 
 describe('a run that cannot be carried out still reports', () => {
-  it('a global setup that fails (a capture address that cannot be bound) gives one message and the verdict error', async () => {
+  it.concurrent('a global setup that fails (a capture address that cannot be bound) gives one message and the verdict error', { timeout: 90_000 }, async ({ expect }) => {
     const out = join(dir, 'setup-fails');
     const r = await cli(['conformance', '--out', out, '--no-allure', '--only', 'OAUTH-STATE-ECHO'], env({ LOCKCONF_CAPTURE: JSON.stringify({ listen: '192.0.2.1:0' }) }));
     expect(r.code).toBe(2);
@@ -94,7 +98,7 @@ describe('a run that cannot be carried out still reports', () => {
     expect(existsSync(join(out, 'index.html'))).toBe(true);
   });
 
-  it('an unreachable target writes all four report files with the verdict error', async () => {
+  it.concurrent('an unreachable target writes all four report files with the verdict error', { timeout: 90_000 }, async ({ expect }) => {
     const out = join(dir, 'unreachable');
     const file = join(dir, 'unreachable.json');
     await writeFile(file, JSON.stringify({

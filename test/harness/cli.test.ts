@@ -53,20 +53,20 @@ describe('exit codes', () => {
   });
 
   it('--help lists the exit codes and the environment variables; --strict is still accepted', async () => {
-    const r = await cli(['conformance', '--help']);
+    const [r, strict] = await Promise.all([cli(['conformance', '--help']), cli(['conformance', '--strict', '--list', '--only', 'OAUTH-STATE-ECHO'])]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Exit codes:');
     expect(r.stdout).toMatch(/^ {2}2 {2}the run could not be carried out/m);
     expect(r.stdout).toContain('LOCKCONF_CLIENT_SECRET');
     expect(r.stdout).toContain('LOCKCONF_MOCK_OPTIONS');
     expect(r.stdout).toContain('--allow-incomplete');
-    const strict = await cli(['conformance', '--strict', '--list', '--only', 'OAUTH-STATE-ECHO']);
     expect(strict.code).toBe(0);
   });
 });
 
-describe('lockconf conformance (command line)', () => {
-  it('--list prints the catalog and the tests without touching any target', async () => {
+// Each test runs the command line in a child process with its own files: they run at the same time.
+describe.concurrent('lockconf conformance (command line)', { timeout: 90_000 }, () => {
+  it('--list prints the catalog and the tests without touching any target', async ({ expect }) => {
     const r = await cli(['conformance', '--list', '--only', 'OAUTH-*', '--target', '/nonexistent/profile.json']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\* OAUTH-STATE-ECHO\s+MUST/);
@@ -74,7 +74,7 @@ describe('lockconf conformance (command line)', () => {
     expect(r.stdout).toContain('Tests that would run');
   });
 
-  it('a bad profile stops the run with exit 2, names the field and prints no secret', async () => {
+  it('a bad profile stops the run with exit 2, names the field and prints no secret', async ({ expect }) => {
     const secret = 'cs-very-secret-value-41f9';
     const apiKey = 'ak-very-secret-value-77c1';
     const file = join(dir, 'bad-profile.json');
@@ -86,14 +86,14 @@ describe('lockconf conformance (command line)', () => {
     expect(r.stdout + r.stderr).not.toContain(apiKey);
   });
 
-  it('a secret given through the environment with a bad field is not echoed either', async () => {
+  it('a secret given through the environment with a bad field is not echoed either', async ({ expect }) => {
     const secret = 'env-secret-value-9d2e';
     const r = await cli(['conformance', '--out', join(dir, 'run2'), '--no-allure'], { LOCKCONF_CLIENT_SECRET: secret, LOCKCONF_BASE_URL: 'ftp://x' });
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).not.toContain(secret);
   });
 
-  it('an unreachable target ends the run with exit 2, says so, and prints no secret', async () => {
+  it('an unreachable target ends the run with exit 2, says so, and prints no secret', async ({ expect }) => {
     const file = join(dir, 'unreachable.json');
     const secrets = { clientSecret: 'unreach-secret-1234abcd', apiKey: 'unreach-key-5678abcd', controlToken: 'unreach-ctl-9999abcd' };
     await writeFile(file, JSON.stringify({
@@ -107,13 +107,13 @@ describe('lockconf conformance (command line)', () => {
     for (const v of Object.values(secrets)) expect(r.stdout + r.stderr).not.toContain(v);
   });
 
-  it('an --only pattern that matches nothing is refused with exit 2', async () => {
+  it('an --only pattern that matches nothing is refused with exit 2', async ({ expect }) => {
     const r = await cli(['conformance', '--only', 'NOPE-*', '--out', join(dir, 'run3')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('NOPE-*');
   });
 
-  it('login without a target profile exits 2 and says what it needs', async () => {
+  it('login without a target profile exits 2 and says what it needs', async ({ expect }) => {
     const r = await cli(['login']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('login needs a target profile');

@@ -15,14 +15,15 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('conformance --receiver, when it cannot run', () => {
-  it('exits 2 naming LOCKCONF_API_KEY when it is not set', async () => {
+// Two child processes that share nothing: at the same time.
+describe.concurrent('conformance --receiver, when it cannot run', { timeout: 60_000 }, () => {
+  it('exits 2 naming LOCKCONF_API_KEY when it is not set', async ({ expect }) => {
     const res = await cli(['conformance', '--receiver', 'http://127.0.0.1:9/hook', '--no-allure']);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('ERR_PROFILE_INVALID: LOCKCONF_API_KEY is not set');
   });
 
-  it('exits 2 with ERR_TARGET_UNREACHABLE when nothing answers at the URL', async () => {
+  it('exits 2 with ERR_TARGET_UNREACHABLE when nothing answers at the URL', async ({ expect }) => {
     const url = `http://127.0.0.1:${await closedPort()}/hook`;
     const res = await cli(['conformance', '--receiver', url, '--no-allure'], { LOCKCONF_API_KEY: 'command-test-key-123456' });
     expect(res.code).toBe(2);

@@ -74,6 +74,8 @@ let proxy: RecordingProxy;
 let runDir = '';
 let run: { code: number | null; out: string };
 let result: ConformanceResult;
+let embedded: Promise<{ code: number | null; out: string }>;
+const EMBEDDED_CREDS = { clientSecret: 'embedded-secret-2f9c81aa', apiKey: 'embedded-api-key-73be01d4', controlToken: 'embedded-control-5d12e6f0' };
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'lockconf-full-run-'));
@@ -89,11 +91,16 @@ beforeAll(async () => {
   await writeFile(target, JSON.stringify(profile), { mode: 0o600 });
   await chmod(target, 0o600);
   runDir = join(work, 'run');
+  // The embedded-mock run shares nothing with this one: it starts now and its test reads it.
+  embedded = runCli(['conformance', '--out', join(work, 'embedded'), '--seed', '3', '--no-allure', '--only', 'OAUTH-*', '--only', 'REFRESH-*'], {
+    LOCKCONF_MOCK_OPTIONS: JSON.stringify({ credentials: EMBEDDED_CREDS }),
+  });
   run = await runCli(['conformance', '--target', target, '--out', runDir, '--seed', '20261122']);
   result = JSON.parse(await readFile(join(runDir, 'conformance.json'), 'utf8')) as ConformanceResult;
 }, 300_000);
 
 afterAll(async () => {
+  await embedded; // no child run outlives the file
   await proxy?.close();
   await mock?.close();
   if (work) await rm(work, { recursive: true, force: true });
@@ -151,10 +158,8 @@ describe('a full conformance run through the command line', () => {
 
   it('keeps the embedded-mock path clean too (credentials fixed through LOCKCONF_MOCK_OPTIONS)', async () => {
     const dir = join(work, 'embedded');
-    const creds = { clientSecret: 'embedded-secret-2f9c81aa', apiKey: 'embedded-api-key-73be01d4', controlToken: 'embedded-control-5d12e6f0' };
-    const r = await runCli(['conformance', '--out', dir, '--seed', '3', '--no-allure', '--only', 'OAUTH-*', '--only', 'REFRESH-*'], {
-      LOCKCONF_MOCK_OPTIONS: JSON.stringify({ credentials: creds }),
-    });
+    const creds = EMBEDDED_CREDS;
+    const r = await embedded;
     expect(r.code, r.out.slice(-2000)).toBe(0);
     const secrets = new Map(Object.entries(creds).map(([k, v]) => [v, k]));
     expect(await findLeaks(dir, secrets)).toEqual([]);

@@ -10,19 +10,35 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../support/chromium.js';
-import { ROOT, cli } from '../../support/cli.js';
+import { ROOT, cli, type CliResult } from '../../support/cli.js';
 import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
 
 const SHOTS = join(ROOT, 'reports', 'screenshots');
 let dir: string;
 let browser: Browser;
 
+/** The three runs, started together in beforeAll: most of a run is waiting, so their waits overlap. */
+let runs: { passing: Promise<CliResult>; failing: Promise<CliResult>; error: Promise<CliResult> };
+
 beforeAll(async () => {
   dir = await makeTmpDir('screenshots');
   await mkdir(SHOTS, { recursive: true });
+  const file = join(dir, 'unreachable.json');
+  await writeFile(file, JSON.stringify({
+    authUrl: 'http://127.0.0.1:9/oauth', baseUrl: 'http://127.0.0.1:9/api', clientId: 'c', clientSecret: 's-1234567',
+    apiKey: 'k-1234567', redirectUri: 'http://127.0.0.1:9/cb', fixtures: { users: [], locks: [] },
+  }));
+  runs = {
+    passing: cli(['conformance', '--out', join(dir, 'passing'), '--no-allure', '--seed', '11', '--only', 'OAUTH-*']),
+    failing: cli(['conformance', '--out', join(dir, 'failing'), '--no-allure', '--seed', '11', '--only', 'REFRESH-*'], {
+      LOCKCONF_MOCK_OPTIONS: JSON.stringify({ faults: ['refresh-error-not-oauth'] }),
+    }),
+    error: cli(['conformance', '--target', file, '--out', join(dir, 'error'), '--no-allure']),
+  };
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
+  if (runs) await Promise.allSettled(Object.values(runs)); // no child run outlives the file
   await browser?.close();
   await removeTmpDir(dir);
 });
@@ -35,7 +51,8 @@ async function shoot(runDir: string, name: string): Promise<{ verdict: string | 
     await page.locator('.req.st-failed details.evidence > summary').first().click({ timeout: 1000 }).catch(() => {});
     await page.locator('.req.st-failed details.exchange > summary').first().click({ timeout: 1000 }).catch(() => {});
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
-    await page.screenshot({ path: join(SHOTS, `${name}-full.png`), fullPage: true });
+    // A full page is 25 000 to 33 000 pixels tall: on a busy machine it takes longer than playwright's 30 s default.
+    await page.screenshot({ path: join(SHOTS, `${name}-full.png`), fullPage: true, timeout: 90_000 });
     return {
       verdict: await page.locator('.verdict').getAttribute('data-verdict'),
       overflow: await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as number,
@@ -48,7 +65,7 @@ async function shoot(runDir: string, name: string): Promise<{ verdict: string | 
 describe('the HTML report in Chromium', () => {
   it('a passing run', async () => {
     const out = join(dir, 'passing');
-    const r = await cli(['conformance', '--out', out, '--no-allure', '--seed', '11', '--only', 'OAUTH-*']);
+    const r = await runs.passing;
     expect(r.code, r.stdout.slice(-1500)).toBe(0);
     const shot = await shoot(out, 'report-passing');
     expect(shot.verdict).toBe('conformant');
@@ -57,9 +74,7 @@ describe('the HTML report in Chromium', () => {
 
   it('a failing run', async () => {
     const out = join(dir, 'failing');
-    const r = await cli(['conformance', '--out', out, '--no-allure', '--seed', '11', '--only', 'REFRESH-*'], {
-      LOCKCONF_MOCK_OPTIONS: JSON.stringify({ faults: ['refresh-error-not-oauth'] }),
-    });
+    const r = await runs.failing;
     expect(r.code).toBe(1);
     const shot = await shoot(out, 'report-failing');
     expect(shot.verdict).toBe('not-conformant');
@@ -68,12 +83,7 @@ describe('the HTML report in Chromium', () => {
 
   it('a run that could not be carried out', async () => {
     const out = join(dir, 'error');
-    const file = join(dir, 'unreachable.json');
-    await writeFile(file, JSON.stringify({
-      authUrl: 'http://127.0.0.1:9/oauth', baseUrl: 'http://127.0.0.1:9/api', clientId: 'c', clientSecret: 's-1234567',
-      apiKey: 'k-1234567', redirectUri: 'http://127.0.0.1:9/cb', fixtures: { users: [], locks: [] },
-    }));
-    const r = await cli(['conformance', '--target', file, '--out', out, '--no-allure']);
+    const r = await runs.error;
     expect(r.code).toBe(2);
     const shot = await shoot(out, 'report-error');
     expect(shot.verdict).toBe('error');

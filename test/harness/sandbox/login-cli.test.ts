@@ -64,22 +64,26 @@ describe('lockconf login (command line)', () => {
   }, 90_000);
 
   test('no profile, a missing file, a bad login section or a cache under reports/: exit 2 with the reason, no secret', async () => {
-    const none = await cli(['login']);
+    const bad = targetFile('bad', { decision: 'maybe' });
+    const reports = join(dir, 'reports-cache.json');
+    writeFileSync(reports, JSON.stringify({ ...mock.profile, tokenCache: 'reports/tokens.json' }), { mode: 0o600 });
+    // Four child processes that share nothing: at the same time.
+    const [none, missing, badScript, underReports] = await Promise.all([
+      cli(['login']),
+      cli(['login', '--target', join(dir, 'nope.json')]),
+      cli(['login', '--target', bad.file, '--browser', '--no-open']),
+      cli(['login', '--target', reports, '--no-open']),
+    ]);
+
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('login needs a target profile: --target FILE');
 
-    const missing = await cli(['login', '--target', join(dir, 'nope.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no such file');
 
-    const bad = targetFile('bad', { decision: 'maybe' });
-    const badScript = await cli(['login', '--target', bad.file, '--browser', '--no-open']);
     expect(badScript.code).toBe(2);
     expect(badScript.stderr).toMatch(/lockconf login: invalid login section .*login\.decision/);
 
-    const reports = join(dir, 'reports-cache.json');
-    writeFileSync(reports, JSON.stringify({ ...mock.profile, tokenCache: 'reports/tokens.json' }), { mode: 0o600 });
-    const underReports = await cli(['login', '--target', reports, '--no-open']);
     expect(underReports.code).toBe(2);
     expect(underReports.stderr).toMatch(/lockconf login: token cache .* is under .*reports/);
 
