@@ -6,6 +6,7 @@
  * owner's), so tests that run side by side never share a lock, a user or a webhook
  * registration.
  *
+ * Every set carries the target-wide fields (clients, deliveryTimeoutMs) as they are.
  * Set 0 is the base: the fixtures as given, less the users and locks of the other sets.
  * Further sets need the additive `guestUserIds` field on their first lock
  * (docs/control-protocol-extensions.md); a target that lists only the minimum, or no
@@ -16,6 +17,8 @@ import type { FixtureLock, Fixtures } from '../contracts.js';
 
 export function fixtureSets(fixtures: Fixtures | null): Fixtures[] {
   if (!fixtures) return [];
+  // What belongs to the whole target (further client credentials, the delivery timeout) goes with every set.
+  const { users: _users, locks: _locks, ...targetWide } = fixtures;
   const base = { owner: fixtures.users[0]?.userId, guest: fixtures.users[1]?.userId };
   const owners = new Set(fixtures.locks.map((l) => l.ownerUserId).filter((id): id is string => Boolean(id)));
   const taken = new Set([base.owner, base.guest].filter((id): id is string => Boolean(id)));
@@ -36,10 +39,11 @@ export function fixtureSets(fixtures: Fixtures | null): Fixtures[] {
     const bridges = new Set(locks.map((l) => l.bridgeId).filter(Boolean));
     if (fixtures.locks.some((l) => l.ownerUserId !== ownerId && l.bridgeId && bridges.has(l.bridgeId))) continue;
     taken.add(ownerId).add(guest.userId);
-    extra.push({ users: [owner, guest], locks });
+    extra.push({ ...targetWide, users: [owner, guest], locks });
   }
   const inExtra = new Set(extra.flatMap((s) => s.users.map((u) => u.userId)));
   const rest: Fixtures = {
+    ...targetWide,
     users: fixtures.users.filter((u) => !inExtra.has(u.userId)),
     locks: fixtures.locks.filter((l) => !l.ownerUserId || !inExtra.has(l.ownerUserId)),
   };

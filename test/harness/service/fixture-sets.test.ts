@@ -64,6 +64,17 @@ describe('fixture sets', () => {
     ]);
     expect(sets[0]!.locks.map((l) => l.lockId)).toEqual(['L1', 'L2', 'F1', 'K1', 'F2', 'K2']);
   });
+
+  it('every set carries the target-wide fields: further client credentials and the delivery timeout', () => {
+    const clients = [{ clientId: 'second', clientSecret: 's', apiKey: 'k', redirectUri: 'http://127.0.0.1:1/cb' }];
+    const sets = fixtureSets(withSets(2, (f) => {
+      f.clients = clients;
+      f.deliveryTimeoutMs = 1000;
+    }));
+    expect(sets).toHaveLength(3);
+    expect(sets.map((s) => s.clients)).toEqual([clients, clients, clients]);
+    expect(sets.map((s) => s.deliveryTimeoutMs)).toEqual([1000, 1000, 1000]);
+  });
 });
 
 describe('run plan', () => {
