@@ -150,7 +150,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   const url = `http://${host}:${address.port}`;
   if (!ctx.credentials.redirectUri) ctx.credentials.redirectUri = `${url}/callback`;
-  ctx.otherClients ??= [makeOtherClient(url)];
+  ctx.otherClients ??= [makeOtherClient(url, options.seed)];
 
   const profile: TargetProfile = {
     authUrl: `${url}/oauth`,

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FixtureClient } from '../../harness/contracts.js';
 import type { MockContext } from '../context.js';
+import { derivedBytes } from '../identities.js';
 import { sameSecret } from '../secret-compare.js';
 
 /** A further credential; the same four fields as GET /fixtures lists. */
@@ -22,12 +23,16 @@ export interface RegisteredClient {
   primary: boolean;
 }
 
-/** A random further credential whose redirect URI is the mock's callback page, told apart by its query. */
-export function makeOtherClient(baseUrl: string, n = 2): OtherClient {
+/**
+ * A further credential whose redirect URI is the mock's callback page, told apart by its
+ * query: random, or derived from the seed of stable identities (the same on every start).
+ */
+export function makeOtherClient(baseUrl: string, seed?: number, n = 2): OtherClient {
+  const bytes = (label: string, count: number) => (seed === undefined ? randomBytes(count) : derivedBytes(seed, `client-${n}-${label}`, count));
   return {
-    clientId: `client-${randomBytes(8).toString('hex')}`,
-    clientSecret: randomBytes(32).toString('base64url'),
-    apiKey: randomBytes(24).toString('hex'),
+    clientId: `client-${bytes('id', 8).toString('hex')}`,
+    clientSecret: bytes('secret', 32).toString('base64url'),
+    apiKey: bytes('api-key', 24).toString('hex'),
     redirectUri: `${baseUrl}/callback?client=${n}`,
   };
 }

@@ -9,7 +9,7 @@ import type { HttpResponse } from '../../harness/contracts.js';
 import { oauthErrorSchema, explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
-import { isJwt, postToken, refreshGrant, sameShapeToken, tokenIssued } from '../support/tokens.js';
+import { codeGrant, freshCode, isJwt, postToken, refreshGrant, sameShapeToken, tokenIssued } from '../support/tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
 
 const DAY = 86_400_000;
@@ -96,8 +96,10 @@ describe('Refresh token', () => {
   conformance('REFRESH-OTHER-CLIENT', 'a refresh token issued to one credential is refused to another', { needs: ['consent', 'second-client'] }, async (t) => {
     const second = secondClient(t);
     await ownCodeExchange(t, second);
-    const session = await t.flows.userSession();
-    const res = await postTokenAs(t, second, { grant_type: 'refresh_token', refresh_token: session.refreshToken });
+    const issued = await postToken(t, codeGrant(t, await freshCode(t)));
+    const refreshToken: unknown = issued.json?.refresh_token;
+    if (!tokenIssued(issued) || typeof refreshToken !== 'string') return t.notTested(`the profile's credential got no refresh_token from the code grant (HTTP ${issued.status}; OAUTH-CODE-EXCHANGE)`);
+    const res = await postTokenAs(t, second, { grant_type: 'refresh_token', refresh_token: refreshToken });
     t.observe('a refresh token of the profile\'s credential, redeemed by the second credential', { status: res.status, error: res.json?.error ?? null });
     t.expect(tokenIssued(res), `a live refresh token of the profile's credential, redeemed with a second credential's client_id and client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   });

@@ -102,12 +102,18 @@ describe('Stable identities', () => {
 
 describe('npm run mock -- --seed N / --credentials FILE', () => {
   it('--seed: two starts of the command print the same profile (addresses aside)', async () => {
+    // Addresses aside: the mock's own, and the redirect URIs on it (the fixtures' further clients' too).
+    const aside = (p: typeof one.profile) => ({
+      ...p, authUrl: '', baseUrl: '', controlUrl: '', redirectUri: '',
+      fixtures: p.fixtures ? { ...p.fixtures, clients: p.fixtures.clients?.map((c) => ({ ...c, redirectUri: '' })) } : p.fixtures,
+    });
     const one = await startCommandMock({ ...COMMAND, seed: 1234 });
-    const first = { ...one.profile, authUrl: '', baseUrl: '', controlUrl: '', redirectUri: '' };
+    const first = aside(one.profile);
     await one.mock.close();
     const two = await startCommandMock({ ...COMMAND, seed: 1234 });
     await two.mock.close();
-    expect({ ...two.profile, authUrl: '', baseUrl: '', controlUrl: '', redirectUri: '' }).toEqual(first);
+    expect(aside(two.profile)).toEqual(first);
+    expect(first.fixtures?.clients).toHaveLength(1);
   });
 
   it('--credentials: a file fixes the secrets and may carry the seed; a saved mock-target.json is accepted', async () => {
