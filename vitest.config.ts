@@ -38,6 +38,8 @@ class LongestFirstSequencer extends BaseSequencer {
  * The suites share one target (one clock, one set of webhook registrations), so they run
  * one file at a time and one test at a time. No retries: a conformance result that
  * passes on the second try is not a pass.
+ * Within a file, tests that lease a fixture set of their own run side by side when the
+ * target lists further sets (docs/architecture.md, Concurrency); every other test alone.
  */
 export default defineConfig({
   test: {
@@ -72,6 +74,8 @@ export default defineConfig({
           // in modules besides the target view (one per run).
           isolate: false,
           sequence: { concurrent: false, shuffle: false },
+          // At most this many leased tests at once (the mock lists more fixture sets than this).
+          maxConcurrency: 5,
           retry: 0,
           // Every wait in a test is bounded by the harness (deliveries, HTTP); this only
           // catches a hung target. The mock's clock is moved, never waited out.
