@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { carryOut, restoreEnv } from './lane.js';
 import { laneEnv } from './lanes.js';
+import { defaultConcurrency } from './matrix.js';
 
 describe('a lane', () => {
   test('starts without the caller\'s lockconf and vitest variables, with the matrix\'s delivery wait', () => {
@@ -35,5 +36,11 @@ describe('a lane', () => {
       restoreEnv(process.env, baseline);
     }
     expect(process.env.LOCKCONF_MOCK_OPTIONS).toBe(baseline.LOCKCONF_MOCK_OPTIONS);
+  });
+
+  test('two per core by default, at most one per GiB of memory', () => {
+    expect(defaultConcurrency(2, 24 * 2 ** 30)).toBe(4);
+    expect(defaultConcurrency(16, 4 * 2 ** 30)).toBe(4);
+    expect(defaultConcurrency(1, 2 ** 29)).toBe(1);
   });
 });
