@@ -6,14 +6,14 @@
  * LOCKCONF_MATRIX_SCOPE=full runs every suite for every fault (slower); the default
  * runs, for each fault, the suites of the area that holds its requirement.
  * Runs go side by side in long-lived lanes (lanes.ts, lane.ts), twice as many as
- * cores (LOCKCONF_MATRIX_CONCURRENCY), each run against its own mock; faults of one
- * area judged by different requirements share a run (packing.ts;
- * LOCKCONF_MATRIX_PACK=0 runs every entry alone, to compare). Faults an earlier
- * matrix could not judge in a shared run start alone (the `alone` list of
- * reports/self-verification.json; delete the file to forget it); each area's full-run
- * scope check is its first fault not on that list, so the scope checks can share a
- * full run; and the runs that
- * took longest there start first, so the lanes end together.
+ * cores and at most one per GiB (LOCKCONF_MATRIX_CONCURRENCY), each run against its
+ * own mock; faults of one area judged by different requirements share a run
+ * (packing.ts; LOCKCONF_MATRIX_PACK=0 runs every entry alone, to compare), and so do
+ * the full-run scope checks. What the last matrix learned is read from
+ * reports/self-verification.json (delete it to forget): the entries it could not
+ * judge in a shared run start alone, each area's scope check is its first fault not
+ * among them, and the runs that took longest start first, so the lanes end together.
+ * The wall time and the lanes' CPU time are printed and kept in the report.
  *
  * LOCKCONF_MATRIX_FAULTS=name,name or an area (webhook-registration, "Event payloads")
  * runs only those faults, one full-run scope check per area, and the plain mock and

@@ -42,7 +42,12 @@ export function restoreEnv(env: NodeJS.ProcessEnv, baseline: Readonly<Record<str
   for (const [key, value] of Object.entries(baseline)) if (value !== undefined) env[key] = value;
 }
 
-export async function carryOut(req: LaneRequest, baseline: Readonly<Record<string, string | undefined>>): Promise<LaneAnswer> {
+/** Carry out one run in this process; `log` gets the message of a run that threw (default: stderr). */
+export async function carryOut(
+  req: LaneRequest,
+  baseline: Readonly<Record<string, string | undefined>>,
+  log: (line: string) => void = (line) => { process.stderr.write(`${line}\n`); },
+): Promise<LaneAnswer> {
   restoreEnv(process.env, baseline);
   process.env.LOCKCONF_MOCK_OPTIONS = JSON.stringify(req.mockOptions);
   const started = Date.now();
@@ -51,7 +56,7 @@ export async function carryOut(req: LaneRequest, baseline: Readonly<Record<strin
   try {
     exitCode = await conformanceCommand({ out: req.outDir, seed: req.seed, allure: false, ...(req.only ? { only: req.only } : {}) });
   } catch (err) {
-    process.stderr.write(`lockconf: ${err instanceof Error ? err.message : String(err)}\n`);
+    log(`lockconf: ${err instanceof Error ? err.message : String(err)}`);
     exitCode = 2;
   }
   const used = process.cpuUsage(cpu);

@@ -1,12 +1,10 @@
-/** The matrix report's memory of which faults cannot share a run, and how a lane starts and resets a run's environment. */
+/** The matrix report's memory of which entries cannot share a run, and of how long each took. */
 import { describe, expect, test } from 'vitest';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MatrixEntry, MatrixOutcome } from './matrix.js';
 import { learnedAlone, readEarlier, summarise } from './matrix-report.js';
-import { restoreEnv } from './lane.js';
-import { laneEnv } from './lanes.js';
 
 const entry = (name: string): MatrixEntry => ({ name, kind: 'fault', description: '', mockOptions: { faults: [name] }, requirement: 'X-Y' });
 const outcome = (name: string, o: Partial<MatrixOutcome> = {}): MatrixOutcome => ({
@@ -39,22 +37,5 @@ describe('the faults the next matrix starts alone', () => {
       const nothing = await readEarlier(join(dir, name));
       expect(nothing.alone.size + nothing.durationMs.size).toBe(0);
     }
-  });
-});
-
-describe('a lane', () => {
-  test('starts without the caller\'s lockconf and vitest variables, with the matrix\'s delivery wait', () => {
-    const env = laneEnv({ PATH: '/bin', LOCKCONF_BASE_URL: 'http://x', VITEST: 'true', VITEST_POOL_ID: '1', NODE_ENV: 'test' });
-    expect(env).toEqual({ PATH: '/bin', LOCKCONF_DELIVERY_WAIT_MS: '3000', NO_COLOR: '1' });
-  });
-
-  test('puts the environment back before each run: what a run set is gone, what it changed is restored', () => {
-    const env: NodeJS.ProcessEnv = { PATH: '/bin', KEEP: 'a' };
-    const baseline = { ...env };
-    env.LOCKCONF_SELECTION = '["X"]';
-    env.KEEP = 'changed';
-    delete env.PATH;
-    restoreEnv(env, baseline);
-    expect(env).toEqual({ PATH: '/bin', KEEP: 'a' });
   });
 });

@@ -5,7 +5,7 @@
  * conformant and catches every fault through the requirement the fault names.
  */
 import { mkdir, readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CATALOG, requirement } from '../../harness/catalog/index.js';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../../mock/faults.js';
@@ -182,9 +182,12 @@ type Report = { verdict: string; requirements: RequirementResult[] };
 /** How the rerun reason of a member a clean shared run did not catch begins. */
 export const NOT_CAUGHT_IN = 'not caught in';
 
-/** How many runs go side by side by default: twice the cores (a run waits on its mock much of the time). */
-export function defaultConcurrency(): number {
-  return 2 * availableParallelism();
+/**
+ * How many runs go side by side by default: twice the cores (a run waits on its mock
+ * much of the time), and no more than one per GiB of memory (a lane holds about 0.5 GiB).
+ */
+export function defaultConcurrency(cores = availableParallelism(), memoryBytes = totalmem()): number {
+  return Math.max(1, Math.min(2 * cores, Math.floor(memoryBytes / 2 ** 30)));
 }
 
 /** One conformance run in a lane (lane.ts), against an embedded mock built with the run's options. */
