@@ -114,7 +114,9 @@ function workerGate(): RunGate<Fixtures> {
 /** The real harness behind each test. */
 const RUNTIME: RunnerDeps = {
   target: getTarget,
-  session: (target, testName) => openSession(target, testName, { fixtures: target.fixtures, lease: null }),
+  // Set 0 even in a sequential run: with further sets listed (LOCKCONF_SEQUENTIAL=1, or no
+  // control), a test sees the first user's locks only, as against a target with the minimum.
+  session: (target, testName) => openSession(target, testName, { fixtures: workerPlan().sets[0] ?? target.fixtures, lease: null }),
   sink: allureSink,
 };
 
