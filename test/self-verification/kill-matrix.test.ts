@@ -10,7 +10,8 @@
  * own mock; faults of one area judged by different requirements share a run
  * (packing.ts; LOCKCONF_MATRIX_PACK=0 runs every entry alone, to compare), and so do
  * the full-run scope checks. What the last matrix learned is read from
- * reports/self-verification.json (delete it to forget): the entries it could not
+ * reports/self-verification.json (delete it to forget), or, when there is none (a fresh
+ * clone), from the committed test/self-verification/matrix-hints.json: the entries it could not
  * judge in a shared run start alone, each area's scope check is its first fault not
  * among them, and the runs that took longest start first, so the lanes end together.
  * The wall time and the lanes' CPU time are printed and kept in the report.
@@ -21,7 +22,8 @@
  * report is reports/self-verification-selection.{json,html}.
  */
 import { describe, expect, test } from 'vitest';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultConcurrency, planMatrix, runMatrix, selectFaults } from './matrix.js';
@@ -31,6 +33,13 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const REPORT = join(ROOT, 'reports', 'self-verification.json');
 /** A selection (LOCKCONF_MATRIX_FAULTS) writes its own report and leaves the whole matrix's as it was. */
 const SELECTION_REPORT = join(ROOT, 'reports', 'self-verification-selection.json');
+/**
+ * What a whole matrix learned, committed, so that a fresh clone (CI) starts from it when
+ * reports/ holds no earlier matrix. Only a hint: a stale one costs time, never a verdict
+ * (a shared run that spills over or misses still reruns its members). Rewritten by a
+ * whole matrix run with LOCKCONF_MATRIX_WRITE_HINTS=1.
+ */
+const HINTS = join(ROOT, 'test', 'self-verification', 'matrix-hints.json');
 
 describe('self-verification', () => {
   test('catches every catalogued fault and fails nothing that conforms', async () => {
@@ -38,7 +47,7 @@ describe('self-verification', () => {
     const seed = Number(process.env.LOCKCONF_SEED ?? 20261122);
     const filter = process.env.LOCKCONF_MATRIX_FAULTS?.trim() || null;
     const faults = selectFaults(filter ?? undefined);
-    const earlier = await readEarlier(REPORT);
+    const earlier = await readEarlier(existsSync(REPORT) ? REPORT : HINTS);
     const alone = earlier.alone;
     const entries = planMatrix({ scope, alone, ...(faults ? { faults } : {}) });
     const outDir = await mkdtemp(join(tmpdir(), 'lockconf-matrix-'));
@@ -63,6 +72,10 @@ describe('self-verification', () => {
     const wallTimeMs = Date.now() - started;
     const summary = summarise(outcomes, { seed, scope, wallTimeMs, runs, concurrency, packed: pack, cpuTimeMs, filter, startedAlone: alone });
     await writeMatrixReport(summary, faults ? SELECTION_REPORT : REPORT);
+    if (!faults && process.env.LOCKCONF_MATRIX_WRITE_HINTS === '1') {
+      const hints = { note: 'Written by the self-verification matrix (LOCKCONF_MATRIX_WRITE_HINTS=1): the entries to start alone, and how long each run took.', alone: summary.alone, rows: summary.rows.map((r) => ({ name: r.name, durationMs: r.durationMs })) };
+      await writeFile(HINTS, `${JSON.stringify(hints, null, 1)}\n`);
+    }
     process.stdout.write('\n' + formatTable(summary) + '\n');
     process.stdout.write(`self-verification wall time: ${(wallTimeMs / 1000).toFixed(1)} s\n`);
 
