@@ -1,5 +1,5 @@
 /**
- * Client of the test control protocol (../shared/design/control-protocol.md).
+ * Client of the test control protocol (docs/control-protocol.md).
  * It goes through the harness's HttpClient, so control calls appear in a
  * test's exchange log, redacted like every other exchange (the control token
  * is registered with the redactor here).
