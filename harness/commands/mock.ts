@@ -101,6 +101,9 @@ export async function startCommandMock(opts: MockCommandOptions, log: (line: str
 }
 
 export async function mockCommand(opts: MockCommandOptions): Promise<number> {
+  // Listening for Ctrl-C / SIGTERM from the start: a stop that comes as soon as the ready
+  // message is out (or before) ends the mock cleanly instead of killing the process.
+  const stopped = untilStopped();
   const { mock, profile, loginRedirectUri } = await startCommandMock(opts, (line) => process.stderr.write(`mock: ${line}\n`));
   const dir = join(WORK_ROOT, '.lockconf');
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -130,7 +133,7 @@ export async function mockCommand(opts: MockCommandOptions): Promise<number> {
       + `npm run login -- --target ${file} receives its redirect at ${loginRedirectUri}\n`
       + 'Ctrl-C stops it.\n',
   );
-  await untilStopped();
+  await stopped;
   await mock.close();
   return EXIT.OK;
 }

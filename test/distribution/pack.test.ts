@@ -138,6 +138,6 @@ describe('the package', () => {
     expect(out).toMatch(/"authUrl": "http:\/\/127\.0\.0\.1:\d+\/oauth"/);
     expect(existsSync(join(app, '.lockconf', 'mock-target.json'))).toBe(true);
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await exited, out).toBe(0);
   }, 90_000);
 });
