@@ -125,12 +125,13 @@ describe('Delivery', () => {
   conformance('DELIVERY-NO-RETRY-TIMEOUT', 'a delivery the target gave up waiting for is not sent again', { needs: ['user-token', 'capture'], timeout: 30_000 + MAX_HOLD_MS }, async (t) => {
     const { holdMs, advertisedMs } = holdFor(t);
     t.observe('delivery timeout advertised in GET /fixtures', advertisedMs ?? 'none');
+    if (holdMs === null) return t.notTested(`GET /fixtures advertises a delivery timeout of ${advertisedMs} ms: with its margin it is beyond the longest hold of an inbox (${MAX_HOLD_MS} ms)`);
     const { inbox, delivery } = await oneDelivery(t, { label: `holds its answer ${holdMs} ms`, response: { status: 200, delayMs: holdMs } });
     const gaveUp = await senderGaveUp(inbox, delivery, holdMs);
     // From now on the inbox answers at once: a retry is recorded without being held again.
     await inbox.setResponse({ status: 200 });
     if (!gaveUp) {
-      const advertised = advertisedMs === null ? 'GET /fixtures advertises none' : `GET /fixtures advertises ${advertisedMs} ms${advertisedMs >= holdMs ? `, beyond the longest hold (${MAX_HOLD_MS} ms)` : ''}`;
+      const advertised = advertisedMs === null ? 'GET /fixtures advertises none' : `GET /fixtures advertises ${advertisedMs} ms`;
       return t.notTested(`the target did not give up within the inbox's hold of ${holdMs} ms (the spec gives no delivery timeout; ${advertised})`);
     }
     t.observe('the target gave up after (ms)', gaveUp.closedBeforeAnswerAt! - delivery.receivedAt);

@@ -79,7 +79,7 @@ const EMBEDDED_CREDS = { clientSecret: 'embedded-secret-2f9c81aa', apiKey: 'embe
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'lockconf-full-run-'));
-  mock = await createMock({ credentials: CREDENTIALS });
+  mock = await createMock({ credentials: CREDENTIALS, deliveryTimeoutMs: 1000 }); // as the embedded mock: the timeout rule is exercised within a short hold
   proxy = await startRecordingProxy(mock.url);
   const profile = {
     ...mock.profile,
