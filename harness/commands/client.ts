@@ -7,14 +7,14 @@
  * .lockconf/mock-target.json.
  */
 import { randomInt } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CLIENT_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
 import { expandSelection } from '../run/selection.js';
 import { loadProfile } from '../service/profile.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
-import { EXIT, ROOT, UsageFailure, exitCodeFor } from './common.js';
+import { EXIT, ROOT, UsageFailure, clearRunDir, exitCodeFor } from './common.js';
 import type { ConformanceOptions } from './conformance.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 
@@ -40,9 +40,7 @@ export async function clientCommand(opts: ConformanceOptions): Promise<number> {
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
   const runDir = opts.out ? resolve(opts.out) : defaultRunDir(ROOT);
   await mkdir(runDir, { recursive: true });
-  for (const name of ['conformance.json', 'index.html', 'junit.xml', 'run-context.json', 'allure-results', 'allure-report']) {
-    await rm(join(runDir, name), { recursive: true, force: true });
-  }
+  await clearRunDir(runDir);
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
   process.env.LOCKCONF_RUN_DIR = runDir;
   process.env.LOCKCONF_SEED = String(seed);

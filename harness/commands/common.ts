@@ -2,7 +2,8 @@
  * What every command shares: exit codes, the usage failure, option parsers and
  * the project root.
  */
-import { resolve } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { ConformanceResult } from '../report/result-file.js';
 
@@ -41,4 +42,11 @@ export function exitCodeFor(verdict: ConformanceResult['verdict'] | null, allowI
   if (verdict === 'not-conformant') return EXIT.NOT_CONFORMANT;
   if (verdict === 'incomplete' && !allowIncomplete) return EXIT.NOT_CONFORMANT;
   return EXIT.OK;
+}
+
+/** Remove what a previous run left in the directory, so nothing stale is read as this run's result. */
+export async function clearRunDir(runDir: string): Promise<void> {
+  for (const name of ['conformance.json', 'index.html', 'junit.xml', 'run-context.json', 'allure-results', 'allure-report']) {
+    await rm(join(runDir, name), { recursive: true, force: true });
+  }
 }

@@ -4,7 +4,7 @@
  * can be wrong with the invocation is found before vitest starts.
  */
 import { randomInt } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadExpectFile } from '../run/expectations.js';
 import { loadProfile } from '../service/profile.js';
@@ -17,7 +17,7 @@ import { failRun, vitestStderr } from './run-failure.js';
 import { setupErrorFromOutput } from '../report/run-error.js';
 import { expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
-import { EXIT, ROOT, UsageFailure, WORK_ROOT, exitCodeFor } from './common.js';
+import { EXIT, ROOT, UsageFailure, WORK_ROOT, clearRunDir, exitCodeFor } from './common.js';
 import { clearMarks, markPhase, runTimings, timingsLine, timingsTable } from '../report/timings.js';
 
 export { exitCodeFor };
@@ -50,12 +50,6 @@ async function listCommand(opts: ConformanceOptions): Promise<number> {
   return EXIT.OK;
 }
 
-/** Remove what a previous run left in the directory, so nothing stale is read as this run's result. */
-async function clearRunDir(runDir: string): Promise<void> {
-  for (const name of ['conformance.json', 'index.html', 'junit.xml', 'run-context.json', 'allure-results', 'allure-report']) {
-    await rm(join(runDir, name), { recursive: true, force: true });
-  }
-}
 
 export async function conformanceCommand(opts: ConformanceOptions): Promise<number> {
   if (opts.receiver !== undefined) return receiverCommand(opts);

@@ -8,7 +8,7 @@
  * starts (exit 2, one message).
  */
 import { randomInt } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { RECEIVER_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
@@ -17,7 +17,7 @@ import { loadReceiverSettings } from '../receiver/settings.js';
 import { loadExpectFile } from '../run/expectations.js';
 import { expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
-import { EXIT, ROOT, exitCodeFor } from './common.js';
+import { EXIT, ROOT, clearRunDir, exitCodeFor } from './common.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 
 export interface ReceiverCommandOptions {
@@ -57,9 +57,7 @@ export async function receiverCommand(opts: ReceiverCommandOptions): Promise<num
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
   const runDir = opts.out ? resolve(opts.out) : defaultRunDir(ROOT);
   await mkdir(runDir, { recursive: true });
-  for (const name of ['conformance.json', 'index.html', 'junit.xml', 'run-context.json', 'allure-results', 'allure-report']) {
-    await rm(join(runDir, name), { recursive: true, force: true });
-  }
+  await clearRunDir(runDir);
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
 
   process.env.LOCKCONF_RECEIVER_URL = settings.url;
