@@ -154,6 +154,31 @@ export async function enrichResults(dir: string, catalog: readonly Requirement[]
   return changed;
 }
 
+/**
+ * Writes one finished Allure result that lockconf made itself (no test produced it): a
+ * not-tested requirement, or the error of a run that could not be carried out.
+ */
+export async function writeFinishedResult(
+  dir: string,
+  fields: Pick<AllureResult, 'name' | 'fullName' | 'status' | 'statusDetails' | 'labels'> & Record<string, unknown>,
+  now: number,
+): Promise<void> {
+  const uuid = randomUUID();
+  const result: AllureResult = {
+    uuid,
+    ...fields,
+    stage: 'finished',
+    labels: [...fields.labels, { name: 'framework', value: 'lockconf' }],
+    links: [],
+    steps: [],
+    attachments: [],
+    parameters: [],
+    start: now,
+    stop: now,
+  };
+  await writeFile(join(dir, `${uuid}-result.json`), JSON.stringify(result), 'utf8');
+}
+
 /** A skipped result for every not-tested requirement that has no result yet. */
 export async function writeNotTestedResults(dir: string, requirements: readonly RequirementResult[], now = Date.now()): Promise<number> {
   const present = new Set<string>();
@@ -168,26 +193,16 @@ export async function writeNotTestedResults(dir: string, requirements: readonly 
   let written = 0;
   for (const r of requirements) {
     if (r.status !== 'not-tested' || present.has(r.id)) continue;
-    const uuid = randomUUID();
-    const result: AllureResult = {
-      uuid,
+    await writeFinishedResult(dir, {
       name: `${r.id}: not tested`,
       fullName: `lockconf#${r.id}`,
       historyId: r.id,
       testCaseId: r.id,
       status: 'skipped',
       statusDetails: { message: r.reason },
-      stage: 'finished',
       description: r.rule,
-      labels: [...requirementLabels(r), { name: 'framework', value: 'lockconf' }],
-      links: [],
-      steps: [],
-      attachments: [],
-      parameters: [],
-      start: now,
-      stop: now,
-    };
-    await writeFile(join(dir, `${uuid}-result.json`), JSON.stringify(result), 'utf8');
+      labels: requirementLabels(r),
+    }, now);
     written++;
   }
   return written;

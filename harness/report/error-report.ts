@@ -6,13 +6,12 @@
  * the report shows why, and reports/latest points at this run, not an older one.
  * Every requirement is listed as not tested.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { CATALOG, type Requirement } from '../catalog/index.js';
 import type { RequirementResult } from '../run/verdict.js';
-import { generateAllureReport, writeNotTestedResults } from './allure.js';
+import { generateAllureReport, writeFinishedResult, writeNotTestedResults } from './allure.js';
 import { renderIndexHtml } from './index-html.js';
 import { renderJunit } from './junit.js';
 import type { ConformanceResult, RunError } from './result-file.js';
@@ -64,24 +63,14 @@ export function buildErrorResult(info: ErrorRunInfo): ConformanceResult {
 
 /** A broken Allure result that carries the error, beside the not-tested ones. */
 async function writeAllureError(dir: string, error: RunError, now: number): Promise<void> {
-  const uuid = randomUUID();
-  const result = {
-    uuid,
+  await writeFinishedResult(dir, {
     name: `${error.code}: the run could not be carried out`,
     fullName: 'lockconf#run',
     historyId: 'lockconf-run',
     status: 'broken',
     statusDetails: { message: error.message },
-    stage: 'finished',
-    labels: [{ name: 'epic', value: 'lockconf run' }, { name: 'severity', value: 'blocker' }, { name: 'framework', value: 'lockconf' }],
-    links: [],
-    steps: [],
-    attachments: [],
-    parameters: [],
-    start: now,
-    stop: now,
-  };
-  await writeFile(join(dir, `${uuid}-result.json`), JSON.stringify(result), 'utf8');
+    labels: [{ name: 'epic', value: 'lockconf run' }, { name: 'severity', value: 'blocker' }],
+  }, now);
 }
 
 /** Writes conformance.json, index.html, junit.xml and (unless allure is off) the Allure results and report. */
