@@ -111,8 +111,9 @@ export async function main(argv: string[] = process.argv): Promise<number> {
   return code;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  main().then(
+/** Runs the command line and exits with its code: `node harness/cli.ts …` (below), and bin/lockconf.js from the prebuilt CLI. */
+export function runCli(argv: string[] = process.argv): void {
+  main(argv).then(
     (code) => process.exit(code),
     (err) => {
       process.stderr.write(`lockconf: ${explain(err)}\n`);
@@ -121,3 +122,4 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   );
 }
 
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) runCli();

@@ -1,6 +1,6 @@
 /**
  * One whole conformance run against the embedded mock, as a user starts it
- * (`node --import tsx harness/cli.ts conformance --out <tmp> --no-allure`),
+ * (`node bin/lockconf.js conformance --out <tmp> --no-allure`, what `npm run conformance` runs),
  * timed from spawn to exit, against the same command selecting one cheap test
  * (the floor of the runner: CLI, vitest, global setup, mock, reports).
  * --quick runs the token-endpoint requirements only.
@@ -56,7 +56,7 @@ const FLOOR_ONLY = 'TOKEN-RESPONSE-JSON';
 async function timedRun(only: string[]): Promise<{ seconds: number; verdict: string; counts: Record<string, number>; phases: Phases }> {
   const out = await mkdtemp(join(tmpdir(), 'lockconf-bench-'));
   try {
-    const args = ['--import', 'tsx', 'harness/cli.ts', 'conformance', '--out', out, '--no-allure', ...only.flatMap((id) => ['--only', id])];
+    const args = ['bin/lockconf.js', 'conformance', '--out', out, '--no-allure', ...only.flatMap((id) => ['--only', id])];
     // The run must not pick up a target profile from the bench's environment.
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('LOCKCONF_')));
     const t0 = performance.now();

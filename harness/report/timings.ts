@@ -4,7 +4,7 @@
  * process, whatever module instance marks them), read back as consecutive phases.
  *
  * Times are milliseconds since the process started (performance.timeOrigin), so
- * the first phase is node's own start, tsx's loader and the CLI's modules. A mark
+ * the first phase is node's own start and the loading of the CLI's modules. A mark
  * that was never set (a run without the CLI, a phase that did not happen) leaves
  * its phase out; nothing here ever fails a run.
  */
@@ -68,7 +68,7 @@ export interface RunTimings {
 
 /** Each phase ends at its mark; it begins where the previous phase that happened ended. */
 const PHASES: ReadonlyArray<{ name: string; end: Mark; title: string }> = [
-  { name: 'start', end: 'cli', title: "node's start, the tsx loader, the CLI's modules" },
+  { name: 'start', end: 'cli', title: "node's start, the CLI's modules (prebuilt, or through tsx)" },
   { name: 'cli', end: 'vitest', title: 'the CLI: options, profile, preflight, suite scan' },
   { name: 'vitest-start', end: 'setup', title: "vitest's start: config, vite, reporters" },
   { name: 'setup-target', end: 'setup-target', title: 'global setup: the target (the embedded mock starts)' },

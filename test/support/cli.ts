@@ -1,6 +1,6 @@
 /**
- * Running the command line (harness/cli.ts) as a person would, in a child
- * process. The child gets this process's environment without LOCKCONF_* and
+ * Running the command line as a person would (bin/lockconf.js: harness/cli.ts from
+ * its prebuilt JavaScript), in a child process. The child gets this process's environment without LOCKCONF_* and
  * VITEST* variables, so neither the test's own settings nor vitest's leak into
  * the run under test.
  */
@@ -21,7 +21,7 @@ export function cli(args: string[], extraEnv: Record<string, string> = {}): Prom
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
   Object.assign(env, extraEnv, { NO_COLOR: '1' });
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'harness/cli.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/lockconf.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

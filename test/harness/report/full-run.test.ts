@@ -37,7 +37,7 @@ function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
   Object.assign(env, extraEnv, { NO_COLOR: '1' });
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'harness/cli.ts'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/lockconf.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
