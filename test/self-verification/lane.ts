@@ -7,7 +7,9 @@
  * module again (about 3.5 s of CPU before the first test). Here they are paid once
  * per lane: the suites run in worker threads, their transforms come from vitest's
  * file-system module cache, and the environment is put back as the lane found it
- * before every run, so each run sees what a fresh process would.
+ * before every run, so each run sees what a fresh process would. The lane itself
+ * runs prebuilt (lanes.ts: bin/bundle.js), so nothing it or vitest imports passes
+ * through tsx's hooks.
  *
  * Protocol (lanes.ts): the parent sends a LaneRequest over IPC; the lane answers
  * with a LaneAnswer when the run has ended. Its stderr is the runs' stderr.

@@ -4,7 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { carryOut, restoreEnv } from './lane.js';
-import { laneEnv } from './lanes.js';
+import { LanePool, laneEnv } from './lanes.js';
 import { defaultConcurrency } from './matrix.js';
 
 describe('a lane', () => {
@@ -37,6 +37,18 @@ describe('a lane', () => {
     }
     expect(process.env.LOCKCONF_MOCK_OPTIONS).toBe(baseline.LOCKCONF_MOCK_OPTIONS);
   });
+
+  test('runs asked for at once on a new pool each get a lane of their own and an answer', async () => {
+    const outDir = await mkdtemp(join(tmpdir(), 'lockconf-lanes-'));
+    const pool = new LanePool(3);
+    try {
+      const answers = await Promise.all([1, 2, 3].map(() => pool.run({ outDir, seed: 1, only: ['NO-SUCH-REQUIREMENT'], mockOptions: {} })));
+      expect(answers.map((a) => a.exitCode)).toEqual([2, 2, 2]);
+      expect(answers.map((a) => a.stderr)).toEqual(Array(3).fill('lockconf: --only NO-SUCH-REQUIREMENT: no requirement matches (see --list)\n'));
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
 
   test('two per core by default, at most one per GiB of memory', () => {
     expect(defaultConcurrency(2, 24 * 2 ** 30)).toBe(4);

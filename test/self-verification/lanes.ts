@@ -5,9 +5,17 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { ensureBundle } from '../../bin/bundle.js';
 import { LANE_ARG, type LaneAnswer, type LaneRequest } from './lane.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const LANE = 'test/self-verification/lane.ts';
+
+/** How a lane starts: lane.ts prebuilt (bin/bundle.js, as the CLI is), or through tsx when no build can be had or LOCKCONF_NO_BUILD=1. */
+export async function laneStart(env: NodeJS.ProcessEnv = process.env): Promise<{ script: string; execArgv: string[] }> {
+  const build = env.LOCKCONF_NO_BUILD === '1' ? null : await ensureBundle({ root: ROOT, name: 'matrix-lane', entryPoints: [LANE] });
+  return build ? { script: build.entries[LANE]!, execArgv: [] } : { script: join(ROOT, LANE), execArgv: ['--import', 'tsx'] };
+}
 
 export interface LaneResult {
   exitCode: number | null;
@@ -44,6 +52,7 @@ export class LanePool {
   readonly #waiting: Array<() => void> = [];
   #nextId = 1;
   #closed = false;
+  #start: Promise<{ script: string; execArgv: string[] }> | null = null;
 
   constructor(size: number) {
     this.#size = Math.max(1, size);
@@ -55,8 +64,7 @@ export class LanePool {
 
   /** Carry out one run in a free lane (waiting for one if all are busy). */
   async run(req: Omit<LaneRequest, 'id'>): Promise<LaneResult> {
-    const lane = await this.#acquire();
-    lane.busy = true;
+    const lane = await this.#acquire(); // marked busy by #acquire, in the same tick it was found free
     lane.stderr = '';
     lane.started = Date.now();
     const result = await new Promise<LaneResult>((done) => {
@@ -80,20 +88,23 @@ export class LanePool {
   }
 
   async #acquire(): Promise<Lane> {
+    const start = await (this.#start ??= laneStart());
     for (;;) {
       if (this.#closed) throw new Error('the lane pool is closed');
-      const idle = this.#lanes.find((l) => !l.busy);
-      if (idle) return idle;
-      if (this.#lanes.length < this.#size) return this.#spawn();
+      const lane = this.#lanes.find((l) => !l.busy) ?? (this.#lanes.length < this.#size ? this.#spawn(start) : null);
+      if (lane) {
+        lane.busy = true;
+        return lane;
+      }
       await new Promise<void>((wake) => this.#waiting.push(wake));
     }
   }
 
-  #spawn(): Lane {
-    const child = fork(join(import.meta.dirname, 'lane.ts'), [LANE_ARG], {
+  #spawn(start: { script: string; execArgv: string[] }): Lane {
+    const child = fork(start.script, [LANE_ARG], {
       cwd: ROOT,
       env: laneEnv(process.env),
-      execArgv: ['--import', 'tsx'],
+      execArgv: start.execArgv,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     const lane: Lane = { child, busy: false, stderr: '', pending: null, started: Date.now() };
