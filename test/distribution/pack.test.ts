@@ -116,6 +116,8 @@ describe('the package', () => {
     expect(result.verdict).toBe('conformant');
     expect(existsSync(join(latest, 'index.html'))).toBe(true);
     expect(existsSync(join(latest, 'junit.xml'))).toBe(true);
+    // The command line ran prebuilt, from the build cache inside the installed package (bin/bundle.js).
+    expect(existsSync(join(app, 'node_modules', 'lockconf', 'node_modules', '.cache', 'lockconf', 'cli.json'))).toBe(true);
   }, 200_000);
 
   it('lockconf mock starts, prints its profile, writes .lockconf/ where it runs, and stops on SIGTERM', async () => {

@@ -4,18 +4,11 @@
  * run with it (judged as a run that wrote nothing); the next run gets a new lane.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { ensureBundle } from '../../bin/bundle.js';
+import { resolve } from 'node:path';
+import { prebuiltStart, type NodeStart } from '../support/prebuilt.js';
 import { LANE_ARG, type LaneAnswer, type LaneRequest } from './lane.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const LANE = 'test/self-verification/lane.ts';
-
-/** How a lane starts: lane.ts prebuilt (bin/bundle.js, as the CLI is), or through tsx when no build can be had or LOCKCONF_NO_BUILD=1. */
-export async function laneStart(env: NodeJS.ProcessEnv = process.env): Promise<{ script: string; execArgv: string[] }> {
-  const build = env.LOCKCONF_NO_BUILD === '1' ? null : await ensureBundle({ root: ROOT, name: 'matrix-lane', entryPoints: [LANE] });
-  return build ? { script: build.entries[LANE]!, execArgv: [] } : { script: join(ROOT, LANE), execArgv: ['--import', 'tsx'] };
-}
 
 export interface LaneResult {
   exitCode: number | null;
@@ -52,7 +45,8 @@ export class LanePool {
   readonly #waiting: Array<() => void> = [];
   #nextId = 1;
   #closed = false;
-  #start: Promise<{ script: string; execArgv: string[] }> | null = null;
+  /** lane.ts prebuilt, as the command line is (LOCKCONF_NO_BUILD=1: through tsx). */
+  #start: Promise<NodeStart> | null = null;
 
   constructor(size: number) {
     this.#size = Math.max(1, size);
@@ -88,7 +82,7 @@ export class LanePool {
   }
 
   async #acquire(): Promise<Lane> {
-    const start = await (this.#start ??= laneStart());
+    const start = await (this.#start ??= prebuiltStart('matrix-lane', 'test/self-verification/lane.ts'));
     for (;;) {
       if (this.#closed) throw new Error('the lane pool is closed');
       const lane = this.#lanes.find((l) => !l.busy) ?? (this.#lanes.length < this.#size ? this.#spawn(start) : null);
@@ -100,7 +94,7 @@ export class LanePool {
     }
   }
 
-  #spawn(start: { script: string; execArgv: string[] }): Lane {
+  #spawn(start: NodeStart): Lane {
     const child = fork(start.script, [LANE_ARG], {
       cwd: ROOT,
       env: laneEnv(process.env),

@@ -18,31 +18,34 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TokenCache, type TokenCacheTarget } from '../../../harness/sandbox/token-cache.js';
 import { refreshDeps } from '../../../harness/sandbox/refresh-chain.js';
 import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
+import { prebuiltStart, type NodeStart } from '../../support/prebuilt.js';
 import { fetchHttp } from './support/fetch-http.js';
 import { startKillTarget, type KillTarget } from './support/kill-target.js';
 
 const KILLS = Number(process.env.LOCKCONF_KILLS ?? 30);
 const MAX_DELAY_MS = 150;
 /**
- * Each stop starts a child (tsx and the harness's modules, about 0.7 s of CPU on an idle
- * core). Under `npm test` the other files and the self-verification matrix's runs share
+ * Each stop starts a child (the loop and the harness's modules, prebuilt: plain node,
+ * no tsx). Under `npm test` the other files and the self-verification matrix's runs share
  * the cores, so the loop gets a budget well beyond what it needs alone; it waits on nothing.
  */
 const KILL_TEST_BUDGET_MS = 180_000;
-const CHILD = resolve(import.meta.dirname, 'support/refresh-loop.ts');
 
 let target: KillTarget;
 let dir: string;
+/** How a child starts: support/refresh-loop.ts prebuilt once per file (test/support/prebuilt.ts). */
+let loop: NodeStart;
 const alive = new Set<ChildProcess>();
 
 beforeAll(async () => {
   target = await startKillTarget();
   dir = await makeTmpDir('kill');
+  loop = await prebuiltStart('kill-refresh-loop', 'test/harness/sandbox/support/refresh-loop.ts');
 });
 afterAll(async () => {
   for (const child of alive) child.kill('SIGKILL'); // a failed test leaves no loop running
@@ -66,7 +69,7 @@ interface Child { phases: string[]; exit: Promise<void>; go(): Promise<void>; ki
 
 /** Spawns a loop child and resolves once it has loaded its modules; go() opens the cache and starts the loop. */
 function spawnChild(cachePath: string, signal: NodeJS.Signals): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+  const child = spawn(process.execPath, [...loop.execArgv, loop.script], {
     env: {
       ...process.env,
       LOCKCONF_KILL_PROFILE: JSON.stringify(target.profile),
