@@ -1,7 +1,7 @@
 /**
  * The receiver matrix's child process: runs its share of the entries one after
  * the other (receiver-matrix.ts runReceiverEntry) and writes their outcomes to
- * the result file the plan names. Usage: node --import tsx receiver-matrix-child.ts PLAN.json
+ * the result file the plan names. Usage: node receiver-matrix-child.js PLAN.json, prebuilt (test/support/prebuilt.ts)
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

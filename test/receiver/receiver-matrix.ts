@@ -13,6 +13,7 @@ import { requirement } from '../../harness/catalog/index.js';
 import { RECEIVER_FAULTS, type ReceiverFaultName } from '../../examples/app/receiver-faults.js';
 import { startWebhookReceiver } from '../../examples/app/receiver.js';
 import { receiverCommand } from '../../harness/commands/receiver.js';
+import { prebuiltStart } from '../support/prebuilt.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -123,6 +124,8 @@ export async function runReceiverEntry(entry: ReceiverEntry, outDir: string): Pr
  */
 export async function runReceiverMatrix(entries: ReceiverEntry[], outDir: string, children = 2): Promise<ReceiverOutcome[]> {
   const shares = Array.from({ length: children }, (_, i) => entries.filter((_e, j) => j % children === i)).filter((s) => s.length > 0);
+  // Prebuilt once (bin/bundle.js) and run by plain node: no tsx hooks on the children's imports.
+  const start = await prebuiltStart('receiver-matrix-child', 'test/receiver/receiver-matrix-child.ts');
   const results = await Promise.all(shares.map(async (share, i) => {
     const planFile = join(outDir, `plan-${i}.json`);
     const resultFile = join(outDir, `outcomes-${i}.json`);
@@ -131,7 +134,7 @@ export async function runReceiverMatrix(entries: ReceiverEntry[], outDir: string
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
     env.NO_COLOR = '1';
     const code = await new Promise<number | null>((done) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/receiver/receiver-matrix-child.ts'), planFile], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [...start.execArgv, start.script, planFile], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
       child.on('close', (c) => {
