@@ -1,13 +1,13 @@
 /**
- * Security headers on every answer of the mock, through @fastify/helmet
+ * Security headers on every answer of the mock, through helmet
  * (finding 5, RFC 9700 §4.16 clickjacking): the pages may not be framed
  * (X-Frame-Options DENY and CSP frame-ancestors 'none'), load nothing from
  * elsewhere, and run no script. Forms may post to the mock itself and, since
  * the consent form ends in a redirect there, to the registered redirect URI.
  * The mock speaks plain HTTP on loopback: no HSTS, no upgrade-insecure-requests.
  */
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import type { MockContext } from './context.js';
 
 /** The CSP source that admits the redirect URI: its origin, or its scheme when it has no origin (app-claimed schemes). */
@@ -18,7 +18,10 @@ export function redirectSource(redirectUri: string): string {
 }
 
 export async function registerSecurityHeaders(app: FastifyInstance, ctx: MockContext): Promise<void> {
-  await app.register(helmet, {
+  // Built once: @fastify/helmet builds helmet's middleware again on every request, which
+  // cost the token endpoint more than the headers themselves. The redirect URI's CSP
+  // source is still read per request (helmet calls the directive's function each time).
+  const applyHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -34,12 +37,16 @@ export async function registerSecurityHeaders(app: FastifyInstance, ctx: MockCon
     strictTransportSecurity: false,
     referrerPolicy: { policy: 'no-referrer' },
   });
+  app.addHook('onRequest', (request, reply, done) => {
+    applyHeaders(request.raw, reply.raw, (err) => done(err as Error | undefined));
+  });
   // The API explorer at /docs (@fastify/swagger-ui) runs its own scripts and styles, served
   // by the mock itself: it alone may load them from 'self'. Framing stays forbidden.
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.url === '/docs' || request.url.startsWith('/docs/')) {
       reply.header('content-security-policy', DOCS_CSP);
     }
+    done(null, payload);
   });
 }
 
