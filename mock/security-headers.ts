@@ -7,7 +7,7 @@
  * The mock speaks plain HTTP on loopback: no HSTS, no upgrade-insecure-requests.
  */
 import type { FastifyInstance } from 'fastify';
-import helmet from 'helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { MockContext } from './context.js';
 
 /** The CSP source that admits the redirect URI: its origin, or its scheme when it has no origin (app-claimed schemes). */
@@ -17,11 +17,9 @@ export function redirectSource(redirectUri: string): string {
   return url.origin !== 'null' ? url.origin : url.protocol;
 }
 
-export async function registerSecurityHeaders(app: FastifyInstance, ctx: MockContext): Promise<void> {
-  // Built once: @fastify/helmet builds helmet's middleware again on every request, which
-  // cost the token endpoint more than the headers themselves. The redirect URI's CSP
-  // source is still read per request (helmet calls the directive's function each time).
-  const applyHeaders = helmet({
+/** helmet's options: the forms may post to the mock and to the redirect URI's source. */
+function helmetOptions(redirectSrc: string): HelmetOptions {
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -29,16 +27,27 @@ export async function registerSecurityHeaders(app: FastifyInstance, ctx: MockCon
         styleSrc: ["'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         baseUri: ["'none'"],
-        formAction: ["'self'", () => redirectSource(ctx.credentials.redirectUri)],
+        formAction: ["'self'", redirectSrc],
         frameAncestors: ["'none'"],
       },
     },
     xFrameOptions: { action: 'deny' },
     strictTransportSecurity: false,
     referrerPolicy: { policy: 'no-referrer' },
-  });
+  };
+}
+
+export async function registerSecurityHeaders(app: FastifyInstance, ctx: MockContext): Promise<void> {
+  // Built once per redirect URI (it is set once the mock has its address): @fastify/helmet
+  // built helmet's middleware again on every request, and a directive given as a function
+  // is re-validated on every request, both more costly than the headers themselves.
+  let built: { redirectUri: string; apply: ReturnType<typeof helmet> } | undefined;
+  const headersFor = (redirectUri: string) => {
+    if (built?.redirectUri !== redirectUri) built = { redirectUri, apply: helmet(helmetOptions(redirectSource(redirectUri))) };
+    return built.apply;
+  };
   app.addHook('onRequest', (request, reply, done) => {
-    applyHeaders(request.raw, reply.raw, (err) => done(err as Error | undefined));
+    headersFor(ctx.credentials.redirectUri)(request.raw, reply.raw, (err) => done(err as Error | undefined));
   });
   // The API explorer at /docs (@fastify/swagger-ui) runs its own scripts and styles, served
   // by the mock itself: it alone may load them from 'self'. Framing stays forbidden.
