@@ -41,18 +41,19 @@ export class LoopbackClient {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(opts.form).toString();
     }
-    const where = `${method} ${path.split('?')[0]}`;
+    // Named only in an error (method and path, never the query): not built per request.
+    const where = () => `${method} ${path.split('?')[0]}`;
     let res;
     try {
       res = await this.#pool.request({ method: method as 'GET', path, headers, body: body ?? null, headersTimeout: 15_000, bodyTimeout: 15_000 });
     } catch (err) {
-      throw new BenchError(`${where} failed: ${(err as { code?: string }).code ?? (err as Error).message}`);
+      throw new BenchError(`${where()} failed: ${(err as { code?: string }).code ?? (err as Error).message}`);
     }
     const text = await res.body.text();
     const out: LoopbackResponse = { status: res.statusCode, headers: res.headers as LoopbackResponse['headers'], text };
     if (opts.expect !== undefined) {
       const accepted = Array.isArray(opts.expect) ? opts.expect : [opts.expect];
-      if (!accepted.includes(out.status)) throw new BenchError(`${where} answered ${out.status}${errorCode(text)}`);
+      if (!accepted.includes(out.status)) throw new BenchError(`${where()} answered ${out.status}${errorCode(text)}`);
     }
     return out;
   }

@@ -4,9 +4,10 @@
  * The API side uses the same service for the rotated x-access-token header.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { jwtVerify } from 'jose';
 import type { AccessTokenClaims, AccessTokenService, MockContext } from '../context.js';
 import type { Grants } from './grants.js';
+import { signHs256 } from './jwt-sign.js';
 
 /** Default lifetime of a token issued by the token endpoint: four months. */
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_SEC = 10_368_000;
@@ -38,14 +39,17 @@ export function createAccessTokens(ctx: MockContext, grants?: Grants): MockAcces
   const lifetimeSec = (): number =>
     ctx.faults.has('short-access-token') ? SHORT_LIFETIME_SEC : ctx.options.accessTokenLifetimeSec;
 
-  async function sign(claims: { userId: string | null; clientId: string; grantId?: string }, iatSec: number, expSec: number, withKey: Uint8Array): Promise<string> {
-    return new SignJWT({ client_id: claims.clientId, account: claims.userId === null ? 'application' : 'user', ...(claims.grantId ? { gid: claims.grantId } : {}) })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(claims.userId ?? applicationAccountId(claims.clientId))
-      .setIssuedAt(iatSec)
-      .setExpirationTime(expSec)
-      .setJti(randomUUID())
-      .sign(withKey);
+  /** The token's claims, in the order jose's SignJWT wrote them (payload, sub, iat, exp, jti). */
+  function sign(claims: { userId: string | null; clientId: string; grantId?: string }, iatSec: number, expSec: number, withKey: Uint8Array): string {
+    return signHs256({
+      client_id: claims.clientId,
+      account: claims.userId === null ? 'application' : 'user',
+      ...(claims.grantId ? { gid: claims.grantId } : {}),
+      sub: claims.userId ?? applicationAccountId(claims.clientId),
+      iat: iatSec,
+      exp: expSec,
+      jti: randomUUID(),
+    }, withKey);
   }
 
   return {
@@ -62,14 +66,14 @@ export function createAccessTokens(ctx: MockContext, grants?: Grants): MockAcces
         opaque.set(token, { userId: claims.userId, clientId: claims.clientId, issuedAtMs: iatSec * 1000, expiresAtMs, ...(claims.grantId ? { grantId: claims.grantId } : {}) });
         return { token, expiresAtMs };
       }
-      return { token: await sign(claims, iatSec, expSec, key), expiresAtMs };
+      return { token: sign(claims, iatSec, expSec, key), expiresAtMs };
     },
 
     async issueDead(claims) {
       const iatSec = ctx.clock.nowSeconds();
       const expSec = iatSec + lifetimeSec();
       // Signed with a throw-away key: well formed, never verifiable.
-      return { token: await sign(claims, iatSec, expSec, randomBytes(32)), expiresAtMs: expSec * 1000 };
+      return { token: sign(claims, iatSec, expSec, randomBytes(32)), expiresAtMs: expSec * 1000 };
     },
 
     async verify(token) {

@@ -10,7 +10,11 @@ export const MALFORMED_FORM = Symbol('malformed form body');
 
 export type ParsedForm = Record<string, string | string[]> & { [MALFORMED_FORM]?: true };
 
+/** Characters that change in decoding; a component without them is its own value. */
+const ENCODED = /[%+]/;
+
 function decode(component: string): string {
+  if (!ENCODED.test(component)) return component;
   return decodeURIComponent(component.replace(/\+/g, ' '));
 }
 

@@ -6,7 +6,7 @@
  * when the mock does it). Revoked grant IDs are kept up to a bound, the oldest
  * forgotten first.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBase64url } from './random-tokens.js';
 
 export const MAX_REVOKED_GRANTS = 100_000;
 
@@ -17,7 +17,7 @@ export class Grants {
 
   /** A new grant ID (random, never shown to anyone but inside the mock's own tokens). */
   start(): string {
-    return randomBytes(12).toString('base64url');
+    return randomBase64url(12);
   }
 
   revoke(grantId: string, cause: GrantRevocationCause): void {

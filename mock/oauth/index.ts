@@ -55,20 +55,6 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
     global: false,
     errorResponseBuilder: (_request, context) => Object.assign(new Error(`Too many requests from this address. Try again in ${context.after}.`), { statusCode: 429, code: 'rate_limited' }),
   });
-  await app.register(fastifyCookie);
-  // The CSRF token is bound to the pending request's ID (userInfo), so a form
-  // only works for the sign-in it was served for, in the browser that got the cookie.
-  await app.register(fastifyCsrf, {
-    sessionPlugin: '@fastify/cookie',
-    cookieKey: 'lockconf_csrf',
-    cookieOpts: { path: app.prefix || '/', sameSite: 'strict', httpOnly: true },
-    csrfOpts: { hmacKey: randomBytes(32) },
-    getUserInfo: (request) => {
-      const body = request.body as { request?: unknown } | undefined;
-      return typeof body?.request === 'string' ? body.request : '';
-    },
-  });
-
   app.setErrorHandler((error, request, reply) => {
     const described = describeError(error);
     if (described.status >= 500) request.log.error({ err: error }, 'OAuth route failed');
@@ -84,6 +70,23 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
     return reply.code(described.status).type('text/html; charset=utf-8').send(errorPage(title, message));
   });
 
-  registerAuthorizationEndpoint(app, ctx, { pending, codes, limits, csrfProtection: app.csrfProtection });
+  // Only the sign-in pages use cookies (the CSRF cookie): registered in their own scope,
+  // so the token endpoint, which reads and sets none, does not run the cookie hooks.
+  await app.register(async (pages) => {
+    await pages.register(fastifyCookie);
+    // The CSRF token is bound to the pending request's ID (userInfo), so a form
+    // only works for the sign-in it was served for, in the browser that got the cookie.
+    await pages.register(fastifyCsrf, {
+      sessionPlugin: '@fastify/cookie',
+      cookieKey: 'lockconf_csrf',
+      cookieOpts: { path: app.prefix || '/', sameSite: 'strict', httpOnly: true },
+      csrfOpts: { hmacKey: randomBytes(32) },
+      getUserInfo: (request) => {
+        const body = request.body as { request?: unknown } | undefined;
+        return typeof body?.request === 'string' ? body.request : '';
+      },
+    });
+    registerAuthorizationEndpoint(pages, ctx, { pending, codes, limits, csrfProtection: pages.csrfProtection });
+  });
   registerTokenEndpoint(app, ctx, { tokens, codes, refresh, grants });
 }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { FixtureClient } from '../../harness/contracts.js';
 import type { MockContext } from '../context.js';
 import { derivedBytes } from '../identities.js';
-import { sameSecret } from '../secret-compare.js';
+import { presentedDigest, sameDigest } from '../secret-compare.js';
 
 /** A further credential; the same four fields as GET /fixtures lists. */
 export type OtherClient = FixtureClient;
@@ -49,14 +49,16 @@ function every(ctx: MockContext): RegisteredClient[] {
 /** The client registered under this client_id, or null. */
 export function registeredClient(ctx: MockContext, clientId: string): RegisteredClient | null {
   let found: RegisteredClient | null = null;
+  const presented = presentedDigest(clientId);
   // Every entry is compared (constant time each), whichever matches.
-  for (const client of every(ctx)) if (sameSecret(clientId, client.clientId) && !found) found = client;
+  for (const client of every(ctx)) if (sameDigest(presented, client.clientId) && !found) found = client;
   return found;
 }
 
 /** Whether the API key is one of a registered client's. */
 export function knownApiKey(ctx: MockContext, apiKey: string): boolean {
   let known = false;
-  for (const client of every(ctx)) if (sameSecret(apiKey, client.apiKey)) known = true;
+  const presented = presentedDigest(apiKey);
+  for (const client of every(ctx)) if (sameDigest(presented, client.apiKey)) known = true;
   return known;
 }

@@ -9,9 +9,10 @@
  * same way (400 invalid_grant). Expired records are swept. So memory stays flat
  * under any number of refreshes.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { MockContext } from '../context.js';
 import type { Grants } from './grants.js';
+import { randomBase64url } from './random-tokens.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const REFRESH_LIFETIME_MS = 365 * DAY_MS;
@@ -64,7 +65,7 @@ export class RefreshTokens {
   constructor(private readonly ctx: MockContext, private readonly grants?: Grants) {}
 
   issue(grant: { clientId: string; userId: string | null; grantId?: string }): string {
-    const token = randomBytes(32).toString('base64url');
+    const token = randomBase64url(32);
     this.#live.set(hashOf(token), { clientId: grant.clientId, userId: grant.userId, issuedAtMs: this.ctx.clock.now(), ...(grant.grantId ? { grantId: grant.grantId } : {}) });
     if (this.#live.size > MAX_LIVE) this.#live.delete(this.#live.keys().next().value!);
     if (++this.#issuedSinceSweep >= SWEEP_EVERY) this.#sweep();
