@@ -56,6 +56,11 @@ export default defineConfig({
           // 2-core machine, so everything waited for the matrix. The matrix's worker
           // mostly waits on its child runs; the other files run beside it.
           maxWorkers: Math.max(2, availableParallelism()),
+          // Each worker runs file after file with the modules it loaded kept (fastify, the
+          // mock, the harness): a fresh process per file cost about half the CPU of the small
+          // files. A file that leaves state in a module behind (an interrupt halts the token
+          // refreshes of its process) calls vi.resetModules() in its afterAll.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

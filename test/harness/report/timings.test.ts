@@ -1,6 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clearMarks, markPhase, runTimings, timingsLine, timingsTable } from '../../../harness/report/timings.js';
 
+// The marks live on the process's timeline: a file before this one in the same worker may have set some.
+beforeAll(() => clearMarks());
 afterEach(() => clearMarks());
 
 describe("where a run's time goes", () => {

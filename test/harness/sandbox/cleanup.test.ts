@@ -3,7 +3,7 @@
  * before each registration, the deletions at the end (kept for the next run when
  * they fail), and the interrupt handler that lets a refresh finish first.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -127,6 +127,10 @@ describe('against the mock: registrations made through the wrapped client are de
 
 // Last in the file: after it, this worker refuses new refreshes (as a stopping run must).
 describe('onInterrupt', () => {
+  // The unit project's files share their worker (vitest.config.ts, isolate: false): the
+  // files after this one load the harness afresh, with refreshes allowed.
+  afterAll(() => { vi.resetModules(); });
+
   test('a stop waits for the refresh in flight, then cleans up, then exits with 128 + signal; a second signal exits at once', async () => {
     const order: string[] = [];
     const exits: number[] = [];

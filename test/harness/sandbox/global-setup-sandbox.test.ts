@@ -69,6 +69,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await mock?.close();
   await removeTmpDir(dir);
+  // The unit project's files share their worker (vitest.config.ts, isolate: false): after the
+  // interrupt test this file's harness refuses refreshes; the files after it load it afresh.
+  vi.resetModules();
 });
 
 describe('global setup: sandbox clean-up and the webhook reachability probe', () => {
