@@ -79,8 +79,9 @@ export default defineConfig({
           // in modules besides the target view (one per run).
           isolate: false,
           sequence: { concurrent: false, shuffle: false },
-          // At most this many leased tests at once (the mock lists more fixture sets than this).
-          maxConcurrency: 5,
+          // At most this many leased tests at once (the mock lists more fixture sets than this);
+          // they mostly wait for deliveries and quiet windows.
+          maxConcurrency: 16,
           retry: 0,
           // Every wait in a test is bounded by the harness (deliveries, HTTP); this only
           // catches a hung target. The mock's clock is moved, never waited out.

@@ -71,10 +71,11 @@ export function createWorld(options: { lowerCaseLockIds?: boolean } = {}): World
 
 /**
  * How many fixture sets the world holds beyond the minimum: the harness leases one
- * per concurrent test (harness/run/fixture-sets.ts), so a few more than vitest's
- * maxConcurrency of the conformance project keeps a test from waiting for a set.
+ * per concurrent test and hands each out once between resets (harness/run/gate.ts), and
+ * a reset waits for every leased test to end; more sets than a full run's leased tests
+ * (59) means none waits for one.
  */
-export const EXTRA_FIXTURE_SETS = 12;
+export const EXTRA_FIXTURE_SETS = 64;
 
 /** Users and locks of one more set, appended after the minimum (whose positions do not change). */
 function addFixtureSet(users: MockUser[], locks: MockLock[], set: number, lower: boolean): void {

@@ -171,9 +171,9 @@ async function expectedTestCount(only: readonly string[] | null): Promise<number
   return (await scanSuites(ROOT)).filter((t) => wanted.has(t.id)).length;
 }
 
-/** The suite files (relative paths) that declare a test for one of the IDs; [] (every file) when none does. */
+/** The suite files (relative paths) that run a test for one of the IDs; [] (every file) when none does. */
 async function suiteFilesFor(ids: readonly string[]): Promise<string[]> {
   const wanted = new Set(ids);
-  return [...new Set((await scanSuites(ROOT)).filter((t) => wanted.has(t.id)).map((t) => t.file))];
+  return [...new Set((await scanSuites(ROOT)).filter((t) => wanted.has(t.id)).map((t) => t.runFile))];
 }
 

@@ -6,7 +6,7 @@
  * typo stops the run before it starts instead of silently running nothing.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { CATALOG, type Requirement } from '../catalog/index.js';
 
 export class SelectionError extends Error {
@@ -55,20 +55,33 @@ export function testNamePattern(ids: readonly string[]): string {
 export interface DeclaredTest {
   id: string;
   title: string;
-  /** Path relative to the project root. */
+  /** The module that declares it: path relative to the project root. */
   file: string;
+  /**
+   * The vitest file that runs it: `file` itself, or for a suite module (`*.suite.ts`)
+   * the test file that imports it (suites/leased.test.ts runs the leased suites as one).
+   */
+  runFile: string;
 }
 
 // conformance('ID', 'title', …) with any quote style; the title may span escaped quotes.
 const DECLARATION = /\bconformance\s*\(\s*(['"`])([A-Z0-9-]+)\1\s*,\s*(['"`])((?:\\.|(?!\3)[^\\])*)\3/g;
 
 /** Tests declared in one suite source, found statically (nothing is imported or run). */
-export function scanSource(source: string, file: string): DeclaredTest[] {
+export function scanSource(source: string, file: string, runFile = file): DeclaredTest[] {
   const out: DeclaredTest[] = [];
   for (const m of source.matchAll(DECLARATION)) {
-    out.push({ id: m[2]!, title: m[4]!.replace(/\\(.)/g, '$1'), file });
+    out.push({ id: m[2]!, title: m[4]!.replace(/\\(.)/g, '$1'), file, runFile });
   }
   return out;
+}
+
+// import './webhooks/delivery.suite.js' (a side-effect import of a suite module).
+const SUITE_IMPORT = /^\s*import\s*(['"])(\.{1,2}\/[^'"]+)\.suite\.js\1/gm;
+
+/** The suite modules a test file imports (absolute paths, `.ts`). */
+export function suiteImports(source: string, testFile: string): string[] {
+  return [...source.matchAll(SUITE_IMPORT)].map((m) => join(dirname(testFile), `${m[2]!}.suite.ts`));
 }
 
 async function walk(dir: string): Promise<string[]> {
@@ -82,16 +95,29 @@ async function walk(dir: string): Promise<string[]> {
   for (const e of entries) {
     const full = join(dir, e.name);
     if (e.isDirectory()) files.push(...(await walk(full)));
-    else if (e.isFile() && e.name.endsWith('.test.ts')) files.push(full);
+    else if (e.isFile() && (e.name.endsWith('.test.ts') || e.name.endsWith('.suite.ts'))) files.push(full);
   }
   return files.sort();
 }
 
-/** Every conformance test declared under suites/ (static scan). */
+/**
+ * Every conformance test declared under suites/ (static scan), in test files and in
+ * the suite modules a test file imports. A suite module no test file imports runs
+ * nowhere, so its tests are left out.
+ */
 export async function scanSuites(root: string): Promise<DeclaredTest[]> {
   const files = await walk(join(root, 'suites'));
+  const sources = new Map<string, string>();
+  for (const f of files) sources.set(f, await readFile(f, 'utf8'));
+  const runner = new Map<string, string>(); // suite module → the test file importing it
+  for (const [f, source] of sources) {
+    if (f.endsWith('.test.ts')) for (const m of suiteImports(source, f)) runner.set(m, f);
+  }
   const out: DeclaredTest[] = [];
-  for (const f of files) out.push(...scanSource(await readFile(f, 'utf8'), relative(root, f)));
+  for (const [f, source] of sources) {
+    const runFile = f.endsWith('.suite.ts') ? runner.get(f) : f;
+    if (runFile) out.push(...scanSource(source, relative(root, f), relative(root, runFile)));
+  }
   return out;
 }
 

@@ -96,6 +96,14 @@ function workerPlan(): RunPlan {
 
 let gate: RunGate<Fixtures> | null = null;
 
+/**
+ * How long a leased test's exclusive phase (t.exclusive, the suites' alone()) lets the
+ * tests beside it and after it go on first: it runs when nothing else does, at the end of
+ * the leased tests, instead of holding them all back (harness/run/gate.ts). A test
+ * that calls alone() adds this to its timeout.
+ */
+export const EXCLUSIVE_YIELD_MS = 10_000;
+
 /** The worker's gate: every set is brought back with a quiet reset (not in any test's evidence). */
 function workerGate(): RunGate<Fixtures> {
   gate ??= new RunGate(workerPlan().sets, {
@@ -107,6 +115,7 @@ function workerGate(): RunGate<Fixtures> {
     afterExclusive: async () => {
       await quietControl(getTarget().setup).resetClock();
     },
+    yieldMs: EXCLUSIVE_YIELD_MS,
   });
   return gate;
 }

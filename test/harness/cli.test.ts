@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../harness/cli.js';
-import { expandSelection, scanSource, SelectionError, testNamePattern } from '../../harness/run/selection.js';
+import { expandSelection, scanSource, scanSuites, SelectionError, suiteImports, testNamePattern } from '../../harness/run/selection.js';
 import { cli } from '../support/cli.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 
@@ -35,9 +35,22 @@ describe('selection (--only, --list)', () => {
   it('finds conformance() declarations statically', () => {
     const src = `conformance('OAUTH-STATE-ECHO', 'state comes back', {}, async () => {});\n  conformance(\n "REFRESH-SINGLE-USE",\n "it\\"s refused", { needs: ['user-token'] }, fn)`;
     expect(scanSource(src, 'suites/x.test.ts')).toEqual([
-      { id: 'OAUTH-STATE-ECHO', title: 'state comes back', file: 'suites/x.test.ts' },
-      { id: 'REFRESH-SINGLE-USE', title: 'it"s refused', file: 'suites/x.test.ts' },
+      { id: 'OAUTH-STATE-ECHO', title: 'state comes back', file: 'suites/x.test.ts', runFile: 'suites/x.test.ts' },
+      { id: 'REFRESH-SINGLE-USE', title: 'it"s refused', file: 'suites/x.test.ts', runFile: 'suites/x.test.ts' },
     ]);
+  });
+
+  it('finds the test file that runs a suite module (its side-effect import)', () => {
+    const src = `/** doc */\nimport './webhooks/delivery.suite.js';\nimport "../events/lock-events.suite.js";\nimport { x } from './other.js';`;
+    expect(suiteImports(src, '/p/suites/leased.test.ts')).toEqual(['/p/suites/webhooks/delivery.suite.ts', '/p/events/lock-events.suite.ts']);
+  });
+
+  it('runs every test of a leased suite module from suites/leased.test.ts, and every other test from its own file', async () => {
+    const tests = await scanSuites(resolve(import.meta.dirname, '../..'));
+    const delivery = tests.find((t) => t.id === 'DELIVERY-NO-RETRY')!;
+    expect(delivery).toMatchObject({ file: 'suites/webhooks/delivery.suite.ts', runFile: 'suites/leased.test.ts' });
+    expect(tests.find((t) => t.id === 'TOKEN-RESPONSE-JSON')).toMatchObject({ file: 'suites/token/token-endpoint.test.ts', runFile: 'suites/token/token-endpoint.test.ts' });
+    expect(tests.filter((t) => t.file.endsWith('.suite.ts')).every((t) => t.runFile === 'suites/leased.test.ts')).toBe(true);
   });
 });
 

@@ -145,3 +145,53 @@ describe('run gate: exclusive phases', () => {
     expect(gate.holders).toEqual({ shared: 0, exclusive: false });
   });
 });
+
+describe('run gate: a leased test\'s exclusive phase lets the others go first', () => {
+  function yieldingGate(n: number, yieldMs: number) {
+    const events: string[] = [];
+    const gate = new RunGate(Array.from({ length: n }, (_, i) => `set${i}`), {
+      reset: async () => { events.push('reset'); },
+      afterExclusive: async () => { events.push('clock back'); },
+      yieldMs,
+    });
+    return { gate, events };
+  }
+
+  it('tests that lease after it still start; its phase runs once no lease is held', async () => {
+    const { gate, events } = yieldingGate(4, 10_000);
+    const a = await gate.lease();
+    const b = await gate.lease();
+    const phase = a.exclusive(async () => {
+      events.push(`alone with ${gate.holders.shared} leases`);
+    });
+    await tick();
+    const c = await gate.lease(); // not held back behind the waiting phase
+    expect(c.set).toBe('set2');
+    b.release();
+    await tick();
+    expect(events).toEqual(['reset']);
+    c.release();
+    await phase;
+    expect(events).toEqual(['reset', 'alone with 0 leases', 'clock back']);
+    expect(gate.holders).toEqual({ shared: 1, exclusive: false });
+    a.release();
+  });
+
+  it('takes its place in line after yieldMs, first come first served again', async () => {
+    const { gate, events } = yieldingGate(3, 20);
+    const a = await gate.lease();
+    const b = await gate.lease();
+    const phase = a.exclusive(async () => { events.push('alone'); });
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    let later = false;
+    const c = gate.lease().then((lease) => { later = true; return lease; });
+    await tick();
+    expect(later).toBe(false); // the phase is in line now: the later lease waits behind it
+    b.release();
+    await phase;
+    expect(events).toEqual(['reset', 'alone', 'clock back']);
+    a.release(); // the phase marked the sets not leased as used: c waits for the next reset
+    (await c).release();
+    expect(events).toEqual(['reset', 'alone', 'clock back', 'reset']);
+  });
+});

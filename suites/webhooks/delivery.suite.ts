@@ -6,7 +6,7 @@
  */
 // Every test of this file leases a fixture set of its own: the sections run side by side.
 import { describeLeased as describe } from '../../harness/service/conformance.js';
-import { conformance } from '../../harness/service/conformance.js';
+import { EXCLUSIVE_YIELD_MS, conformance } from '../../harness/service/conformance.js';
 import type { Delivery, Inbox } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
 import { alone, control, newInbox } from '../support/context.js';
@@ -73,7 +73,8 @@ describe('Delivery', () => {
     await expectQuiet(t, inbox, 'three status checks: exactly three status events', { total: 3, predicate: isAbout(lock.lockId), windowMs: 150 });
   });
 
-  conformance('DELIVERY-NO-RETRY', 'a delivery answered with 5xx or 4xx is not retried', { needs: ['user-token', 'capture'] }, async (t) => {
+  // Its hour on the target's clock waits for the tests beside it (EXCLUSIVE_YIELD_MS).
+  conformance('DELIVERY-NO-RETRY', 'a delivery answered with 5xx or 4xx is not retried', { needs: ['user-token', 'capture'], timeout: 30_000 + EXCLUSIVE_YIELD_MS }, async (t) => {
     // One lock answers 500, the other 400 (both owned by users[0]), so one window covers both.
     const locks = fixtures(t).locks;
     const cases = [{ status: 500, lock: locks[0]! }, { status: 400, lock: locks[1] ?? locks[0]! }];
