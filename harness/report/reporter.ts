@@ -39,6 +39,7 @@ import { notTestedLines, summariseNotTested } from './not-tested-summary.js';
 import { runErrorFrom } from './run-error.js';
 import { markPhase, runTimings } from './timings.js';
 import { DeclarationOrder } from './declaration-order.js';
+import { scanSuites } from '../run/selection.js';
 
 export interface LockconfReporterOptions {
   runDir?: string;
@@ -151,6 +152,13 @@ export default class LockconfReporter implements Reporter {
   collectMs: number | null = null;
   /** Lines of tests that ran side by side, shown in declaration order. */
   #order = new DeclarationOrder();
+  /**
+   * The suite module that declares each test of a test file that only imports modules
+   * (suites/leased.test.ts): `${test file}\0${requirement ID}` → module. The result files
+   * name the module, as `--list` and the docs do.
+   */
+  #declaredIn: Promise<Map<string, string>> = Promise.resolve(new Map());
+  #declaredInReady = new Map<string, string>();
 
   constructor(opts: LockconfReporterOptions = {}) {
     this.#opts = opts;
@@ -164,6 +172,9 @@ export default class LockconfReporter implements Reporter {
     this.#runDir = resolve(this.#root, this.#opts.runDir ?? fromEnv ?? defaultRunDir(this.#root));
     // Global setup runs after onInit in this process and reads the same variable.
     process.env.LOCKCONF_RUN_DIR = this.#runDir;
+    this.#declaredIn = scanSuites(this.#root)
+      .then((tests) => new Map(tests.filter((t) => t.file !== t.runFile).map((t) => [`${t.runFile}\0${t.id}`, t.file])))
+      .catch(() => new Map());
     // Allure's report core loads while the tests run (allure-generator.ts).
     if (this.#allureWanted()) this.#allureGenerator = startAllureGenerator(dirname(allureCli(this.#root)));
   }
@@ -234,6 +245,7 @@ export default class LockconfReporter implements Reporter {
     if (this.#firstTestAt !== null) markPhase('first-test', this.#firstTestAt);
     if (this.#lastTestAt !== null) markPhase('last-test', this.#lastTestAt);
     markPhase('reports');
+    this.#declaredInReady = await this.#declaredIn;
     const context = await readRunContext(this.#runDir);
     const errors = unhandledErrors.map((err) => {
       const code = (err as { code?: unknown }).code;
@@ -329,9 +341,11 @@ export default class LockconfReporter implements Reporter {
   #record(tc: TestCase): TestRecord {
     const r = tc.result();
     const meta = tc.meta().lockconf;
+    const file = relative(this.#root, tc.module.moduleId).split('\\').join('/');
+    const id = meta?.requirement ?? idFromTestName(tc.name);
     const record: TestRecord = {
       name: tc.name,
-      file: relative(this.#root, tc.module.moduleId),
+      file: (id && this.#declaredInReady.get(`${file}\0${id}`)) || file,
       state: r.state,
       ...(meta ? { meta } : {}),
     };

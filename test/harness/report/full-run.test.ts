@@ -130,6 +130,13 @@ describe('a full conformance run through the command line', () => {
     expect(result.counts.passed).toBeGreaterThan(10);
   });
 
+  it('names the suite module that declares each test, also for the modules suites/leased.test.ts runs', () => {
+    const fileOf = (id: string) => result.tests.find((t) => t.requirement === id)?.file;
+    expect(fileOf('DELIVERY-NO-REDIRECT')).toBe('suites/webhooks/delivery.suite.ts');
+    expect(fileOf('OAUTH-STATE-ECHO')).toBe('suites/oauth/authorization-code.test.ts');
+    expect(result.tests.map((t) => t.file)).not.toContain('suites/leased.test.ts');
+  });
+
   it('keeps index.html of a passing run under 300 KB', async () => {
     const html = await readFile(join(runDir, 'index.html'), 'utf8');
     expect(Buffer.byteLength(html)).toBeLessThan(300 * 1024);
