@@ -8,7 +8,6 @@
  * every token and code the target handed out and every webhook token the
  * harness chose, independently of the harness's own redaction.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,6 +20,7 @@ import { SERVICE_CATALOG } from '../../../harness/catalog/index.js';
 import type { ConformanceResult } from '../../../harness/report/result-file.js';
 import { createMock, type RunningMock } from '../../../mock/server.js';
 import { launchChromium } from '../../support/chromium.js';
+import { cli } from '../../support/cli.js';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -32,17 +32,10 @@ const CREDENTIALS = {
 };
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/;
 
-function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
-  Object.assign(env, extraEnv, { NO_COLOR: '1' });
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/lockconf.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('close', (code) => done({ code, out }));
-  });
+/** The command line in a child process (test/support/cli.ts), its stdout and stderr as one text. */
+async function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+  const r = await cli(args, extraEnv);
+  return { code: r.code, out: r.stdout + r.stderr };
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
