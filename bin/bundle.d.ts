@@ -8,6 +8,8 @@ export interface BundleOptions {
   entryPoints: string[];
   /** Default: <root>/node_modules/.cache/lockconf. */
   cacheDir?: string;
+  /** The environment whose LOCKCONF_NO_BUILD=1 asks for no build (ensureBundle returns null); default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** Hears why no build could be had (ensureBundle then returns null). */
   onError?: (err: unknown) => void;
 }

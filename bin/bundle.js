@@ -195,9 +195,12 @@ export async function build(opts) {
 /**
  * The built entry points of `opts.entryPoints` (paths relative to `opts.root`), built
  * now if needed: { dir, entries: { 'harness/cli.ts': '/…/cli.mjs' }, built }, or null
- * when they cannot be had (`opts.onError` hears why).
+ * when they cannot be had (`opts.onError` hears why) or LOCKCONF_NO_BUILD=1 asks
+ * for none (in `opts.env`, default process.env): the caller then runs the TypeScript
+ * through tsx.
  */
 export async function ensureBundle(opts) {
+  if ((opts.env ?? process.env).LOCKCONF_NO_BUILD === '1') return null;
   try {
     return currentBuild(opts) ?? (await build(opts));
   } catch (err) {

@@ -23,7 +23,6 @@ const ENTRY = 'harness/cli.ts';
 
 /** The prebuilt CLI's module (its runCli), or null: run through tsx. */
 async function prebuilt() {
-  if (process.env.LOCKCONF_NO_BUILD === '1') return null;
   const build = await ensureBundle({ root: ROOT, name: 'cli', entryPoints: [ENTRY] });
   if (!build) return null;
   try {

@@ -18,6 +18,6 @@ export interface NodeStart {
 
 /** How to start `entry` (a path relative to the repository, e.g. 'test/self-verification/lane.ts'); `name` names its build in the cache. */
 export async function prebuiltStart(name: string, entry: string, env: NodeJS.ProcessEnv = process.env): Promise<NodeStart> {
-  const build = env.LOCKCONF_NO_BUILD === '1' ? null : await ensureBundle({ root: ROOT, name, entryPoints: [entry] });
+  const build = await ensureBundle({ root: ROOT, name, entryPoints: [entry], env });
   return build ? { script: build.entries[entry]!, execArgv: [] } : { script: join(ROOT, entry), execArgv: ['--import', 'tsx'] };
 }
