@@ -39,6 +39,8 @@ export interface Fixtures {
   clients?: FixtureClient[];
   /** Optional (docs/control-protocol-extensions.md): how long the target waits for a webhook receiver's answer, in ms. */
   deliveryTimeoutMs?: number;
+  /** Optional (docs/control-protocol-extensions.md): POST /reset calls the target has had since it started. */
+  resets?: number;
 }
 
 export interface TargetProfile {

@@ -62,6 +62,8 @@ export interface MockOptions {
   logLevel?: 'silent' | 'fatal' | 'error' | 'warn' | 'info' | 'debug';
   /** Client timeouts of the server (default mock/server-timeouts.ts; tests shorten them). */
   serverTimeouts?: Partial<import('./server-timeouts.js').ServerTimeouts>;
+  /** Serve the run lease, POST and DELETE /_control/lease (default true; false: a target without the extension). */
+  lease?: boolean;
 }
 
 export interface ResolvedMockOptions {
@@ -77,6 +79,7 @@ export interface ResolvedMockOptions {
   signatureTimestampSeconds?: boolean;
   bridgeListsAllLocks?: boolean;
   revokeOnRefreshReplay?: boolean;
+  lease?: boolean;
 }
 
 export interface AccessTokenClaims {

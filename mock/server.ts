@@ -57,6 +57,7 @@ function resolveOptions(options: MockOptions): ResolvedMockOptions {
     emptyWebhookAnswers: options.emptyWebhookAnswers ?? false,
     signatureTimestampSeconds: options.signatureTimestampSeconds ?? false,
     bridgeListsAllLocks: options.bridgeListsAllLocks ?? false,
+    lease: options.lease ?? true,
     revokeOnRefreshReplay: options.revokeOnRefreshReplay ?? false,
   };
 }

@@ -36,17 +36,29 @@ export function untilStopped(): Promise<void> {
   });
 }
 
-/** The exit code a finished run earns: incomplete fails (1) unless partial runs are allowed. */
+/**
+ * The exit code a finished run earns: 0 conformant, or partial (the whole narrowed or
+ * weakened scope passed: CI can gate on a scope); 1 not conformant, interrupted,
+ * interfered, or incomplete (0 with --allow-incomplete); 2 no verdict (could not run).
+ */
 export function exitCodeFor(verdict: ConformanceResult['verdict'] | null, allowIncomplete = false): number {
-  if (verdict === null || verdict === 'error') return EXIT.NOT_CARRIED_OUT;
-  if (verdict === 'not-conformant') return EXIT.NOT_CONFORMANT;
-  if (verdict === 'incomplete' && !allowIncomplete) return EXIT.NOT_CONFORMANT;
-  return EXIT.OK;
+  switch (verdict) {
+    case null:
+    case 'error':
+      return EXIT.NOT_CARRIED_OUT;
+    case 'conformant':
+    case 'partial':
+      return EXIT.OK;
+    case 'incomplete':
+      return allowIncomplete ? EXIT.OK : EXIT.NOT_CONFORMANT;
+    default:
+      return EXIT.NOT_CONFORMANT;
+  }
 }
 
 /** Remove what a previous run left in the directory, so nothing stale is read as this run's result. */
 export async function clearRunDir(runDir: string): Promise<void> {
-  for (const name of ['conformance.json', 'index.html', 'junit.xml', 'run-context.json', 'allure-results', 'allure-report']) {
+  for (const name of ['conformance.json', 'index.html', 'junit.xml', 'run-context.json', 'allure-results', 'allure-report', '.lockconf-resets']) {
     await rm(join(runDir, name), { recursive: true, force: true });
   }
 }

@@ -19,6 +19,10 @@ import { expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, UsageFailure, WORK_ROOT, clearRunDir, exitCodeFor } from './common.js';
 import { clearMarks, markPhase, runTimings, timingsLine, timingsTable } from '../report/timings.js';
+import { describeWeakenings, weakeningSettings } from '../run/weakening.js';
+import { leaseWaitMs } from '../service/target-lease.js';
+import { claimRunDir } from './run-dir.js';
+import { InterruptOnSignal } from './interrupt.js';
 
 export { exitCodeFor };
 import { receiverCommand } from './receiver.js';
@@ -59,16 +63,34 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
 
   // Everything that can be wrong with the invocation is found before vitest starts.
   const only = opts.only?.length ? expandSelection(opts.only, SERVICE_CATALOG) : null;
+  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(WORK_ROOT);
+  // This run alone writes into runDir (run-dir.ts); another live run there is refused (exit 2).
+  const release = await claimRunDir(runDir);
+  try {
+    return await carryOut(opts, only, runDir);
+  } finally {
+    await release();
+  }
+}
+
+async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir: string): Promise<number> {
   const targetFile = opts.target ? resolve(opts.target) : null;
   const startedAt = new Date().toISOString();
   // --no-allure, or LOCKCONF_NO_ALLURE=1 in the environment (CI without the drill-down).
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
-  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(WORK_ROOT);
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
-  const fail = (err: unknown, target: { authUrl: string | null; baseUrl: string | null; mock: boolean } | null = null) =>
-    failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir });
-
   const choice = chooseTarget(targetFile, process.env);
+  // Read now, before global setup sets its own defaults: the settings that make this run no certificate.
+  const weakenedBy = weakeningSettings(process.env, { embeddedMock: choice.kind === 'mock' });
+  const fail = (err: unknown, target: { authUrl: string | null; baseUrl: string | null; mock: boolean } | null = null) =>
+    failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir, weakenedBy });
+
+  try {
+    leaseWaitMs(process.env); // a malformed LOCKCONF_LEASE_WAIT_MS stops the run before any test
+  } catch (err) {
+    if (isLockconfError(err)) return fail(err);
+    throw err;
+  }
   if (targetFile) {
     try {
       await stat(targetFile);
@@ -113,6 +135,8 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   if (expectFile) process.env.LOCKCONF_EXPECT_FILE = expectFile;
   if (!allure) process.env.LOCKCONF_NO_ALLURE = '1';
 
+  // Ctrl-C: the tests in progress end, the reports of what ran are written (interrupt.ts).
+  const interrupt = new InterruptOnSignal();
   const reporter = new LockconfReporter({
     runDir,
     root: ROOT,
@@ -124,19 +148,26 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
     updateLatest: !opts.out,
     catalog: SERVICE_CATALOG,
     expectedTests: await expectedTestCount(only),
+    weakenedBy,
+    interrupted: () => interrupt.interrupted,
   });
   // junit.xml is written by the lockconf reporter, from the same result as the other reports.
-  const reporters: unknown[] = [];
+  const reporters: unknown[] = [interrupt];
   if (allure) reporters.push(new LockconfAllureReporter({ resultsDir: join(runDir, 'allure-results') }));
   reporters.push(reporter); // last: the others have written their files when it runs
 
-  process.stdout.write(`lockconf: conformance run → ${runDir} (seed ${seed}${only ? `, ${only.length} requirement(s) selected` : ''})\n`);
+  process.stdout.write(`lockconf: conformance run → ${runDir} (seed ${seed}${only ? `, ${only.length} of ${SERVICE_CATALOG.length} requirements in scope` : ''})\n`);
+  if (weakenedBy.length) process.stdout.write(`lockconf: weakened by ${describeWeakenings(weakenedBy)}: the verdict can be partial at best\n`);
   // With --only, vitest loads just the suite files that declare a selected requirement:
   // the test-name filter alone would still import and set up every file.
   const files = only ? await suiteFilesFor(only) : [];
   const stderr = vitestStderr();
   markPhase('vitest');
-  await runVitestProject({ project: 'conformance', files, reporters, only, stderr: stderr.stream });
+  try {
+    await runVitestProject({ project: 'conformance', files, reporters, only, stderr: stderr.stream });
+  } finally {
+    interrupt.dispose();
+  }
   markPhase('closed');
 
   const verdict = await readVerdict(reporter, runDir);
@@ -152,6 +183,8 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
     if (error) process.stderr.write(`lockconf: report: ${join(runDir, 'index.html')}\n`);
   } else {
     stderr.flush(process.stderr);
+    const note = VERDICT_EXIT_NOTE[verdict];
+    if (note) process.stdout.write(`lockconf: ${note}\n`);
     if (verdict === 'incomplete') {
       process.stdout.write(
         opts.allowIncomplete
@@ -164,6 +197,13 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   if (timings && verdict !== null && verdict !== 'error') process.stdout.write(`${opts.timings ? `timings:\n${timingsTable(timings)}` : timingsLine(timings)}\n`);
   return exitCodeFor(verdict, opts.allowIncomplete);
 }
+
+/** What the exit code of a verdict means, where it is not plain. */
+const VERDICT_EXIT_NOTE: Partial<Record<string, string>> = {
+  partial: 'partial: everything in scope passed (exit 0); the run was narrowed or weakened, so it certifies nothing beyond its scope.',
+  interrupted: 'interrupted: the reports hold what ran before the stop (exit 1).',
+  interfered: 'interfered: someone else reset the target during the run; run again when nothing else uses it (exit 1).',
+};
 
 /** How many tests the selection holds (static scan), for the progress count. */
 async function expectedTestCount(only: readonly string[] | null): Promise<number> {

@@ -13,6 +13,7 @@ import { writeErrorReport } from '../report/error-report.js';
 import { pointLatest } from '../report/reporter.js';
 import { toolVersion } from '../report/result-file.js';
 import { EXIT } from './common.js';
+import type { Weakening } from '../run/weakening.js';
 
 export interface FailRunOptions {
   runDir: string;
@@ -29,6 +30,8 @@ export interface FailRunOptions {
   clear: (runDir: string) => Promise<void>;
   /** Where the message goes (default stderr). */
   print?: (line: string) => void;
+  /** Settings that weakened the run (run/weakening.ts), named in its reports. */
+  weakenedBy?: Weakening[];
 }
 
 export async function failRun(err: unknown, opts: FailRunOptions): Promise<number> {
@@ -42,7 +45,7 @@ export async function failRun(err: unknown, opts: FailRunOptions): Promise<numbe
   await writeErrorReport({
     runDir: opts.runDir,
     root: opts.root,
-    info: { version: await toolVersion(opts.root), error, startedAt: opts.startedAt, seed: opts.seed, only: opts.only, allure: opts.allure, target: opts.target },
+    info: { version: await toolVersion(opts.root), error, startedAt: opts.startedAt, seed: opts.seed, only: opts.only, allure: opts.allure, target: opts.target, ...(opts.weakenedBy ? { weakenedBy: opts.weakenedBy } : {}) },
   });
   if (opts.updateLatest) await pointLatest(opts.reportsRoot, opts.runDir);
   print(`lockconf: ${error.code}: ${error.message}`);

@@ -25,7 +25,8 @@ import type { Level, Requirement } from '../catalog/index.js';
 import type { Exchange } from '../contracts.js';
 import type { DeliveryEvidence } from '../run/outcome.js';
 import type { RequirementResult } from '../run/verdict.js';
-import type { TestEvidence } from './result-file.js';
+import type { ConformanceResult, TestEvidence } from './result-file.js';
+import { runFacts } from './verdict-text.js';
 import type { AllureGenerator } from './allure-generator.js';
 
 const run = promisify(execFile);
@@ -177,6 +178,21 @@ export async function writeFinishedResult(
     stop: now,
   };
   await writeFile(join(dir, `${uuid}-result.json`), JSON.stringify(result), 'utf8');
+}
+
+/** A .properties value or key: backslashes, line breaks and (in keys) separators escaped. */
+function propertiesText(text: string, key = false): string {
+  const escaped = text.replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n');
+  return key ? escaped.replace(/([=:\s])/g, '\\$1') : escaped;
+}
+
+/**
+ * allure-results/environment.properties: the run's verdict, scope and weakening
+ * settings (verdict-text.ts runFacts), shown in the Allure report's environment.
+ */
+export async function writeAllureEnvironment(dir: string, result: ConformanceResult): Promise<void> {
+  const lines = runFacts(result).map(([k, v]) => `${propertiesText(k, true)}=${propertiesText(v)}`);
+  await writeFile(join(dir, 'environment.properties'), `${lines.join('\n')}\n`, 'utf8');
 }
 
 /** A skipped result for every not-tested requirement that has no result yet. */

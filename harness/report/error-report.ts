@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { CATALOG, type Requirement } from '../catalog/index.js';
 import type { RequirementResult } from '../run/verdict.js';
-import { generateAllureReport, writeFinishedResult, writeNotTestedResults } from './allure.js';
+import { generateAllureReport, writeAllureEnvironment, writeFinishedResult, writeNotTestedResults } from './allure.js';
 import { renderIndexHtml } from './index-html.js';
 import { renderJunit } from './junit.js';
 import type { ConformanceResult, RunError } from './result-file.js';
+import type { Weakening } from '../run/weakening.js';
 
 export interface ErrorRunInfo {
   version: string;
@@ -26,6 +27,8 @@ export interface ErrorRunInfo {
   only?: string[] | null;
   allure: boolean;
   catalog?: readonly Requirement[];
+  /** Settings that weakened the run (run/weakening.ts): named in the reports even of a run that could not start. */
+  weakenedBy?: Weakening[];
 }
 
 export function buildErrorResult(info: ErrorRunInfo): ConformanceResult {
@@ -53,7 +56,13 @@ export function buildErrorResult(info: ErrorRunInfo): ConformanceResult {
     error: info.error,
     counts: { passed: 0, failed: 0, warned: 0, notTested: requirements.length, informational: 0, expectedFailures: 0 },
     requirements,
-    selection: { only: info.only ?? null, partial: !!info.only },
+    selection: {
+      only: info.only ?? null,
+      partial: !!info.only || !!info.weakenedBy?.length,
+      inScope: info.only ? info.only.length : catalog.length,
+      total: catalog.length,
+      weakenedBy: info.weakenedBy ?? [],
+    },
     expect: null,
     tests: [],
     links: { index: 'index.html', junit: 'junit.xml', allure: info.allure ? 'allure-report/index.html' : null },
@@ -87,6 +96,7 @@ export async function writeErrorReport(opts: { runDir: string; root: string; inf
       const now = Date.now();
       await writeAllureError(dir, opts.info.error, now);
       await writeNotTestedResults(dir, result.requirements, now);
+      await writeAllureEnvironment(dir, result);
       await generateAllureReport({ runDir: opts.runDir, root: opts.root });
     } catch {
       // The other three files carry the error; the drill-down is a convenience.

@@ -10,6 +10,7 @@ import { summariseNotTested } from './not-tested-summary.js';
 import { commonResponseHeaders, evidenceHomes, linkToEvidence, renderCommonHeaders, renderTestEvidence } from './evidence-html.js';
 import type { RequirementResult } from '../run/verdict.js';
 import type { ConformanceResult, TestEvidence } from './result-file.js';
+import { VERDICT_NOTE, VERDICT_TITLE as VERDICT_TEXT, scopeText, weakenedText } from './verdict-text.js';
 
 const e = (value: unknown): string => escapeHtml(value === undefined || value === null ? '' : String(value));
 
@@ -20,18 +21,6 @@ const STATUS_LABEL: Record<RequirementStatus, string> = {
   'not-tested': 'not tested',
   informational: 'informational',
   passed: 'passed',
-};
-const VERDICT_TEXT: Record<ConformanceResult['verdict'], string> = {
-  conformant: 'Conformant',
-  'not-conformant': 'Not conformant',
-  incomplete: 'Incomplete',
-  error: 'Could not run',
-};
-const VERDICT_NOTE: Record<ConformanceResult['verdict'], string> = {
-  conformant: 'Every MUST requirement that was tested passed.',
-  'not-conformant': 'At least one MUST requirement failed.',
-  incomplete: 'No MUST requirement failed, but some were not tested.',
-  error: 'The run could not be carried out: nothing was judged.',
 };
 export function requirementAnchor(id: string): string {
   return `req-${id}`;
@@ -105,6 +94,13 @@ function renderNotTestedHint(result: ConformanceResult): string {
   return `<p class="note">${e(summary.ids.length)} requirement(s) not tested${summary.best ? `; ${e(summary.best.what)} would test ${e(summary.best.count)} of them` : ''}.</p>`;
 }
 
+/** The scope and the weakening settings of a narrowed or weakened run, and what showed interference, under the verdict. */
+function renderScope(result: ConformanceResult): string {
+  const lines = [scopeText(result), weakenedText(result), result.interference ?? null].filter((l): l is string => !!l);
+  if (!lines.length) return '';
+  return `<p class="scope" data-partial="${result.selection.partial ? 'true' : 'false'}">${lines.map(e).join('<br>')}</p>`;
+}
+
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
   for (const item of items) out.set(key(item), [...(out.get(key(item)) ?? []), item]);
@@ -149,10 +145,9 @@ function renderDetails(result: ConformanceResult): string {
     ['Tool', `${result.tool.name} ${result.tool.version}`],
   ];
   if (t.receiverUrl) rows.splice(1, 0, ['Webhook receiver', t.receiverUrl]);
-  if (result.selection.only) {
-    const ids = result.selection.only;
-    rows.push(['Selection', `--only: ${ids.length} requirement(s): ${ids.slice(0, 4).join(', ')}${ids.length > 4 ? ` and ${ids.length - 4} more` : ''}`]);
-  }
+  const scope = scopeText(result);
+  if (scope) rows.push(['Scope', scope]);
+  for (const w of result.selection.weakenedBy ?? []) rows.push(['Weakened by', `${w.setting}=${w.value}: ${w.effect}`]);
   if (result.expect) rows.push(['Known deviations', `${result.expect.file}${result.expect.stale.length ? ` (stale: ${result.expect.stale.join(', ')})` : ''}`]);
   if (t.missing && Object.keys(t.missing).length) {
     rows.push(['Missing capabilities', Object.entries(t.missing).map(([k, v]) => `${k}: ${v}`).join('; ')]);
@@ -197,7 +192,7 @@ function renderRequirements(result: ConformanceResult, common: ReadonlyMap<strin
 
 const CSS = `
 :root{--fg:#1d2330;--muted:#5d6678;--bg:#f6f7f9;--card:#fff;--line:#dde1e8;
---passed:#1a7f37;--failed:#c62828;--warned:#b26a00;--not-tested:#57606a;--informational:#1f5fb8}
+--passed:#1a7f37;--failed:#c62828;--warned:#b26a00;--not-tested:#57606a;--informational:#1f5fb8;--partial:#4a5568}
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--fg);background:var(--bg)}
 main{max-width:1100px;margin:0 auto;padding:24px}
@@ -209,6 +204,8 @@ a{color:#1f5fb8}
 .muted{color:var(--muted)}
 .verdict{font-size:56px;font-weight:800;line-height:1.1;margin:4px 0}
 .verdict.v-conformant{color:var(--passed)}.verdict.v-not-conformant{color:var(--failed)}.verdict.v-incomplete{color:var(--warned)}.verdict.v-error{color:var(--failed)}
+.verdict.v-partial{color:var(--partial)}.verdict.v-interrupted,.verdict.v-interfered{color:var(--warned)}
+.scope{font-size:15px;margin:0 0 12px;padding:6px 10px;border-left:5px solid var(--partial);background:var(--card)}
 .run-error{white-space:pre-wrap;background:#fff4f4;border:1px solid #f3caca;border-left:5px solid var(--failed);border-radius:4px;padding:10px;margin:8px 0 16px;font-size:15px}
 .verdict-note{font-size:17px;margin:0 0 16px}
 .top{display:grid;grid-template-columns:1fr 1fr;gap:24px;align-items:start}
@@ -275,8 +272,8 @@ export function renderIndexHtml(result: ConformanceResult): string {
 <h1>Lock Access Service conformance report</h1>
 <div class="top"><div>
 <p class="verdict v-${e(result.verdict)}" data-verdict="${e(result.verdict)}">${e(VERDICT_TEXT[result.verdict])}</p>
-<p class="verdict-note">${e(VERDICT_NOTE[result.verdict])}${result.selection.partial ? ' Partial run: only the selected requirements were run.' : ''}</p>
-${runError}${renderNotTestedHint(result)}${renderCounts(result)}
+<p class="verdict-note">${e(VERDICT_NOTE[result.verdict])}</p>
+${renderScope(result)}${runError}${renderNotTestedHint(result)}${renderCounts(result)}
 <p class="links">${links.join('')}</p>
 </div><div>${renderDetails(result)}</div></div>
 <h2>By spec area</h2>

@@ -9,9 +9,15 @@
  *   informational (INFO)       passes, with the observations in <system-out>
  *   not tested                 <skipped message="not tested: …">
  *   verdict error              one extra case with <error>, every requirement skipped
+ *
+ * Every test suite carries the run's verdict, scope and weakening settings as
+ * <properties> (lockconf.verdict, lockconf.scope, lockconf.only,
+ * lockconf.weakened.<setting>, lockconf.interference): a CI system that reads only
+ * junit.xml still sees that a run was partial.
  */
 import type { RequirementResult } from '../run/verdict.js';
 import type { ConformanceResult } from './result-file.js';
+import { runFacts } from './verdict-text.js';
 
 const INVALID_XML = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
@@ -71,8 +77,10 @@ export function renderJunit(result: ConformanceResult): string {
   });
   const suites: string[] = [];
   const timestamp = result.startedAt.replace(/Z$/, '');
+  const properties = `    <properties>${runFacts(result).map(([k, v]) => `<property name="${xmlEscape(k)}" value="${xmlEscape(v)}"/>`).join('')}</properties>`;
   if (result.verdict === 'error' && result.error) {
     suites.push(`  <testsuite name="lockconf run" tests="1" failures="0" errors="1" skipped="0" timestamp="${xmlEscape(timestamp)}">
+${properties}
     <testcase classname="lockconf" name="${xmlEscape(`${result.error.code}: the run could not be carried out`)}" time="0">
       <error message="${xmlEscape(firstLine(result.error.message))}" type="${xmlEscape(result.error.code)}">${xmlEscape(result.error.message)}</error>
     </testcase>
@@ -82,6 +90,7 @@ export function renderJunit(result: ConformanceResult): string {
     const c = count(rs);
     const time = rs.reduce((s, r) => s + durationOf(r, result.tests), 0);
     suites.push(`  <testsuite name="${xmlEscape(area)}" tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}" time="${time.toFixed(3)}" timestamp="${xmlEscape(timestamp)}">
+${properties}
 ${rs.map((r) => testCase(r, result)).join('\n')}
   </testsuite>`);
   }

@@ -18,6 +18,7 @@
  * target): the reports are written with the verdict `error` (error-report.ts),
  * and the CLI exits 2 instead of judging a target nobody tested.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -25,11 +26,11 @@ import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { AREAS, CATALOG, type Requirement } from '../catalog/index.js';
 import type { RequirementStatus } from '../run/outcome.js';
-import { computeVerdict, idFromTestName, type TestRecord, type VerdictResult } from '../run/verdict.js';
+import { computeVerdict, idFromTestName, NOT_SELECTED, type TestRecord, type VerdictResult } from '../run/verdict.js';
 import { loadExpectFile, type ExpectedDeviations } from '../run/expectations.js';
 import { buildResult, readRunContext, toolVersion, type ConformanceResult } from './result-file.js';
 import { renderIndexHtml } from './index-html.js';
-import { allureCli, generateAllureReport } from './allure.js';
+import { allureCli, generateAllureReport, writeAllureEnvironment } from './allure.js';
 import { startAllureGenerator, type AllureGenerator } from './allure-generator.js';
 import { consolidateResults } from './allure-consolidate.js';
 import { makeScrubber, secretsFromEnv } from './scrub.js';
@@ -40,6 +41,10 @@ import { runErrorFrom } from './run-error.js';
 import { markPhase, runTimings } from './timings.js';
 import { DeclarationOrder } from './declaration-order.js';
 import { scanSuites } from '../run/selection.js';
+import { weakeningSettings, type Weakening } from '../run/weakening.js';
+import { VERDICT_LINE, scopeText, weakenedText } from './verdict-text.js';
+import { currentRunGuard } from '../run/run-guard.js';
+import { profileVariables } from '../service/target-choice.js';
 
 export interface LockconfReporterOptions {
   runDir?: string;
@@ -59,6 +64,10 @@ export interface LockconfReporterOptions {
   print?: (line: string) => void;
   /** How many tests the run is expected to hold (the static scan), for the "n of N" progress. */
   expectedTests?: number | null;
+  /** Settings that weakened the run (run/weakening.ts); default: read from the environment when the run starts. */
+  weakenedBy?: Weakening[];
+  /** True once the run was asked to stop (Ctrl-C, SIGTERM: commands/interrupt.ts). */
+  interrupted?: () => boolean;
 }
 
 const SYMBOL: Record<RequirementStatus, string> = {
@@ -86,9 +95,10 @@ export function headline(reason: string): string {
   return lines.find((l) => l.startsWith('assertion:')) ?? lines.find((l) => !l.startsWith('rule ')) ?? lines[0] ?? '';
 }
 
+/** reports/runs/<time>-<random>: two runs started in the same millisecond still get folders of their own. */
 export function defaultRunDir(root: string, now = new Date()): string {
   const id = now.toISOString().replace(/[:.]/g, '-').replace('T', '_').replace('Z', '');
-  return join(root, 'reports', 'runs', id);
+  return join(root, 'reports', 'runs', `${id}-${randomBytes(2).toString('hex')}`);
 }
 
 /** The summary table per spec area printed at the end of a run. */
@@ -120,11 +130,15 @@ function declaredIds(testModule: TestModule): string[] {
   return [...testModule.children.allTests()].map((t) => t.id);
 }
 
-/** Point {root}/reports/latest at runDir (relative link, replaced atomically). */
+/**
+ * Point {root}/reports/latest at runDir: a relative link made under a name of its own
+ * and renamed over the old one, so two runs that end at once each swap it whole
+ * (the last to end wins) and a reader never sees it missing or half made.
+ */
 export async function pointLatest(root: string, runDir: string): Promise<void> {
   const reports = join(root, 'reports');
   const link = join(reports, 'latest');
-  const tmp = join(reports, `.latest-${process.pid}`);
+  const tmp = join(reports, `.latest-${process.pid}-${randomBytes(4).toString('hex')}`);
   await rm(tmp, { force: true });
   await symlink(relative(reports, runDir), tmp, 'dir');
   await rename(tmp, link);
@@ -159,6 +173,7 @@ export default class LockconfReporter implements Reporter {
    */
   #declaredIn: Promise<Map<string, string>> = Promise.resolve(new Map());
   #declaredInReady = new Map<string, string>();
+  #weakenedBy: Weakening[] = [];
 
   constructor(opts: LockconfReporterOptions = {}) {
     this.#opts = opts;
@@ -172,6 +187,10 @@ export default class LockconfReporter implements Reporter {
     this.#runDir = resolve(this.#root, this.#opts.runDir ?? fromEnv ?? defaultRunDir(this.#root));
     // Global setup runs after onInit in this process and reads the same variable.
     process.env.LOCKCONF_RUN_DIR = this.#runDir;
+    // Read before global setup sets its own defaults (the embedded mock's quiet window).
+    const env = process.env;
+    this.#weakenedBy = this.#opts.weakenedBy
+      ?? weakeningSettings(env, { embeddedMock: !env.LOCKCONF_TARGET_FILE && profileVariables(env).length === 0 });
     this.#declaredIn = scanSuites(this.#root)
       .then((tests) => new Map(tests.filter((t) => t.file !== t.runFile).map((t) => [`${t.runFile}\0${t.id}`, t.file])))
       .catch(() => new Map());
@@ -261,7 +280,7 @@ export default class LockconfReporter implements Reporter {
       this.result = await writeErrorReport({
         runDir: this.#runDir,
         root: this.#root,
-        info: { version: await toolVersion(this.#root), error, startedAt: this.#startedAt, seed: this.#opts.seed ?? null, only: this.#opts.only ?? null, allure },
+        info: { version: await toolVersion(this.#root), error, startedAt: this.#startedAt, seed: this.#opts.seed ?? null, only: this.#opts.only ?? null, allure, weakenedBy: this.#weakenedBy, ...(this.#opts.catalog ? { catalog: this.#opts.catalog } : {}) },
       });
       if (updateLatest) await pointLatest(this.#opts.reportsRoot ?? this.#root, this.#runDir);
       return;
@@ -282,7 +301,12 @@ export default class LockconfReporter implements Reporter {
       }
     }
     const catalog = this.#opts.catalog ?? CATALOG;
-    const verdict: VerdictResult = computeVerdict({ catalog, tests, selected: only ? new Set(only) : null, expected });
+    const interrupted = reason === 'interrupted' || (this.#opts.interrupted?.() ?? false);
+    // Another run that reset the target meanwhile (run-guard.ts): asked once every test has ended.
+    const interference = interrupted ? null : await currentRunGuard()?.interference().catch(() => null) ?? null;
+    const verdict: VerdictResult = computeVerdict({
+      catalog, tests, selected: only ? new Set(only) : null, expected, weakenedBy: this.#weakenedBy, interrupted, interference,
+    });
     const seedEnv = Number(process.env.LOCKCONF_SEED);
     const result = buildResult({
       version: await toolVersion(this.#root),
@@ -295,7 +319,7 @@ export default class LockconfReporter implements Reporter {
       only,
       expectFile,
       allure,
-      errors: reason === 'interrupted' ? ['the run was interrupted', ...errors] : errors,
+      errors: interrupted ? ['the run was interrupted: tests that had not finished are reported not tested', ...errors] : errors,
     });
 
     await mkdir(this.#runDir, { recursive: true });
@@ -311,14 +335,16 @@ export default class LockconfReporter implements Reporter {
       await writeFileAtomic(indexPath, renderIndexHtml(result));
     }
 
-    if (updateLatest) await pointLatest(this.#opts.reportsRoot ?? this.#root, this.#runDir);
+    // Only a run that ended on its own moves reports/latest: an interrupted one leaves the last complete run there.
+    const latest = updateLatest && !interrupted;
+    if (latest) await pointLatest(this.#opts.reportsRoot ?? this.#root, this.#runDir);
     markPhase('reports-done');
     // conformance.json last: it holds the timings of everything before it.
     const timings = runTimings({ testsDurationMs: this.testsDurationMs, collectMs: this.collectMs });
     if (timings) result.timings = timings;
     await writeFileAtomic(join(this.#runDir, 'conformance.json'), `${JSON.stringify(result, null, 2)}\n`);
     this.result = result;
-    this.#printSummary(result, indexPath, updateLatest);
+    this.#printSummary(result, indexPath, latest);
   }
 
   /** allure-results completed, allure-report/ generated; false (and a line saying why) when it could not be. */
@@ -327,6 +353,7 @@ export default class LockconfReporter implements Reporter {
       const resultsDir = join(this.#runDir, 'allure-results');
       await mkdir(resultsDir, { recursive: true });
       await consolidateResults(resultsDir, result, catalog);
+      await writeAllureEnvironment(resultsDir, result);
       markPhase('allure-results');
       await generateAllureReport({ runDir: this.#runDir, root: this.#root, generator: this.#allureGenerator });
       markPhase('allure-report');
@@ -358,15 +385,11 @@ export default class LockconfReporter implements Reporter {
 
   #printSummary(result: ConformanceResult, indexPath: string, latest: boolean): void {
     const c = result.counts;
-    const verdictLine = {
-      conformant: 'CONFORMANT',
-      'not-conformant': 'NOT CONFORMANT',
-      incomplete: 'INCOMPLETE (no MUST failed; some MUST requirements were not tested)',
-      error: 'ERROR (the run could not be carried out)',
-    }[result.verdict];
     const lines = ['', summaryTable(result), ''];
-    lines.push(`verdict: ${verdictLine}${result.selection.partial ? '  [partial run: --only]' : ''}`);
-    lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.notTested} not tested, ${c.informational} informational`);
+    lines.push(`verdict: ${VERDICT_LINE[result.verdict]}`);
+    for (const line of [scopeText(result), weakenedText(result), result.interference]) if (line) lines.push(`  ${line}`);
+    const outside = result.requirements.filter((r) => r.status === 'not-tested' && r.reason === NOT_SELECTED).length;
+    lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.notTested} not tested${outside ? ` (${outside} outside the scope)` : ''}, ${c.informational} informational`);
     for (const r of result.requirements.filter((x) => x.status === 'failed' && !x.expected)) lines.push(`  failed: ${r.id} (${r.level})`);
     for (const r of result.requirements.filter((x) => x.status === 'warned')) lines.push(`  warned: ${r.id} (${r.level})`);
     const catalog = this.#opts.catalog ?? CATALOG;

@@ -9,6 +9,7 @@ import type { Exchange } from '../contracts.js';
 import type { DeliveryEvidence, RequirementOutcome } from '../run/outcome.js';
 import type { Counts, RequirementResult, TestRecord, Verdict, VerdictResult } from '../run/verdict.js';
 import type { RunTimings } from './timings.js';
+import type { Weakening } from '../run/weakening.js';
 
 /** What global setup leaves in {runDir}/run-context.json (no secrets). */
 export interface RunContext {
@@ -48,7 +49,13 @@ export interface ConformanceResult {
   error?: RunError;
   counts: Counts;
   requirements: RequirementResult[];
-  selection: { only: string[] | null; partial: boolean };
+  /**
+   * The run's scope: `only` the IDs --only selected; `partial` true when narrowed or weakened;
+   * `inScope` of `total` requirements judged; `weakenedBy` the settings that weakened it.
+   */
+  selection: { only: string[] | null; partial: boolean; inScope?: number; total?: number; weakenedBy?: Weakening[] };
+  /** Set when the verdict is `interfered`: what showed that someone else acted on the target. */
+  interference?: string;
   expect: { file: string; stale: string[] } | null;
   tests: TestEvidence[];
   /** Relative links from the run directory. */
@@ -116,7 +123,8 @@ export function buildResult(opts: {
     verdict: opts.verdict.verdict,
     counts: opts.verdict.counts,
     requirements: opts.verdict.requirements,
-    selection: { only: opts.only, partial: opts.verdict.partial },
+    selection: { only: opts.only, partial: opts.verdict.partial, inScope: opts.verdict.scope.inScope, total: opts.verdict.scope.total, weakenedBy: opts.verdict.weakenedBy },
+    ...(opts.verdict.interference ? { interference: opts.verdict.interference } : {}),
     expect: opts.expectFile ? { file: opts.expectFile, stale: opts.verdict.stale } : null,
     tests: opts.tests.map((t, i) => ({
       anchor: testAnchor(i),

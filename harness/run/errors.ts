@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'ERR_LOGIN'
   | 'ERR_CREDENTIALS_REFUSED'
   | 'ERR_API_KEY_REFUSED'
+  | 'ERR_TARGET_BUSY'
+  | 'ERR_RUN_DIR_BUSY'
   | 'ERR_SETUP_FAILED';
 
 export class LockconfError extends Error {

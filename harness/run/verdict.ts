@@ -11,18 +11,29 @@
  * `untestable`, the capability a skipped test lacked, "not selected (--only)",
  * or that no test checks it.
  *
- * Verdict (interfaces.md §3): not-conformant when a MUST failed (known
- * deviations from --expect excepted); incomplete when none failed but a MUST
- * was not tested (requirements the catalog marks untestable excepted: no run
- * could ever test them; with --only, requirements outside the selection
- * excepted: the run is judged on what was asked, and marked partial);
- * conformant otherwise.
+ * Verdict (interfaces.md §3), the first that applies:
+ *   interrupted     the run was stopped (Ctrl-C, SIGTERM) before it finished
+ *   interfered      someone else reset the target during the run (another run
+ *                   against the same target): no failure can be trusted
+ *   not-conformant  a MUST failed (known deviations from --expect excepted)
+ *   incomplete      none failed but a MUST in scope was not tested (requirements
+ *                   the catalog marks untestable excepted: no run could ever test them)
+ *   partial         everything in scope passed, but the run was narrowed by --only
+ *                   (requirements outside the selection are not judged), weakened
+ *                   by a setting (run/weakening.ts) or a MUST failure was excused
+ *                   by --expect: never a certificate
+ *   conformant      otherwise
+ * Only `conformant` says the target conforms; `partial` says the scope passed.
  */
 import type { Level, Requirement } from '../catalog/index.js';
 import type { RequirementOutcome, RequirementStatus, TestMeta } from './outcome.js';
 import type { ExpectedDeviations } from './expectations.js';
+import type { Weakening } from './weakening.js';
 
-export type Verdict = 'conformant' | 'not-conformant' | 'incomplete';
+export type Verdict = 'conformant' | 'partial' | 'not-conformant' | 'incomplete' | 'interrupted' | 'interfered';
+
+/** The verdicts that end a run with exit 0: the target conforms, or the whole (narrowed or weakened) scope passed. */
+export const PASSING_VERDICTS: readonly Verdict[] = ['conformant', 'partial'];
 
 /** One vitest test case as the reporter saw it. */
 export interface TestRecord {
@@ -81,8 +92,14 @@ export interface VerdictResult {
   requirements: RequirementResult[];
   /** --expect entries that now pass. */
   stale: string[];
-  /** True when --only narrowed the run. */
+  /** True when --only narrowed the run or a setting weakened it. */
   partial: boolean;
+  /** How many requirements the run was asked to judge, of how many in the catalog. */
+  scope: { inScope: number; total: number };
+  /** The settings that weakened the run ([] when none). */
+  weakenedBy: Weakening[];
+  /** Why the verdict is interfered (set only then). */
+  interference?: string;
 }
 
 export interface VerdictInput {
@@ -91,6 +108,12 @@ export interface VerdictInput {
   /** Requirement IDs selected with --only; null or undefined for all. */
   selected?: ReadonlySet<string> | null;
   expected?: ExpectedDeviations | null;
+  /** Settings that weakened the run (run/weakening.ts). */
+  weakenedBy?: readonly Weakening[];
+  /** The run was stopped before it finished. */
+  interrupted?: boolean;
+  /** What showed that someone else acted on the target during the run; null when nothing did. */
+  interference?: string | null;
 }
 
 export const NOT_SELECTED = 'not selected (--only)';
@@ -175,8 +198,11 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
   const requirements = catalog.map((req): RequirementResult => {
     const mine = touches.get(req.id) ?? [];
     let { status, reason } = mine.length ? statusFor(req.level, mine) : { status: 'not-tested' as RequirementStatus, reason: '' };
-    if (status === 'not-tested' && (!mine.length || reason === 'not tested')) {
-      reason = req.untestable ?? (selected && !selected.has(req.id) ? NOT_SELECTED : mine.length ? reason : NO_TEST);
+    if (status === 'not-tested' && selected && !selected.has(req.id)) {
+      // Outside --only: its skipped tests say nothing more (their reason, counted, is not the reason).
+      reason = req.untestable ?? NOT_SELECTED;
+    } else if (status === 'not-tested' && (!mine.length || reason === 'not tested')) {
+      reason = req.untestable ?? (mine.length ? reason : NO_TEST);
     }
     const result: RequirementResult = {
       id: req.id,
@@ -207,17 +233,38 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
 
   const untestable = new Set(catalog.filter((r) => r.untestable).map((r) => r.id));
   const must = requirements.filter((r) => r.level === 'MUST');
-  const verdict: Verdict = must.some((r) => r.status === 'failed' && !r.expected)
-    ? 'not-conformant'
-    : must.some((r) => r.status === 'not-tested' && !untestable.has(r.id) && (!selected || selected.has(r.id)))
-      ? 'incomplete'
-      : 'conformant';
+  const weakenedBy = [...(input.weakenedBy ?? [])];
+  const excused = must.filter((r) => r.status === 'failed' && r.expected).map((r) => r.id);
+  if (excused.length) {
+    // A MUST failure excused by --expect is a deviation, not conformance: the scope passed, the target does not conform.
+    weakenedBy.push({ setting: '--expect', value: excused.join(','), effect: `${excused.length} MUST failure(s) excused as known deviations` });
+  }
+  const partial = !!selected || weakenedBy.length > 0;
+  const verdict = runVerdict({
+    interrupted: !!input.interrupted,
+    interfered: !!input.interference,
+    mustFailed: must.some((r) => r.status === 'failed' && !r.expected),
+    mustNotTested: must.some((r) => r.status === 'not-tested' && !untestable.has(r.id) && (!selected || selected.has(r.id))),
+    partial,
+  });
 
   return {
     verdict,
     counts,
     requirements,
     stale: requirements.filter((r) => r.stale).map((r) => r.id),
-    partial: !!selected,
+    partial,
+    scope: { inScope: selected ? catalog.filter((r) => selected.has(r.id)).length : catalog.length, total: catalog.length },
+    weakenedBy,
+    ...(input.interference ? { interference: input.interference } : {}),
   };
+}
+
+/** The run-level verdict from the facts that decide it, in the order of the header above. */
+export function runVerdict(facts: { interrupted: boolean; interfered: boolean; mustFailed: boolean; mustNotTested: boolean; partial: boolean }): Verdict {
+  if (facts.interrupted) return 'interrupted';
+  if (facts.interfered) return 'interfered';
+  if (facts.mustFailed) return 'not-conformant';
+  if (facts.mustNotTested) return 'incomplete';
+  return facts.partial ? 'partial' : 'conformant';
 }

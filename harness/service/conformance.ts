@@ -30,6 +30,7 @@ import {
   type TestSession,
 } from '../run/conformance-runner.js';
 import type { CaptureClientLike, ControlClientLike, Fixtures, HttpClientLike, LockconfSetup, Target, TargetProfile } from '../contracts.js';
+import { countOwnReset } from './target-lease.js';
 
 export type { ConformanceBody, ConformanceOptions, LockconfContext } from '../run/conformance-runner.js';
 
@@ -108,7 +109,9 @@ export const EXCLUSIVE_YIELD_MS = 10_000;
 function workerGate(): RunGate<Fixtures> {
   gate ??= new RunGate(workerPlan().sets, {
     reset: async () => {
-      const quiet = quietControl(getTarget().setup);
+      const { setup } = getTarget();
+      const quiet = quietControl(setup);
+      await countOwnReset(setup.mock ? null : setup.runDir); // the embedded mock is this run's alone
       await quiet.reset();
       await quiet.resetClock();
     },
@@ -185,6 +188,7 @@ async function openSession(target: Target, testName: string, scope: SessionScope
     async prepare() {
       if (!control || scope.lease) return;
       const quiet = quietControl(setup);
+      await countOwnReset(setup.mock ? null : setup.runDir); // the embedded mock is this run's alone
       await quiet.reset();
       await quiet.resetClock();
     },

@@ -40,10 +40,12 @@ import type { MockOptions } from '../../mock/context.js';
 import type { Fixtures, HttpClientLike, LockconfSetup, TargetProfile } from '../contracts.js';
 
 import type {} from './provided-context.js'; // the ProvidedContext augmentation for 'lockconf'
+import { guardTarget, type TargetGuard } from './target-lease.js';
+import { EMBEDDED_MOCK_QUIET_WINDOW_MS as QUIET_WINDOW_EMBEDDED } from '../run/weakening.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The quiet window against the embedded mock (500 ms against any other target). */
-export const EMBEDDED_MOCK_QUIET_WINDOW_MS = 250;
+export const EMBEDDED_MOCK_QUIET_WINDOW_MS = QUIET_WINDOW_EMBEDDED;
 /**
  * The embedded mock gives up on a webhook receiver after this long (`npm run mock`: 5 s), so
  * DELIVERY-NO-RETRY-TIMEOUT sees it give up within a short hold; LOCKCONF_MOCK_OPTIONS may set another.
@@ -101,6 +103,7 @@ export async function prepareRun(
   let capture: Awaited<ReturnType<typeof startCaptureServer>> | null = null;
   let sandbox: { cache: TokenCache; http: HttpClient } | null = null;
   let stopWatching: (() => void) | null = null;
+  let targetGuard: TargetGuard | null = null;
   let closing: Promise<void> | null = null;
   /** Deletes the registrations this run (or a killed one) made; reports, never throws. */
   const cleanUp = async (when: string) => {
@@ -115,6 +118,7 @@ export async function prepareRun(
   const close = () => (closing ??= (async () => {
     stopWatching?.();
     await cleanUp('at the end of the run');
+    await targetGuard?.close();
     await capture?.close();
     await mock?.close();
   })());
@@ -151,6 +155,8 @@ export async function prepareRun(
 
     const runDir = resolve(env.LOCKCONF_RUN_DIR || join(ROOT, 'reports', 'runs', runId(startedAt)));
     await mkdir(runDir, { recursive: true });
+    // One run per target at a time (target-lease.ts): the lease, or the reset count that shows another run.
+    if (!mock && controlClient) targetGuard = await guardTarget({ control: controlClient, runDir, env, log });
     const setupValue: LockconfSetup = {
       profile,
       mock: mock !== null,

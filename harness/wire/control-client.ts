@@ -27,7 +27,8 @@ function isFixtures(value: unknown): value is Fixtures {
 
 /**
  * The optional fields of GET /fixtures, kept only when well-formed: `clients` (every
- * entry with its four strings) and `deliveryTimeoutMs` (a positive integer).
+ * entry with its four strings), `deliveryTimeoutMs` (a positive integer) and `resets`
+ * (a count, 0 or more).
  */
 function withOptionalFixtures(base: Fixtures, answer: Record<string, unknown>, redactor: RedactorLike | null): Fixtures {
   const out: Fixtures = { ...base };
@@ -42,6 +43,9 @@ function withOptionalFixtures(base: Fixtures, answer: Record<string, unknown>, r
       redactor?.add(c.apiKey, 'api_key');
     }
   }
+  delete out.resets;
+  const resets = answer.resets;
+  if (typeof resets === 'number' && Number.isSafeInteger(resets) && resets >= 0) out.resets = resets;
   const timeout = answer.deliveryTimeoutMs;
   if (typeof timeout === 'number' && Number.isSafeInteger(timeout) && timeout > 0) out.deliveryTimeoutMs = timeout;
   return out;
@@ -68,7 +72,7 @@ export class ControlClient implements ControlClientLike {
     this.redactor?.add(opts.controlToken, 'control_token');
   }
 
-  private async call(method: 'GET' | 'POST', path: string, json?: unknown, accept: number[] = []): Promise<HttpResponse> {
+  private async call(method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown, accept: number[] = []): Promise<HttpResponse> {
     const res = await this.http.request({
       method,
       url: this.controlUrl + path,
@@ -154,4 +158,27 @@ export class ControlClient implements ControlClientLike {
   async reset(): Promise<void> {
     await this.call('POST', '/reset', {});
   }
+
+  /**
+   * POST /lease (control-protocol-extensions.md): takes or renews the run lease.
+   * `absent` when the target does not offer it (404), `held` with the holder on 409.
+   */
+  async lease(runId: string, ttlMs: number): Promise<LeaseAnswer> {
+    const res = await this.call('POST', '/lease', { runId, ttlMs }, [404, 405, 409]);
+    const body = (res.json ?? {}) as { runId?: unknown; heldBy?: unknown; expiresAt?: unknown };
+    const expiresAt = typeof body.expiresAt === 'string' ? body.expiresAt : null;
+    if (res.status === 404 || res.status === 405) return { status: 'absent' };
+    if (res.status === 409) return { status: 'held', heldBy: typeof body.heldBy === 'string' ? body.heldBy : 'another run', expiresAt };
+    return { status: 'taken', expiresAt };
+  }
+
+  /** DELETE /lease/{runId}: gives the lease back; a 404 (no extension) or 409 (not ours any more) is no error. */
+  async releaseLease(runId: string): Promise<void> {
+    await this.call('DELETE', `/lease/${encodeURIComponent(runId)}`, undefined, [404, 405, 409]);
+  }
 }
+
+export type LeaseAnswer =
+  | { status: 'taken'; expiresAt: string | null }
+  | { status: 'held'; heldBy: string; expiresAt: string | null }
+  | { status: 'absent' };

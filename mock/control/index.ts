@@ -3,6 +3,9 @@
  * acting as the user at consent, the clock, events, refresh-token revocation,
  * the client_credentials permission and reset. Every request carries
  * x-control-token; every body is validated; errors are {"error","message"}.
+ * Extensions (control-protocol-extensions.md): the run lease (POST and DELETE
+ * /lease, unless the mock runs with `lease: false`) and the `resets` count in
+ * GET /fixtures.
  */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
@@ -12,7 +15,8 @@ import { describeError, sendJsonError, zodMessage } from './errors.js';
 import { answeredFixtures } from './fixture-extras.js';
 import { registeredClient } from '../oauth/other-clients.js';
 import { registerGradingControl } from '../grading/control-routes.js';
-import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, MAX_CLOCK_OFFSET_MS, RevokeBody } from './schemas.js';
+import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, LeaseBody, MAX_CLOCK_OFFSET_MS, RevokeBody } from './schemas.js';
+import { RunCoordination } from './run-lease.js';
 import { CONTROL_SCHEMAS } from '../docs/control-schemas.js';
 import { documented } from '../docs/common-schemas.js';
 
@@ -54,7 +58,38 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
 
   app.setNotFoundHandler((_request, reply) => sendJsonError(reply, 404, 'not_found', 'no such control endpoint'));
 
-  app.get('/fixtures', documented(CONTROL_SCHEMAS.fixtures), async () => answeredFixtures(ctx));
+  const runs = new RunCoordination();
+  app.get('/fixtures', documented(CONTROL_SCHEMAS.fixtures), async () => ({ ...answeredFixtures(ctx), resets: runs.resets }));
+
+  if (ctx.options.lease !== false) {
+    app.post('/lease', documented(CONTROL_SCHEMAS.lease), async (request, reply) => {
+      const body = parse(LeaseBody, request.body);
+      const answer = runs.take(body.runId, body.ttlMs);
+      if (!answer.taken) {
+        return reply.code(409).send({
+          error: 'lease_held',
+          message: `another run holds the target: ${answer.heldBy} (until ${new Date(answer.expiresAt).toISOString()})`,
+          heldBy: answer.heldBy,
+          expiresAt: new Date(answer.expiresAt).toISOString(),
+        });
+      }
+      return { runId: answer.lease.runId, expiresAt: new Date(answer.lease.expiresAt).toISOString() };
+    });
+
+    app.delete('/lease/:runId', documented(CONTROL_SCHEMAS.releaseLease), async (request, reply) => {
+      const { runId } = request.params as { runId: string };
+      const answer = runs.release(runId);
+      if (!answer.released) {
+        return reply.code(409).send({
+          error: 'lease_held',
+          message: `the lease is held by another run: ${answer.heldBy}`,
+          heldBy: answer.heldBy,
+          expiresAt: new Date(answer.expiresAt).toISOString(),
+        });
+      }
+      return reply.code(204).send();
+    });
+  }
 
   app.post('/consent', documented(CONTROL_SCHEMAS.consent), async (request, reply) => {
     const body = parse(ConsentBody, request.body);
@@ -102,6 +137,7 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
   app.post('/reset', documented(CONTROL_SCHEMAS.reset), async (_request, reply) => {
     // Every module restores its own initial state; the clock is left where it is.
     for (const reset of ctx.onReset) reset();
+    runs.countReset();
     return reply.code(204).send();
   });
 }

@@ -32,3 +32,9 @@ export const EventBody = z.strictObject({
 export const RevokeBody = z.strictObject({ refreshToken: z.string().min(1).max(4096) });
 
 export const ClientCredentialsBody = z.strictObject({ clientId: id, enabled: z.boolean() });
+
+/** POST /lease (control-protocol-extensions.md): a run ID and how long the lease lasts unless renewed (1 s to 10 min). */
+export const LeaseBody = z.strictObject({
+  runId: z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
+  ttlMs: z.number().int().min(1000).max(600_000),
+});

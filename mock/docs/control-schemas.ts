@@ -4,7 +4,7 @@
  * with (mock/control/schemas.ts), so the description cannot drift from the checks.
  */
 import { EVENT_KINDS } from '../events/kinds.js';
-import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, RevokeBody } from '../control/schemas.js';
+import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, LeaseBody, RevokeBody } from '../control/schemas.js';
 import { emptyResponse, errorBody, errorResponse, fromZod, jsonResponse, lockId, uuid, type JsonSchema } from './common-schemas.js';
 
 export const CONTROL_SECURITY = [{ controlToken: [] }];
@@ -38,11 +38,23 @@ const fixtures: JsonSchema = {
       },
     },
     deliveryTimeoutMs: { type: 'integer', description: 'Optional: how long the service waits for a webhook receiver\'s answer before it gives up, in ms.' },
+    resets: { type: 'integer', minimum: 0, description: 'Optional (lockconf extension): POST /reset calls since the service started; a run compares it with its own resets to see another run.' },
   },
   description: 'The first user owns the first two locks; the second is a guest on the first. Further sets follow (an owner of two locks, a guest on the first), so tests can run side by side.',
 };
 
 const now = jsonResponse('The mock\'s clock.', { type: 'object', required: ['now'], properties: { now: { type: 'integer', description: 'Epoch milliseconds.' } } });
+
+const leaseAnswer: JsonSchema = {
+  type: 'object',
+  required: ['runId', 'expiresAt'],
+  properties: { runId: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } },
+};
+const leaseHeld: JsonSchema = {
+  type: 'object',
+  required: ['error', 'message', 'heldBy', 'expiresAt'],
+  properties: { ...(errorBody.properties as Record<string, JsonSchema>), heldBy: { type: 'string', description: 'The run ID of the holder.' }, expiresAt: { type: 'string', format: 'date-time' } },
+};
 
 export const CONTROL_SCHEMAS = {
   fixtures: { ...base, summary: 'The users and locks provisioned for a run', response: { 200: jsonResponse('Users and locks.', fixtures), ...unauthorized } },
@@ -92,6 +104,25 @@ export const CONTROL_SCHEMAS = {
     description: 'Off by default, as the spec says (the operator grants it per credential).',
     body: fromZod(ClientCredentialsBody, { examples: [{ clientId: 'client-0123abcd', enabled: true }] }),
     response: { 204: emptyResponse('Done.'), ...badBody, ...unauthorized, 404: errorResponse('Unknown client.') },
+  },
+  lease: {
+    ...base,
+    summary: 'Take or renew the run lease (lockconf extension)',
+    description: 'One conformance run per target at a time: a run takes the lease before its first test, renews it (the same call) while it runs and gives it back at the end. A lease not renewed ends after ttlMs (real time, not the mock\'s clock).',
+    body: fromZod(LeaseBody, { examples: [{ runId: 'lockconf-host-4242-1a2b3c', ttlMs: 60_000 }] }),
+    response: {
+      200: jsonResponse('The lease is this run\'s.', leaseAnswer),
+      ...badBody,
+      ...unauthorized,
+      409: jsonResponse('Another run holds the lease.', leaseHeld),
+    },
+  },
+  releaseLease: {
+    ...base,
+    summary: 'Give the run lease back (lockconf extension)',
+    description: '204 when the run held it (or nobody did); 409 when another run holds it.',
+    params: { type: 'object', required: ['runId'], properties: { runId: { type: 'string' } } },
+    response: { 204: emptyResponse('Released.'), ...unauthorized, 409: jsonResponse('Another run holds the lease.', leaseHeld) },
   },
   reset: {
     ...base,
