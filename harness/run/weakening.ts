@@ -50,7 +50,7 @@ export function weakeningSettings(env: NodeJS.ProcessEnv, opts: { embeddedMock: 
       effect: `"nothing (more) arrives" is judged over ${quiet} ms instead of ${quietDefault} ms (retries over ${quiet * 3} ms)`,
     });
   }
-  if (env.LOCKCONF_PREFLIGHT === '0') {
+  if (env.LOCKCONF_PREFLIGHT === '0' && !opts.embeddedMock) { // the embedded mock has no preflight to skip
     out.push({ setting: 'LOCKCONF_PREFLIGHT', value: '0', effect: 'the credential checks before the run were skipped' });
   }
   return out;

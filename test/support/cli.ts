@@ -4,7 +4,7 @@
  * VITEST* variables, so neither the test's own settings nor vitest's leak into
  * the run under test.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -17,15 +17,26 @@ export interface CliResult {
 
 /** `lockconf <args>` from the repository root; resolves once the child has exited and its output is read. */
 export function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+  return startCli(args, extraEnv).done;
+}
+
+/** A running `lockconf <args>`: its process (to signal it), its output so far, and its end. */
+export interface RunningCli {
+  child: ChildProcess;
+  /** stdout and stderr so far. */
+  output(): string;
+  done: Promise<CliResult>;
+}
+
+export function startCli(args: string[], extraEnv: Record<string, string> = {}): RunningCli {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
   Object.assign(env, extraEnv, { NO_COLOR: '1' });
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/lockconf.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+  const child = spawn(process.execPath, [join(ROOT, 'bin/lockconf.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { child, output: () => stdout + stderr, done };
 }
