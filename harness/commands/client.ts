@@ -17,6 +17,8 @@ import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, UsageFailure, clearRunDir, exitCodeFor } from './common.js';
 import type { ConformanceOptions } from './conformance.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
+import { InterruptOnSignal } from './interrupt.js';
+import { claimRunDir } from './run-dir.js';
 
 export const DEFAULT_CLIENT_TARGET = '.lockconf/mock-target.json';
 
@@ -39,6 +41,16 @@ export async function clientCommand(opts: ConformanceOptions): Promise<number> {
 
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
   const runDir = opts.out ? resolve(opts.out) : defaultRunDir(ROOT);
+  const release = await claimRunDir(runDir); // this run alone writes there (run-dir.ts)
+  try {
+    return await grade(opts, { only, runDir, allure, targetFile });
+  } finally {
+    await release();
+  }
+}
+
+async function grade(opts: ConformanceOptions, run: { only: string[] | null; runDir: string; allure: boolean; targetFile: string }): Promise<number> {
+  const { only, runDir, allure, targetFile } = run;
   await mkdir(runDir, { recursive: true });
   await clearRunDir(runDir);
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
@@ -49,14 +61,22 @@ export async function clientCommand(opts: ConformanceOptions): Promise<number> {
   else delete process.env.LOCKCONF_SELECTION;
   if (!allure) process.env.LOCKCONF_NO_ALLURE = '1';
 
-  const reporter = new LockconfReporter({ runDir, root: ROOT, only, seed, expectFile: null, allure, updateLatest: !opts.out, catalog: CLIENT_CATALOG });
+  // The service's weakening settings do not touch a client grading; --only still makes it partial. Ctrl-C: interrupted, with reports.
+  const interrupt = new InterruptOnSignal();
+  const reporter = new LockconfReporter({
+    runDir, root: ROOT, only, seed, expectFile: null, allure, updateLatest: !opts.out, catalog: CLIENT_CATALOG, weakenedBy: [], interrupted: () => interrupt.interrupted,
+  });
   // junit.xml is written by the lockconf reporter, from the same result as the other reports.
-  const reporters: unknown[] = [];
+  const reporters: unknown[] = [interrupt];
   if (allure) reporters.push(new LockconfAllureReporter({ resultsDir: join(runDir, 'allure-results') }));
   reporters.push(reporter);
 
   process.stdout.write(`lockconf: OAuth client grading (${targetFile}) → ${runDir}\n`);
-  await runVitestProject({ project: 'client', reporters, only });
+  try {
+    await runVitestProject({ project: 'client', reporters, only });
+  } finally {
+    interrupt.dispose();
+  }
 
   const verdict = await readVerdict(reporter, runDir);
   if (verdict === null) process.stderr.write('lockconf: the client could not be graded: no conformance.json was written (see the error above).\n');

@@ -19,6 +19,8 @@ import { expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, clearRunDir, exitCodeFor } from './common.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
+import { InterruptOnSignal } from './interrupt.js';
+import { claimRunDir } from './run-dir.js';
 
 export interface ReceiverCommandOptions {
   receiver?: string;
@@ -56,6 +58,19 @@ export async function receiverCommand(opts: ReceiverCommandOptions): Promise<num
 
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
   const runDir = opts.out ? resolve(opts.out) : defaultRunDir(ROOT);
+  const release = await claimRunDir(runDir); // this run alone writes there (run-dir.ts)
+  try {
+    return await carryOut(opts, { only, runDir, allure, settings, targetFile, expectFile });
+  } finally {
+    await release();
+  }
+}
+
+async function carryOut(
+  opts: ReceiverCommandOptions,
+  run: { only: string[] | null; runDir: string; allure: boolean; settings: { url: string }; targetFile: string | null; expectFile: string | null },
+): Promise<number> {
+  const { only, runDir, allure, settings, targetFile, expectFile } = run;
   await mkdir(runDir, { recursive: true });
   await clearRunDir(runDir);
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
@@ -70,16 +85,24 @@ export async function receiverCommand(opts: ReceiverCommandOptions): Promise<num
   if (expectFile) process.env.LOCKCONF_EXPECT_FILE = expectFile;
   if (!allure) process.env.LOCKCONF_NO_ALLURE = '1';
 
-  const reporter = new LockconfReporter({ runDir, root: ROOT, only, seed, expectFile, allure, updateLatest: !opts.out, catalog: RECEIVER_CATALOG });
+  // The service's weakening settings do not touch a receiver run; --only still makes it partial. Ctrl-C: interrupted, with reports.
+  const interrupt = new InterruptOnSignal();
+  const reporter = new LockconfReporter({
+    runDir, root: ROOT, only, seed, expectFile, allure, updateLatest: !opts.out, catalog: RECEIVER_CATALOG, weakenedBy: [], interrupted: () => interrupt.interrupted,
+  });
   // junit.xml is written by the lockconf reporter, from the same result as the other reports.
-  const reporters: unknown[] = [];
+  const reporters: unknown[] = [interrupt];
   if (allure) reporters.push(new LockconfAllureReporter({ resultsDir: join(runDir, 'allure-results') }));
   reporters.push(reporter); // last: the others have written their files when it runs
 
   process.stdout.write(`lockconf: receiver conformance run against ${settings.url} → ${runDir} (seed ${seed}${only ? `, ${only.length} requirement(s) selected` : ''})\n`);
   const wanted = new Set(only ?? []);
   const files = only ? [...new Set((await receiverTests()).filter((t) => wanted.has(t.id)).map((t) => t.file))] : [];
-  await runVitestProject({ project: 'receiver', files, reporters, only });
+  try {
+    await runVitestProject({ project: 'receiver', files, reporters, only });
+  } finally {
+    interrupt.dispose();
+  }
 
   const verdict = await readVerdict(reporter, runDir);
   if (verdict === null) {

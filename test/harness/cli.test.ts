@@ -55,8 +55,12 @@ describe('selection (--only, --list)', () => {
 });
 
 describe('exit codes', () => {
-  it('maps verdicts: conformant 0, incomplete 1 (0 with --allow-incomplete), not conformant 1, error or no verdict 2', () => {
+  it('maps verdicts: conformant and partial 0, incomplete 1 (0 with --allow-incomplete), not conformant, interrupted and interfered 1, error or no verdict 2', () => {
     expect(exitCodeFor('conformant')).toBe(0);
+    expect(exitCodeFor('partial')).toBe(0);
+    expect(exitCodeFor('interrupted')).toBe(1);
+    expect(exitCodeFor('interfered')).toBe(1);
+    expect(exitCodeFor('interrupted', true)).toBe(1);
     expect(exitCodeFor('incomplete')).toBe(1);
     expect(exitCodeFor('incomplete', true)).toBe(0);
     expect(exitCodeFor('not-conformant')).toBe(1);

@@ -41,7 +41,7 @@ describe('The OpenAPI document', () => {
   it('is OpenAPI 3.1 with every route of the OAuth server, the API and the control protocol', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
-      '/_control/client-credentials', '/_control/clock', '/_control/consent', '/_control/events', '/_control/fixtures',
+      '/_control/client-credentials', '/_control/clock', '/_control/consent', '/_control/events', '/_control/fixtures', '/_control/lease', '/_control/lease/{runId}',
       '/_control/refresh-tokens/revoke', '/_control/reset',
       '/api/remoteoperate/{lockId}/status', '/api/users/locks/mine', '/api/users/me',
       '/api/webhook/user', '/api/webhook/{lockID}', '/api/webhook/{lockID}/{clientID}',

@@ -29,6 +29,17 @@ describe('judge', () => {
     expect(judge(clean, { verdict: 'incomplete', requirements: [] }).ok).toBe(false);
   });
 
+  test('a scoped or weakened conforming run is clean when "partial", and wrong when it claims "conformant"', () => {
+    const scoped: MatrixEntry = { ...clean, only: ['OAUTH-STATE-ECHO'] };
+    const passed = [req('OAUTH-STATE-ECHO', 'MUST', 'passed')];
+    expect(judge(scoped, { verdict: 'partial', requirements: passed }).ok).toBe(true);
+    expect(judge(scoped, { verdict: 'conformant', requirements: passed }).why).toMatch(/expected partial/);
+    const weakened = { selection: { weakenedBy: [{ setting: 'LOCKCONF_DELIVERY_WAIT_MS' }] } };
+    expect(judge(clean, { verdict: 'partial', requirements: passed, ...weakened }).ok).toBe(true);
+    expect(judge(clean, { verdict: 'conformant', requirements: passed, ...weakened }).ok).toBe(false);
+    expect(judge(clean, { verdict: 'partial', requirements: passed }).why).toMatch(/expected conformant/);
+  });
+
   test('a run without a verdict file is never ok', () => {
     expect(judge(clean, null).ok).toBe(false);
     expect(judge(fault('code-reusable', 'OAUTH-CODE-SINGLE-USE'), null).ok).toBe(false);

@@ -158,7 +158,7 @@ export function formatTable(summary: MatrixSummary): string {
   ];
   for (const row of summary.rows) {
     lines.push(
-      `${row.name.padEnd(30)} ${(row.expectedRequirement ?? 'conformant').padEnd(30)} ${String(row.verdict).padEnd(15)} ${row.ok ? 'ok' : 'MISSED'}: ${row.why}` +
+      `${row.name.padEnd(30)} ${(row.expectedRequirement ?? 'nothing failed').padEnd(30)} ${String(row.verdict).padEnd(15)} ${row.ok ? 'ok' : 'MISSED'}: ${row.why}` +
         (row.sharedWith.length ? ` [${row.run}]` : '') + (row.rerunAlone ? ' [ran alone after a shared run]' : ''),
     );
   }
@@ -168,7 +168,7 @@ export function formatTable(summary: MatrixSummary): string {
 export function renderHtml(summary: MatrixSummary): string {
   const rows = summary.rows
     .map((r) => `<tr class="${r.ok ? 'ok' : 'bad'}"><td>${escapeHtml(r.name)}</td><td>${escapeHtml(r.kind)}</td>` +
-      `<td>${escapeHtml(r.description)}</td><td><code>${escapeHtml(r.expectedRequirement ?? 'conformant')}</code></td>` +
+      `<td>${escapeHtml(r.description)}</td><td><code>${escapeHtml(r.expectedRequirement ?? 'nothing failed')}</code></td>` +
       `<td>${escapeHtml(String(r.verdict))}</td><td>${r.failed.map((id) => `<code>${escapeHtml(id)}</code>`).join(' ')}` +
       `${r.warned.map((id) => ` <code class="warn">${escapeHtml(id)}</code>`).join('')}</td>` +
       `<td>${r.ok ? '✔' : '✘'} ${escapeHtml(r.why)}</td><td>${(r.durationMs / 1000).toFixed(1)} s</td>` +

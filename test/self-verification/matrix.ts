@@ -149,8 +149,15 @@ export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[];
   ];
 }
 
-/** Judge one run's conformance.json against what the entry should get. */
-export function judge(entry: MatrixEntry, report: { verdict: string; requirements: RequirementResult[] } | null): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'cpuMs' | 'exitCode' | 'run' | 'sharedWith' | 'rerunAlone'> {
+type Report = { verdict: string; requirements: RequirementResult[]; selection?: { weakenedBy?: unknown[] } };
+
+/**
+ * Judge one run's conformance.json against what the entry should get. A clean run of a
+ * conforming entry is `partial` when it was scoped (--only) or weakened (the lanes shorten
+ * the delivery wait: lanes.ts), `conformant` only when it was neither: a scoped run that
+ * claimed `conformant` is as wrong as one that failed something.
+ */
+export function judge(entry: MatrixEntry, report: Report | null): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'cpuMs' | 'exitCode' | 'run' | 'sharedWith' | 'rerunAlone'> {
   if (!report) {
     return { verdict: null, failed: [], warned: [], notTestedMust: [], ok: false, why: 'the run wrote no conformance.json' };
   }
@@ -162,9 +169,10 @@ export function judge(entry: MatrixEntry, report: { verdict: string; requirement
     .map((r) => r.id);
   const base = { verdict: report.verdict, failed, warned, notTestedMust };
   if (entry.kind === 'conforming' || entry.kind === 'variant') {
-    if (report.verdict !== 'conformant') return { ...base, ok: false, why: `verdict ${report.verdict}, expected conformant` };
+    const expected = entry.only || report.selection?.weakenedBy?.length ? 'partial' : 'conformant';
+    if (report.verdict !== expected) return { ...base, ok: false, why: `verdict ${report.verdict}, expected ${expected}` };
     if (failed.length || warned.length) return { ...base, ok: false, why: `false failures: ${[...failed, ...warned].join(', ')}` };
-    return { ...base, ok: true, why: 'conformant, nothing failed or warned' };
+    return { ...base, ok: true, why: `${expected}, nothing failed or warned` };
   }
   const id = entry.requirement!;
   const level = requirement(id).level;
@@ -177,7 +185,6 @@ export function judge(entry: MatrixEntry, report: { verdict: string; requirement
   return { ...base, ok: true, why: `caught: ${id} warned` };
 }
 
-type Report = { verdict: string; requirements: RequirementResult[] };
 
 /** How the rerun reason of a member a clean shared run did not catch begins. */
 export const NOT_CAUGHT_IN = 'not caught in';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Requirement } from '../../../harness/catalog/index.js';
 import type { RequirementOutcome, TestMeta } from '../../../harness/run/outcome.js';
-import { computeVerdict, idFromTestName, NO_TEST, NOT_SELECTED, type TestRecord } from '../../../harness/run/verdict.js';
+import { computeVerdict, idFromTestName, NO_TEST, NOT_SELECTED, runVerdict, type TestRecord } from '../../../harness/run/verdict.js';
 import { parseExpectations } from '../../../harness/run/expectations.js';
 
 const CAT: Requirement[] = [
@@ -100,11 +100,18 @@ describe('verdict', () => {
     expect(status(r, 'OAUTH-STATE-ECHO').reason).toBe('delivery #1: mismatch\n(the same reason 3 times)');
   });
 
-  it('with --only, requirements outside the selection do not make the run incomplete', () => {
+  it('with --only, requirements outside the selection do not make the run incomplete, but it is partial, never conformant', () => {
     const ok = (id: string) => test(`${id}: t`, 'passed', meta(id, [{ id, status: 'passed' }]));
     const r = computeVerdict({ catalog: CAT, selected: new Set(['OAUTH-STATE-ECHO']), tests: [ok('OAUTH-STATE-ECHO')] });
-    expect(r.verdict).toBe('conformant');
+    expect(r.verdict).toBe('partial');
     expect(r.partial).toBe(true);
+    expect(r.scope).toEqual({ inScope: 1, total: CAT.length });
+  });
+
+  it('outside --only, a requirement whose tests were skipped by the filter says "not selected", whatever their count', () => {
+    const skipped = (n: number) => test(`REFRESH-SINGLE-USE: t${n}`, 'skipped');
+    const r = computeVerdict({ catalog: CAT, selected: new Set(['OAUTH-STATE-ECHO']), tests: [skipped(1), skipped(2)] });
+    expect(status(r, 'REFRESH-SINGLE-USE')).toMatchObject({ status: 'not-tested', reason: NOT_SELECTED });
   });
 
   it('untestable MUSTs do not make a run incomplete; everything passing is conformant', () => {
@@ -126,7 +133,9 @@ describe('verdict', () => {
     });
     expect(status(r, 'OAUTH-STATE-ECHO')).toMatchObject({ status: 'failed', expected: true, expectComment: 'vendor bug 12' });
     expect(r.stale).toEqual(['REFRESH-SINGLE-USE']);
-    expect(r.verdict).toBe('conformant');
+    // An excused MUST failure is a known deviation, not conformance: the run passed its scope, no more.
+    expect(r.verdict).toBe('partial');
+    expect(r.weakenedBy).toEqual([expect.objectContaining({ setting: '--expect', value: 'OAUTH-STATE-ECHO' })]);
     expect(r.counts.expectedFailures).toBe(1);
   });
 
@@ -138,6 +147,50 @@ describe('verdict', () => {
       }))],
     });
     expect(status(r, 'TOKEN-JWT-EXP').observations).toEqual([{ label: 'exp claim', value: 1234, test: 'TOKEN-JWT-EXP: a' }]);
+  });
+});
+
+describe('the run-level verdict', () => {
+  const passed = [
+    test('OAUTH-STATE-ECHO: a', 'passed', meta('OAUTH-STATE-ECHO', [{ id: 'OAUTH-STATE-ECHO', status: 'passed' }])),
+    test('REFRESH-SINGLE-USE: a', 'passed', meta('REFRESH-SINGLE-USE', [{ id: 'REFRESH-SINGLE-USE', status: 'passed' }])),
+  ];
+  const failing = [...passed, test('OAUTH-STATE-ECHO: b', 'failed', meta('OAUTH-STATE-ECHO', [{ id: 'OAUTH-STATE-ECHO', status: 'failed', reason: 'x' }]))];
+  const weak = [{ setting: 'LOCKCONF_DELIVERY_WAIT_MS', value: '3000', effect: 'shorter' }];
+
+  it('everything passed, whole catalog, nothing weakened: conformant', () => {
+    expect(computeVerdict({ catalog: CAT, tests: passed })).toMatchObject({ verdict: 'conformant', partial: false, weakenedBy: [] });
+  });
+
+  it('a weakening setting makes a passing run partial, and is carried to the result', () => {
+    const r = computeVerdict({ catalog: CAT, tests: passed, weakenedBy: weak });
+    expect(r).toMatchObject({ verdict: 'partial', partial: true, weakenedBy: weak, scope: { inScope: CAT.length, total: CAT.length } });
+  });
+
+  it('a failure still makes a narrowed or weakened run not conformant', () => {
+    expect(computeVerdict({ catalog: CAT, tests: failing, weakenedBy: weak }).verdict).toBe('not-conformant');
+    expect(computeVerdict({ catalog: CAT, tests: failing, selected: new Set(['OAUTH-STATE-ECHO']) }).verdict).toBe('not-conformant');
+  });
+
+  it('interrupted wins over everything: a stopped run certifies nothing and fails nothing more', () => {
+    expect(computeVerdict({ catalog: CAT, tests: passed, interrupted: true }).verdict).toBe('interrupted');
+    expect(computeVerdict({ catalog: CAT, tests: failing, interrupted: true, interference: 'reset by another run' }).verdict).toBe('interrupted');
+  });
+
+  it('interfered wins over failures: what another run did to the target is not the target\'s fault', () => {
+    const r = computeVerdict({ catalog: CAT, tests: failing, interference: 'the target was reset 3 time(s) by someone else' });
+    expect(r).toMatchObject({ verdict: 'interfered', interference: 'the target was reset 3 time(s) by someone else' });
+    expect(computeVerdict({ catalog: CAT, tests: passed, interference: null }).verdict).toBe('conformant');
+  });
+
+  it('the order of the rules, fact by fact', () => {
+    const none = { interrupted: false, interfered: false, mustFailed: false, mustNotTested: false, partial: false };
+    expect(runVerdict(none)).toBe('conformant');
+    expect(runVerdict({ ...none, partial: true })).toBe('partial');
+    expect(runVerdict({ ...none, partial: true, mustNotTested: true })).toBe('incomplete');
+    expect(runVerdict({ ...none, mustNotTested: true, mustFailed: true })).toBe('not-conformant');
+    expect(runVerdict({ ...none, mustFailed: true, interfered: true })).toBe('interfered');
+    expect(runVerdict({ ...none, interfered: true, interrupted: true })).toBe('interrupted');
   });
 });
 
