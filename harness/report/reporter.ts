@@ -389,7 +389,7 @@ export default class LockconfReporter implements Reporter {
     lines.push(`verdict: ${VERDICT_LINE[result.verdict]}`);
     for (const line of [scopeText(result), weakenedText(result), result.interference]) if (line) lines.push(`  ${line}`);
     const outside = result.requirements.filter((r) => r.status === 'not-tested' && r.reason === NOT_SELECTED).length;
-    lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.notTested} not tested${outside ? ` (${outside} outside the scope)` : ''}, ${c.informational} informational`);
+    lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.notTested} not tested, ${c.informational} informational${outside ? ` (${outside} of the not tested are outside the scope)` : ''}`);
     for (const r of result.requirements.filter((x) => x.status === 'failed' && !x.expected)) lines.push(`  failed: ${r.id} (${r.level})`);
     for (const r of result.requirements.filter((x) => x.status === 'warned')) lines.push(`  warned: ${r.id} (${r.level})`);
     const catalog = this.#opts.catalog ?? CATALOG;
