@@ -8,11 +8,12 @@
  *   report:serve [--port N]
  *   login --target FILE [--browser] [--no-open]
  *
- * Exit codes of `conformance`: 0 conformant (also incomplete with
- * --allow-incomplete), 1 not conformant or incomplete, 2 the run could not be
+ * Exit codes of `conformance`: 0 conformant or partial (the whole narrowed or
+ * weakened scope passed; also incomplete with --allow-incomplete), 1 not
+ * conformant, incomplete, interrupted or interfered, 2 the run could not be
  * carried out (bad profile, bad option, unreachable target, refused
- * credentials). Secrets come from the profile file or LOCKCONF_* variables,
- * never from argv.
+ * credentials, the target's lease held by another run). Secrets come from the
+ * profile file or LOCKCONF_* variables, never from argv.
  */
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
@@ -44,7 +45,7 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--expect <file>', 'known deviations: failures listed there do not fail the run')
     .option('--list', 'print the requirements and the tests that would run, then exit')
     .option('--no-allure', 'skip the Allure report')
-    .option('--allow-incomplete', 'accept a partial run: exit 0 when the verdict is incomplete (default: exit 1)')
+    .option('--allow-incomplete', 'accept an incomplete run (a MUST not tested): exit 0 (default: exit 1)')
     .option('--timings', "print where the run's time went, a phase a line")
     .addOption(new Option('--strict', 'accepted for compatibility (incomplete exits 1 by default now)').hideHelp())
     .option('--receiver <url>', "test an application's webhook receiver at URL instead (signing values from LOCKCONF_API_KEY, LOCKCONF_WEBHOOK_HEADER, LOCKCONF_WEBHOOK_TOKEN)")

@@ -2,12 +2,18 @@
 
 const EXIT_CODES = `
 Exit codes:
-  0  conformant (or incomplete with --allow-incomplete)
-  1  not conformant: a MUST requirement failed; or incomplete: a MUST requirement
-     was not tested (a run missing control, a user token or a reachable capture URL)
+  0  conformant; or partial: everything in scope passed, but the run was narrowed
+     by --only, weakened by a setting below that says so, or a MUST failure was
+     excused by --expect: it certifies nothing beyond its scope (CI can gate on
+     a scope); or incomplete with --allow-incomplete
+  1  not conformant: a MUST requirement failed; incomplete: a MUST requirement
+     was not tested (a run missing control, a user token or a reachable capture
+     URL); interrupted: Ctrl-C or SIGTERM stopped the run (the reports hold what
+     ran); interfered: someone else reset the target during the run
   2  the run could not be carried out: bad profile or option, target unreachable,
-     client credentials or API key refused at preflight. The reports are still
-     written, with "verdict": "error" and the reason.`;
+     client credentials or API key refused at preflight, the target's lease held
+     by another run. The reports are still written, with "verdict": "error" and
+     the reason.`;
 
 const VARIABLES = `
 Environment variables:
@@ -18,9 +24,14 @@ Environment variables:
                              any of them without --target makes the environment the
                              profile (the embedded mock is then not started)
   LOCKCONF_MOCK_OPTIONS      JSON options of the embedded mock, e.g. {"faults":["state-truncated"]}
-  LOCKCONF_DELIVERY_WAIT_MS  how long an expected webhook delivery is waited for (default 15000)
+  LOCKCONF_DELIVERY_WAIT_MS  how long an expected webhook delivery is waited for (default 15000;
+                             shorter weakens the run)
+  LOCKCONF_QUIET_WINDOW_MS   how long "nothing (more) arrives" is listened for (default 500, 250
+                             against the embedded mock; shorter weakens the run)
+  LOCKCONF_PREFLIGHT=0       skip the credential checks made before any test (weakens the run)
+  LOCKCONF_LEASE_WAIT_MS     how long to wait for another run's lease on the target (default
+                             60000; then exit 2 naming the holder)
   LOCKCONF_SEQUENTIAL=1      one test at a time, even when the fixtures let tests run side by side
-  LOCKCONF_PREFLIGHT=0       skip the credential checks made before any test
   LOCKCONF_NO_ALLURE=1       same as --no-allure
   NO_COLOR, FORCE_COLOR      colour of the output (none when it is not a terminal)`;
 

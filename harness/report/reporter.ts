@@ -44,7 +44,6 @@ import { scanSuites } from '../run/selection.js';
 import { weakeningSettings, type Weakening } from '../run/weakening.js';
 import { VERDICT_LINE, scopeText, weakenedText } from './verdict-text.js';
 import { currentRunGuard } from '../run/run-guard.js';
-import { profileVariables } from '../service/target-choice.js';
 
 export interface LockconfReporterOptions {
   runDir?: string;
@@ -187,10 +186,8 @@ export default class LockconfReporter implements Reporter {
     this.#runDir = resolve(this.#root, this.#opts.runDir ?? fromEnv ?? defaultRunDir(this.#root));
     // Global setup runs after onInit in this process and reads the same variable.
     process.env.LOCKCONF_RUN_DIR = this.#runDir;
-    // Read before global setup sets its own defaults (the embedded mock's quiet window).
-    const env = process.env;
-    this.#weakenedBy = this.#opts.weakenedBy
-      ?? weakeningSettings(env, { embeddedMock: !env.LOCKCONF_TARGET_FILE && profileVariables(env).length === 0 });
+    // Read before global setup sets its own defaults (the CLI reads them before and passes them on).
+    this.#weakenedBy = this.#opts.weakenedBy ?? weakeningSettings(process.env, { embeddedMock: !process.env.LOCKCONF_TARGET_FILE && !process.env.LOCKCONF_BASE_URL });
     this.#declaredIn = scanSuites(this.#root)
       .then((tests) => new Map(tests.filter((t) => t.file !== t.runFile).map((t) => [`${t.runFile}\0${t.id}`, t.file])))
       .catch(() => new Map());

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../harness/cli.js';
+import { CONFORMANCE_HELP } from '../../harness/commands/help.js';
 import { ROOT } from '../support/cli.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -36,5 +37,20 @@ describe('README', () => {
     const ci = README.slice(README.indexOf('## CI example'));
     expect(ci).toContain('--allow-incomplete');
     expect(ci).toMatch(/exit 1 when a MUST fails or is not tested, 2 when the run cannot be carried out/);
+  });
+
+  it('--help, the README and reports/README.md give the same exit code for every verdict', () => {
+    const reportsReadme = readFileSync(join(ROOT, 'reports', 'README.md'), 'utf8');
+    const exits = (text: string) => text.replace(/\s+/g, ' ');
+    const help = exits(CONFORMANCE_HELP);
+    expect(help).toMatch(/ 0 conformant; or partial: everything in scope passed/);
+    expect(help).toMatch(/ 1 not conformant: .* incomplete: .* interrupted: .* interfered: /);
+    expect(help).toMatch(/ 2 the run could not be carried out/);
+    const readme = exits(README);
+    expect(readme).toContain('| 0 | `conformant`; or `partial`: everything in scope passed');
+    expect(readme).toContain('| 1 | `not-conformant` (a MUST failed), `incomplete` (a MUST not tested), `interrupted`, `interfered` |');
+    expect(readme).toContain('| 2 | `error`: the run could not be carried out');
+    const reports = exits(reportsReadme);
+    expect(reports).toContain('0 conformant or partial (the whole scope passed; also incomplete with `--allow-incomplete`), 1 not conformant, incomplete, interrupted or interfered, 2 the run could not be carried out');
   });
 });
