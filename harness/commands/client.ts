@@ -17,7 +17,7 @@ import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, UsageFailure, clearRunDir, exitCodeFor } from './common.js';
 import type { ConformanceOptions } from './conformance.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
-import { InterruptOnSignal } from './interrupt.js';
+import { InterruptOnSignal } from '../run/interrupt.js';
 import { claimRunDir } from './run-dir.js';
 
 export const DEFAULT_CLIENT_TARGET = '.lockconf/mock-target.json';

@@ -22,7 +22,7 @@ import { clearMarks, markPhase, runTimings, timingsLine, timingsTable } from '..
 import { describeWeakenings, weakeningSettings } from '../run/weakening.js';
 import { leaseWaitMs } from '../service/target-lease.js';
 import { claimRunDir } from './run-dir.js';
-import { InterruptOnSignal } from './interrupt.js';
+import { InterruptOnSignal } from '../run/interrupt.js';
 
 export { exitCodeFor };
 import { receiverCommand } from './receiver.js';

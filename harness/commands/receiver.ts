@@ -19,7 +19,7 @@ import { expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, clearRunDir, exitCodeFor } from './common.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
-import { InterruptOnSignal } from './interrupt.js';
+import { InterruptOnSignal } from '../run/interrupt.js';
 import { claimRunDir } from './run-dir.js';
 
 export interface ReceiverCommandOptions {

@@ -65,7 +65,7 @@ export interface LockconfReporterOptions {
   expectedTests?: number | null;
   /** Settings that weakened the run (run/weakening.ts); default: read from the environment when the run starts. */
   weakenedBy?: Weakening[];
-  /** True once the run was asked to stop (Ctrl-C, SIGTERM: commands/interrupt.ts). */
+  /** True once the run was asked to stop (Ctrl-C, SIGTERM: run/interrupt.ts). */
   interrupted?: () => boolean;
 }
 

@@ -41,6 +41,7 @@ import type { Fixtures, HttpClientLike, LockconfSetup, TargetProfile } from '../
 
 import type {} from './provided-context.js'; // the ProvidedContext augmentation for 'lockconf'
 import { guardTarget, type TargetGuard } from './target-lease.js';
+import { gracefulInterruptInstalled } from '../run/interrupt.js';
 import { EMBEDDED_MOCK_QUIET_WINDOW_MS as QUIET_WINDOW_EMBEDDED } from '../run/weakening.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -135,7 +136,9 @@ export async function prepareRun(
       sandbox = { cache: cacheProbe.cache, http };
       await cleanUp('of what an earlier run left behind');
       // Ctrl-C or a cancelled CI job: the refresh in flight is stored, then the registrations are deleted.
-      stopWatching = exclusiveSignals(
+      // Under the CLI the run ends gracefully instead (run/interrupt.ts): the tests in progress
+      // end, their refreshes are stored, the reports are written, and teardown deletes the registrations.
+      if (!gracefulInterruptInstalled()) stopWatching = exclusiveSignals(
         onInterrupt(() => close(), { log, ...(hooks.exit ? { exit: hooks.exit } : {}) }),
         hooks.exclusiveSignals !== false,
       );

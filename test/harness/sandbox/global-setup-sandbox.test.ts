@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { prepareRun } from '../../../harness/service/global-setup.js';
+import { GRACEFUL_INTERRUPT } from '../../../harness/run/interrupt.js';
 import { RegistrationJournal, registrationJournalPath } from '../../../harness/sandbox/cleanup.js';
 import { TokenCache, cacheTarget, tokenSetFromResponse } from '../../../harness/sandbox/token-cache.js';
 import { createMock, type RunningMock } from '../../../mock/server.js';
@@ -162,6 +163,21 @@ describe('global setup: sandbox clean-up and the webhook reachability probe', ()
       expect(setup.capabilities).toEqual(expect.arrayContaining(['control', 'consent', 'capture']));
     } finally {
       await remote.close();
+    }
+  });
+
+  test('under the command line\'s graceful interrupt, the run leaves the signals to it: teardown deletes the registrations', async () => {
+    const cache = await signedInCache('graceful');
+    const graceful = Object.assign(() => {}, { [GRACEFUL_INTERRUPT]: true });
+    process.on('SIGINT', graceful);
+    const before = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => process.listenerCount(s));
+    try {
+      const { close } = await prepareRun(sandboxEnv(cache, join(dir, 'graceful', 'run')), undefined, { log: () => {}, exit: () => {} });
+      expect((['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => process.listenerCount(s))).toEqual(before);
+      expect(process.listeners('SIGINT')).toContain(graceful);
+      await close();
+    } finally {
+      process.off('SIGINT', graceful);
     }
   });
 

@@ -1,5 +1,5 @@
 /**
- * Ctrl-C (SIGINT) or SIGTERM during a run: the tests in progress finish, the rest
+ * Ctrl-C (SIGINT), SIGTERM or SIGHUP during a run: the tests in progress finish, the rest
  * is cancelled, and the reporter writes every report of what ran with the verdict
  * *interrupted* (exit 1). vitest's own handler would end the process at once and
  * leave a run folder with only run-context.json, so while the run is on it is set
@@ -9,8 +9,19 @@
  */
 import type { Vitest } from 'vitest/node';
 
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-const NUMBERS: Record<(typeof SIGNALS)[number], number> = { SIGINT: 2, SIGTERM: 15 };
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Marks the listener that ends a run gracefully: global setup (a sandbox run's clean-up on
+ * Ctrl-C) then leaves the signal to it, since the run's own teardown deletes the registrations.
+ */
+export const GRACEFUL_INTERRUPT = Symbol.for('lockconf.gracefulInterrupt');
+
+/** True when a graceful interrupt (this module's) listens for the signal. */
+export function gracefulInterruptInstalled(signal: NodeJS.Signals = 'SIGINT'): boolean {
+  return process.listeners(signal).some((l) => (l as unknown as Record<symbol, unknown>)[GRACEFUL_INTERRUPT] === true);
+}
+const NUMBERS: Record<(typeof SIGNALS)[number], number> = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
 
 export class InterruptOnSignal {
   /** The signal that asked the run to stop, or null. */
@@ -47,6 +58,7 @@ export class InterruptOnSignal {
       this.#setAside.set(signal, earlier);
       for (const listener of earlier) process.removeListener(signal, listener as (...args: unknown[]) => void);
       const listener = (s: NodeJS.Signals) => this.#handler(s, vitest);
+      Object.assign(listener, { [GRACEFUL_INTERRUPT]: true });
       this.#listeners.set(signal, listener);
       process.on(signal, listener);
     }
