@@ -105,7 +105,7 @@ export async function guardTarget(opts: GuardOptions): Promise<TargetGuard> {
   const leased = answer.status === 'taken';
   await rm(join(opts.runDir, OWN_RESETS_FILE), { force: true });
   // Read once the target is ours: another run's resets before that are no interference.
-  const resetsAtStart = (await opts.control.fixtures()).resets;
+  const resetsAtStart = await opts.control.fixtures().then((f) => f.resets, () => undefined);
   if (!leased && resetsAtStart === undefined) {
     opts.log('the target offers neither the run lease nor a reset count (docs/control-protocol-extensions.md): a second run against it at the same time would go unnoticed');
   }

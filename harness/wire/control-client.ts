@@ -161,20 +161,30 @@ export class ControlClient implements ControlClientLike {
 
   /**
    * POST /lease (control-protocol-extensions.md): takes or renews the run lease.
-   * `absent` when the target does not offer it (404), `held` with the holder on 409.
+   * `held` with the holder on 409; `absent` for any other refusal (404 from a target
+   * without the extension, or an answer it does not understand): the extension is
+   * optional, so a target that does not offer it is tested as before.
    */
   async lease(runId: string, ttlMs: number): Promise<LeaseAnswer> {
-    const res = await this.call('POST', '/lease', { runId, ttlMs }, [404, 405, 409]);
+    const res = await this.http.request({
+      method: 'POST',
+      url: `${this.controlUrl}/lease`,
+      headers: { 'x-control-token': this.controlToken, accept: 'application/json' },
+      json: { runId, ttlMs },
+    });
     const body = (res.json ?? {}) as { runId?: unknown; heldBy?: unknown; expiresAt?: unknown };
     const expiresAt = typeof body.expiresAt === 'string' ? body.expiresAt : null;
-    if (res.status === 404 || res.status === 405) return { status: 'absent' };
-    if (res.status === 409) return { status: 'held', heldBy: typeof body.heldBy === 'string' ? body.heldBy : 'another run', expiresAt };
-    return { status: 'taken', expiresAt };
+    if (res.status === 409) {
+      const heldBy = typeof body.heldBy === 'string' ? body.heldBy.slice(0, 200) : 'another run';
+      return { status: 'held', heldBy: this.redactor ? this.redactor.redact(heldBy) : heldBy, expiresAt };
+    }
+    if (res.status >= 200 && res.status <= 299) return { status: 'taken', expiresAt };
+    return { status: 'absent' };
   }
 
   /** DELETE /lease/{runId}: gives the lease back; a 404 (no extension) or 409 (not ours any more) is no error. */
   async releaseLease(runId: string): Promise<void> {
-    await this.call('DELETE', `/lease/${encodeURIComponent(runId)}`, undefined, [404, 405, 409]);
+    await this.call('DELETE', `/lease/${encodeURIComponent(runId)}`, undefined, [400, 404, 405, 409]);
   }
 }
 
