@@ -32,9 +32,6 @@ import type { Weakening } from './weakening.js';
 
 export type Verdict = 'conformant' | 'partial' | 'not-conformant' | 'incomplete' | 'interrupted' | 'interfered';
 
-/** The verdicts that end a run with exit 0: the target conforms, or the whole (narrowed or weakened) scope passed. */
-export const PASSING_VERDICTS: readonly Verdict[] = ['conformant', 'partial'];
-
 /** One vitest test case as the reporter saw it. */
 export interface TestRecord {
   /** The test's own name, "<ID>: <title>". */
