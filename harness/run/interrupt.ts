@@ -17,6 +17,13 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  */
 export const GRACEFUL_INTERRUPT = Symbol.for('lockconf.gracefulInterrupt');
 
+const REQUESTED = Symbol.for('lockconf.interruptRequested');
+
+/** True once a signal asked the run in this process to stop (global setup's waits end early on it). */
+export function interruptRequested(): boolean {
+  return (globalThis as Record<symbol, unknown>)[REQUESTED] === true;
+}
+
 /** True when a graceful interrupt (this module's) listens for the signal. */
 export function gracefulInterruptInstalled(signal: NodeJS.Signals = 'SIGINT'): boolean {
   return process.listeners(signal).some((l) => (l as unknown as Record<symbol, unknown>)[GRACEFUL_INTERRUPT] === true);
@@ -44,6 +51,7 @@ export class InterruptOnSignal {
       process.exit(128 + NUMBERS[signal as (typeof SIGNALS)[number]]);
     }
     this.signal = signal;
+    (globalThis as Record<symbol, unknown>)[REQUESTED] = true;
     this.#log(`lockconf: ${signal}: stopping after the tests in progress, then writing the reports of what ran (${signal} again stops at once)`);
     void vitest.cancelCurrentRun('keyboard-input');
   };
@@ -53,6 +61,7 @@ export class InterruptOnSignal {
   onInit(vitest: Vitest): void {
     if (this.#installed) return;
     this.#installed = true;
+    (globalThis as Record<symbol, unknown>)[REQUESTED] = false;
     for (const signal of SIGNALS) {
       const earlier = process.rawListeners(signal);
       this.#setAside.set(signal, earlier);

@@ -23,6 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ControlClient } from '../wire/control-client.js';
 import { LockconfError } from '../run/errors.js';
 import { setRunGuard, type RunGuard } from '../run/run-guard.js';
+import { interruptRequested } from '../run/interrupt.js';
 
 /** How long a lease lasts unless renewed; it is renewed every third of that. */
 export const LEASE_TTL_MS = 60_000;
@@ -92,7 +93,7 @@ export async function guardTarget(opts: GuardOptions): Promise<TargetGuard> {
   if (answer.status === 'held') {
     opts.log(`the target is in use by another run (${answer.heldBy}${answer.expiresAt ? `, lease until ${answer.expiresAt}` : ''}); waiting up to ${Math.round(waitMs / 1000)} s (LOCKCONF_LEASE_WAIT_MS)`);
   }
-  while (answer.status === 'held' && Date.now() - started < waitMs) {
+  while (answer.status === 'held' && Date.now() - started < waitMs && !interruptRequested()) {
     await sleep(Math.min(opts.pollMs ?? 1000, Math.max(0, waitMs - (Date.now() - started))));
     answer = await opts.control.lease(runId, ttlMs);
   }
