@@ -87,5 +87,6 @@ export class InterruptOnSignal {
     this.#listeners.clear();
     this.#setAside.clear();
     this.#installed = false;
+    (globalThis as Record<symbol, unknown>)[REQUESTED] = false; // the next run in this process starts afresh
   }
 }
