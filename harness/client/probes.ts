@@ -16,6 +16,7 @@
 import { request } from 'undici';
 import { fingerprint } from '../../mock/grading/recording.js';
 import type { ProbeReport } from './judge.js';
+import { readBoundedText } from '../wire/bounded-body.js';
 
 export interface ProbeTarget {
   authUrl: string;
@@ -82,8 +83,11 @@ async function control(target: ProbeTarget, path: string, body: unknown): Promis
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-control-token': target.controlToken },
     body: JSON.stringify(body),
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+    signal: AbortSignal.timeout(30_000),
   });
-  const text = await res.body.text();
+  const text = await readBoundedText(res.body, `control ${path}`, { headers: res.headers, code: 'ERR_CONTROL' });
   if (res.statusCode >= 300) throw new ProbeFailure(`control ${path} answered ${res.statusCode}`);
   return text ? (JSON.parse(text) as unknown) : null;
 }

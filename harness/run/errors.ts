@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'ERR_LOGIN'
   | 'ERR_CREDENTIALS_REFUSED'
   | 'ERR_API_KEY_REFUSED'
+  | 'ERR_CONTROL_TOKEN_REFUSED'
+  | 'ERR_ANSWER_TOO_LARGE'
   | 'ERR_SETUP_FAILED';
 
 export class LockconfError extends Error {

@@ -31,6 +31,8 @@ import { request } from 'undici';
 import type { TargetProfile } from '../contracts.js';
 import { LockconfError } from '../run/errors.js';
 import { Redactor } from '../wire/redact.js';
+import { readBounded, tooLargeWords } from '../wire/bounded-body.js';
+import { describeNetworkError } from '../wire/network-words.js';
 import { fieldOrigin, type TargetChoice } from './target-choice.js';
 
 export interface Answer {
@@ -60,8 +62,11 @@ async function sendWithUndici(url: string, init: { method: string; headers: Reco
     ...(init.body !== undefined ? { body: init.body } : {}),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
+    signal: AbortSignal.timeout(2 * timeoutMs),
   });
-  const text = (await res.body.text()).trim();
+  const read = await readBounded(res.body, { headers: res.headers });
+  // Too large to read: the same words for both answers compared, for the suites to judge.
+  const text = read.tooLarge ? `[${tooLargeWords(read.limit)}]` : read.bytes.toString('utf8').trim();
   let error: string | null = null;
   try {
     const json = JSON.parse(text) as { error?: unknown };
@@ -128,10 +133,9 @@ async function proveReachable(profile: TargetProfile, opts: PreflightOptions, ti
       if (opts.send) await opts.send(url, { method: 'GET', headers: {} });
       else await sendWithUndici(url, { method: 'GET', headers: {} }, timeoutMs);
     } catch (err) {
-      const code = (err as { code?: string }).code ?? (err instanceof Error ? err.name : 'error');
       throw new LockconfError(
         'ERR_TARGET_UNREACHABLE',
-        `the target does not answer: GET ${url} failed (${code}). Check ${fieldOrigin(field, opts.choice)} and that the service is running and reachable from this machine.`,
+        `the target does not answer: GET ${url} failed: ${describeNetworkError(err, { timeoutMs })}. Check ${fieldOrigin(field, opts.choice)} and that the service is running and reachable from this machine.`,
         { cause: err },
       );
     }
@@ -158,8 +162,7 @@ export async function preflight(profile: TargetProfile, opts: PreflightOptions):
     body: new URLSearchParams({ grant_type: 'refresh_token', client_id: profile.clientId, client_secret: secret, refresh_token: refreshToken }).toString(),
   });
   const unreachable = (url: string) => (err: unknown): never => {
-    const code = (err as { code?: string }).code ?? (err instanceof Error ? err.name : 'error');
-    throw new LockconfError('ERR_TARGET_UNREACHABLE', `the target stopped answering during preflight: ${url} failed (${code})`, { cause: err });
+    throw new LockconfError('ERR_TARGET_UNREACHABLE', `the target stopped answering during preflight: ${url} failed: ${describeNetworkError(err, { timeoutMs })}`, { cause: err });
   };
   const ours = await send(tokenUrl, form(profile.clientSecret)).catch(unreachable(tokenUrl));
   const madeUp = await send(tokenUrl, form(made('secret'))).catch(unreachable(tokenUrl));
