@@ -62,7 +62,8 @@ async function sendWithUndici(url: string, init: { method: string; headers: Reco
     ...(init.body !== undefined ? { body: init.body } : {}),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    signal: AbortSignal.timeout(2 * timeoutMs),
+    // The whole exchange, a dripping body included: the headers and body timeouts first, then this.
+    signal: AbortSignal.timeout(2 * timeoutMs + 5_000),
   });
   const read = await readBounded(res.body, { headers: res.headers });
   // Too large to read: the same words for both answers compared, for the suites to judge.

@@ -130,7 +130,7 @@ export class HttpClient implements HttpClientLike {
       read = await readBounded(res.body, { headers: res.headers });
     } catch (err) {
       const durationMs = performance.now() - t0;
-      const why = describeNetworkError(err, { timeoutMs });
+      const why = describeNetworkError(err, { timeoutMs, answered: status !== null });
       const message = this.redactor.redact(`${method} ${req.url} failed: ${why}`);
       const response = status === null ? null : { status, headers: this.redactHeaders(resHeaders), body: '' };
       this.record({ request: this.redactRequest(logged), response, error: message, durationMs, startedAt });
@@ -144,7 +144,7 @@ export class HttpClient implements HttpClientLike {
       const message = this.redactor.redact(`${method} ${req.url} answered ${status} with a ${words}`);
       this.record({
         request: this.redactRequest(logged),
-        response: { status, headers: this.redactHeaders(resHeaders), body: truncate(`${head}… [${words}]`) },
+        response: { status, headers: this.redactHeaders(resHeaders), body: `${truncate(head)}… [${words}]` },
         error: message,
         durationMs,
         startedAt,

@@ -10,6 +10,8 @@
 export interface NetworkErrorContext {
   /** The time allowed for the answer (headers, body, or the whole exchange), in ms. */
   timeoutMs?: number;
+  /** Whether the status and headers had arrived when it failed (unknown when absent). */
+  answered?: boolean;
 }
 
 type Wording = (ctx: NetworkErrorContext) => string;
@@ -88,7 +90,11 @@ function isTimeout(err: unknown): boolean {
 
 /** What went wrong, in words; the operating system's code (never undici's) in parentheses. */
 export function describeNetworkError(err: unknown, ctx: NetworkErrorContext = {}): string {
-  if (isTimeout(err)) return `no answer within ${seconds(ctx.timeoutMs)} (the whole exchange, body included)`;
+  if (isTimeout(err)) {
+    if (ctx.answered === true) return `the status and headers came, but not the whole body within ${seconds(ctx.timeoutMs)}`;
+    if (ctx.answered === false) return `no answer within ${seconds(ctx.timeoutMs)}`;
+    return `no complete answer within ${seconds(ctx.timeoutMs)}`;
+  }
   const code = codeOf(err);
   const words = code ? WORDS[code] : undefined;
   if (words) return /^E[A-Z]+$/.test(code!) ? `${words(ctx)} (${code})` : words(ctx);

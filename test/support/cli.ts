@@ -16,12 +16,13 @@ export interface CliResult {
 }
 
 /** `lockconf <args>` from the repository root; resolves once the child has exited and its output is read. */
-export function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+export function cli(args: string[], extraEnv: Record<string, string> = {}, opts: { onSpawn?: (pid: number) => void } = {}): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST')) env[k] = v;
   Object.assign(env, extraEnv, { NO_COLOR: '1' });
   return new Promise((done) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin/lockconf.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) opts.onSpawn?.(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
