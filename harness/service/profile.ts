@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { TargetProfile } from '../contracts.js';
 import { LockconfError } from '../run/errors.js';
+import { closestNames } from '../run/did-you-mean.js';
 
 const FIELDS = [
   'authUrl',
@@ -29,6 +30,23 @@ type Field = (typeof FIELDS)[number];
 
 /** Fields whose environment variable holds JSON rather than a plain string. */
 const JSON_FIELDS: ReadonlySet<Field> = new Set(['fixtures', 'capture', 'statusCheck']);
+
+/**
+ * Fields of the same file that other commands read, each checked there: `login`
+ * (login --browser), `connectUrl`, `refreshUrl`, `actionUrls` (conformance --client),
+ * `webhookHeader`, `webhookToken` (conformance --receiver).
+ */
+export const OTHER_COMMANDS_FIELDS = ['login', 'connectUrl', 'refreshUrl', 'actionUrls', 'webhookHeader', 'webhookToken'] as const;
+
+/** Notes a file may carry: a key starting with "$", "_" or "//" ("$schema", "_comment", "//") is never a field. */
+const NOTE_KEY = /^(\$|_|\/\/)/;
+
+/** The fields an object of the profile knows, by its path ('' is the profile itself): a key not listed is a typo. */
+const KNOWN_KEYS: Record<string, readonly string[]> = {
+  '': [...FIELDS, ...OTHER_COMMANDS_FIELDS],
+  capture: ['listen', 'publicUrl'],
+  statusCheck: ['method', 'path'],
+};
 
 function upperSnake(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
@@ -121,6 +139,7 @@ const capture = z
     },
     { error: 'must be an object {"listen": "host:port", "publicUrl": URL | null}' },
   )
+  .strict()
   .nullish()
   .transform((v) => v ?? { ...PROFILE_DEFAULTS.capture });
 
@@ -132,6 +151,7 @@ const statusCheck = z
     },
     { error: 'must be an object {"method": "PUT", "path": "/remoteoperate/{lockId}/status"}' },
   )
+  .strict()
   .nullish()
   .transform((v) => v ?? { ...PROFILE_DEFAULTS.statusCheck });
 
@@ -155,7 +175,8 @@ const profileSchema = z
       tokenCache: optionalString('a file path').transform((v) => v ?? PROFILE_DEFAULTS.tokenCache),
     },
     { error: 'must be a JSON object' },
-  );
+  )
+  .strict();
 
 // ── Validation ──────────────────────────────────────────────────────────────
 
@@ -181,15 +202,97 @@ function crossFieldIssues(input: unknown): Array<{ path: PropertyKey[]; message:
   return issues;
 }
 
+type Issue = { path: PropertyKey[]; message: string; code?: string; keys?: string[] };
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The profile without its notes and the fields other commands read (they are not this schema's to judge). */
+function withoutNotes(input: unknown): unknown {
+  if (!isRecord(input)) return input;
+  const others: ReadonlySet<string> = new Set(OTHER_COMMANDS_FIELDS);
+  return Object.fromEntries(Object.entries(input).filter(([k]) => !NOTE_KEY.test(k) && !others.has(k)));
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const p of path) v = isRecord(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[p] : undefined;
+  return v;
+}
+
+/** The field a mistyped key most likely meant, when exactly one is close. */
+function meantField(key: string, known: readonly string[]): string | null {
+  const names = closestNames(key, known, 2);
+  return names.length === 1 ? names[0]! : null;
+}
+
+/**
+ * Issues as a person reads them: an unknown key is named with the field it most
+ * likely meant ("unknown field controlURL: did you mean controlUrl?"), and the
+ * issues that typo causes ("controlUrl is required…") are left out; a required
+ * field missing beside a key close to it (in the fixtures, which take any key)
+ * says which key was found.
+ */
+function explainTypos(issues: Issue[], input: unknown): Issue[] {
+  const meant = new Set<string>(); // "path.field" a typo explains
+  const out: Issue[] = [];
+  for (const iss of issues) {
+    if (iss.code !== 'unrecognized_keys') continue;
+    const at = formatPath(iss.path);
+    const known = KNOWN_KEYS[at] ?? [];
+    for (const key of iss.keys ?? []) {
+      const field = meantField(key, known);
+      if (field) meant.add(formatPath([...iss.path, field]));
+      const prefix = at ? `${at}.` : '';
+      const names = closestNames(key, known);
+      const hint = names.length
+        ? `: did you mean ${names.map((n) => prefix + n).join(' or ')}?`
+        : ` (the fields${at ? ` of ${at}` : ''}: ${known.join(', ')}${at ? '' : '; a note goes under a key starting with "_" or "//"'})`;
+      out.push({ path: [...iss.path, key], message: `is not a field${hint}` });
+      continue;
+    }
+  }
+  for (const iss of issues) {
+    if (iss.code === 'unrecognized_keys') continue;
+    if (meant.has(formatPath(iss.path))) continue;
+    const field = iss.path.at(-1);
+    const parent = valueAt(input, iss.path.slice(0, -1));
+    if (iss.message === 'is required' && typeof field === 'string' && isRecord(parent)) {
+      const near = Object.keys(parent).find((k) => k !== field && meantField(k, [field]) === field);
+      if (near) {
+        out.push({ ...iss, message: `is required (found ${JSON.stringify(near)}: did you mean ${field}?)` });
+        continue;
+      }
+    }
+    out.push(iss);
+  }
+  return out;
+}
+
+/** The input with each unknown top-level key that clearly means a field renamed to it (so rules across fields see what was meant). */
+function asMeant(input: unknown): unknown {
+  if (!isRecord(input)) return input;
+  const out: Record<string, unknown> = { ...input };
+  for (const [key, value] of Object.entries(input)) {
+    if (KNOWN_KEYS['']!.includes(key)) continue;
+    const field = meantField(key, KNOWN_KEYS['']!);
+    if (field && !(field in input)) out[field] = value;
+  }
+  return out;
+}
+
 function validateWith(input: unknown, originOf: (field: string | undefined) => string): TargetProfile {
-  const parsed = profileSchema.safeParse(input);
-  const cross = crossFieldIssues(parsed.success ? parsed.data : input);
+  const judged = withoutNotes(input);
+  const parsed = profileSchema.safeParse(judged);
+  const cross = crossFieldIssues(parsed.success ? parsed.data : asMeant(judged));
   if (parsed.success && cross.length === 0) return parsed.data as TargetProfile;
-  const issues = [...(parsed.success ? [] : parsed.error.issues), ...cross];
+  const issues = explainTypos([...(parsed.success ? [] : (parsed.error.issues as Issue[])), ...cross], judged);
   const lines = issues.map((iss) => {
     const field = iss.path.length ? formatPath(iss.path) : 'profile';
     const top = typeof iss.path[0] === 'string' ? iss.path[0] : undefined;
-    return `${field} ${iss.message} (${originOf(top)})`;
+    const unknown = iss.message.startsWith('is not a field');
+    return unknown ? `unknown field ${field}${iss.message.slice('is not a field'.length)} (${originOf(top)})` : `${field} ${iss.message} (${originOf(top)})`;
   });
   return fail(`invalid target profile: ${lines.join('; ')}`);
 }
