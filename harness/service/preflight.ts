@@ -23,7 +23,12 @@
  * (harness/sandbox/reachability.ts) once the capture server runs; an
  * unreachable capture server makes the webhook tests not tested, with the reason.
  *
- * LOCKCONF_PREFLIGHT=0 skips steps 2 and 3 (a target whose answers defeat the
+ * 4. The control token, when there is a control URL: GET {controlUrl}/fixtures
+ *    with the profile's x-control-token and a made-up one; the same refusal
+ *    (401, 403, or words about the token) for both stops the run
+ *    (ERR_CONTROL_TOKEN_REFUSED), before dozens of tests repeat the 401.
+ *
+ * LOCKCONF_PREFLIGHT=0 skips steps 2 to 4 (a target whose answers defeat the
  * comparison). Never run against the embedded mock: its credentials are its own.
  */
 import { randomBytes } from 'node:crypto';
@@ -200,4 +205,51 @@ export async function preflight(profile: TargetProfile, opts: PreflightOptions):
   log(sameAnswer(oursApi, madeUpApi)
     ? 'preflight: the API answers the profile\'s API key and a made-up one alike without naming the key: the suites judge it'
     : 'preflight: the API tells the API key from a made-up one: API key accepted');
+
+  await proveControlToken(profile, opts, send, redactor, log);
+}
+
+/** Reads as a refused control token: 401 or 403, or words about the token. */
+export function readsAsRefusedControlToken(a: Answer): boolean {
+  return a.status === 401 || a.status === 403 || /control.?token|unauthori[sz]ed|forbidden/i.test(`${a.error ?? ''} ${a.text}`);
+}
+
+/**
+ * Step 4: the control token, when the profile has a control URL. GET /fixtures
+ * changes nothing; asked with the profile's token and a made-up one, the same
+ * refusal for both stops the run (ERR_CONTROL_TOKEN_REFUSED). A control interface
+ * that does not answer is global setup's to report (the tests that need it are
+ * then not tested, with the reason).
+ */
+async function proveControlToken(
+  profile: TargetProfile,
+  opts: PreflightOptions,
+  send: NonNullable<PreflightOptions['send']>,
+  redactor: Redactor,
+  log: (line: string) => void,
+): Promise<void> {
+  if (!profile.controlUrl || !profile.controlToken) return;
+  const url = `${profile.controlUrl}/fixtures`;
+  const get = (token: string) => ({ method: 'GET', headers: { 'x-control-token': token, accept: 'application/json' } });
+  let ours: Answer;
+  let madeUp: Answer;
+  try {
+    ours = await send(url, get(profile.controlToken));
+    if (ours.status >= 200 && ours.status < 300) {
+      log('preflight: the control interface accepts the control token');
+      return;
+    }
+    madeUp = await send(url, get(made('control-token')));
+  } catch (err) {
+    log(`preflight: the control interface did not answer (${describeNetworkError(err, { timeoutMs: opts.timeoutMs ?? 5_000 })}): the tests that need it will say so`);
+    return;
+  }
+  if (sameAnswer(ours, madeUp) && readsAsRefusedControlToken(ours)) {
+    throw new LockconfError(
+      'ERR_CONTROL_TOKEN_REFUSED',
+      `the control interface refused the control token: GET ${url} answered ${describeAnswer(ours, redactor)}, exactly as it answers a made-up x-control-token. `
+        + `Check ${fieldOrigin('controlToken', opts.choice)}. Nothing was tested (LOCKCONF_PREFLIGHT=0 runs the suites anyway).`,
+    );
+  }
+  log(`preflight: the control interface answered GET /fixtures ${describeAnswer(ours, redactor)}: the tests that need it will say so`);
 }
