@@ -6,16 +6,16 @@
 import { randomInt } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { loadExpectFile } from '../run/expectations.js';
+import { ExpectFileError, loadExpectFile } from '../run/expectations.js';
 import { loadProfile } from '../service/profile.js';
 import { SERVICE_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
-import { isLockconfError } from '../run/errors.js';
+import { LockconfError, isLockconfError } from '../run/errors.js';
 import { chooseTarget, explainProfileError } from '../service/target-choice.js';
 import { preflight } from '../service/preflight.js';
 import { failRun, vitestStderr } from './run-failure.js';
 import { setupErrorFromOutput } from '../report/run-error.js';
-import { expandSelection, formatList, scanSuites } from '../run/selection.js';
+import { SelectionError, expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
 import { EXIT, ROOT, UsageFailure, WORK_ROOT, clearRunDir, exitCodeFor } from './common.js';
 import { clearMarks, markPhase, runTimings, timingsLine, timingsTable } from '../report/timings.js';
@@ -58,7 +58,7 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   markPhase('cli');
 
   // Everything that can be wrong with the invocation is found before vitest starts.
-  const only = opts.only?.length ? expandSelection(opts.only, SERVICE_CATALOG) : null;
+  let only: string[] | null = null;
   const targetFile = opts.target ? resolve(opts.target) : null;
   const startedAt = new Date().toISOString();
   // --no-allure, or LOCKCONF_NO_ALLURE=1 in the environment (CI without the drill-down).
@@ -68,12 +68,19 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   const fail = (err: unknown, target: { authUrl: string | null; baseUrl: string | null; mock: boolean } | null = null) =>
     failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir });
 
+  // A bad option ends like every run that cannot be carried out: exit 2 with the report files.
+  const usage = (err: unknown) => (err instanceof SelectionError || err instanceof UsageFailure || err instanceof ExpectFileError ? fail(new LockconfError('ERR_USAGE', err.message)) : Promise.reject(err));
+  try {
+    only = opts.only?.length ? expandSelection(opts.only, SERVICE_CATALOG) : null;
+  } catch (err) {
+    return usage(err);
+  }
   const choice = chooseTarget(targetFile, process.env);
   if (targetFile) {
     try {
       await stat(targetFile);
     } catch {
-      throw new UsageFailure(`--target ${opts.target}: no such file`);
+      return usage(new UsageFailure(`--target ${opts.target}: no such file`));
     }
   }
   process.stdout.write(`lockconf: ${choice.description}\n`);
@@ -96,11 +103,17 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
     try {
       JSON.parse(process.env.LOCKCONF_MOCK_OPTIONS);
     } catch {
-      throw new UsageFailure('LOCKCONF_MOCK_OPTIONS is not valid JSON');
+      return usage(new UsageFailure('LOCKCONF_MOCK_OPTIONS is not valid JSON'));
     }
   }
   const expectFile = opts.expect ? resolve(opts.expect) : null;
-  if (expectFile) await loadExpectFile(expectFile);
+  if (expectFile) {
+    try {
+      await loadExpectFile(expectFile);
+    } catch (err) {
+      return usage(err);
+    }
+  }
 
   await mkdir(runDir, { recursive: true });
   await clearRunDir(runDir);
