@@ -40,7 +40,7 @@ export class Browser {
   /** One GET, no redirect followed. */
   async get(url: string): Promise<{ status: number; location: string | null }> {
     const cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await request(url, { method: 'GET', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000 });
+    const res = await request(url, { method: 'GET', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(30_000) });
     await res.body.dump();
     const set = res.headers['set-cookie'];
     for (const line of Array.isArray(set) ? set : set ? [set] : []) {
@@ -54,7 +54,7 @@ export class Browser {
   /** A POST with no body (an action of the app's page), no redirect followed; the status. */
   async post(url: string): Promise<number> {
     const cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await request(url, { method: 'POST', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000 });
+    const res = await request(url, { method: 'POST', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(30_000) });
     await res.body.dump();
     return res.statusCode;
   }
