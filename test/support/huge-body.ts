@@ -53,15 +53,63 @@ export interface BrokenTarget {
   close(): Promise<void>;
 }
 
+const RELAY = '/_relay/';
+
+/** Reads a (small) request body whole. */
+function bodyOf(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => done(Buffer.concat(chunks)));
+    req.on('error', fail);
+  });
+}
+
 /**
  * A reverse proxy in front of `upstream` (an origin) that answers the requests
  * `huge` picks with a lazily generated multi-GiB JSON-looking body, and
- * forwards every other request unchanged.
+ * forwards every other request unchanged. With `hugeDeliveries`, every webhook
+ * registration's URL is pointed at the proxy, which passes each delivery on to
+ * the registered URL with its body grown to 4 GiB (generated as the receiver reads).
  */
-export async function startBrokenTarget(upstream: string, huge: (req: IncomingMessage) => HugeAnswer | null): Promise<BrokenTarget> {
+export async function startBrokenTarget(
+  upstream: string,
+  huge: (req: IncomingMessage) => HugeAnswer | null,
+  opts: { hugeDeliveries?: boolean } = {},
+): Promise<BrokenTarget> {
   let hugeSent = 0;
+  let self = '';
   const origin = new URL(upstream);
+  const relay = async (req: IncomingMessage, res: ServerResponse) => {
+    const to = decodeURIComponent((req.url ?? '').slice(RELAY.length));
+    const head = (await bodyOf(req)).toString('utf8');
+    const headers = { ...req.headers };
+    delete headers['content-length'];
+    delete headers.host;
+    const out = httpRequest(to, { method: req.method, headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502).end();
+      answer.resume();
+    });
+    out.on('error', () => {
+      if (!res.headersSent) res.writeHead(502).end();
+    });
+    void streamLazily(out, 4 * GiB, head.slice(0, -1)).then((n) => (hugeSent += n));
+  };
   const server: Server = createServer((req, res: ServerResponse) => {
+    if (req.url?.startsWith(RELAY)) return void relay(req, res);
+    if (opts.hugeDeliveries && req.method === 'POST' && /\/webhook\//.test(req.url ?? '')) {
+      // The registration's URL becomes the relay's, the original carried in its path.
+      return void bodyOf(req).then((body) => {
+        let text = body.toString('utf8');
+        try {
+          const json = JSON.parse(text) as { url?: string };
+          if (typeof json.url === 'string') text = JSON.stringify({ ...json, url: `${self}${RELAY}${encodeURIComponent(json.url)}` });
+        } catch {
+          // not JSON: passed on as it came
+        }
+        forward(req, res, Buffer.from(text));
+      });
+    }
     const answer = huge(req);
     if (answer) {
       req.resume();
@@ -74,20 +122,24 @@ export async function startBrokenTarget(upstream: string, huge: (req: IncomingMe
       void streamLazily(res, bytes + prefix.length, prefix).then((n) => (hugeSent += n));
       return;
     }
-    const forward = httpRequest(
-      { host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: { ...req.headers, host: origin.host } },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
+    forward(req, res, null);
   });
+  /** Passes the request on to the upstream (with `body` instead of the request's own, when given). */
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer | null) => {
+    const headers = { ...req.headers, host: origin.host, ...(body ? { 'content-length': String(body.length) } : {}) };
+    const out = httpRequest({ host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    if (body) out.end(body);
+    else req.pipe(out);
+  };
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
+  self = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: self,
     hugeBytesSent: () => hugeSent,
     close: () =>
       new Promise<void>((ok) => {
