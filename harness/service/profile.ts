@@ -350,12 +350,40 @@ function readProfileEnv(env: NodeJS.ProcessEnv): Partial<Record<Field, unknown>>
   return out;
 }
 
+/** Variables lockconf reads besides the profile's (docs/target-profile.md, and the internal ones): never taken for a typo. */
+const OTHER_VARIABLES: ReadonlySet<string> = new Set([
+  'LOCKCONF_DELIVERY_WAIT_MS', 'LOCKCONF_SEQUENTIAL', 'LOCKCONF_PREFLIGHT', 'LOCKCONF_NO_ALLURE', 'LOCKCONF_MOCK_OPTIONS', 'LOCKCONF_QUIET_WINDOW_MS',
+  'LOCKCONF_LOGIN_EMAIL', 'LOCKCONF_LOGIN_PASSWORD', 'LOCKCONF_SMS_CODE', 'LOCKCONF_CHROMIUM',
+  'LOCKCONF_CONNECT_URL', 'LOCKCONF_REFRESH_URL', 'LOCKCONF_ACTION_URLS', 'LOCKCONF_WEBHOOK_HEADER', 'LOCKCONF_WEBHOOK_TOKEN',
+  'LOCKCONF_RECEIVER_URL', 'LOCKCONF_RECEIVER_EXPLICIT', 'LOCKCONF_RUN_DIR', 'LOCKCONF_SEED', 'LOCKCONF_TARGET_FILE', 'LOCKCONF_SELECTION',
+  'LOCKCONF_EXPECT_FILE', 'LOCKCONF_NO_BUILD',
+]);
+
+/**
+ * LOCKCONF_* variables that are set, are no variable lockconf reads, and are one
+ * typo away from a profile variable (LOCKCONF_CLIENT_SECRETS): each named with the
+ * variable it most likely meant. Values are never read.
+ */
+export function mistypedVariables(env: NodeJS.ProcessEnv): string[] {
+  const profileVariables = Object.values(PROFILE_ENV);
+  const out: string[] = [];
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith('LOCKCONF_') || profileVariables.includes(name) || OTHER_VARIABLES.has(name) || (env[name] ?? '').trim() === '') continue;
+    // Compared without the prefix every name shares, so a short name needs a close match.
+    const meant = closestNames(name.slice('LOCKCONF_'.length), profileVariables.map((v) => v.slice('LOCKCONF_'.length)), 2);
+    if (meant.length) out.push(`environment variable ${name} is no variable lockconf reads: did you mean ${meant.map((m) => `LOCKCONF_${m}`).join(' or ')}?`);
+  }
+  return out;
+}
+
 /**
  * The target profile from `file` and LOCKCONF_<FIELD> variables (env wins).
  * null when there is no file and no LOCKCONF_<FIELD> variable: run the embedded mock.
  */
 export async function loadProfile(opts: { file?: string | null; env?: NodeJS.ProcessEnv } = {}): Promise<TargetProfile | null> {
   const env = opts.env ?? process.env;
+  const mistyped = mistypedVariables(env);
+  if (mistyped.length) fail(mistyped.join('; '));
   const fromEnv = readProfileEnv(env);
   const fromFile = opts.file ? await readProfileFile(opts.file) : null;
   if (!fromFile && Object.keys(fromEnv).length === 0) return null;

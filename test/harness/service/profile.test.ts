@@ -191,6 +191,14 @@ describe('a mistyped field is named, with the field it most likely meant', () =>
 });
 
 describe('loadProfile', () => {
+
+  test('a LOCKCONF_ variable one typo away from a profile variable is named with it, its value never', async () => {
+    const err = await loadError(loadProfile({ env: { LOCKCONF_CLIENT_SECRETS: SECRET, LOCKCONF_DELIVERY_WAIT_MS: '100', LOCKCONF_NO_BUILD: '1' } }));
+    expect(err.message).toBe('environment variable LOCKCONF_CLIENT_SECRETS is no variable lockconf reads: did you mean LOCKCONF_CLIENT_SECRET?');
+    expectNoSecret(err.message);
+    // The other variables lockconf reads are no typo, and far-off names are none of its business.
+    expect(await loadProfile({ env: { LOCKCONF_DELIVERY_WAIT_MS: '100', LOCKCONF_WEBHOOK_TOKEN: 't', LOCKCONF_SOMETHING_ELSE: 'x' } })).toBeNull();
+  });
   test('null without a file and without LOCKCONF_<FIELD> variables (other LOCKCONF_* do not count)', async () => {
     expect(await loadProfile({ env: {} })).toBeNull();
     expect(await loadProfile({ env: { LOCKCONF_RUN_DIR: '/tmp/x', LOCKCONF_SEED: '1', LOCKCONF_MOCK_OPTIONS: '{}', LOCKCONF_TARGET_FILE: 'x.json', LOCKCONF_AUTH_URL: '' } })).toBeNull();
