@@ -17,7 +17,7 @@ import { failRun, vitestStderr } from './run-failure.js';
 import { setupErrorFromOutput } from '../report/run-error.js';
 import { SelectionError, expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
-import { EXIT, ROOT, UsageFailure, WORK_ROOT, clearRunDir, exitCodeFor } from './common.js';
+import { EXIT, ROOT, WORK_ROOT, clearRunDir, exitCodeFor } from './common.js';
 import { clearMarks, markPhase, runTimings, timingsLine, timingsTable } from '../report/timings.js';
 
 export { exitCodeFor };
@@ -69,18 +69,19 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
     failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir });
 
   // A bad option ends like every run that cannot be carried out: exit 2 with the report files.
-  const usage = (err: unknown) => (err instanceof SelectionError || err instanceof UsageFailure || err instanceof ExpectFileError ? fail(new LockconfError('ERR_USAGE', err.message)) : Promise.reject(err));
+  const badOption = (message: string) => fail(new LockconfError('ERR_USAGE', message));
   try {
     only = opts.only?.length ? expandSelection(opts.only, SERVICE_CATALOG) : null;
   } catch (err) {
-    return usage(err);
+    if (err instanceof SelectionError) return badOption(err.message);
+    throw err;
   }
   const choice = chooseTarget(targetFile, process.env);
   if (targetFile) {
     try {
       await stat(targetFile);
     } catch {
-      return usage(new UsageFailure(`--target ${opts.target}: no such file`));
+      return badOption(`--target ${opts.target}: no such file`);
     }
   }
   process.stdout.write(`lockconf: ${choice.description}\n`);
@@ -103,7 +104,7 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
     try {
       JSON.parse(process.env.LOCKCONF_MOCK_OPTIONS);
     } catch {
-      return usage(new UsageFailure('LOCKCONF_MOCK_OPTIONS is not valid JSON'));
+      return badOption('LOCKCONF_MOCK_OPTIONS is not valid JSON');
     }
   }
   const expectFile = opts.expect ? resolve(opts.expect) : null;
@@ -111,7 +112,8 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
     try {
       await loadExpectFile(expectFile);
     } catch (err) {
-      return usage(err);
+      if (err instanceof ExpectFileError) return badOption(err.message);
+      throw err;
     }
   }
 
