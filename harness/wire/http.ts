@@ -140,7 +140,10 @@ export class HttpClient implements HttpClientLike {
     if (read.tooLarge) {
       // Evidence of its own: the status, the headers and the first bytes; the rest was never read.
       const words = tooLargeWords(read.limit, read.declaredLength);
-      const head = this.redactor.redact(read.head.toString('utf8'));
+      const headText = read.head.toString('utf8');
+      this.learnFromResponse(resHeaders, undefined, resHeaders['location'] ?? null);
+      this.learnFromCutJson(headText);
+      const head = this.redactor.redact(headText);
       const message = this.redactor.redact(`${method} ${req.url} answered ${status} with a ${words}`);
       this.record({
         request: this.redactRequest(logged),
@@ -181,6 +184,14 @@ export class HttpClient implements HttpClientLike {
     this.redactor.add(headers['x-access-token'], 'access_token');
     if (location) this.learnFromUrl(location);
     this.learnFromJson(json, 0);
+  }
+
+  /** The first bytes of a body too large to parse: token fields found as text, a value cut at the end included. */
+  private learnFromCutJson(text: string): void {
+    for (const m of text.matchAll(/"(access_token|refresh_token|id_token|code)"\s*:\s*"([^"]*)/g)) {
+      const kind = m[1] === 'id_token' ? 'access_token' : SECRET_FIELDS[m[1]!];
+      if (kind && m[2]) this.redactor.add(m[2], kind);
+    }
   }
 
   private learnFromJson(value: unknown, depth: number): void {
