@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { TargetProfile } from '../contracts.js';
 import { LockconfError } from '../run/errors.js';
-import { closestNames } from '../run/did-you-mean.js';
+import { OTHER_COMMANDS_FIELDS, asMeant, explainTypos, formatPath, mistypedVariables, withoutNotes, type Issue } from './profile-typos.js';
 
 const FIELDS = [
   'authUrl',
@@ -30,16 +30,6 @@ type Field = (typeof FIELDS)[number];
 
 /** Fields whose environment variable holds JSON rather than a plain string. */
 const JSON_FIELDS: ReadonlySet<Field> = new Set(['fixtures', 'capture', 'statusCheck']);
-
-/**
- * Fields of the same file that other commands read, each checked there: `login`
- * (login --browser), `connectUrl`, `refreshUrl`, `actionUrls` (conformance --client),
- * `webhookHeader`, `webhookToken` (conformance --receiver).
- */
-export const OTHER_COMMANDS_FIELDS = ['login', 'connectUrl', 'refreshUrl', 'actionUrls', 'webhookHeader', 'webhookToken'] as const;
-
-/** Notes a file may carry: a key starting with "$", "_" or "//" ("$schema", "_comment", "//") is never a field. */
-const NOTE_KEY = /^(\$|_|\/\/)/;
 
 /** The fields an object of the profile knows, by its path ('' is the profile itself): a key not listed is a typo. */
 const KNOWN_KEYS: Record<string, readonly string[]> = {
@@ -180,10 +170,6 @@ const profileSchema = z
 
 // ── Validation ──────────────────────────────────────────────────────────────
 
-function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
-}
-
 /** Rules across fields; checked on the raw input too, so one run reports every problem. */
 function crossFieldIssues(input: unknown): Array<{ path: PropertyKey[]; message: string }> {
   if (input === null || typeof input !== 'object') return [];
@@ -202,92 +188,12 @@ function crossFieldIssues(input: unknown): Array<{ path: PropertyKey[]; message:
   return issues;
 }
 
-type Issue = { path: PropertyKey[]; message: string; code?: string; keys?: string[] };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** The profile without its notes and the fields other commands read (they are not this schema's to judge). */
-function withoutNotes(input: unknown): unknown {
-  if (!isRecord(input)) return input;
-  const others: ReadonlySet<string> = new Set(OTHER_COMMANDS_FIELDS);
-  return Object.fromEntries(Object.entries(input).filter(([k]) => !NOTE_KEY.test(k) && !others.has(k)));
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let v = input;
-  for (const p of path) v = isRecord(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[p] : undefined;
-  return v;
-}
-
-/** The field a mistyped key most likely meant, when exactly one is close. */
-function meantField(key: string, known: readonly string[]): string | null {
-  const names = closestNames(key, known, 2);
-  return names.length === 1 ? names[0]! : null;
-}
-
-/**
- * Issues as a person reads them: an unknown key is named with the field it most
- * likely meant ("unknown field controlURL: did you mean controlUrl?"), and the
- * issues that typo causes ("controlUrl is required…") are left out; a required
- * field missing beside a key close to it (in the fixtures, which take any key)
- * says which key was found.
- */
-function explainTypos(issues: Issue[], input: unknown): Issue[] {
-  const meant = new Set<string>(); // "path.field" a typo explains
-  const out: Issue[] = [];
-  for (const iss of issues) {
-    if (iss.code !== 'unrecognized_keys') continue;
-    const at = formatPath(iss.path);
-    const known = KNOWN_KEYS[at] ?? [];
-    for (const key of iss.keys ?? []) {
-      const field = meantField(key, known);
-      if (field) meant.add(formatPath([...iss.path, field]));
-      const prefix = at ? `${at}.` : '';
-      const names = closestNames(key, known);
-      const hint = names.length
-        ? `: did you mean ${names.map((n) => prefix + n).join(' or ')}?`
-        : ` (the fields${at ? ` of ${at}` : ''}: ${known.join(', ')}${at ? '' : '; a note goes under a key starting with "_" or "//"'})`;
-      out.push({ path: [...iss.path, key], message: `is not a field${hint}` });
-      continue;
-    }
-  }
-  for (const iss of issues) {
-    if (iss.code === 'unrecognized_keys') continue;
-    if (meant.has(formatPath(iss.path))) continue;
-    const field = iss.path.at(-1);
-    const parent = valueAt(input, iss.path.slice(0, -1));
-    if (iss.message === 'is required' && typeof field === 'string' && isRecord(parent)) {
-      const near = Object.keys(parent).find((k) => k !== field && meantField(k, [field]) === field);
-      if (near) {
-        out.push({ ...iss, message: `is required (found ${JSON.stringify(near)}: did you mean ${field}?)` });
-        continue;
-      }
-    }
-    out.push(iss);
-  }
-  return out;
-}
-
-/** The input with each unknown top-level key that clearly means a field renamed to it (so rules across fields see what was meant). */
-function asMeant(input: unknown): unknown {
-  if (!isRecord(input)) return input;
-  const out: Record<string, unknown> = { ...input };
-  for (const [key, value] of Object.entries(input)) {
-    if (KNOWN_KEYS['']!.includes(key)) continue;
-    const field = meantField(key, KNOWN_KEYS['']!);
-    if (field && !(field in input)) out[field] = value;
-  }
-  return out;
-}
-
 function validateWith(input: unknown, originOf: (field: string | undefined) => string): TargetProfile {
   const judged = withoutNotes(input);
   const parsed = profileSchema.safeParse(judged);
-  const cross = crossFieldIssues(parsed.success ? parsed.data : asMeant(judged));
+  const cross = crossFieldIssues(parsed.success ? parsed.data : asMeant(judged, KNOWN_KEYS['']!));
   if (parsed.success && cross.length === 0) return parsed.data as TargetProfile;
-  const issues = explainTypos([...(parsed.success ? [] : (parsed.error.issues as Issue[])), ...cross], judged);
+  const issues = explainTypos([...(parsed.success ? [] : (parsed.error.issues as Issue[])), ...cross], judged, KNOWN_KEYS);
   const lines = issues.map((iss) => {
     const field = iss.path.length ? formatPath(iss.path) : 'profile';
     const top = typeof iss.path[0] === 'string' ? iss.path[0] : undefined;
@@ -350,39 +256,13 @@ function readProfileEnv(env: NodeJS.ProcessEnv): Partial<Record<Field, unknown>>
   return out;
 }
 
-/** Variables lockconf reads besides the profile's (docs/target-profile.md, and the internal ones): never taken for a typo. */
-const OTHER_VARIABLES: ReadonlySet<string> = new Set([
-  'LOCKCONF_DELIVERY_WAIT_MS', 'LOCKCONF_SEQUENTIAL', 'LOCKCONF_PREFLIGHT', 'LOCKCONF_NO_ALLURE', 'LOCKCONF_MOCK_OPTIONS', 'LOCKCONF_QUIET_WINDOW_MS',
-  'LOCKCONF_LOGIN_EMAIL', 'LOCKCONF_LOGIN_PASSWORD', 'LOCKCONF_SMS_CODE', 'LOCKCONF_CHROMIUM',
-  'LOCKCONF_CONNECT_URL', 'LOCKCONF_REFRESH_URL', 'LOCKCONF_ACTION_URLS', 'LOCKCONF_WEBHOOK_HEADER', 'LOCKCONF_WEBHOOK_TOKEN',
-  'LOCKCONF_RECEIVER_URL', 'LOCKCONF_RECEIVER_EXPLICIT', 'LOCKCONF_RUN_DIR', 'LOCKCONF_SEED', 'LOCKCONF_TARGET_FILE', 'LOCKCONF_SELECTION',
-  'LOCKCONF_EXPECT_FILE', 'LOCKCONF_NO_BUILD',
-]);
-
-/**
- * LOCKCONF_* variables that are set, are no variable lockconf reads, and are one
- * typo away from a profile variable (LOCKCONF_CLIENT_SECRETS): each named with the
- * variable it most likely meant. Values are never read.
- */
-export function mistypedVariables(env: NodeJS.ProcessEnv): string[] {
-  const profileVariables = Object.values(PROFILE_ENV);
-  const out: string[] = [];
-  for (const name of Object.keys(env)) {
-    if (!name.startsWith('LOCKCONF_') || profileVariables.includes(name) || OTHER_VARIABLES.has(name) || (env[name] ?? '').trim() === '') continue;
-    // Compared without the prefix every name shares, so a short name needs a close match.
-    const meant = closestNames(name.slice('LOCKCONF_'.length), profileVariables.map((v) => v.slice('LOCKCONF_'.length)), 2);
-    if (meant.length) out.push(`environment variable ${name} is no variable lockconf reads: did you mean ${meant.map((m) => `LOCKCONF_${m}`).join(' or ')}?`);
-  }
-  return out;
-}
-
 /**
  * The target profile from `file` and LOCKCONF_<FIELD> variables (env wins).
  * null when there is no file and no LOCKCONF_<FIELD> variable: run the embedded mock.
  */
 export async function loadProfile(opts: { file?: string | null; env?: NodeJS.ProcessEnv } = {}): Promise<TargetProfile | null> {
   const env = opts.env ?? process.env;
-  const mistyped = mistypedVariables(env);
+  const mistyped = mistypedVariables(env, Object.values(PROFILE_ENV));
   if (mistyped.length) fail(mistyped.join('; '));
   const fromEnv = readProfileEnv(env);
   const fromFile = opts.file ? await readProfileFile(opts.file) : null;
