@@ -20,7 +20,8 @@ import { Command, Option } from 'commander';
 import { isLockconfError } from './run/errors.js';
 import { ExpectFileError } from './run/expectations.js';
 import { SelectionError } from './run/selection.js';
-import { EXIT, UsageFailure, collect, intOption } from './commands/common.js';
+import { EXIT, ROOT, UsageFailure, collect, intOption } from './commands/common.js';
+import { versionText } from './commands/version.js';
 import { conformanceCommand, exitCodeFor, type ConformanceOptions } from './commands/conformance.js';
 // The other commands load when they run: a conformance run does not pay for the mock's, login's (playwright) or the server's modules.
 import type { LoginCommandOptions } from './commands/login.js';
@@ -32,6 +33,7 @@ export { EXIT, exitCodeFor };
 export function buildProgram(run: (code: number) => void): Command {
   const program = new Command('lockconf')
     .description('Conformance test suite for the Lock Access Service')
+    .version(versionText(ROOT), '-V, --version', 'print the version and the source it runs from')
     .showHelpAfterError()
     .exitOverride();
 

@@ -144,6 +144,12 @@ export interface Delivery {
    * its answer (InboxResponse.delayMs), so no answer reached it. Absent otherwise.
    */
   closedBeforeAnswerAt?: number;
+  /**
+   * The body was larger than the capture server reads (limitBytes): rawBody holds
+   * only its first bytes, the rest was never read, and the sender was answered 413.
+   * Absent otherwise.
+   */
+  bodyTooLarge?: { limitBytes: number };
 }
 export interface InboxResponse {
   status?: number; // default 200

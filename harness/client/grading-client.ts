@@ -6,8 +6,14 @@
 import { readFile } from 'node:fs/promises';
 import { request } from 'undici';
 import { LockconfError } from '../run/errors.js';
+import { ANSWER_BODY_LIMIT, readBoundedText } from '../wire/bounded-body.js';
+import { describeNetworkError } from '../wire/network-words.js';
+
 import type { GradingRecording } from '../../mock/grading/recording.js';
 import type { TargetProfile } from '../contracts.js';
+
+/** A grading recording holds every request of a client's session: larger than one answer may be. */
+const GRADING_BODY_LIMIT = 8 * ANSWER_BODY_LIMIT;
 
 export interface ApplicationUrls {
   connectUrl: string | null;
@@ -68,11 +74,12 @@ export async function fetchRecording(profile: TargetProfile): Promise<GradingRec
       headers: { 'x-control-token': controlToken, accept: 'application/json' },
       headersTimeout: 15_000,
       bodyTimeout: 15_000,
+      signal: AbortSignal.timeout(60_000),
     });
   } catch (err) {
-    throw new LockconfError('ERR_TARGET_UNREACHABLE', `the grading mock at ${controlUrl} cannot be reached (${(err as Error).message}); start it with npm run mock -- --grade`);
+    throw new LockconfError('ERR_TARGET_UNREACHABLE', `the grading mock at ${controlUrl} cannot be reached (${describeNetworkError(err, { timeoutMs: 15_000 })}); start it with npm run mock -- --grade`);
   }
-  const text = await res.body.text();
+  const text = await readBoundedText(res.body, `GET ${controlUrl}/grading`, { headers: res.headers, code: 'ERR_CONTROL', limit: GRADING_BODY_LIMIT });
   if (res.statusCode === 404) {
     throw new LockconfError('ERR_CONTROL', 'the mock does not grade its clients: start it with `npm run mock -- --grade`');
   }
@@ -87,9 +94,20 @@ export async function probeUser(profile: TargetProfile): Promise<string> {
   const first = profile.fixtures?.users[0]?.userId;
   if (first) return first;
   const { controlUrl, controlToken } = controlOf(profile);
-  const res = await request(`${controlUrl}/fixtures`, { headers: { 'x-control-token': controlToken } });
-  const body = (await res.body.json()) as { users?: Array<{ userId?: string }> };
-  const userId = body.users?.[0]?.userId;
+  const res = await request(`${controlUrl}/fixtures`, {
+    headers: { 'x-control-token': controlToken },
+    headersTimeout: 15_000,
+    bodyTimeout: 15_000,
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await readBoundedText(res.body, `GET ${controlUrl}/fixtures`, { headers: res.headers, code: 'ERR_CONTROL' });
+  let body: { users?: Array<{ userId?: string }> } | null;
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    throw new LockconfError('ERR_CONTROL', `GET ${controlUrl}/fixtures answered ${res.statusCode} without JSON`);
+  }
+  const userId = body?.users?.[0]?.userId;
   if (!userId) throw new LockconfError('ERR_CONTROL', 'GET /fixtures named no user for the probes to sign in as');
   return userId;
 }

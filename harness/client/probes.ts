@@ -16,6 +16,7 @@
 import { request } from 'undici';
 import { fingerprint } from '../../mock/grading/recording.js';
 import type { ProbeReport } from './judge.js';
+import { readBoundedText } from '../wire/bounded-body.js';
 
 export interface ProbeTarget {
   authUrl: string;
@@ -39,7 +40,7 @@ export class Browser {
   /** One GET, no redirect followed. */
   async get(url: string): Promise<{ status: number; location: string | null }> {
     const cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await request(url, { method: 'GET', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000 });
+    const res = await request(url, { method: 'GET', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(30_000) });
     await res.body.dump();
     const set = res.headers['set-cookie'];
     for (const line of Array.isArray(set) ? set : set ? [set] : []) {
@@ -53,7 +54,7 @@ export class Browser {
   /** A POST with no body (an action of the app's page), no redirect followed; the status. */
   async post(url: string): Promise<number> {
     const cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await request(url, { method: 'POST', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000 });
+    const res = await request(url, { method: 'POST', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(30_000) });
     await res.body.dump();
     return res.statusCode;
   }
@@ -82,8 +83,11 @@ async function control(target: ProbeTarget, path: string, body: unknown): Promis
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-control-token': target.controlToken },
     body: JSON.stringify(body),
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+    signal: AbortSignal.timeout(30_000),
   });
-  const text = await res.body.text();
+  const text = await readBoundedText(res.body, `control ${path}`, { headers: res.headers, code: 'ERR_CONTROL' });
   if (res.statusCode >= 300) throw new ProbeFailure(`control ${path} answered ${res.statusCode}`);
   return text ? (JSON.parse(text) as unknown) : null;
 }

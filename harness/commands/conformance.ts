@@ -6,18 +6,18 @@
 import { randomInt } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { loadExpectFile } from '../run/expectations.js';
+import { ExpectFileError, loadExpectFile } from '../run/expectations.js';
 import { loadProfile } from '../service/profile.js';
 import { SERVICE_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
-import { isLockconfError } from '../run/errors.js';
+import { LockconfError, isLockconfError } from '../run/errors.js';
 import { chooseTarget, explainProfileError } from '../service/target-choice.js';
 import { preflight } from '../service/preflight.js';
 import { failRun, vitestStderr } from './run-failure.js';
 import { setupErrorFromOutput } from '../report/run-error.js';
-import { expandSelection, formatList, scanSuites } from '../run/selection.js';
+import { SelectionError, expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
-import { EXIT, ROOT, UsageFailure, WORK_ROOT, clearRunDir, exitCodeFor } from './common.js';
+import { EXIT, ROOT, WORK_ROOT, clearRunDir, exitCodeFor } from './common.js';
 import { clearMarks, markPhase, runTimings, timingsLine, timingsTable } from '../report/timings.js';
 import { describeWeakenings, weakeningSettings } from '../run/weakening.js';
 import { leaseWaitMs } from '../service/target-lease.js';
@@ -62,18 +62,25 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
   markPhase('cli');
 
   // Everything that can be wrong with the invocation is found before vitest starts.
-  const only = opts.only?.length ? expandSelection(opts.only, SERVICE_CATALOG) : null;
+  let only: string[] | null = null;
+  let selectionError: string | null = null;
+  try {
+    only = opts.only?.length ? expandSelection(opts.only, SERVICE_CATALOG) : null;
+  } catch (err) {
+    if (!(err instanceof SelectionError)) throw err;
+    selectionError = err.message; // reported as exit 2 with the report files, once the run folder is ours
+  }
   const runDir = opts.out ? resolve(opts.out) : defaultRunDir(WORK_ROOT);
   // This run alone writes into runDir (run-dir.ts); another live run there is refused (exit 2).
   const release = await claimRunDir(runDir);
   try {
-    return await carryOut(opts, only, runDir);
+    return await carryOut(opts, only, runDir, selectionError);
   } finally {
     await release();
   }
 }
 
-async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir: string): Promise<number> {
+async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir: string, selectionError: string | null): Promise<number> {
   const targetFile = opts.target ? resolve(opts.target) : null;
   const startedAt = new Date().toISOString();
   // --no-allure, or LOCKCONF_NO_ALLURE=1 in the environment (CI without the drill-down).
@@ -84,6 +91,9 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
   const weakenedBy = weakeningSettings(process.env, { embeddedMock: choice.kind === 'mock' });
   const fail = (err: unknown, target: { authUrl: string | null; baseUrl: string | null; mock: boolean } | null = null) =>
     failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir, weakenedBy });
+  // A bad option ends like every run that cannot be carried out: exit 2 with the report files.
+  const badOption = (message: string) => fail(new LockconfError('ERR_USAGE', message));
+  if (selectionError !== null) return badOption(selectionError);
 
   try {
     leaseWaitMs(process.env); // a malformed LOCKCONF_LEASE_WAIT_MS stops the run before any test
@@ -95,7 +105,7 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
     try {
       await stat(targetFile);
     } catch {
-      throw new UsageFailure(`--target ${opts.target}: no such file`);
+      return badOption(`--target ${opts.target}: no such file`);
     }
   }
   process.stdout.write(`lockconf: ${choice.description}\n`);
@@ -118,11 +128,18 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
     try {
       JSON.parse(process.env.LOCKCONF_MOCK_OPTIONS);
     } catch {
-      throw new UsageFailure('LOCKCONF_MOCK_OPTIONS is not valid JSON');
+      return badOption('LOCKCONF_MOCK_OPTIONS is not valid JSON');
     }
   }
   const expectFile = opts.expect ? resolve(opts.expect) : null;
-  if (expectFile) await loadExpectFile(expectFile);
+  if (expectFile) {
+    try {
+      await loadExpectFile(expectFile);
+    } catch (err) {
+      if (err instanceof ExpectFileError) return badOption(err.message);
+      throw err;
+    }
+  }
 
   await mkdir(runDir, { recursive: true });
   await clearRunDir(runDir);

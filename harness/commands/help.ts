@@ -11,9 +11,15 @@ Exit codes:
      URL); interrupted: Ctrl-C or SIGTERM stopped the run (the reports hold what
      ran); interfered: someone else reset the target during the run
   2  the run could not be carried out: bad profile or option, target unreachable,
-     client credentials or API key refused at preflight, the target's lease held
-     by another run. The reports are still written, with "verdict": "error" and
-     the reason.`;
+     client credentials, API key or control token refused at preflight, the
+     target's lease held by another run. The reports are still written, with
+     "verdict": "error" and the reason.`;
+
+const LIMITS = `
+Limits (docs/target-profile.md#limits):
+  An answer's body is read up to 8 MiB, a webhook delivery's up to 1 MiB; an answer
+  waits up to 15 s. Past a limit the exchange is evidence ("body larger than 8 MiB,
+  not read"), the requirement fails and the run still reports.`;
 
 const VARIABLES = `
 Environment variables:
@@ -37,6 +43,7 @@ Environment variables:
 
 export const CONFORMANCE_HELP = `${EXIT_CODES}
 ${VARIABLES}
+${LIMITS}
 
 Examples:
   lockconf conformance                                   the embedded reference mock
@@ -45,4 +52,5 @@ Examples:
 `;
 
 export const PROGRAM_HELP = `
-Run \`lockconf conformance --help\` for the exit codes and environment variables.`;
+Run \`lockconf conformance --help\` for the exit codes and environment variables;
+\`lockconf --version\` for the version and the source it runs from.`;

@@ -6,13 +6,13 @@
  */
 import { request } from 'undici';
 import { LockconfError } from '../run/errors.js';
+import { describeNetworkError } from '../wire/network-words.js';
 
 export async function assertReceiverReachable(url: string, timeoutMs = 10_000): Promise<void> {
   try {
     const res = await request(url, { method: 'HEAD', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
-    await res.body.dump();
+    await res.body.dump(); // at most undici's dump limit (128 KiB) is read
   } catch (err) {
-    const code = (err as { code?: string }).code ?? (err instanceof Error ? err.name : 'error');
-    throw new LockconfError('ERR_TARGET_UNREACHABLE', `receiver unreachable: ${url} (${code})`, { cause: err });
+    throw new LockconfError('ERR_TARGET_UNREACHABLE', `receiver unreachable: ${url}: ${describeNetworkError(err, { timeoutMs })}`, { cause: err });
   }
 }

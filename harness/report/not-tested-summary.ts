@@ -36,10 +36,20 @@ export interface NotTestedSummary {
   best: { what: string; count: number } | null;
 }
 
+/** A control URL was given but did not work (global setup's probe: "the control interface at … did not answer GET /fixtures"). */
+const CONTROL_SET_BUT_FAILING = /the control interface at .* did not answer/;
+
+/** When the profile has a control URL that failed, the remedy is to make it work, not to set one. */
+const FIX_CONTROL: Remedy = {
+  what: 'a working control interface (controlUrl is set but GET /fixtures failed: check controlUrl and LOCKCONF_CONTROL_TOKEN)',
+  brings: REMEDIES[0]!.brings,
+};
+
 export function summariseNotTested(requirements: readonly RequirementResult[], untestable: ReadonlySet<string> = new Set()): NotTestedSummary {
   const open = requirements.filter((r) => r.status === 'not-tested' && r.level !== 'INFO' && !untestable.has(r.id) && r.reason !== NOT_SELECTED);
+  const controlSet = open.some((r) => CONTROL_SET_BUT_FAILING.test(r.reason));
   let best: NotTestedSummary['best'] = null;
-  for (const remedy of REMEDIES) {
+  for (const remedy of controlSet ? [FIX_CONTROL, ...REMEDIES.slice(1)] : REMEDIES) {
     const count = open.filter((r) => {
       const needs = capabilitiesNamed(r.reason);
       return needs.length > 0 && needs.every((cap) => remedy.brings.includes(cap));

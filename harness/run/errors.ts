@@ -6,6 +6,7 @@
 
 export type ErrorCode =
   | 'ERR_PROFILE_INVALID'
+  | 'ERR_USAGE'
   | 'ERR_TARGET_UNREACHABLE'
   | 'ERR_CAPABILITY_MISSING'
   | 'ERR_DELIVERY_TIMEOUT'
@@ -17,6 +18,8 @@ export type ErrorCode =
   | 'ERR_API_KEY_REFUSED'
   | 'ERR_TARGET_BUSY'
   | 'ERR_RUN_DIR_BUSY'
+  | 'ERR_CONTROL_TOKEN_REFUSED'
+  | 'ERR_ANSWER_TOO_LARGE'
   | 'ERR_SETUP_FAILED';
 
 export class LockconfError extends Error {

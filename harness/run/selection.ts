@@ -8,6 +8,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { CATALOG, type Requirement } from '../catalog/index.js';
+import { didYouMean } from './did-you-mean.js';
 
 export class SelectionError extends Error {
   constructor(message: string) {
@@ -36,10 +37,18 @@ export function expandSelection(patterns: readonly string[], catalog: readonly R
   for (const part of parts) {
     const re = globToRegExp(part);
     const hits = catalog.filter((r) => re.test(r.id));
-    if (hits.length === 0) throw new SelectionError(`--only ${part}: no requirement matches (see --list)`);
+    if (hits.length === 0) throw new SelectionError(`--only ${part}: no requirement matches${suggestion(part, catalog)} (see --list)`);
     for (const h of hits) chosen.add(h.id);
   }
   return catalog.filter((r) => chosen.has(r.id)).map((r) => r.id);
+}
+
+/** ": did you mean …?" for a pattern that matched nothing: the closest IDs, or for a glob the closest area (WEBHOOK-*). */
+function suggestion(part: string, catalog: readonly Requirement[]): string {
+  const ids = catalog.map((r) => r.id);
+  if (!/[*?]/.test(part)) return didYouMean(part.toUpperCase(), ids);
+  const areas = [...new Set(ids.map((id) => `${id.split('-')[0]}-*`))];
+  return didYouMean(part.toUpperCase(), [...areas, ...ids]);
 }
 
 /**

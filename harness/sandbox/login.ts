@@ -19,6 +19,7 @@ import { createServer, type Server } from 'node:http';
 import { createInterface } from 'node:readline/promises';
 import escapeHtml from 'escape-html';
 import { LockconfError } from '../run/errors.js';
+import { describeNetworkError } from '../wire/network-words.js';
 import { HttpClient } from '../wire/http.js';
 import { Redactor } from '../wire/redact.js';
 import { runBrowserLogin, type BrowserLoginScript } from './browser-login.js';
@@ -194,7 +195,7 @@ async function listenForRedirect(where: { host: string; port: number; path: stri
   });
   await new Promise<void>((ok, ko) => {
     server.once('error', (err: NodeJS.ErrnoException) => ko(new LockconfError('ERR_LOGIN',
-      `cannot listen at the redirect URI ${where.host}:${where.port} (${err.code ?? err.message}); free the port or change redirectUri`)));
+      `cannot listen at the redirect URI ${where.host}:${where.port}: ${describeNetworkError(err)}; free the port or change redirectUri`)));
     server.listen(where.port, where.host, () => ok());
   });
   const timer = setTimeout(() => fail(new LockconfError('ERR_LOGIN', `no redirect arrived within ${timeoutMs / 1000} s. Nothing was stored.`)), timeoutMs);

@@ -29,6 +29,7 @@ import { LockconfError } from '../run/errors.js';
 import { createFlows } from '../wire/oauth-flows.js';
 import { HttpClient } from '../wire/http.js';
 import { loadProfile } from './profile.js';
+import { describeNetworkError } from '../wire/network-words.js';
 import { probeWebhookReachability, type ReachabilityResult } from '../sandbox/reachability.js';
 import { Redactor } from '../wire/redact.js';
 import { targetFromSetup } from './target.js';
@@ -311,11 +312,10 @@ async function assertReachable(profile: TargetProfile): Promise<void> {
   const urls = [...new Set([profile.authUrl, profile.baseUrl])];
   for (const url of urls) {
     try {
-      const res = await request(url, { method: 'GET', headersTimeout: 10_000, bodyTimeout: 10_000 });
-      await res.body.dump();
+      const res = await request(url, { method: 'GET', headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(20_000) });
+      await res.body.dump(); // at most undici's dump limit (128 KiB) is read
     } catch (err) {
-      const code = (err as { code?: string }).code ?? (err instanceof Error ? err.name : 'error');
-      throw new LockconfError('ERR_TARGET_UNREACHABLE', `target unreachable: ${url} (${code})`, { cause: err });
+      throw new LockconfError('ERR_TARGET_UNREACHABLE', `target unreachable: ${url}: ${describeNetworkError(err, { timeoutMs: 10_000 })}`, { cause: err });
     }
   }
 }

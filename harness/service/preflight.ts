@@ -23,7 +23,12 @@
  * (harness/sandbox/reachability.ts) once the capture server runs; an
  * unreachable capture server makes the webhook tests not tested, with the reason.
  *
- * LOCKCONF_PREFLIGHT=0 skips steps 2 and 3 (a target whose answers defeat the
+ * 4. The control token, when there is a control URL: GET {controlUrl}/fixtures
+ *    with the profile's x-control-token and a made-up one; the same refusal
+ *    (401, 403, or words about the token) for both stops the run
+ *    (ERR_CONTROL_TOKEN_REFUSED), before dozens of tests repeat the 401.
+ *
+ * LOCKCONF_PREFLIGHT=0 skips steps 2 to 4 (a target whose answers defeat the
  * comparison). Never run against the embedded mock: its credentials are its own.
  */
 import { randomBytes } from 'node:crypto';
@@ -31,6 +36,8 @@ import { request } from 'undici';
 import type { TargetProfile } from '../contracts.js';
 import { LockconfError } from '../run/errors.js';
 import { Redactor } from '../wire/redact.js';
+import { readBounded, tooLargeWords } from '../wire/bounded-body.js';
+import { describeNetworkError } from '../wire/network-words.js';
 import { fieldOrigin, type TargetChoice } from './target-choice.js';
 
 export interface Answer {
@@ -60,8 +67,12 @@ async function sendWithUndici(url: string, init: { method: string; headers: Reco
     ...(init.body !== undefined ? { body: init.body } : {}),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
+    // The whole exchange, a dripping body included: the headers and body timeouts first, then this.
+    signal: AbortSignal.timeout(2 * timeoutMs + 5_000),
   });
-  const text = (await res.body.text()).trim();
+  const read = await readBounded(res.body, { headers: res.headers });
+  // Too large to read: the same words for both answers compared, for the suites to judge.
+  const text = read.tooLarge ? `[${tooLargeWords(read.limit)}]` : read.bytes.toString('utf8').trim();
   let error: string | null = null;
   try {
     const json = JSON.parse(text) as { error?: unknown };
@@ -128,10 +139,9 @@ async function proveReachable(profile: TargetProfile, opts: PreflightOptions, ti
       if (opts.send) await opts.send(url, { method: 'GET', headers: {} });
       else await sendWithUndici(url, { method: 'GET', headers: {} }, timeoutMs);
     } catch (err) {
-      const code = (err as { code?: string }).code ?? (err instanceof Error ? err.name : 'error');
       throw new LockconfError(
         'ERR_TARGET_UNREACHABLE',
-        `the target does not answer: GET ${url} failed (${code}). Check ${fieldOrigin(field, opts.choice)} and that the service is running and reachable from this machine.`,
+        `the target does not answer: GET ${url} failed: ${describeNetworkError(err, { timeoutMs })}. Check ${fieldOrigin(field, opts.choice)} and that the service is running and reachable from this machine.`,
         { cause: err },
       );
     }
@@ -158,8 +168,7 @@ export async function preflight(profile: TargetProfile, opts: PreflightOptions):
     body: new URLSearchParams({ grant_type: 'refresh_token', client_id: profile.clientId, client_secret: secret, refresh_token: refreshToken }).toString(),
   });
   const unreachable = (url: string) => (err: unknown): never => {
-    const code = (err as { code?: string }).code ?? (err instanceof Error ? err.name : 'error');
-    throw new LockconfError('ERR_TARGET_UNREACHABLE', `the target stopped answering during preflight: ${url} failed (${code})`, { cause: err });
+    throw new LockconfError('ERR_TARGET_UNREACHABLE', `the target stopped answering during preflight: ${url} failed: ${describeNetworkError(err, { timeoutMs })}`, { cause: err });
   };
   const ours = await send(tokenUrl, form(profile.clientSecret)).catch(unreachable(tokenUrl));
   const madeUp = await send(tokenUrl, form(made('secret'))).catch(unreachable(tokenUrl));
@@ -196,4 +205,51 @@ export async function preflight(profile: TargetProfile, opts: PreflightOptions):
   log(sameAnswer(oursApi, madeUpApi)
     ? 'preflight: the API answers the profile\'s API key and a made-up one alike without naming the key: the suites judge it'
     : 'preflight: the API tells the API key from a made-up one: API key accepted');
+
+  await proveControlToken(profile, opts, send, redactor, log);
+}
+
+/** Reads as a refused control token: 401 or 403, or words about the token. */
+export function readsAsRefusedControlToken(a: Answer): boolean {
+  return a.status === 401 || a.status === 403 || /control.?token|unauthori[sz]ed|forbidden/i.test(`${a.error ?? ''} ${a.text}`);
+}
+
+/**
+ * Step 4: the control token, when the profile has a control URL. GET /fixtures
+ * changes nothing; asked with the profile's token and a made-up one, the same
+ * refusal for both stops the run (ERR_CONTROL_TOKEN_REFUSED). A control interface
+ * that does not answer is global setup's to report (the tests that need it are
+ * then not tested, with the reason).
+ */
+async function proveControlToken(
+  profile: TargetProfile,
+  opts: PreflightOptions,
+  send: NonNullable<PreflightOptions['send']>,
+  redactor: Redactor,
+  log: (line: string) => void,
+): Promise<void> {
+  if (!profile.controlUrl || !profile.controlToken) return;
+  const url = `${profile.controlUrl}/fixtures`;
+  const get = (token: string) => ({ method: 'GET', headers: { 'x-control-token': token, accept: 'application/json' } });
+  let ours: Answer;
+  let madeUp: Answer;
+  try {
+    ours = await send(url, get(profile.controlToken));
+    if (ours.status >= 200 && ours.status < 300) {
+      log('preflight: the control interface accepts the control token');
+      return;
+    }
+    madeUp = await send(url, get(made('control-token')));
+  } catch (err) {
+    log(`preflight: the control interface did not answer (${describeNetworkError(err, { timeoutMs: opts.timeoutMs ?? 5_000 })}): the tests that need it will say so`);
+    return;
+  }
+  if (sameAnswer(ours, madeUp) && readsAsRefusedControlToken(ours)) {
+    throw new LockconfError(
+      'ERR_CONTROL_TOKEN_REFUSED',
+      `the control interface refused the control token: GET ${url} answered ${describeAnswer(ours, redactor)}, exactly as it answers a made-up x-control-token. `
+        + `Check ${fieldOrigin('controlToken', opts.choice)}. Nothing was tested (LOCKCONF_PREFLIGHT=0 runs the suites anyway).`,
+    );
+  }
+  log(`preflight: the control interface answered GET /fixtures ${describeAnswer(ours, redactor)}: the tests that need it will say so`);
 }

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { TargetProfile } from '../contracts.js';
 import { LockconfError } from '../run/errors.js';
+import { OTHER_COMMANDS_FIELDS, asMeant, explainTypos, formatPath, mistypedVariables, withoutNotes, type Issue } from './profile-typos.js';
 
 const FIELDS = [
   'authUrl',
@@ -29,6 +30,13 @@ type Field = (typeof FIELDS)[number];
 
 /** Fields whose environment variable holds JSON rather than a plain string. */
 const JSON_FIELDS: ReadonlySet<Field> = new Set(['fixtures', 'capture', 'statusCheck']);
+
+/** The fields an object of the profile knows, by its path ('' is the profile itself): a key not listed is a typo. */
+const KNOWN_KEYS: Record<string, readonly string[]> = {
+  '': [...FIELDS, ...OTHER_COMMANDS_FIELDS],
+  capture: ['listen', 'publicUrl'],
+  statusCheck: ['method', 'path'],
+};
 
 function upperSnake(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
@@ -121,6 +129,7 @@ const capture = z
     },
     { error: 'must be an object {"listen": "host:port", "publicUrl": URL | null}' },
   )
+  .strict()
   .nullish()
   .transform((v) => v ?? { ...PROFILE_DEFAULTS.capture });
 
@@ -132,6 +141,7 @@ const statusCheck = z
     },
     { error: 'must be an object {"method": "PUT", "path": "/remoteoperate/{lockId}/status"}' },
   )
+  .strict()
   .nullish()
   .transform((v) => v ?? { ...PROFILE_DEFAULTS.statusCheck });
 
@@ -155,13 +165,10 @@ const profileSchema = z
       tokenCache: optionalString('a file path').transform((v) => v ?? PROFILE_DEFAULTS.tokenCache),
     },
     { error: 'must be a JSON object' },
-  );
+  )
+  .strict();
 
 // ── Validation ──────────────────────────────────────────────────────────────
-
-function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
-}
 
 /** Rules across fields; checked on the raw input too, so one run reports every problem. */
 function crossFieldIssues(input: unknown): Array<{ path: PropertyKey[]; message: string }> {
@@ -182,14 +189,16 @@ function crossFieldIssues(input: unknown): Array<{ path: PropertyKey[]; message:
 }
 
 function validateWith(input: unknown, originOf: (field: string | undefined) => string): TargetProfile {
-  const parsed = profileSchema.safeParse(input);
-  const cross = crossFieldIssues(parsed.success ? parsed.data : input);
+  const judged = withoutNotes(input);
+  const parsed = profileSchema.safeParse(judged);
+  const cross = crossFieldIssues(parsed.success ? parsed.data : asMeant(judged, KNOWN_KEYS['']!));
   if (parsed.success && cross.length === 0) return parsed.data as TargetProfile;
-  const issues = [...(parsed.success ? [] : parsed.error.issues), ...cross];
+  const issues = explainTypos([...(parsed.success ? [] : (parsed.error.issues as Issue[])), ...cross], judged, KNOWN_KEYS);
   const lines = issues.map((iss) => {
     const field = iss.path.length ? formatPath(iss.path) : 'profile';
     const top = typeof iss.path[0] === 'string' ? iss.path[0] : undefined;
-    return `${field} ${iss.message} (${originOf(top)})`;
+    const unknown = iss.message.startsWith('is not a field');
+    return unknown ? `unknown field ${field}${iss.message.slice('is not a field'.length)} (${originOf(top)})` : `${field} ${iss.message} (${originOf(top)})`;
   });
   return fail(`invalid target profile: ${lines.join('; ')}`);
 }
@@ -253,6 +262,8 @@ function readProfileEnv(env: NodeJS.ProcessEnv): Partial<Record<Field, unknown>>
  */
 export async function loadProfile(opts: { file?: string | null; env?: NodeJS.ProcessEnv } = {}): Promise<TargetProfile | null> {
   const env = opts.env ?? process.env;
+  const mistyped = mistypedVariables(env, Object.values(PROFILE_ENV));
+  if (mistyped.length) fail(mistyped.join('; '));
   const fromEnv = readProfileEnv(env);
   const fromFile = opts.file ? await readProfileFile(opts.file) : null;
   if (!fromFile && Object.keys(fromEnv).length === 0) return null;

@@ -8,6 +8,8 @@
 import { request as undiciRequest } from 'undici';
 import type { Exchange, HttpClientLike, HttpRequest, HttpResponse, RedactorLike, SecretKind, TargetProfile } from '../contracts.js';
 import { LockconfError } from '../run/errors.js';
+import { readBounded, tooLargeWords, type BoundedBody } from './bounded-body.js';
+import { describeNetworkError } from './network-words.js';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Bodies in the exchange log are cut here (after redaction, so no secret is cut in half and left visible). */
@@ -111,9 +113,9 @@ export class HttpClient implements HttpClientLike {
     const t0 = performance.now();
     const logged: Exchange['request'] = { method, url: req.url, headers, body: bodyText(body) };
 
-    let status: number;
-    let resHeaders: Record<string, string>;
-    let text: string;
+    let status: number | null = null;
+    let resHeaders: Record<string, string> = {};
+    let read: BoundedBody;
     try {
       const res = await undiciRequest(req.url, {
         method: method as 'GET',
@@ -125,15 +127,34 @@ export class HttpClient implements HttpClientLike {
       });
       status = res.statusCode;
       resHeaders = lowerCaseHeaders(res.headers as Record<string, string | string[] | undefined>);
-      text = await res.body.text();
+      read = await readBounded(res.body, { headers: res.headers });
     } catch (err) {
       const durationMs = performance.now() - t0;
-      const why = describeError(err, timeoutMs);
+      const why = describeNetworkError(err, { timeoutMs, answered: status !== null });
       const message = this.redactor.redact(`${method} ${req.url} failed: ${why}`);
-      this.record({ request: this.redactRequest(logged), response: null, error: message, durationMs, startedAt });
+      const response = status === null ? null : { status, headers: this.redactHeaders(resHeaders), body: '' };
+      this.record({ request: this.redactRequest(logged), response, error: message, durationMs, startedAt });
       throw new LockconfError('ERR_TARGET_UNREACHABLE', message);
     }
     const durationMs = performance.now() - t0;
+    if (read.tooLarge) {
+      // Evidence of its own: the status, the headers and the first bytes; the rest was never read.
+      const words = tooLargeWords(read.limit, read.declaredLength);
+      const headText = read.head.toString('utf8');
+      this.learnFromResponse(resHeaders, undefined, resHeaders['location'] ?? null);
+      this.learnFromCutJson(headText);
+      const head = this.redactor.redact(headText);
+      const message = this.redactor.redact(`${method} ${req.url} answered ${status} with a ${words}`);
+      this.record({
+        request: this.redactRequest(logged),
+        response: { status, headers: this.redactHeaders(resHeaders), body: `${truncate(head)}… [${words}]` },
+        error: message,
+        durationMs,
+        startedAt,
+      });
+      throw new LockconfError('ERR_ANSWER_TOO_LARGE', message);
+    }
+    const text = read.bytes.toString('utf8');
     const json = parseJson(text);
     const location = resHeaders['location'] ?? null;
     this.learnFromResponse(resHeaders, json, location);
@@ -163,6 +184,14 @@ export class HttpClient implements HttpClientLike {
     this.redactor.add(headers['x-access-token'], 'access_token');
     if (location) this.learnFromUrl(location);
     this.learnFromJson(json, 0);
+  }
+
+  /** The first bytes of a body too large to parse: token fields found as text, a value cut at the end included. */
+  private learnFromCutJson(text: string): void {
+    for (const m of text.matchAll(/"(access_token|refresh_token|id_token|code)"\s*:\s*"([^"]*)/g)) {
+      const kind = m[1] === 'id_token' ? 'access_token' : SECRET_FIELDS[m[1]!];
+      if (kind && m[2]) this.redactor.add(m[2], kind);
+    }
   }
 
   private learnFromJson(value: unknown, depth: number): void {
@@ -216,14 +245,4 @@ export class HttpClient implements HttpClientLike {
       // a failing listener must not turn into a failed request
     }
   }
-}
-
-function describeError(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') {
-    return `no answer within ${timeoutMs} ms`;
-  }
-  const code = e?.code ?? e?.cause?.code;
-  const message = e?.message ?? e?.cause?.message ?? String(err);
-  return code ? `${code} (${message})` : message;
 }

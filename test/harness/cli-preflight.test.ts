@@ -84,6 +84,33 @@ describe('preflight: the profile is proved before any test', () => {
   });
 });
 
+describe('preflight: the control token', () => {
+  it.concurrent('a wrong LOCKCONF_CONTROL_TOKEN exits 2 before any test, with one message naming it, and the report files', { timeout: 90_000 }, async ({ expect }) => {
+    const controlled = await createMock();
+    try {
+      const out = join(dir, 'wrong-control-token');
+      const r = await cli(['conformance', '--out', out, '--no-allure'], {
+        ...targetEnv(controlled.profile),
+        LOCKCONF_CONTROL_URL: controlled.profile.controlUrl!,
+        LOCKCONF_CONTROL_TOKEN: 'not-the-control-token-4d1e',
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stdout).not.toContain('lockconf: conformance run →');
+      const errorLines = r.stderr.split('\n').filter((l) => l.includes('ERR_'));
+      expect(errorLines).toHaveLength(1);
+      expect(errorLines[0]).toContain('ERR_CONTROL_TOKEN_REFUSED');
+      expect(errorLines[0]).toContain('LOCKCONF_CONTROL_TOKEN');
+      expect(r.stdout + r.stderr).not.toContain('not-the-control-token-4d1e');
+      expect(r.stdout + r.stderr).not.toMatch(/would test \d+ of them/);
+      const result = await readResult(out);
+      expect(result).toMatchObject({ verdict: 'error', error: { code: 'ERR_CONTROL_TOKEN_REFUSED' } });
+      expect(existsSync(join(out, 'index.html'))).toBe(true);
+    } finally {
+      await controlled.close();
+    }
+  });
+});
+
 describe('a run that cannot be carried out still reports', () => {
   it.concurrent('a global setup that fails (a capture address that cannot be bound) gives one message and the verdict error', { timeout: 90_000 }, async ({ expect }) => {
     const out = join(dir, 'setup-fails');

@@ -1,9 +1,11 @@
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../harness/cli.js';
 import { expandSelection, scanSource, scanSuites, SelectionError, suiteImports, testNamePattern } from '../../harness/run/selection.js';
-import { cli } from '../support/cli.js';
+import type { ConformanceResult } from '../../harness/report/result-file.js';
+import { cli, ROOT } from '../support/cli.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 
 let dir = '';
@@ -22,6 +24,14 @@ describe('selection (--only, --list)', () => {
     expect(webhooks.every((id) => id.startsWith('WEBHOOK-'))).toBe(true);
     expect(expandSelection(['OAUTH-STATE-ECHO,REFRESH-SINGLE-USE'])).toHaveLength(2);
     expect(() => expandSelection(['NOPE-*'])).toThrow(SelectionError);
+  });
+
+  it.each([
+    ['OAUTH-STATE-ECO', 'did you mean OAUTH-STATE-ECHO?'],
+    ['oauth-state-eco', 'did you mean OAUTH-STATE-ECHO?'],
+    ['WEBHOK-*', 'did you mean WEBHOOK-*?'],
+  ])('a pattern that matches nothing, %s, is answered with the closest IDs or area', (pattern, hint) => {
+    expect(() => expandSelection([pattern])).toThrow(`--only ${pattern}: no requirement matches: ${hint} (see --list)`);
   });
 
   it('builds a test-name filter that matches "<ID>:" after describe titles, and only that ID', () => {
@@ -128,6 +138,41 @@ describe.concurrent('lockconf conformance (command line)', { timeout: 90_000 }, 
     const r = await cli(['conformance', '--only', 'NOPE-*', '--out', join(dir, 'run3')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('NOPE-*');
+  });
+
+  it('an --only ID with a typo: "did you mean" the closest IDs, exit 2, and the report files all the same', async ({ expect }) => {
+    const out = join(dir, 'only-typo');
+    const r = await cli(['conformance', '--only', 'OAUTH-STATE-ECO', '--out', out, '--no-allure']);
+    expect(r.code).toBe(2);
+    const errorLines = r.stderr.split('\n').filter((l) => l.includes('ERR_'));
+    expect(errorLines).toEqual(['lockconf: ERR_USAGE: --only OAUTH-STATE-ECO: no requirement matches: did you mean OAUTH-STATE-ECHO? (see --list)']);
+    const result = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')) as ConformanceResult;
+    expect(result).toMatchObject({ verdict: 'error', error: { code: 'ERR_USAGE' } });
+    expect(existsSync(join(out, 'index.html'))).toBe(true);
+    expect(existsSync(join(out, 'junit.xml'))).toBe(true);
+  });
+
+  it('a profile field with a typo is named with the field it most likely meant, exit 2', async ({ expect }) => {
+    const file = join(dir, 'typo-profile.json');
+    await writeFile(file, JSON.stringify({
+      authUrl: 'http://127.0.0.1:9/oauth', baseUrl: 'http://127.0.0.1:9/api', clientId: 'c', clientSecret: 'typo-secret-5e6f', apiKey: 'typo-key-7a8b',
+      redirectUri: 'http://127.0.0.1:9/cb', controlURL: 'http://127.0.0.1:9/_control', controlToken: 'typo-ctl-9c0d',
+    }));
+    const r = await cli(['conformance', '--target', file, '--out', join(dir, 'typo-run'), '--no-allure']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`unknown field controlURL: did you mean controlUrl? (target file ${file})`);
+    expect(r.stderr).not.toContain('fixtures is required');
+    for (const v of ['typo-secret-5e6f', 'typo-key-7a8b', 'typo-ctl-9c0d']) expect(r.stdout + r.stderr).not.toContain(v);
+  });
+
+  it('--version and -V print the version and the source it runs from', async ({ expect }) => {
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const r = await cli([flag]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^lockconf ${pkg.version.replace(/\./g, '\\.')}\nsource: (git commit [0-9a-f]{12} |the installed package|.* \\(not a git clone\\))`));
+      expect(r.stderr).toBe('');
+    }
   });
 
   it('login without a target profile exits 2 and says what it needs', async ({ expect }) => {

@@ -16,8 +16,10 @@ export interface CliResult {
 }
 
 /** `lockconf <args>` from the repository root; resolves once the child has exited and its output is read. */
-export function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
-  return startCli(args, extraEnv).done;
+export function cli(args: string[], extraEnv: Record<string, string> = {}, opts: { onSpawn?: (pid: number) => void } = {}): Promise<CliResult> {
+  const running = startCli(args, extraEnv);
+  if (running.child.pid !== undefined) opts.onSpawn?.(running.child.pid);
+  return running.done;
 }
 
 /** A running `lockconf <args>`: its process (to signal it), its output so far, and its end. */

@@ -6,9 +6,13 @@
 import { request as undiciRequest } from 'undici';
 import type { CaptureClientLike, Delivery, Inbox, InboxResponse } from '../../contracts.js';
 import { LockconfError } from '../../run/errors.js';
+import { ANSWER_BODY_LIMIT, readBoundedText } from '../bounded-body.js';
+import { describeNetworkError } from '../network-words.js';
 import { MAX_DELIVERIES, MAX_WAIT_MS, type CaptureConnection, type DeliveryJson } from './protocol.js';
 
 const DEFAULT_WAIT_MS = 10_000;
+/** A page of deliveries holds about PAGE_BYTES of bodies (pages.ts), in base64 and JSON: room for it, and a bound still. */
+const CAPTURE_ANSWER_LIMIT = 4 * ANSWER_BODY_LIMIT;
 
 /** One page of a deliveries listing (`more`: ask again with after=lastSeq; absent from older servers). */
 interface DeliveryPageJson {
@@ -29,6 +33,17 @@ function toDelivery(d: DeliveryJson): Delivery {
     json = undefined;
   }
   return { ...d, rawBody, bodyText, json };
+}
+
+/** A delivery whose body was too large to read is evidence of its own: the test that waits for it fails saying so. */
+function refuseTooLarge(list: Delivery[], inbox: string): Delivery[] {
+  const huge = list.find((d) => d.bodyTooLarge);
+  if (!huge) return list;
+  const mib = huge.bodyTooLarge!.limitBytes / (1024 * 1024);
+  throw new LockconfError(
+    'ERR_ANSWER_TOO_LARGE',
+    `the target's webhook delivery (${huge.method} to inbox ${inbox}) had a body larger than ${mib} MiB, not read: the capture server answered 413 and kept its first ${huge.rawBody.length} bytes`,
+  );
 }
 
 export class CaptureClient implements CaptureClientLike {
@@ -72,9 +87,9 @@ export class CaptureClient implements CaptureClientLike {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
-      throw new LockconfError('ERR_CAPTURE', `capture server ${method} ${path.split('?')[0]} failed: ${(err as Error).message}`, { cause: err });
+      throw new LockconfError('ERR_CAPTURE', `capture server ${method} ${path.split('?')[0]} failed: ${describeNetworkError(err, { timeoutMs })}`, { cause: err });
     }
-    const text = await res.body.text();
+    const text = await readBoundedText(res.body, `capture server ${method} ${path.split('?')[0]}`, { headers: res.headers, code: 'ERR_CAPTURE', limit: CAPTURE_ANSWER_LIMIT });
     if (res.statusCode >= 400) {
       let code = '';
       try {
@@ -111,7 +126,7 @@ class CaptureInbox implements Inbox {
       const query = first ? `after=${from}&min=${min}&timeoutMs=${wait}` : `after=${from}`;
       const r = (await this.client.call('GET', `/inboxes/${this.id}/deliveries?${query}`, undefined, (first ? wait : 0) + 10_000)) as DeliveryPageJson;
       out.push(...r.deliveries.map(toDelivery));
-      if (!r.more || r.deliveries.length === 0) return out;
+      if (!r.more || r.deliveries.length === 0) return refuseTooLarge(out, this.id);
       from = r.lastSeq;
     }
   }

@@ -117,10 +117,44 @@ class Delays {
   }
 }
 
+/** A delivery body over CAPTURE_BODY_LIMIT: its first bytes, the rest never read. */
+class TooLargeBody {
+  constructor(readonly head: Buffer) {}
+}
+
+/** The body, or once it passes CAPTURE_BODY_LIMIT (or its Content-Length says it will) a TooLargeBody; reading stops there. */
+function readDeliveryBody(payload: NodeJS.ReadableStream & { destroy?: () => void }, contentLength: string | undefined): Promise<Buffer | TooLargeBody> {
+  const declared = contentLength !== undefined && /^\d+$/.test(contentLength) ? Number(contentLength) : null;
+  if (declared !== null && declared > CAPTURE_BODY_LIMIT) return Promise.resolve(new TooLargeBody(Buffer.alloc(0)));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size <= CAPTURE_BODY_LIMIT) return;
+      payload.removeListener('data', onData);
+      payload.removeListener('end', onEnd);
+      payload.pause();
+      resolve(new TooLargeBody(Buffer.concat(chunks).subarray(0, DELIVERY_HEAD_BYTES)));
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks, size));
+    payload.on('data', onData);
+    payload.once('end', onEnd);
+    payload.once('error', reject);
+  });
+}
+
+/** What is kept of a delivery over the limit. */
+const DELIVERY_HEAD_BYTES = 8 * 1024;
+
 /** Webhook deliveries: any method, any content type, raw bytes kept. */
 function registerInboxRoutes(app: FastifyInstance, store: CaptureStore, delays: Delays): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CAPTURE_BODY_LIMIT }, (_req, body, done) => done(null, body));
+  // Read up to CAPTURE_BODY_LIMIT; a larger body is not read further, and is recorded as such (its first bytes kept).
+  app.addContentTypeParser('*', (req, payload, done) => {
+    readDeliveryBody(payload, req.headers['content-length']).then((body) => done(null, body), (err: Error) => done(err, undefined));
+  });
   // Headers as the target sent them. Fastify would refuse a malformed Content-Type (415)
   // before any handler runs, yet a wrong content type is exactly what a suite must see:
   // keep the original, and let the body through as opaque bytes.
@@ -135,7 +169,8 @@ function registerInboxRoutes(app: FastifyInstance, store: CaptureStore, delays: 
     const inbox = store.inboxes.get(id);
     const config: InboxResponse = inbox?.response ?? {};
     const status = inbox ? (config.status ?? (config.location ? 302 : 200)) : 404;
-    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const tooLarge = req.body instanceof TooLargeBody ? req.body : null;
+    const rawBody = tooLarge ? tooLarge.head : Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     // Full: a clear 429 to the sender, and nothing kept before is dropped.
     if (inbox) store.assertRoom(rawBody.length);
     const stored = store.record({
@@ -145,9 +180,15 @@ function registerInboxRoutes(app: FastifyInstance, store: CaptureStore, delays: 
       headers: original.get(req.raw) ?? headerRecord(req.headers),
       rawBody,
       receivedAt: Date.now(),
-      answeredStatus: status,
+      answeredStatus: inbox && tooLarge ? 413 : status,
+      ...(tooLarge ? { bodyTooLarge: { limitBytes: CAPTURE_BODY_LIMIT } } : {}),
     });
     if (!inbox) return reply.code(404).send({ error: 'unknown_inbox', message: `no inbox ${id}` });
+    if (tooLarge) {
+      // The rest of the body is never read: the connection closes after this answer.
+      reply.header('connection', 'close');
+      return reply.code(413).send({ error: 'payload_too_large', message: `body larger than ${CAPTURE_BODY_LIMIT / (1024 * 1024)} MiB, not read` });
+    }
     if (config.delayMs) {
       // A sender that gives up while the answer is held closes the connection: recorded, and the hold ends.
       const gone = new AbortController();

@@ -22,6 +22,14 @@ describe('not-tested summary', () => {
     expect(notTestedLines(s)).toEqual(['not tested (4): A, B, C, D', expect.stringMatching(/^a control URL .* would test 3 of them$/)]);
   });
 
+  it('with a control URL that is set but failed, the remedy is to make it work, never to set one', () => {
+    const failing = 'needs control (the control interface at http://127.0.0.1:1/_control did not answer GET /fixtures: 401 unauthorized)';
+    const s = summariseNotTested([req('A', `needs consent: ${failing}`), req('B', `needs clock: ${failing}`)]);
+    const lines = notTestedLines(s);
+    expect(lines[1]).toMatch(/^a working control interface \(controlUrl is set .*LOCKCONF_CONTROL_TOKEN\) would test 2 of them$/);
+    expect(lines.join('\n')).not.toContain('a control URL');
+  });
+
   it('leaves out untestable requirements', () => {
     expect(summariseNotTested([req('A', 'cannot cut a bridge off')], new Set(['A'])).ids).toEqual([]);
   });

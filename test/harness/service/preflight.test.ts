@@ -72,6 +72,47 @@ describe('preflight', () => {
     expect(lines.join('\n')).toContain('takes it in an Authorization: Basic header');
   });
 
+  describe('the control token, when the profile has a control URL', () => {
+    const controlled = { ...profile, controlUrl: 'http://127.0.0.1:1/_control', controlToken: 'right-control-token' };
+    const api = (init: Init) => (init.headers['x-api-key'] === 'right-key' ? json(401, 'invalid_token') : json(401, 'invalid_api_key'));
+    /** A target whose GET /_control/fixtures answers as `control` says. */
+    const withControl = (control: (init: Init) => Answer) => {
+      const base = target(conforming, api);
+      return async (url: string, init: Init): Promise<Answer> => (url.endsWith('/_control/fixtures') ? control(init) : base(url, init));
+    };
+    const checksToken = (init: Init) => (init.headers['x-control-token'] === 'right-control-token' ? json(200, '', '{"users":[],"locks":[]}') : json(401, 'unauthorized'));
+
+    it('a token the control interface accepts passes', async () => {
+      expect(await codeOf(preflight(controlled, opts(withControl(checksToken))))).toBeNull();
+    });
+
+    it('a wrong token, refused like a made-up one, stops the run naming LOCKCONF_CONTROL_TOKEN, never the token', async () => {
+      const wrong = { ...controlled, controlToken: 'typo-in-the-token-77' };
+      const choice = { file: null, variables: ['LOCKCONF_CONTROL_TOKEN'] };
+      const err = await preflight(wrong, { choice, env: {}, send: withControl(checksToken) }).then(() => null, (e: Error) => e);
+      expect(isLockconfError(err, 'ERR_CONTROL_TOKEN_REFUSED')).toBe(true);
+      expect(err!.message).toContain('LOCKCONF_CONTROL_TOKEN (environment variable)');
+      expect(err!.message).toContain('HTTP 401 "unauthorized"');
+      expect(err!.message).not.toContain('typo-in-the-token-77');
+    });
+
+    it('a control interface that fails alike for every token without reading as a refusal is left to the run (not blamed on the token)', async () => {
+      expect(await codeOf(preflight(controlled, opts(withControl(() => json(500, 'internal_error')))))).toBeNull();
+    });
+
+    it('a control interface that does not answer is left to the run, which reports what needs it as not tested', async () => {
+      const down = () => { throw Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }); };
+      const lines: string[] = [];
+      expect(await codeOf(preflight(controlled, { ...opts(withControl(down)), log: (l) => lines.push(l) }))).toBeNull();
+      expect(lines.join('\n')).toContain('the control interface did not answer (nothing listens');
+    });
+
+    it('LOCKCONF_PREFLIGHT=0 skips it', async () => {
+      const wrong = { ...controlled, controlToken: 'typo' };
+      expect(await codeOf(preflight(wrong, { ...opts(withControl(checksToken)), env: { LOCKCONF_PREFLIGHT: '0' } }))).toBeNull();
+    });
+  });
+
   it('says the target does not answer, naming the variable of the address', async () => {
     const down = async (): Promise<Answer> => { throw Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }); };
     const choice = { file: null, variables: ['LOCKCONF_AUTH_URL'] };

@@ -149,7 +149,56 @@ describe('validateProfile', () => {
   });
 });
 
+describe('a mistyped field is named, with the field it most likely meant', () => {
+  const { controlUrl: _u, clientId: _c, ...rest } = full;
+  test.each([
+    ['controlURL instead of controlUrl', { ...rest, clientId: 'c', controlURL: full.controlUrl }, 'unknown field controlURL: did you mean controlUrl?'],
+    ['clientID instead of clientId', { ...rest, controlUrl: full.controlUrl, clientID: 'c' }, 'unknown field clientID: did you mean clientId?'],
+    ['an optional statusChek', { ...full, statusChek: { method: 'GET', path: '/s' } }, 'unknown field statusChek: did you mean statusCheck?'],
+    ['capture.listn', { ...full, capture: { listn: '127.0.0.1:0' } }, 'unknown field capture.listn: did you mean capture.listen?'],
+  ])('%s: one message naming both, and nothing the typo merely causes', (_name, input, message) => {
+    const err = profileError(() => validateProfile(input, 'target file t.json'));
+    expect(err.message).toBe(`invalid target profile: ${message} (target file t.json)`);
+    expectNoSecret(err.message);
+  });
+
+  test('a key close to no field lists the fields and where notes go', () => {
+    const err = profileError(() => validateProfile({ ...full, description: 'staging' }, 'target file t.json'));
+    expect(err.message).toMatch(/unknown field description \(the fields: authUrl, baseUrl, .*; a note goes under a key starting with "_" or "\/\/"\)/);
+  });
+
+  test('in the fixtures (which take the control protocol\'s further keys) a missing field names the key that was probably meant', () => {
+    const err = profileError(() => validateProfile({ ...full, fixtures: { users: [{ userID: 'u1' }], locks: [] } }));
+    expect(err.message).toContain('fixtures.users[0].userId is required (found "userID": did you mean userId?)');
+  });
+
+  test('every field of docs/target-profile.md, notes, the fields other commands read, and GET /fixtures extensions stay accepted', () => {
+    const accepted = validateProfile({
+      ...full,
+      fixtures: { users: [{ userId: 'u1', email: 'a@b.test' }], locks: [{ lockId: 'L1', guestUserIds: ['u2'] }], clients: [], deliveryTimeoutMs: 5000 },
+      capture: { listen: '127.0.0.1:0', publicUrl: null },
+      statusCheck: { method: 'PUT', path: '/remoteoperate/{lockId}/status' },
+      tokenCache: '.lockconf/t.json',
+      login: { email: 'a@b.test' },
+      connectUrl: 'http://127.0.0.1:3000/connect', refreshUrl: null, actionUrls: [],
+      webhookHeader: 'x-hook', webhookToken: 'tok',
+      $schema: 'https://example.test/schema.json', _comment: 'staging sandbox', '//': 'owned by team X',
+    });
+    expect(accepted.clientId).toBe(full.clientId);
+    expect(accepted).not.toHaveProperty('login');
+    expect(accepted).not.toHaveProperty('_comment');
+  });
+});
+
 describe('loadProfile', () => {
+
+  test('a LOCKCONF_ variable one typo away from a profile variable is named with it, its value never', async () => {
+    const err = await loadError(loadProfile({ env: { LOCKCONF_CLIENT_SECRETS: SECRET, LOCKCONF_DELIVERY_WAIT_MS: '100', LOCKCONF_NO_BUILD: '1' } }));
+    expect(err.message).toBe('environment variable LOCKCONF_CLIENT_SECRETS is no variable lockconf reads: did you mean LOCKCONF_CLIENT_SECRET?');
+    expectNoSecret(err.message);
+    // The other variables lockconf reads are no typo, and far-off names are none of its business.
+    expect(await loadProfile({ env: { LOCKCONF_DELIVERY_WAIT_MS: '100', LOCKCONF_WEBHOOK_TOKEN: 't', LOCKCONF_SOMETHING_ELSE: 'x' } })).toBeNull();
+  });
   test('null without a file and without LOCKCONF_<FIELD> variables (other LOCKCONF_* do not count)', async () => {
     expect(await loadProfile({ env: {} })).toBeNull();
     expect(await loadProfile({ env: { LOCKCONF_RUN_DIR: '/tmp/x', LOCKCONF_SEED: '1', LOCKCONF_MOCK_OPTIONS: '{}', LOCKCONF_TARGET_FILE: 'x.json', LOCKCONF_AUTH_URL: '' } })).toBeNull();

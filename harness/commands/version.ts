@@ -1,0 +1,55 @@
+/**
+ * `lockconf --version` / `-V`: the version and where the code came from, so a
+ * report or a bug can be tied to exact sources: the git commit (and branch) in a
+ * clone, the installed package otherwise. Read from files, without running git:
+ * it costs nothing to build the command line with it.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+function read(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+/** The git directory of a clone or of a worktree (.git is then a file naming it), or null. */
+function gitDirOf(root: string): string | null {
+  const dotGit = join(root, '.git');
+  if (!existsSync(dotGit)) return null;
+  if (statSync(dotGit).isDirectory()) return dotGit;
+  const pointer = /^gitdir:\s*(.+)$/m.exec(read(dotGit) ?? '');
+  return pointer ? resolve(root, pointer[1]!.trim()) : null;
+}
+
+/** The commit HEAD names and its branch (null when detached), or null when it cannot be read. */
+export function gitSource(root: string): { commit: string; branch: string | null } | null {
+  const gitDir = gitDirOf(root);
+  if (!gitDir) return null;
+  const head = read(join(gitDir, 'HEAD'));
+  if (!head) return null;
+  if (/^[0-9a-f]{40}$/.test(head)) return { commit: head, branch: null };
+  const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
+  if (!ref) return null;
+  const common = resolve(gitDir, read(join(gitDir, 'commondir')) ?? '.');
+  const loose = read(join(common, ref)) ?? read(join(gitDir, ref));
+  const packed = (read(join(common, 'packed-refs')) ?? '').split('\n').find((l) => l.endsWith(` ${ref}`))?.split(' ')[0];
+  const commit = loose ?? packed;
+  return commit && /^[0-9a-f]{40}$/.test(commit) ? { commit, branch: ref.replace(/^refs\/heads\//, '') } : null;
+}
+
+export function versionText(root: string): string {
+  let version = '0.0.0';
+  try {
+    version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? version;
+  } catch {
+    // a package.json that cannot be read: the version is unknown, the source still said
+  }
+  const git = gitSource(root);
+  const source = git
+    ? `git commit ${git.commit.slice(0, 12)}${git.branch ? ` (branch ${git.branch})` : ' (detached)'} in ${root}`
+    : /[\\/]node_modules[\\/]/.test(root) ? `the installed package in ${root}` : `${root} (not a git clone)`;
+  return `lockconf ${version}\nsource: ${source}`;
+}
