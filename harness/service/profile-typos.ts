@@ -35,6 +35,30 @@ export function withoutNotes(input: unknown): unknown {
   return Object.fromEntries(Object.entries(input).filter(([k]) => !NOTE_KEY.test(k) && !others.has(k)));
 }
 
+/**
+ * The input without unknown keys that are close to no field (at the top level and in
+ * the objects KNOWN_KEYS names): such keys were always ignored (a profile may carry its
+ * own data), so they stay ignored, and are returned for one warning line. A key close to
+ * a field is kept, so the strict schema names it as the typo it most likely is.
+ */
+export function withoutFarUnknown(input: unknown, knownKeys: Readonly<Record<string, readonly string[]>>): { input: unknown; ignored: string[] } {
+  if (!isRecord(input)) return { input, ignored: [] };
+  const ignored: string[] = [];
+  const keep = (obj: Record<string, unknown>, at: string): Record<string, unknown> => {
+    const known = knownKeys[at] ?? [];
+    return Object.fromEntries(Object.entries(obj).filter(([k]) => {
+      if (known.includes(k) || closestNames(k, known).length > 0) return true;
+      ignored.push(at ? `${at}.${k}` : k);
+      return false;
+    }));
+  };
+  const out = keep(input, '');
+  for (const at of Object.keys(knownKeys)) {
+    if (at && isRecord(out[at])) out[at] = keep(out[at] as Record<string, unknown>, at);
+  }
+  return { input: out, ignored };
+}
+
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let v = input;
   for (const p of path) v = isRecord(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[p] : undefined;

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { TargetProfile } from '../contracts.js';
 import { LockconfError } from '../run/errors.js';
-import { OTHER_COMMANDS_FIELDS, asMeant, explainTypos, formatPath, mistypedVariables, withoutNotes, type Issue } from './profile-typos.js';
+import { OTHER_COMMANDS_FIELDS, asMeant, explainTypos, formatPath, mistypedVariables, withoutFarUnknown, withoutNotes, type Issue } from './profile-typos.js';
 
 const FIELDS = [
   'authUrl',
@@ -189,7 +189,10 @@ function crossFieldIssues(input: unknown): Array<{ path: PropertyKey[]; message:
 }
 
 function validateWith(input: unknown, originOf: (field: string | undefined) => string): TargetProfile {
-  const judged = withoutNotes(input);
+  const { input: judged, ignored } = withoutFarUnknown(withoutNotes(input), KNOWN_KEYS);
+  if (ignored.length > 0) {
+    process.stderr.write(`lockconf: the target profile's ${ignored.join(', ')} ${ignored.length > 1 ? 'are no fields' : 'is no field'} lockconf reads: ignored (a note goes best under a key starting with "_" or "//")\n`);
+  }
   const parsed = profileSchema.safeParse(judged);
   const cross = crossFieldIssues(parsed.success ? parsed.data : asMeant(judged, KNOWN_KEYS['']!));
   if (parsed.success && cross.length === 0) return parsed.data as TargetProfile;

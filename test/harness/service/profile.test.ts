@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { LockconfError } from '../../../harness/run/errors.js';
 import { loadProfile, PROFILE_ENV, validateProfile } from '../../../harness/service/profile.js';
 
@@ -162,9 +162,16 @@ describe('a mistyped field is named, with the field it most likely meant', () =>
     expectNoSecret(err.message);
   });
 
-  test('a key close to no field lists the fields and where notes go', () => {
-    const err = profileError(() => validateProfile({ ...full, description: 'staging' }, 'target file t.json'));
-    expect(err.message).toMatch(/unknown field description \(the fields: authUrl, baseUrl, .*; a note goes under a key starting with "_" or "\/\/"\)/);
+  test('a key close to no field is ignored as it always was, and named once on stderr (where notes go)', () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (written.push(String(chunk)), true));
+    try {
+      const profile = validateProfile({ ...full, description: 'staging', capture: { listen: '127.0.0.1:0', publicUrl: null, comment: 'x' } }, 'target file t.json');
+      expect(profile.clientId).toBe(full.clientId);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written.join('')).toMatch(/the target profile's description, capture\.comment are no fields lockconf reads: ignored \(a note goes best under a key starting with "_" or "\/\/"\)/);
   });
 
   test('in the fixtures (which take the control protocol\'s further keys) a missing field names the key that was probably meant', () => {
