@@ -62,6 +62,11 @@ export interface MockOptions {
   logLevel?: 'silent' | 'fatal' | 'error' | 'warn' | 'info' | 'debug';
   /** Client timeouts of the server (default mock/server-timeouts.ts; tests shorten them). */
   serverTimeouts?: Partial<import('./server-timeouts.js').ServerTimeouts>;
+  /**
+   * Variant: deliveries fan out in a random order with random latency, and OAuth and API
+   * requests are answered after a random delay, from a seeded generator (mock/jitter.ts).
+   */
+  jitter?: import('./jitter.js').JitterOptions;
 }
 
 export interface ResolvedMockOptions {
@@ -144,6 +149,8 @@ export interface MockContext {
   grading?: GradingStore;
   /** What the mock sent where (mock/webhooks/delivery-log.ts); set at start-up. */
   deliveryLog?: DeliveryLog;
+  /** Random delays of the jitter variant (options.jitter), when on. */
+  jitter?: import('./jitter.js').Jitter;
 }
 
 /** What the control protocol's POST /consent answers (control-protocol.md). */

@@ -249,7 +249,7 @@ export const SERVICE_REQUIREMENTS: readonly Requirement[] = [
     'A response without an HTTP 2xx status is not retried. … Webhook receiver answers with non-2xx | Event is not retried.'),
   r('DELIVERY-NO-RETRY-UNANSWERED', 'MUST', D, 'Delivery',
     'Each event is delivered at most once. … Webhook delivery attempts | One per event; no retry.',
-    { reading: 'A delivery whose connection was refused is not attempted again (a receiver too slow to answer: DELIVERY-NO-RETRY-TIMEOUT).' }),
+    { reading: 'A delivery whose connection failed without an answer is not attempted again: the receiver accepts the connection and resets it as the request begins, and every attempt is counted, the first included, so a retry is told from a first attempt whatever order or speed the service delivers at (a receiver too slow to answer: DELIVERY-NO-RETRY-TIMEOUT).' }),
   r('DELIVERY-NO-RETRY-TIMEOUT', 'MUST', D, 'Delivery',
     'A response without an HTTP 2xx status is not retried. Each event is delivered at most once. … Webhook delivery attempts | One per event; no retry.',
     { reading: 'A delivery the service gave up waiting for is not sent again. The spec gives no delivery timeout, so none is assumed: the receiver holds its answer a few seconds (longer than the delivery timeout the target advertises in GET /fixtures, when it does), and the service closing the connection before the answer shows it gave up. A service that waits the hold out is not tested.' }),
