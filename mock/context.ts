@@ -46,6 +46,12 @@ export interface MockOptions {
   signatureTimestampSeconds?: boolean;
   /** Variant: bridge events list every lock on the bridge (default: the lock concerned alone). */
   bridgeListsAllLocks?: boolean;
+  /**
+   * Variant: values the system rows leave open, chosen otherwise: lock_battery_alert's userID
+   * keeps the name's capitals ("lower-case name" is the field's spelling), and
+   * lock_log_timestamp_drifted's warningLevel is clock_warning whatever level was asked for.
+   */
+  freeSystemValues?: boolean;
   /** Log lines (SMS codes, sign-in hints); default: none. */
   log?: (line: string) => void;
   /** Record every request of the application's client for grading (mock/grading/; `npm run mock -- --grade`). */
@@ -82,6 +88,7 @@ export interface ResolvedMockOptions {
   signatureTimestampSeconds?: boolean;
   bridgeListsAllLocks?: boolean;
   revokeOnRefreshReplay?: boolean;
+  freeSystemValues?: boolean;
 }
 
 export interface AccessTokenClaims {

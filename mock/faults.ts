@@ -138,7 +138,7 @@ export const FAULTS = {
   'user-event-no-eventid': { requirement: 'EVENT-USER-LOCK-USER-ADD', description: 'User-webhook events carry no EventID.' },
   'app-op-user-partial': { requirement: 'EVENT-OPERATION-APP', description: 'App operations carry a User object with UserID and names only (no PhoneNo, Email, imageInfo).' },
   'manual-unlatch-marker-wrong': { requirement: 'EVENT-OPERATION-MANUAL', description: 'Manual unlatch events carry User.UserID=manuallock (unlock is right).' },
-  'status-state-stale': { requirement: 'EVENT-STATUS-CHECK', description: 'The status event always reports lock, whatever the lock\'s state.' },
+  'status-state-stale': { requirement: 'EVENT-STATUS-CHECK-STATE', description: 'The status event always reports lock, whatever state the control protocol\'s operation events set.' },
   'battery-level-2day-wrong': { requirement: 'EVENT-LOCK-BATTERY', description: 'lock_state_battery_warning_2day is reported as lock_state_battery_warning_1week.' },
   'clock-drift-ignored': { requirement: 'EVENT-LOCK-CLOCK-DRIFT', description: 'TimestampDrifted equals Timestamp: the drift the lock reported is lost.' },
   'pin-state-disable-as-enable': { requirement: 'EVENT-KEYPAD-PIN-MANAGED', description: 'A disabled PIN is reported with Pin.state=enable.' },

@@ -59,6 +59,7 @@ function resolveOptions(options: MockOptions): ResolvedMockOptions {
     signatureTimestampSeconds: options.signatureTimestampSeconds ?? false,
     bridgeListsAllLocks: options.bridgeListsAllLocks ?? false,
     revokeOnRefreshReplay: options.revokeOnRefreshReplay ?? false,
+    freeSystemValues: options.freeSystemValues ?? false,
   };
 }
 

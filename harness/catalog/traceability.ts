@@ -16,7 +16,7 @@
  *   unless the spec implies it, and then its `reading` says so ("The spec implies
  *   it: …").
  */
-import type { Requirement } from './requirement.js';
+import { SPEC, type Requirement } from './requirement.js';
 import type { SpecStatement } from './spec-statements.js';
 import type { SpecMapPart, StatementCoverage } from './spec-map/types.js';
 
@@ -71,7 +71,7 @@ export function isVerbatim(quote: string, source: string): boolean {
 }
 
 export function isFromSpec(req: Requirement): boolean {
-  return !/^RFC\b/.test(req.source);
+  return req.source === SPEC;
 }
 
 /** Anchors of the statements that cite each requirement. */
