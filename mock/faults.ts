@@ -140,6 +140,7 @@ export const FAULTS = {
   'manual-unlatch-marker-wrong': { requirement: 'EVENT-OPERATION-MANUAL', description: 'Manual unlatch events carry User.UserID=manuallock (unlock is right).' },
   'status-state-stale': { requirement: 'EVENT-STATUS-CHECK-STATE', description: 'The status event always reports lock, whatever state the control protocol\'s operation events set.' },
   'battery-level-2day-wrong': { requirement: 'EVENT-LOCK-BATTERY', description: 'lock_state_battery_warning_2day is reported as lock_state_battery_warning_1week.' },
+  'battery-userid-field-renamed': { requirement: 'EVENT-LOCK-BATTERY', description: 'lock_battery_alert carries UserID instead of the field userID (spelt in lower case).' },
   'clock-drift-ignored': { requirement: 'EVENT-LOCK-CLOCK-DRIFT', description: 'TimestampDrifted equals Timestamp: the drift the lock reported is lost.' },
   'pin-state-disable-as-enable': { requirement: 'EVENT-KEYPAD-PIN-MANAGED', description: 'A disabled PIN is reported with Pin.state=enable.' },
   'pin-action-not-intent': { requirement: 'EVENT-PIN-ACTION-INTENT', description: 'Pin.action is update instead of intent.' },

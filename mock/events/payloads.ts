@@ -88,7 +88,7 @@ export function lockBatteryAlert(env: PayloadEnv, lock: MockLock, warningLevel: 
     [env.faults.has('battery-field-renamed') ? 'warninglevel' : 'warningLevel']:
       warningLevel === 'lock_state_battery_warning_2day' && env.faults.has('battery-level-2day-wrong') ? 'lock_state_battery_warning_1week' : warningLevel,
     // "userID (string, lower-case name)": the field's spelling; freeSystemValues keeps the name's capitals.
-    userID: env.freeSystemValues ? actor.firstName : actor.firstName.toLowerCase(),
+    [env.faults.has('battery-userid-field-renamed') ? 'UserID' : 'userID']: env.freeSystemValues ? actor.firstName : actor.firstName.toLowerCase(),
   };
 }
 

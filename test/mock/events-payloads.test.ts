@@ -336,6 +336,11 @@ describe('payload faults and variants', () => {
     expect(payload.warninglevel).toBe('lock_state_battery_warning_4week');
     expect(payload.warningLevel).toBeUndefined();
   });
+  it('battery-userid-field-renamed', async () => {
+    const { payload } = await one(['battery-userid-field-renamed'], (a) => ({ kind: 'lock_battery_alert', lockId: lock(a), value: 'lock_state_battery_warning_4week' }));
+    expect(payload.UserID).toBe('ada');
+    expect(payload.userID).toBeUndefined();
+  });
   it('masterpin-pin-filled', async () => {
     const { payload } = await one(['masterpin-pin-filled'], (a) => ({ kind: 'master_pin_changed', lockId: lock(a, 1) }), '/lock1');
     expect(payload.Pin).toEqual({ state: 'load', action: 'intent' });
