@@ -82,7 +82,7 @@ export const VARIANTS: MatrixEntry[] = [
   { name: 'empty-webhook-answers', kind: 'variant', description: 'The webhook endpoints answer 201 (registration) and 204 (deletion) with no body (the spec does not show their answers).', mockOptions: { emptyWebhookAnswers: true } },
   { name: 'signature-seconds', kind: 'variant', description: 'The X-Signature t element in epoch seconds (the spec does not fix its unit).', mockOptions: { signatureTimestampSeconds: true } },
   { name: 'bridge-lists-all-locks', kind: 'variant', description: 'Bridge events list every lock on the bridge in LockID ("an array of lock identifiers").', mockOptions: { bridgeListsAllLocks: true } },
-  { name: 'free-system-values', kind: 'variant', description: 'lock_battery_alert\'s userID keeps the name\'s capitals ("lower-case name" is the field\'s spelling) and lock_log_timestamp_drifted\'s warningLevel is not the level the control request named (the row lists no values).', mockOptions: { freeSystemValues: true } },
+  { name: 'free-system-values', kind: 'variant', description: 'lock_battery_alert\'s userID keeps the name\'s capitals ("lower-case name" is the field\'s spelling) and lock_log_timestamp_drifted\'s warningLevel is not the level the control request named (the row lists no values).', mockOptions: { freeSystemValues: true }, only: areaScope('EVENT-LOCK-BATTERY') },
   { name: 'jitter', kind: 'variant', description: 'Deliveries fan out in a random order with random latency (0-300 ms each), OAuth and API requests are answered after a random delay (0-25 ms): the spec fixes neither order nor speed (seeded: mock/jitter.ts).', mockOptions: { jitter: { seed: JITTER_SEED } } },
 ];
 
