@@ -16,6 +16,12 @@
  * among them, and the runs that took longest start first, so the lanes end together.
  * The wall time and the lanes' CPU time are printed and kept in the report.
  *
+ * No verdict may rest on delivery order or machine speed: the `jitter` variant (random
+ * fan-out order and latency, delayed answers; its seed is printed, LOCKCONF_JITTER_SEED
+ * replays it) must be judged conformant like the plain mock, and since the lanes
+ * outnumber the cores every conforming entry is judged under load; the matrix prints how
+ * many were judged beside another run, and fails if none was.
+ *
  * LOCKCONF_MATRIX_FAULTS=name,name or an area (webhook-registration, "Event payloads")
  * runs only those faults, one full-run scope check per area, and the plain mock and
  * the variants with those areas' suites: a quick loop while working on one area. Its
