@@ -4,6 +4,8 @@
  * none after the mock closed; and the port suites use to judge "no second attempt".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../harness/cli.js';
+import { startCommandMock } from '../../harness/commands/mock.js';
 import { Clock } from '../../mock/clock.js';
 import type { MockContext } from '../../mock/context.js';
 import { FaultSet } from '../../mock/faults.js';
@@ -102,6 +104,26 @@ describe('deliveries under jitter', () => {
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe('lockconf mock --jitter', () => {
+  it('takes the seed given, or draws one and prints it', async () => {
+    for (const jitter of [42, true] as const) {
+      const lines: string[] = [];
+      const { mock } = await startCommandMock({ port: 0, host: '127.0.0.1', control: true, jitter }, (line) => lines.push(line));
+      try {
+        const seed = mock.ctx.jitter!.seed;
+        if (jitter === 42) expect(seed).toBe(42);
+        expect(lines.some((line) => line.includes(`jitter on (seed ${seed})`))).toBe(true);
+      } finally {
+        await mock.close();
+      }
+    }
+  });
+
+  it('refuses a seed that is not a whole number in range (exit 2)', async () => {
+    expect(await main(['node', 'lockconf', 'mock', '--jitter', 'soon'])).toBe(2);
   });
 });
 
