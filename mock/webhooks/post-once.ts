@@ -1,9 +1,10 @@
 /**
  * One webhook POST, and what became of it: the status, how long it took, and
- * when it failed, the kind of failure. The timeout is a plain timer that aborts
- * the request (a timer is held by the event loop, so a garbage collection
+ * when it failed, the kind of failure. The timeout is a chain of plain timers that
+ * aborts the request (a timer is held by the event loop, so a garbage collection
  * cannot drop it the way it can drop an AbortSignal.timeout held only by
- * AbortSignal.any). Never follows a redirect: a 3xx is an answer like any other.
+ * AbortSignal.any), counting only the time the process was free to hear the answer
+ * (responsiveTimeout). Never follows a redirect: a 3xx is an answer like any other.
  */
 import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
@@ -40,11 +41,38 @@ class DeliveryTimedOut extends Error {
   }
 }
 
+/** How often the delivery timeout looks at the clock. */
+const TIMEOUT_TICK_MS = 100;
+
+/**
+ * Calls onExpire once `ms` of responsive time have passed: time in which this process
+ * could have read the receiver's answer. Each tick counts at most two ticks' worth, so a
+ * stall of the whole process (a loaded machine; the embedded mock shares its process
+ * with the capture server) does not use up the receiver's time: after a stall the
+ * timer fires in the timers phase before the answer waiting in the socket is read,
+ * and a plain timer would give up on a receiver that had answered (a lost delivery,
+ * never retried). On a machine that keeps up it is the plain timeout. Returns the cancel.
+ */
+export function responsiveTimeout(ms: number, onExpire: () => void): () => void {
+  let counted = 0;
+  let last = performance.now();
+  let timer: NodeJS.Timeout;
+  const tick = () => {
+    const now = performance.now();
+    counted += Math.min(now - last, 2 * TIMEOUT_TICK_MS);
+    last = now;
+    if (counted >= ms) onExpire();
+    else timer = setTimeout(tick, Math.min(TIMEOUT_TICK_MS, ms - counted));
+  };
+  timer = setTimeout(tick, Math.min(TIMEOUT_TICK_MS, ms));
+  return () => clearTimeout(timer);
+}
+
 export async function postOnce(o: PostOnceOptions): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DeliveryTimedOut()), o.timeoutMs);
+  const cancelTimeout = responsiveTimeout(o.timeoutMs, () => controller.abort(new DeliveryTimedOut()));
   const onClosing = () => controller.abort(o.closing.reason);
   if (o.closing.aborted) onClosing();
   else o.closing.addEventListener('abort', onClosing, { once: true });
@@ -69,7 +97,7 @@ export async function postOnce(o: PostOnceOptions): Promise<AttemptOutcome> {
     const errorKind: AttemptErrorKind = reason instanceof DeliveryTimedOut ? 'timeout' : controller.signal.aborted ? 'closed' : kindOf(code);
     return { url: o.url, status: null, durationMs: elapsed(), errorKind, ...(code ? { errorCode: code } : {}) };
   } finally {
-    clearTimeout(timer);
+    cancelTimeout();
     o.closing.removeEventListener('abort', onClosing);
   }
 }
