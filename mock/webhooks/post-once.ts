@@ -8,6 +8,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
+import { responsiveTimeout } from '../responsive-timeout.js';
+
+export { responsiveTimeout };
 
 /** Why an attempt has no status: the receiver's fault, ours, or the mock closing. */
 export type AttemptErrorKind = 'timeout' | 'refused' | 'reset' | 'dns' | 'tls' | 'closed' | 'dropped' | 'bad-url' | 'error';
@@ -39,33 +42,6 @@ class DeliveryTimedOut extends Error {
     super('delivery timed out');
     this.name = 'DeliveryTimedOut';
   }
-}
-
-/** How often the delivery timeout looks at the clock. */
-const TIMEOUT_TICK_MS = 100;
-
-/**
- * Calls onExpire once `ms` of responsive time have passed: time in which this process
- * could have read the receiver's answer. Each tick counts at most two ticks' worth, so a
- * stall of the whole process (a loaded machine; the embedded mock shares its process
- * with the capture server) does not use up the receiver's time: after a stall the
- * timer fires in the timers phase before the answer waiting in the socket is read,
- * and a plain timer would give up on a receiver that had answered (a lost delivery,
- * never retried). On a machine that keeps up it is the plain timeout. Returns the cancel.
- */
-export function responsiveTimeout(ms: number, onExpire: () => void): () => void {
-  let counted = 0;
-  let last = performance.now();
-  let timer: NodeJS.Timeout;
-  const tick = () => {
-    const now = performance.now();
-    counted += Math.min(now - last, 2 * TIMEOUT_TICK_MS);
-    last = now;
-    if (counted >= ms) onExpire();
-    else timer = setTimeout(tick, Math.min(TIMEOUT_TICK_MS, ms - counted));
-  };
-  timer = setTimeout(tick, Math.min(TIMEOUT_TICK_MS, ms));
-  return () => clearTimeout(timer);
 }
 
 export async function postOnce(o: PostOnceOptions): Promise<AttemptOutcome> {
