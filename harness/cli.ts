@@ -4,7 +4,7 @@
  *   conformance --receiver URL [--target FILE] [--only PATTERN…] [--out DIR] [--list] (an application's webhook receiver)
  *   mock [--port N] [--host H] [--fault NAME…] [--no-control]
  *   conformance --client [--target FILE] [--only …] [--out DIR] [--no-allure] [--allow-incomplete]
- *   mock [--port N] [--host H] [--fault NAME…] [--no-control] [--grade] [--redirect-uri URL]
+ *   mock [--port N] [--host H] [--fault NAME…] [--no-control] [--grade] [--redirect-uri URL] [--jitter [SEED]]
  *   report:serve [--port N]
  *   login --target FILE [--browser] [--no-open]
  *
@@ -66,6 +66,7 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--redirect-uri <url>', "the registered redirect_uri (your application's callback)")
     .option('--seed <n>', 'stable identities: the same client ID, secrets, user and lock IDs on every start with this seed', intOption('--seed', 0, 2 ** 31 - 1))
     .option('--credentials <file>', 'stable identities from a JSON file (clientId, clientSecret, apiKey, controlToken, seed)')
+    .option('--jitter [seed]', 'deliveries in a random order with random latency (0-300 ms), OAuth and API answers after a random delay (0-25 ms); the seed replays a round (default: a random one, printed)', intOption('--jitter', 0, 2 ** 31 - 1))
     .action(async (opts: MockCommandOptions) => run(await (await import('./commands/mock.js')).mockCommand(opts)));
 
   program

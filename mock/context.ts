@@ -46,6 +46,12 @@ export interface MockOptions {
   signatureTimestampSeconds?: boolean;
   /** Variant: bridge events list every lock on the bridge (default: the lock concerned alone). */
   bridgeListsAllLocks?: boolean;
+  /**
+   * Variant: values the system rows leave open, chosen otherwise: lock_battery_alert's userID
+   * keeps the name's capitals ("lower-case name" is the field's spelling), and
+   * lock_log_timestamp_drifted's warningLevel is clock_warning whatever level was asked for.
+   */
+  freeSystemValues?: boolean;
   /** Log lines (SMS codes, sign-in hints); default: none. */
   log?: (line: string) => void;
   /** Record every request of the application's client for grading (mock/grading/; `npm run mock -- --grade`). */
@@ -64,6 +70,11 @@ export interface MockOptions {
   serverTimeouts?: Partial<import('./server-timeouts.js').ServerTimeouts>;
   /** Serve the run lease, POST and DELETE /_control/lease (default true; false: a target without the extension). */
   lease?: boolean;
+  /**
+   * Variant: deliveries fan out in a random order with random latency, and OAuth and API
+   * requests are answered after a random delay, from a seeded generator (mock/jitter.ts).
+   */
+  jitter?: import('./jitter.js').JitterOptions;
 }
 
 export interface ResolvedMockOptions {
@@ -80,6 +91,7 @@ export interface ResolvedMockOptions {
   bridgeListsAllLocks?: boolean;
   revokeOnRefreshReplay?: boolean;
   lease?: boolean;
+  freeSystemValues?: boolean;
 }
 
 export interface AccessTokenClaims {
@@ -147,6 +159,8 @@ export interface MockContext {
   grading?: GradingStore;
   /** What the mock sent where (mock/webhooks/delivery-log.ts); set at start-up. */
   deliveryLog?: DeliveryLog;
+  /** Random delays of the jitter variant (options.jitter), when on. */
+  jitter?: import('./jitter.js').Jitter;
 }
 
 /** What the control protocol's POST /consent answers (control-protocol.md). */

@@ -30,6 +30,7 @@ import { DeliveryLog } from './webhooks/delivery-log.js';
 import { registerDeliveriesPage } from './pages/deliveries.js';
 import { registerLandingPage } from './pages/landing.js';
 import { registerOpenApi } from './docs/openapi.js';
+import { Jitter, delayAnswers } from './jitter.js';
 
 export interface RunningMock {
   url: string;
@@ -59,6 +60,7 @@ function resolveOptions(options: MockOptions): ResolvedMockOptions {
     bridgeListsAllLocks: options.bridgeListsAllLocks ?? false,
     lease: options.lease ?? true,
     revokeOnRefreshReplay: options.revokeOnRefreshReplay ?? false,
+    freeSystemValues: options.freeSystemValues ?? false,
   };
 }
 
@@ -101,6 +103,10 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     onReset: [],
   };
   if (options.seed !== undefined) applyStableIdentities(ctx, options.seed, options.credentials);
+  if (options.jitter) {
+    ctx.jitter = new Jitter(options.jitter);
+    ctx.log(ctx.jitter.describe());
+  }
   ctx.deliveryLog = new DeliveryLog({ log: ctx.log });
   const restoreWorld = snapshotWorld(world);
   ctx.onReset.push(() => {
@@ -134,8 +140,12 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
 
   await registerOpenApi(app, { control: resolved.control });
   await registerSecurityHeaders(app, ctx);
-  await app.register(async (oauth) => registerOAuth(oauth, ctx), { prefix: '/oauth' });
+  await app.register(async (oauth) => {
+    if (ctx.jitter) delayAnswers(oauth, ctx.jitter);
+    await registerOAuth(oauth, ctx);
+  }, { prefix: '/oauth' });
   await app.register(async (api) => {
+    if (ctx.jitter) delayAnswers(api, ctx.jitter);
     await registerApi(api, ctx);
   }, { prefix: '/api' });
   if (resolved.control) await app.register(async (control) => registerControl(control, ctx), { prefix: '/_control' });

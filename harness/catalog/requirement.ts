@@ -52,6 +52,11 @@ export interface Requirement {
 }
 
 export const SPEC = 'Lock Access Service spec';
+/**
+ * The source of a requirement that rests on lockconf's control contract (a promise of the
+ * target's test hooks) rather than on the spec: its failure says so, and it is never MUST.
+ */
+export const CONTROL_PROTOCOL = 'lockconf control protocol (docs/control-protocol.md)';
 
 /** Declares a requirement; `extra.source` defaults to the service spec. */
 export function r(

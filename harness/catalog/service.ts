@@ -3,7 +3,7 @@
  * every rule of the spec that a run against an implementation checks, as data.
  * `rule` quotes the spec (or the RFC); things the spec marks "not shown" are INFO.
  */
-import { r, type Area, type Requirement } from './requirement.js';
+import { CONTROL_PROTOCOL, r, type Area, type Requirement } from './requirement.js';
 
 const A = 'OAuth authorization' as const;
 const T = 'Token endpoint' as const;
@@ -249,7 +249,7 @@ export const SERVICE_REQUIREMENTS: readonly Requirement[] = [
     'A response without an HTTP 2xx status is not retried. … Webhook receiver answers with non-2xx | Event is not retried.'),
   r('DELIVERY-NO-RETRY-UNANSWERED', 'MUST', D, 'Delivery',
     'Each event is delivered at most once. … Webhook delivery attempts | One per event; no retry.',
-    { reading: 'A delivery whose connection was refused is not attempted again (a receiver too slow to answer: DELIVERY-NO-RETRY-TIMEOUT).' }),
+    { reading: 'A delivery whose connection failed without an answer is not attempted again: the receiver accepts the connection and resets it as the request begins, and every attempt is counted, the first included, so a retry is told from a first attempt whatever order or speed the service delivers at (a receiver too slow to answer: DELIVERY-NO-RETRY-TIMEOUT).' }),
   r('DELIVERY-NO-RETRY-TIMEOUT', 'MUST', D, 'Delivery',
     'A response without an HTTP 2xx status is not retried. Each event is delivered at most once. … Webhook delivery attempts | One per event; no retry.',
     { reading: 'A delivery the service gave up waiting for is not sent again. The spec gives no delivery timeout, so none is assumed: the receiver holds its answer a few seconds (longer than the delivery timeout the target advertises in GET /fixtures, when it does), and the service closing the connection before the answer shows it gave up. A service that waits the hold out is not tested.' }),
@@ -285,15 +285,18 @@ export const SERVICE_REQUIREMENTS: readonly Requirement[] = [
     'Door state | operation | closed, open, ajar | Device=lock, User.UserID=DoorStateChanged'),
   r('EVENT-STATUS-CHECK', 'MUST', E, 'Lock events',
     'Status check result | status | unlock, lock, unlatch (state now) | Device=lock, User object. Sent to all listeners of the lock whenever a status check is made.',
-    { reading: 'Event is the lock\'s state at the time of the check: after an operation event set the state (control protocol), the next status check reports that state.' }),
+    { reading: 'The status event carries EventType status, an Event of unlock, lock or unlatch, Device lock and a User object. Which state follows which operation is not the spec\'s ("Transitions between these lock, door, battery, PIN, bridge and access values: not shown"): EVENT-STATUS-CHECK-STATE.' }),
+  r('EVENT-STATUS-CHECK-STATE', 'SHOULD', E, 'POST /events',
+    'The three `operation.*` kinds also set the lock\'s state to `value`, so a later status check reports it.',
+    { source: CONTROL_PROTOCOL, reading: 'Rests on the control contract, not on the spec: after an operation event the control protocol emitted set the lock\'s state, the next status check reports that state. The spec says only "state now" and leaves transitions not shown, so a status check that reports another state breaks the control hook\'s promise and warns; it is no spec violation.' }),
   r('EVENT-LOCK-NAME-CHANGED', 'MUST', E, 'Lock events',
     'Lock name changed | configuration | lock_name_changed | Lock.Name, User object'),
   r('EVENT-LOCK-BATTERY', 'MUST', E, 'Lock events',
     'Lock battery warning | system | lock_battery_alert | warningLevel (see States), userID (string, lower-case name)',
-    { reading: 'Each of the five lock battery warningLevel values arrives as reported; userID is a string in lower case.' }),
+    { reading: 'Each of the five lock battery warningLevel values arrives as reported; the field userID (spelt so, in lower case) is a string. "lower-case name" is read as the field\'s spelling: its value is not required to be lower case.' }),
   r('EVENT-LOCK-CLOCK-DRIFT', 'MUST', E, 'Lock events',
     'Lock clock wrong | systemstatus | lock_log_timestamp_drifted | warningLevel, Timestamp (time the webhook was sent), TimestampDrifted (lock-reported time, in the future or too far in the past)',
-    { reading: 'TimestampDrifted differs from Timestamp by the drift the lock reported (control params.drift), within a minute; warningLevel is any string (the row lists no values).' }),
+    { reading: 'TimestampDrifted differs from Timestamp by the drift the lock reported (control params.drift), within a minute; warningLevel is any string (the row lists no values): its value is observed, not compared with the level the control request named.' }),
   r('EVENT-KEYPAD-PIN-MANAGED', 'MUST', E, 'Lock events',
     'Keypad PIN managed (app-managed PINs) | configuration | keypad_pin_managed | Lock.Name, Pin {state, action}, PinUser (the PIN\'s assignee), User (the owner who added it). Pin.state is load, disable, enable or delete'),
   r('EVENT-PIN-ACTION-INTENT', 'SHOULD', E, 'Lock events',

@@ -16,7 +16,7 @@
  *   unless the spec implies it, and then its `reading` says so ("The spec implies
  *   it: …").
  */
-import type { Requirement } from './requirement.js';
+import { CONTROL_PROTOCOL, SPEC, type Requirement } from './requirement.js';
 import type { SpecStatement } from './spec-statements.js';
 import type { SpecMapPart, StatementCoverage } from './spec-map/types.js';
 
@@ -45,6 +45,8 @@ export interface TraceInputs {
   faults: readonly TracedFault[];
   /** The spec's markdown, for the verbatim check. */
   specText: string;
+  /** docs/control-protocol.md, for the verbatim check of rules that rest on the control contract. */
+  controlText?: string;
 }
 
 /** The marker a reading carries when an RFC rule stays MUST because the spec implies it. */
@@ -71,7 +73,7 @@ export function isVerbatim(quote: string, source: string): boolean {
 }
 
 export function isFromSpec(req: Requirement): boolean {
-  return !/^RFC\b/.test(req.source);
+  return req.source === SPEC;
 }
 
 /** Anchors of the statements that cite each requirement. */
@@ -125,7 +127,9 @@ export function traceProblems(input: TraceInputs): TraceProblems {
     faultlessRequirements: input.requirements
       .filter((r) => r.level !== 'INFO' && !r.untestable && !faults.has(r.id) && !r.noFault?.trim())
       .map((r) => `${r.id} (${r.level}, ${r.area})`),
-    unquotedRules: input.requirements.filter((r) => isFromSpec(r) && !isVerbatim(r.rule, input.specText)).map((r) => `${r.id} (${r.area}): ${r.rule.slice(0, 80)}`),
+    unquotedRules: input.requirements
+      .filter((r) => (isFromSpec(r) && !isVerbatim(r.rule, input.specText)) || (r.source === CONTROL_PROTOCOL && input.controlText !== undefined && !isVerbatim(r.rule, input.controlText)))
+      .map((r) => `${r.id} (${r.area}): ${r.rule.slice(0, 80)}`),
     rfcMustWithoutSpecReading: input.requirements
       .filter((r) => !isFromSpec(r) && r.level === 'MUST' && !r.reading?.includes(SPEC_IMPLIES))
       .map((r) => `${r.id} (${r.source})`),

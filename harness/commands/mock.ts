@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { TargetProfile } from '../contracts.js';
 import type { RunningMock } from '../../mock/server.js';
 import { EXIT, UsageFailure, WORK_ROOT, untilStopped } from './common.js';
+import { randomJitterSeed } from '../../mock/jitter.js';
 
 export interface MockCommandOptions {
   port: number;
@@ -28,6 +29,8 @@ export interface MockCommandOptions {
   grade?: boolean;
   /** The registered redirect_uri: the application's callback (the login redirect URI stays registered too). */
   redirectUri?: string;
+  /** The jitter variant (mock/jitter.ts): true (a random seed) or the seed. */
+  jitter?: boolean | number;
 }
 
 /** The fields a credentials file may fix; others are ignored, so a saved mock-target.json works too. */
@@ -95,6 +98,7 @@ export async function startCommandMock(opts: MockCommandOptions, log: (line: str
     ...(opts.grade ? { grade: true } : {}),
     credentials: { ...credentials, loginRedirectUri, ...(opts.redirectUri ? { redirectUri: opts.redirectUri } : {}) },
     ...(seed !== undefined ? { seed } : {}),
+    ...(opts.jitter !== undefined && opts.jitter !== false ? { jitter: { seed: opts.jitter === true ? randomJitterSeed() : opts.jitter } } : {}),
     log,
   });
   return { mock, profile: { ...mock.profile, redirectUri: opts.redirectUri ?? loginRedirectUri }, loginRedirectUri };

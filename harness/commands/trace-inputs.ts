@@ -5,6 +5,7 @@
  * stays independent of any one kind of target and the faults are the mock's.
  */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { CATALOG } from '../catalog/index.js';
 import { SERVICE_REQUIREMENTS } from '../catalog/service.js';
 import { SPEC_MAP } from '../catalog/spec-map/index.js';
@@ -23,5 +24,6 @@ export async function traceInputs(root = ROOT): Promise<TraceInputs> {
     tests: await scanSuites(root),
     faults: Object.entries(FAULTS).map(([name, f]) => ({ name, requirement: f.requirement, description: f.description })),
     specText: await readFile(SPEC_PATH, 'utf8'),
+    controlText: await readFile(join(root, 'docs', 'control-protocol.md'), 'utf8'),
   };
 }

@@ -95,6 +95,8 @@ export async function prepareRun(
   let profile: TargetProfile;
   if (loaded === null) {
     mock = await createMock({ deliveryTimeoutMs: EMBEDDED_MOCK_DELIVERY_TIMEOUT_MS, ...parseMockOptions(env.LOCKCONF_MOCK_OPTIONS) });
+    // The seed of a jittered mock, so that a failing round can be run again with it.
+    if (mock.ctx.jitter) log(`embedded mock: ${mock.ctx.jitter.describe()}`);
     profile = mock.profile;
   } else {
     profile = loaded;

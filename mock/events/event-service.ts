@@ -75,7 +75,7 @@ export class LockEventService implements EventService {
   }
 
   #env(): build.PayloadEnv {
-    return { world: this.ctx.world, faults: this.ctx.faults, now: this.ctx.clock.now() };
+    return { world: this.ctx.world, faults: this.ctx.faults, now: this.ctx.clock.now(), ...(this.ctx.options.freeSystemValues ? { freeSystemValues: true } : {}) };
   }
 
   #build(request: EventRequest): BuiltEvent {

@@ -13,7 +13,12 @@ export interface PayloadEnv {
   faults: FaultSet;
   /** ctx.clock.now() at the moment the event is built. */
   now: number;
+  /** The freeSystemValues variant (MockOptions): values the system rows leave open, chosen otherwise. */
+  freeSystemValues?: boolean;
 }
+
+/** freeSystemValues: the clock row's warningLevel, whatever level the control request named (the row lists no values). */
+export const FREE_CLOCK_WARNING_LEVEL = 'clock_warning';
 
 type Payload = Record<string, unknown>;
 
@@ -82,14 +87,15 @@ export function lockBatteryAlert(env: PayloadEnv, lock: MockLock, warningLevel: 
     LockID: lock.lockId, EventType: 'system', Event: 'lock_battery_alert',
     [env.faults.has('battery-field-renamed') ? 'warninglevel' : 'warningLevel']:
       warningLevel === 'lock_state_battery_warning_2day' && env.faults.has('battery-level-2day-wrong') ? 'lock_state_battery_warning_1week' : warningLevel,
-    userID: actor.firstName.toLowerCase(),
+    // "userID (string, lower-case name)": the field's spelling; freeSystemValues keeps the name's capitals.
+    [env.faults.has('battery-userid-field-renamed') ? 'UserID' : 'userID']: env.freeSystemValues ? actor.firstName : actor.firstName.toLowerCase(),
   };
 }
 
 export function lockClockDrifted(env: PayloadEnv, lock: MockLock, warningLevel: string, driftMs: number): Payload {
   return {
     LockID: lock.lockId, EventType: 'systemstatus', Event: 'lock_log_timestamp_drifted',
-    warningLevel, Timestamp: stamp(env), TimestampDrifted: stamp(env, env.faults.has('clock-drift-ignored') ? env.now : env.now + driftMs),
+    warningLevel: env.freeSystemValues ? FREE_CLOCK_WARNING_LEVEL : warningLevel, Timestamp: stamp(env), TimestampDrifted: stamp(env, env.faults.has('clock-drift-ignored') ? env.now : env.now + driftMs),
   };
 }
 

@@ -94,7 +94,29 @@ export class WebhookDeliverer {
   deliver(registration: Registration, payload: unknown): void {
     const prepared = this.prepare(registration, payload);
     const copies = this.#ctx.faults.has('duplicate-delivery') ? 2 : 1;
-    for (let i = 0; i < copies; i++) this.#schedule(prepared.url, prepared, 0, false);
+    // The jitter variant: each delivery waits its own random time, so one event's deliveries fan out in a random order.
+    const delayMs = this.#ctx.jitter?.deliveryDelayMs() ?? 0;
+    for (let i = 0; i < copies; i++) {
+      if (delayMs > 0) this.#later(delayMs, () => this.#schedule(prepared.url, prepared, 0, false));
+      else this.#schedule(prepared.url, prepared, 0, false);
+    }
+  }
+
+  /** Runs `start` after `ms` (counted in flight meanwhile, so idle() waits for it); never once the deliverer closes. */
+  #later(ms: number, start: () => void): void {
+    let done!: () => void;
+    const wait = new Promise<void>((resolve) => (done = resolve)).finally(() => this.#inFlight.delete(wait));
+    this.#inFlight.add(wait);
+    const onClosing = () => {
+      clearTimeout(timer);
+      done();
+    };
+    const timer = setTimeout(() => {
+      this.#closing.signal.removeEventListener('abort', onClosing);
+      if (!this.#closing.signal.aborted) start();
+      done();
+    }, ms);
+    this.#closing.signal.addEventListener('abort', onClosing, { once: true });
   }
 
   /** Queues one attempt on its destination's lane; follow-ups (faults only) are queued the same way. */

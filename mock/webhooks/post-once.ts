@@ -1,12 +1,16 @@
 /**
  * One webhook POST, and what became of it: the status, how long it took, and
- * when it failed, the kind of failure. The timeout is a plain timer that aborts
- * the request (a timer is held by the event loop, so a garbage collection
+ * when it failed, the kind of failure. The timeout is a chain of plain timers that
+ * aborts the request (a timer is held by the event loop, so a garbage collection
  * cannot drop it the way it can drop an AbortSignal.timeout held only by
- * AbortSignal.any). Never follows a redirect: a 3xx is an answer like any other.
+ * AbortSignal.any), counting only the time the process was free to hear the answer
+ * (responsiveTimeout). Never follows a redirect: a 3xx is an answer like any other.
  */
 import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
+import { responsiveTimeout } from '../responsive-timeout.js';
+
+export { responsiveTimeout };
 
 /** Why an attempt has no status: the receiver's fault, ours, or the mock closing. */
 export type AttemptErrorKind = 'timeout' | 'refused' | 'reset' | 'dns' | 'tls' | 'closed' | 'dropped' | 'bad-url' | 'error';
@@ -44,7 +48,7 @@ export async function postOnce(o: PostOnceOptions): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DeliveryTimedOut()), o.timeoutMs);
+  const cancelTimeout = responsiveTimeout(o.timeoutMs, () => controller.abort(new DeliveryTimedOut()));
   const onClosing = () => controller.abort(o.closing.reason);
   if (o.closing.aborted) onClosing();
   else o.closing.addEventListener('abort', onClosing, { once: true });
@@ -69,7 +73,7 @@ export async function postOnce(o: PostOnceOptions): Promise<AttemptOutcome> {
     const errorKind: AttemptErrorKind = reason instanceof DeliveryTimedOut ? 'timeout' : controller.signal.aborted ? 'closed' : kindOf(code);
     return { url: o.url, status: null, durationMs: elapsed(), errorKind, ...(code ? { errorCode: code } : {}) };
   } finally {
-    clearTimeout(timer);
+    cancelTimeout();
     o.closing.removeEventListener('abort', onClosing);
   }
 }

@@ -82,6 +82,20 @@ export async function expectDelivery(t: SuiteContext, inbox: Inbox, what: string
   return first!;
 }
 
+/**
+ * Does a delivery matching the predicate arrive (or is it there already)? Positive evidence,
+ * waited for as long as an expected delivery (ARRIVAL_TIMEOUT_MS), so the answer never rests
+ * on how fast the target delivers or in which order: a slow "yes" is still a yes.
+ */
+export async function arrives(inbox: Inbox, predicate: Predicate, timeoutMs = ARRIVAL_TIMEOUT_MS): Promise<boolean> {
+  try {
+    await inbox.waitFor(1, { predicate, timeoutMs });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Listens for the window, then returns every delivery the inbox holds (those before the window included). */
 export async function deliveriesAfter(inbox: Inbox, windowMs: number): Promise<Delivery[]> {
   await inbox.collectFor(windowMs);

@@ -6,20 +6,22 @@
  */
 // Every test of this file leases a fixture set of its own: the sections run side by side.
 import { describeLeased as describe } from '../../harness/service/conformance.js';
-import type { Inbox } from '../../harness/contracts.js';
+import type { Delivery, Inbox } from '../../harness/contracts.js';
 import { conformance } from '../../harness/service/conformance.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
-import { deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
+import { QUIET_WINDOW_MS, arrives, deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
 import { firstLock, fixtures, lockWith, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
 import { deleteRegistration, expectAccepted, ownerAndGuestListening, registerLock, registerUser, type Registration } from '../support/webhooks.js';
 
 /**
  * How long a registration that should hear nothing more is listened to, once the anchor delivery has arrived.
- * Sound where the anchor is a delivery of the same event (or of an event emitted after the one that must
- * not arrive): an in-order target has sent both by then, and this covers deliveries sent at the same moment
- * on other connections. A delivery the target schedules later is not what these rules are about.
+ * No verdict on a legal target rests on it: what it listens for is never sent by a conforming target, and
+ * what a conforming target may still send late (an event from before an overwrite) is told apart by its
+ * values. It only bounds how late a wrong delivery is still caught. Where the anchor is another
+ * registration's delivery of the same event (the deletions), fan-out order matters, so those listen the
+ * whole QUIET_WINDOW_MS (LOCKCONF_QUIET_WINDOW_MS) instead; so do the overwrites, whose anchor is the new registration.
  */
 const QUIET_AFTER_ANCHOR_MS = 150;
 
@@ -55,36 +57,44 @@ describe('POST {base_url}/webhook/:lockID', () => {
     // With events, the two registrations ask for different groups: battery, then configuration.
     const first = await registerLock(t, { lockId: lock.lockId, inbox: oldInbox, accessToken: session.accessToken, ...(events ? { notificationTypes: ['battery'] } : {}) });
     expectAccepted(t, first, 'first registration');
-    const battery = { kind: 'lock_battery_alert', lockId: lock.lockId, value: 'lock_state_battery_warning_4week' };
-    const rename = () => ({ kind: 'lock_name_changed', lockId: lock.lockId, userId: user(t, 0).userId, value: `Overwrite ${Date.now().toString(36)}` });
-    let filters = false;
+    const battery = (level: string) => ({ kind: 'lock_battery_alert', lockId: lock.lockId, value: level });
+    const rename = (name: string) => ({ kind: 'lock_name_changed', lockId: lock.lockId, userId: user(t, 0).userId, value: name });
+    const probeName = `Overwrite probe ${Date.now().toString(36)}`;
+    const laterName = `Overwrite later ${Date.now().toString(36)}`;
+    // The events sent after the second registration, told from the earlier ones by their values.
+    const batteryAfter = (d: Delivery) => isEvent('lock_battery_alert')(d) && d.json?.warningLevel === 'lock_state_battery_warning_2week';
+    const sentAfter = events ? (d: Delivery) => batteryAfter(d) || (isEvent('lock_name_changed')(d) && d.json?.Lock?.Name === laterName) : () => true;
     if (events) {
-      // A probe: does this target filter by group at all? (If not, "old groups stop" cannot be told apart.)
-      await control(t).emit(rename());
-      await control(t).emit(battery);
+      // A probe of whether this target filters by group at all (judged at the end, from what arrived by then).
+      await control(t).emit(rename(probeName));
+      await control(t).emit(battery('lock_state_battery_warning_4week'));
       await expectDelivery(t, oldInbox, 'the first registration (battery), after a lock battery warning', { predicate: isEvent('lock_battery_alert') });
-      filters = (await deliveriesAfter(oldInbox, 0)).every((d) => !isEvent('lock_name_changed')(d));
-      t.observe('the target filters by group', filters);
     }
-    const oldCount = (await oldInbox.deliveries()).length;
     const second = await registerLock(t, { lockId: lock.lockId, inbox: newer, accessToken: session.accessToken, ...(events ? { notificationTypes: ['configuration'] } : {}) });
     expectAccepted(t, second, 'second registration (new url, header, token and groups)');
     let d;
     if (events) {
-      await control(t).emit(battery);
-      await control(t).emit(rename());
-      d = await expectDelivery(t, newer, 'the second registration (configuration), after a lock rename', { predicate: isEvent('lock_name_changed') });
-      const oldGroup = (await deliveriesAfter(newer, 0)).filter(isEvent('lock_battery_alert'));
-      if (filters) {
-        t.expect(oldGroup.length, `after re-registering for configuration only, a battery warning (a group only the first registration named) must no longer be delivered; received: ${describeDeliveries(oldGroup)}`).toBe(0);
-      }
+      await control(t).emit(battery('lock_state_battery_warning_2week'));
+      await control(t).emit(rename(laterName));
+      d = await expectDelivery(t, newer, 'the second registration (configuration), after a lock rename', { predicate: (x) => isEvent('lock_name_changed')(x) && x.json?.Lock?.Name === laterName });
     } else {
       await triggerStatusCheck(t, lock.lockId, session.accessToken);
       d = await expectDelivery(t, newer, 'the second registration (it overwrote the first)', { predicate: isAbout(lock.lockId) });
     }
     expectSentFor(t, second, d.headers, 'delivery after re-registration');
     t.expect(d.headers[first.header], 'delivery after re-registration: the first registration\'s header must no longer be sent').toBeUndefined();
-    await expectQuiet(t, oldInbox, 'the first registration\'s url after it was overwritten', { total: oldCount, windowMs: QUIET_AFTER_ANCHOR_MS });
+    // Only what was sent after the second registration counts: an earlier event arriving late is no fault.
+    await expectQuiet(t, oldInbox, 'the first registration\'s url after it was overwritten (events sent since)', { predicate: sentAfter, windowMs: QUIET_WINDOW_MS });
+    if (events) {
+      const oldGroup = (await newer.deliveries()).filter(batteryAfter);
+      // A battery warning at the configuration registration breaks the rule only where the target filters by
+      // group at all: had it not, the probe rename reaches the battery registration, however late.
+      const filters = oldGroup.length === 0 || !(await arrives(oldInbox, (x) => isEvent('lock_name_changed')(x) && x.json?.Lock?.Name === probeName));
+      t.observe('the target filters by group', oldGroup.length === 0 ? 'not needed (no battery warning reached the second registration)' : filters);
+      if (filters) {
+        t.expect(oldGroup.length, `after re-registering for configuration only, a battery warning (a group only the first registration named) must no longer be delivered; received: ${describeDeliveries(oldGroup)}`).toBe(0);
+      }
+    }
   });
 
   conformance('WEBHOOK-LOCK-PER-USER', 'two users\' registrations on one lock both stay in force', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
@@ -167,7 +177,7 @@ describe('DELETE {base_url}/webhook/:lockID/:clientID', () => {
     if (guestInbox) {
       const before = new Set(anchorSeen.map((d) => d.seq));
       await expectDelivery(t, guestInbox, 'the guest registration, status check after the deletion (the anchor)', { predicate: (d) => !before.has(d.seq) && isAbout(lock.lockId)(d) });
-      await expectQuiet(t, inbox, 'a deleted registration after another status check', { total: 1, windowMs: QUIET_AFTER_ANCHOR_MS });
+      await expectQuiet(t, inbox, 'a deleted registration after another status check', { total: 1, windowMs: QUIET_WINDOW_MS });
     } else {
       await expectQuiet(t, inbox, 'a deleted registration after another status check', { total: 1 });
     }
@@ -213,10 +223,13 @@ describe('POST {base_url}/webhook/user', () => {
     await userEvent(t, 1);
     await userEvent(t, 0);
     await expectDeliveries(t, anchor, 'the owner\'s lock registration: lock_user_add of both users (the anchor)', { n: 2, predicate: isEvent('lock_user_add') });
-    const filters = (await deliveriesAfter(probe, QUIET_AFTER_ANCHOR_MS)).length === 0;
-    t.observe('the target filters user events by group', filters);
+    const narrowedGot = (await deliveriesAfter(narrowed, QUIET_WINDOW_MS)).filter(isEvent('lock_user_add'));
+    // lock_user_add at the lifecycle registration breaks the rule only where the target filters user events at
+    // all: had it not, the first user's lifecycle registration receives its own lock_user_add, however late.
+    const filters = narrowedGot.length === 0 || !(await arrives(probe, isEvent('lock_user_add')));
+    t.observe('the target filters user events by group', narrowedGot.length === 0 ? 'not needed (no lock_user_add reached the lifecycle registration)' : filters);
     if (filters) {
-      await expectQuiet(t, narrowed, 'after re-registering for lifecycle only, lock_user_add (lockmembership, a group only the earlier registrations named) must no longer be delivered', { predicate: isEvent('lock_user_add'), windowMs: 0 });
+      t.expect(narrowedGot.length, `after re-registering for lifecycle only, lock_user_add (lockmembership, a group only the earlier registrations named) must no longer be delivered; received: ${describeDeliveries(narrowedGot)}`).toBe(0);
     }
   });
 });
@@ -238,7 +251,7 @@ describe('DELETE {base_url}/webhook/user', () => {
     expectAccepted(t, await registerLock(t, { lockId: firstLock(t).lockId, inbox: lockInbox, accessToken: owner.accessToken, notificationTypes: ['accessmgmt'] }), 'owner lock registration');
     await userEvent(t, 1);
     await expectDelivery(t, lockInbox, 'the owner\'s lock registration, lock_user_add after the deletion (the anchor)', { predicate: isEvent('lock_user_add') });
-    await expectQuiet(t, inbox, 'a deleted user registration after another event', { total: 1, windowMs: QUIET_AFTER_ANCHOR_MS });
+    await expectQuiet(t, inbox, 'a deleted user registration after another event', { total: 1, windowMs: QUIET_WINDOW_MS });
   });
 });
 

@@ -21,8 +21,8 @@ afterAll(async () => {
 });
 
 /** An app with the owner registered on both locks (all lock groups) and user webhooks for the first three users. */
-async function startWorld(opts: { faults?: string[]; extraFields?: boolean; lowerCaseLockIds?: boolean } = {}): Promise<ApiApp> {
-  const app = await startApiApp({ faults: opts.faults ?? [], options: { extraFields: opts.extraFields ?? false, lowerCaseLockIds: opts.lowerCaseLockIds ?? false } });
+async function startWorld(opts: { faults?: string[]; extraFields?: boolean; lowerCaseLockIds?: boolean; freeSystemValues?: boolean } = {}): Promise<ApiApp> {
+  const app = await startApiApp({ faults: opts.faults ?? [], options: { extraFields: opts.extraFields ?? false, lowerCaseLockIds: opts.lowerCaseLockIds ?? false, freeSystemValues: opts.freeSystemValues ?? false } });
   const owner = await app.tokenFor(0);
   // The owner's two locks: the further fixture sets belong to other users.
   for (const [i, lock] of app.ctx.world.locks.slice(0, 2).entries()) {
@@ -283,7 +283,7 @@ describe('group filter', () => {
 });
 
 describe('payload faults and variants', () => {
-  async function one(faults: string[], request: (app: ApiApp) => EventRequest, path = '/lock0', variant: { extraFields?: boolean; lowerCaseLockIds?: boolean } = {}) {
+  async function one(faults: string[], request: (app: ApiApp) => EventRequest, path = '/lock0', variant: { extraFields?: boolean; lowerCaseLockIds?: boolean; freeSystemValues?: boolean } = {}) {
     const app = await startWorld({ faults, ...variant });
     try {
       const { emitted, byPath } = await emit(app, request(app));
@@ -316,6 +316,18 @@ describe('payload faults and variants', () => {
       await app.close();
     }
   });
+  it('status-state-stale: the status check reports lock after an unlatch the control protocol set', async () => {
+    const app = await startWorld({ faults: ['status-state-stale'] });
+    try {
+      await emit(app, { kind: 'operation.app', lockId: lock(app), value: 'unlatch' });
+      receiver.reset();
+      await app.call('PUT', `/remoteoperate/${lock(app)}/status`, { token: await app.tokenFor(0) });
+      await app.services.events.idle();
+      expect(receiver.at('/lock0')[0]!.json).toMatchObject({ EventType: 'status', Event: 'lock' });
+    } finally {
+      await app.close();
+    }
+  });
   it('lock-name-stale', async () => {
     expect((await one(['lock-name-stale'], (a) => ({ kind: 'lock_name_changed', lockId: lock(a), value: 'New' }))).payload.Lock.Name).toBe('Front Door');
   });
@@ -323,6 +335,11 @@ describe('payload faults and variants', () => {
     const { payload } = await one(['battery-field-renamed'], (a) => ({ kind: 'lock_battery_alert', lockId: lock(a), value: 'lock_state_battery_warning_4week' }));
     expect(payload.warninglevel).toBe('lock_state_battery_warning_4week');
     expect(payload.warningLevel).toBeUndefined();
+  });
+  it('battery-userid-field-renamed', async () => {
+    const { payload } = await one(['battery-userid-field-renamed'], (a) => ({ kind: 'lock_battery_alert', lockId: lock(a), value: 'lock_state_battery_warning_4week' }));
+    expect(payload.UserID).toBe('ada');
+    expect(payload.userID).toBeUndefined();
   });
   it('masterpin-pin-filled', async () => {
     const { payload } = await one(['masterpin-pin-filled'], (a) => ({ kind: 'master_pin_changed', lockId: lock(a, 1) }), '/lock1');
@@ -361,6 +378,13 @@ describe('payload faults and variants', () => {
   it('extraFields variant: an unknown extra field on every payload', async () => {
     expect((await one([], (a) => ({ kind: 'door', lockId: lock(a), value: 'ajar' }), '/lock0', { extraFields: true })).payload.ExtraInfo).toBeDefined();
     expect((await one([], (a) => ({ kind: 'lock_user_add', lockId: lock(a), userId: guestId(a) }), '/user1', { extraFields: true })).payload.ExtraInfo).toBeDefined();
+  });
+  it('freeSystemValues variant: userID keeps its capitals, the clock row\'s warningLevel is not the one asked for', async () => {
+    const battery = await one([], (a) => ({ kind: 'lock_battery_alert', lockId: lock(a), value: 'lock_state_battery_warning_1week' }), '/lock0', { freeSystemValues: true });
+    expect(battery.payload).toMatchObject({ warningLevel: 'lock_state_battery_warning_1week', userID: 'Ada' });
+    const clock = await one([], (a) => ({ kind: 'lock_log_timestamp_drifted', lockId: lock(a), value: 'lock_state_battery_warning_none', params: { drift: 60_000 } }), '/lock0', { freeSystemValues: true });
+    expect(clock.payload.warningLevel).toBe('clock_warning');
+    expect(clock.payload.TimestampDrifted - clock.payload.Timestamp).toBe(60_000);
   });
   it('lowerCaseLockIds variant: LockID in lower case', async () => {
     const { payload } = await one([], (a) => ({ kind: 'operation.app', lockId: lock(a).toUpperCase(), value: 'lock' }), '/lock0', { lowerCaseLockIds: true });

@@ -4,6 +4,7 @@
  * once per fault of the mock's fault catalog. A good suite judges the first two
  * conformant and catches every fault through the requirement the fault names.
  */
+import { randomInt } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { availableParallelism, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -59,7 +60,18 @@ export interface MatrixOutcome {
   sharedWith: string[];
   /** Set when a shared run could not judge the entry and it ran again (alone or in a smaller run): why. */
   rerunAlone?: string;
+  /**
+   * The most other runs in flight at once while the run that judged the entry ran (the lanes
+   * outnumber the cores): the conforming entries' verdicts were reached under that load.
+   */
+  alongside?: number;
 }
+
+/**
+ * The seed of the jitter variant's delays (LOCKCONF_JITTER_SEED replays a round; each round
+ * of the matrix prints it with the embedded mock's start-up line).
+ */
+export const JITTER_SEED = Number(process.env.LOCKCONF_JITTER_SEED ?? randomInt(2 ** 31));
 
 /** Legal implementations the spec allows, each different from the mock's defaults. */
 export const VARIANTS: MatrixEntry[] = [
@@ -70,6 +82,8 @@ export const VARIANTS: MatrixEntry[] = [
   { name: 'empty-webhook-answers', kind: 'variant', description: 'The webhook endpoints answer 201 (registration) and 204 (deletion) with no body (the spec does not show their answers).', mockOptions: { emptyWebhookAnswers: true } },
   { name: 'signature-seconds', kind: 'variant', description: 'The X-Signature t element in epoch seconds (the spec does not fix its unit).', mockOptions: { signatureTimestampSeconds: true } },
   { name: 'bridge-lists-all-locks', kind: 'variant', description: 'Bridge events list every lock on the bridge in LockID ("an array of lock identifiers").', mockOptions: { bridgeListsAllLocks: true } },
+  { name: 'free-system-values', kind: 'variant', description: 'lock_battery_alert\'s userID keeps the name\'s capitals ("lower-case name" is the field\'s spelling) and lock_log_timestamp_drifted\'s warningLevel is not the level the control request named (the row lists no values).', mockOptions: { freeSystemValues: true }, only: areaScope('EVENT-LOCK-BATTERY') },
+  { name: 'jitter', kind: 'variant', description: 'Deliveries fan out in a random order with random latency (0-300 ms each), OAuth and API requests are answered after a random delay (0-25 ms): the spec fixes neither order nor speed (seeded: mock/jitter.ts).', mockOptions: { jitter: { seed: JITTER_SEED } } },
 ];
 
 /** The requirement IDs of the area that holds `id`: the suites that can see a fault of that rule. */
@@ -260,6 +274,8 @@ export async function runMatrix(
   const declared = await scanSuites(ROOT);
   const filesOf = (id: string) => declared.filter((t) => t.id === id).map((t) => t.file);
   let running = 0;
+  /** The runs in flight, each with the most other runs seen in flight beside it. */
+  const inFlight = new Set<{ alongside: number }>();
   const pool = new LanePool(opts.concurrency ?? defaultConcurrency());
   await new Promise<void>((resolveAll, rejectAll) => {
     const pump = () => {
@@ -267,7 +283,11 @@ export async function runMatrix(
       while (running < pool.size && queue.length > 0) {
         const { run, retryOf } = queue.shift()!;
         running++;
+        const load = { alongside: inFlight.size };
+        for (const other of inFlight) other.alongside = Math.max(other.alongside, inFlight.size);
+        inFlight.add(load);
         runInLane(pool, run, join(opts.outDir, 'runs', run.name), opts.seed)
+          .finally(() => inFlight.delete(load))
           .then(({ report, durationMs, cpuMs, exitCode }) => {
             opts.onRun?.({ name: run.name, entries: run.entries.length, durationMs, cpuMs });
             const judged = run.entries.map((entry) => ({ entry, ...judge(entry, report) }));
@@ -292,6 +312,7 @@ export async function runMatrix(
                 run: run.name,
                 sharedWith: run.entries.filter((e) => e !== j.entry).map((e) => e.name),
                 ...(retryOf ? { rerunAlone: retryOf } : {}),
+                alongside: load.alongside,
               });
             }
           })

@@ -49,7 +49,7 @@ export const WEBHOOKS_SPEC_MAP: SpecMapPart = {
   'user-object/para-1': { notTestable: 'Not shown: the spec gives no field of the lock resource beyond LockID and Name, so there is nothing to check.' },
 
   // ── Values reported in events ────────────────────────────────────────────
-  'values-reported-in-events/row-1': { requirements: ['EVENT-OPERATION-APP', 'EVENT-OPERATION-KEYPAD', 'EVENT-OPERATION-MANUAL', 'EVENT-STATUS-CHECK'], note: 'every value emitted; the status check reports each state set before it' },
+  'values-reported-in-events/row-1': { requirements: ['EVENT-OPERATION-APP', 'EVENT-OPERATION-KEYPAD', 'EVENT-OPERATION-MANUAL', 'EVENT-STATUS-CHECK', 'EVENT-STATUS-CHECK-STATE'], note: 'every value emitted; that the status check reports each state set before it rests on the control protocol (EVENT-STATUS-CHECK-STATE, SHOULD)' },
   'values-reported-in-events/row-2': { requirements: ['EVENT-DOOR-STATE'] },
   'values-reported-in-events/row-3': { requirements: ['EVENT-LOCK-BATTERY'], note: 'all five levels emitted' },
   'values-reported-in-events/row-4': { requirements: ['EVENT-KEYPAD-BATTERY'], note: 'all three values emitted' },
@@ -93,7 +93,7 @@ export const WEBHOOKS_SPEC_MAP: SpecMapPart = {
   'lock-events/row-2': { requirements: ['EVENT-OPERATION-KEYPAD'] },
   'lock-events/row-3': { requirements: ['EVENT-OPERATION-MANUAL'] },
   'lock-events/row-4': { requirements: ['EVENT-DOOR-STATE'] },
-  'lock-events/row-5': { requirements: ['EVENT-STATUS-CHECK', 'DELIVERY-STATUS-CHECK-FANOUT', 'DELIVERY-STATUS-EVERY-CHECK', 'DELIVERY-STATUS-CHECK-ENDPOINT'] },
+  'lock-events/row-5': { requirements: ['EVENT-STATUS-CHECK', 'EVENT-STATUS-CHECK-STATE', 'DELIVERY-STATUS-CHECK-FANOUT', 'DELIVERY-STATUS-EVERY-CHECK', 'DELIVERY-STATUS-CHECK-ENDPOINT'] },
   'lock-events/row-6': { requirements: ['EVENT-LOCK-NAME-CHANGED'] },
   'lock-events/row-7': { requirements: ['EVENT-LOCK-BATTERY'] },
   'lock-events/row-8': { requirements: ['EVENT-LOCK-CLOCK-DRIFT'] },

@@ -38,6 +38,7 @@ import { CAPTURE_BODY_LIMIT, type CaptureConnection } from './protocol.js';
 import { inboxResponseSchema, newInboxSchema, pollQuerySchema } from './schemas.js';
 import { CaptureFull, CaptureStore, type InboxState } from './store.js';
 import { CAPTURE_TIMEOUTS, captureTimeoutOptions, type CaptureTimeouts } from './timeouts.js';
+import { responsiveTimeout } from '../../../mock/responsive-timeout.js';
 
 export type { CaptureConnection } from './protocol.js';
 export { CAPTURE_BODY_LIMIT, MAX_DELIVERIES, MAX_DELIVERY_BYTES, MAX_INBOXES, MAX_WAIT_MS } from './protocol.js';
@@ -88,31 +89,33 @@ function tokenMatches(given: unknown, token: string): boolean {
   return timingSafeEqual(digest(given), digest(token));
 }
 
-/** Answer delays, all cut short when the server closes. */
+/**
+ * Answer delays, all cut short when the server closes. A delay counts only responsive
+ * time (responsiveTimeout, as the mock's delivery timeout does): a stall of this process
+ * on a loaded machine neither shortens a hold against the sender's timeout nor reorders
+ * them when the embedded mock shares the process.
+ */
 class Delays {
-  private readonly pending = new Map<NodeJS.Timeout, () => void>();
+  private readonly pending = new Set<() => void>();
 
   /** Resolves after ms, or at once when `signal` aborts (the sender went away). */
   wait(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
-        clearTimeout(timer);
-        this.pending.delete(timer);
+        cancel();
+        this.pending.delete(done);
         signal?.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      this.pending.set(timer, done);
+      const cancel = responsiveTimeout(ms, done);
+      this.pending.add(done);
       if (signal?.aborted) done();
       else signal?.addEventListener('abort', done, { once: true });
     });
   }
 
   releaseAll(): void {
-    for (const [timer, resolve] of this.pending) {
-      clearTimeout(timer);
-      resolve();
-    }
+    for (const done of [...this.pending]) done();
     this.pending.clear();
   }
 }
