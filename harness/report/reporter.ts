@@ -25,7 +25,7 @@ import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { AREAS, CATALOG, type Requirement } from '../catalog/index.js';
 import type { RequirementStatus } from '../run/outcome.js';
-import { computeVerdict, idFromTestName, type TestRecord, type VerdictResult } from '../run/verdict.js';
+import { computeVerdict, idFromTestName, type RequirementResult, type TestRecord, type VerdictResult } from '../run/verdict.js';
 import { loadExpectFile, type ExpectedDeviations } from '../run/expectations.js';
 import { buildResult, readRunContext, toolVersion, type ConformanceResult } from './result-file.js';
 import { renderIndexHtml } from './index-html.js';
@@ -67,6 +67,7 @@ const SYMBOL: Record<RequirementStatus, string> = {
   warned: '! warned     ',
   'not-tested': '- not tested',
   informational: 'i info       ',
+  blocked: '⊘ blocked    ',
 };
 
 function envList(value: string | undefined): string[] | null {
@@ -86,6 +87,24 @@ export function headline(reason: string): string {
   return lines.find((l) => l.startsWith('assertion:')) ?? lines.find((l) => !l.startsWith('rule ')) ?? lines[0] ?? '';
 }
 
+/**
+ * The root causes first, each with what it blocked: "failed: OAUTH-CODE-EXCHANGE (MUST),
+ * blocking 75: …". A requirement a root blocked is named under it, not again on its own.
+ */
+export function rootCauseLines(requirements: readonly RequirementResult[], max = 8): string[] {
+  const lines: string[] = [];
+  const list = (ids: readonly string[]) => `${ids.slice(0, max).join(', ')}${ids.length > max ? ` and ${ids.length - max} more` : ''}`;
+  for (const r of requirements.filter((x) => (x.status === 'failed' && !x.expected) || x.status === 'warned')) {
+    const blocks = r.blocks ?? [];
+    lines.push(`  ${r.status}: ${r.id} (${r.level})${blocks.length ? `, blocking ${blocks.length}: ${list(blocks)}` : ''}`);
+  }
+  // Blocked by a known deviation (--expect) only: no line above names them.
+  const shown = new Set(requirements.filter((x) => (x.status === 'failed' && !x.expected) || x.status === 'warned').map((x) => x.id));
+  const orphans = requirements.filter((x) => x.status === 'blocked' && !(x.blockedBy ?? []).some((b) => shown.has(b)));
+  if (orphans.length) lines.push(`  blocked by a known deviation (--expect): ${list(orphans.map((x) => x.id))}`);
+  return lines;
+}
+
 export function defaultRunDir(root: string, now = new Date()): string {
   const id = now.toISOString().replace(/[:.]/g, '-').replace('T', '_').replace('Z', '');
   return join(root, 'reports', 'runs', id);
@@ -100,6 +119,8 @@ export function summaryTable(result: Pick<ConformanceResult, 'requirements'>): s
     ['not tested', 'not-tested'],
     ['info', 'informational'],
   ];
+  // The blocked column only when something was: a clean run's table stays as it was.
+  if (result.requirements.some((r) => r.status === 'blocked')) cols.splice(3, 0, ['blocked', 'blocked']);
   const areas = [...AREAS.filter((a) => result.requirements.some((r) => r.area === a))];
   for (const r of result.requirements) if (!areas.includes(r.area as (typeof AREAS)[number])) areas.push(r.area as (typeof AREAS)[number]);
   const width = Math.max(9, ...areas.map((a) => a.length));
@@ -212,7 +233,8 @@ export default class LockconfReporter implements Reporter {
     const own = record.meta?.outcomes.find((o) => o.id === declared);
     const status: RequirementStatus = own?.status ?? (record.state === 'passed' ? 'passed' : record.state === 'failed' ? 'failed' : 'not-tested');
     const title = record.name.slice(declared.length + 1).trim() || record.name;
-    const why = status === 'not-tested' ? own?.reason ?? record.note : undefined;
+    const why = status === 'not-tested' ? own?.reason ?? record.note
+      : status === 'blocked' ? `blocked by ${(own?.blockedBy ?? []).join(', ')}` : undefined;
     // Tests filtered out by --only stay quiet; the summary counts them.
     if (status === 'not-tested' && !why && record.state === 'skipped') return;
     this.#done++;
@@ -366,9 +388,8 @@ export default class LockconfReporter implements Reporter {
     }[result.verdict];
     const lines = ['', summaryTable(result), ''];
     lines.push(`verdict: ${verdictLine}${result.selection.partial ? '  [partial run: --only]' : ''}`);
-    lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.notTested} not tested, ${c.informational} informational`);
-    for (const r of result.requirements.filter((x) => x.status === 'failed' && !x.expected)) lines.push(`  failed: ${r.id} (${r.level})`);
-    for (const r of result.requirements.filter((x) => x.status === 'warned')) lines.push(`  warned: ${r.id} (${r.level})`);
+    lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.blocked ? `${c.blocked} blocked, ` : ''}${c.notTested} not tested, ${c.informational} informational`);
+    lines.push(...rootCauseLines(result.requirements));
     const catalog = this.#opts.catalog ?? CATALOG;
     lines.push(...notTestedLines(summariseNotTested(result.requirements, new Set(catalog.filter((r) => r.untestable).map((r) => r.id)))));
     if (result.expect?.stale.length) lines.push(`stale --expect entries (now passing): ${result.expect.stale.join(', ')}`);
