@@ -36,8 +36,9 @@ export interface MatrixEntry {
 export interface RequirementResult {
   id: string;
   level: string;
-  status: 'passed' | 'failed' | 'warned' | 'not-tested' | 'informational';
+  status: 'passed' | 'failed' | 'warned' | 'not-tested' | 'informational' | 'blocked';
   reason?: string;
+  blockedBy?: string[];
 }
 
 export interface MatrixOutcome {
@@ -46,6 +47,13 @@ export interface MatrixOutcome {
   failed: string[];
   warned: string[];
   notTestedMust: string[];
+  /**
+   * For a fault: the OTHER requirements the run failed or warned (not the fault's own, not
+   * those of the faults it shared the run with): what one bug costs beyond its own row.
+   */
+  collateral: string[];
+  /** Requirements the run reported blocked (a prerequisite failed: harness/run/prerequisite.ts). */
+  blocked: string[];
   /** Did the entry get the judgement it should? */
   ok: boolean;
   why: string;
@@ -149,18 +157,28 @@ export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[];
   ];
 }
 
-/** Judge one run's conformance.json against what the entry should get. */
-export function judge(entry: MatrixEntry, report: { verdict: string; requirements: RequirementResult[] } | null): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'cpuMs' | 'exitCode' | 'run' | 'sharedWith' | 'rerunAlone'> {
+/**
+ * Judge one run's conformance.json against what the entry should get. `sharedWith`: the
+ * requirements of the other faults of a shared run (their failures are not collateral).
+ */
+export function judge(
+  entry: MatrixEntry,
+  report: { verdict: string; requirements: RequirementResult[] } | null,
+  sharedWith: readonly string[] = [],
+): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'cpuMs' | 'exitCode' | 'run' | 'sharedWith' | 'rerunAlone'> {
   if (!report) {
-    return { verdict: null, failed: [], warned: [], notTestedMust: [], ok: false, why: 'the run wrote no conformance.json' };
+    return { verdict: null, failed: [], warned: [], notTestedMust: [], collateral: [], blocked: [], ok: false, why: 'the run wrote no conformance.json' };
   }
   const failed = report.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
   const warned = report.requirements.filter((r) => r.status === 'warned').map((r) => r.id);
+  const blocked = report.requirements.filter((r) => r.status === 'blocked').map((r) => r.id);
   const selected = new Set(entry.only ?? CATALOG.map((r) => r.id));
   const notTestedMust = report.requirements
     .filter((r) => r.level === 'MUST' && r.status === 'not-tested' && selected.has(r.id))
     .map((r) => r.id);
-  const base = { verdict: report.verdict, failed, warned, notTestedMust };
+  const own = new Set([entry.requirement, ...sharedWith]);
+  const collateral = entry.kind === 'fault' || entry.kind === 'scope-check' ? [...failed, ...warned].filter((id) => !own.has(id)) : [];
+  const base = { verdict: report.verdict, failed, warned, notTestedMust, collateral, blocked };
   if (entry.kind === 'conforming' || entry.kind === 'variant') {
     if (report.verdict !== 'conformant') return { ...base, ok: false, why: `verdict ${report.verdict}, expected conformant` };
     if (failed.length || warned.length) return { ...base, ok: false, why: `false failures: ${[...failed, ...warned].join(', ')}` };
@@ -263,7 +281,10 @@ export async function runMatrix(
         runInLane(pool, run, join(opts.outDir, 'runs', run.name), opts.seed)
           .then(({ report, durationMs, cpuMs, exitCode }) => {
             opts.onRun?.({ name: run.name, entries: run.entries.length, durationMs, cpuMs });
-            const judged = run.entries.map((entry) => ({ entry, ...judge(entry, report) }));
+            const judged = run.entries.map((entry) => ({
+              entry,
+              ...judge(entry, report, run.entries.filter((e) => e !== entry).map((e) => e.requirement!)),
+            }));
             const spilled = spillOver(run, report);
             if (spilled.length > 0) {
               const why = `${run.name} also failed or warned ${spilled.join(', ')}`;
