@@ -13,7 +13,7 @@ import { expect as globalExpect, type TaskMeta } from 'vitest';
 import { requirement as catalogRequirement, type Capability, type Requirement } from '../catalog/index.js';
 import { LockconfError, isLockconfError } from './errors.js';
 import { OutcomeRecorder, deepRedact, describeFailure } from './outcome-recorder.js';
-import { PrerequisiteFailed, isPrerequisiteFailed } from './prerequisite.js';
+import { PrerequisiteFailed, blockersFor, isPrerequisiteFailed } from './prerequisite.js';
 import type { EvidenceSink } from '../report/allure-sink.js';
 import type {
   CaptureClientLike,
@@ -48,7 +48,7 @@ export interface LockconfContext extends ConformanceContext {
    * (harness/run/prerequisite.ts): when it fails, the test is reported blocked by `id`
    * (or failed, when `id` is the test's own requirement). Not-tested signals pass through.
    */
-  prerequisite<T>(id: string, fn: () => T | Promise<T>): Promise<T>;
+  prerequisite<T>(id: string | readonly string[], fn: () => T | Promise<T>): Promise<T>;
   /**
    * True when this test presented `accessToken` to the API and the answer rotated it
    * (a 2xx with a different x-access-token): a later 401 for it rests on
@@ -247,19 +247,21 @@ export async function runConformanceTest(
         recorder.pass(other.id);
       } catch (err) {
         if (notTestedReason(err) !== null) throw err;
-        if (isPrerequisiteFailed(err) && err.requirement !== other.id) recorder.blocked(other.id, err.requirement, err.reason);
+        const blockers = isPrerequisiteFailed(err) ? blockersFor(err, other.id) : [];
+        if (blockers.length > 0) recorder.blocked(other.id, blockers, (err as PrerequisiteFailed).reason);
         else recorder.fail(other.id, ownFailure(err), lastExchange(session.http));
       }
     },
-    async prerequisite(prereqId, fn) {
-      lookup(prereqId); // an unknown ID is a suite bug: fail loudly
+    async prerequisite(prereqIds, fn) {
+      const ids = typeof prereqIds === 'string' ? [prereqIds] : [...prereqIds];
+      const reqs = ids.map((one) => lookup(one)); // an unknown ID is a suite bug: fail loudly
       try {
         return await fn();
       } catch (err) {
         // Not tested stays not tested; a deeper prerequisite is the root, not this one.
         if (notTestedReason(err) !== null || isPrerequisiteFailed(err)) throw err;
-        const why = describeFailure(lookup(prereqId), err, redact).split('\n').filter((l) => !l.startsWith('rule (')).join('\n');
-        throw new PrerequisiteFailed(prereqId, why, { cause: err });
+        const why = describeFailure(reqs[0]!, err, redact).split('\n').filter((l) => !l.startsWith('rule (')).join('\n');
+        throw new PrerequisiteFailed(ids, why, { cause: err });
       }
     },
     superseded: (accessToken) => rotations.has(accessToken),
@@ -276,7 +278,7 @@ export async function runConformanceTest(
   };
 
   let skipReason: string | null = null;
-  let blockedBy: PrerequisiteFailed | null = null;
+  let blockedBy: { by: string[]; reason: string } | null = null;
   try {
     await body(t);
     recorder.pass(declared.id);
@@ -285,11 +287,11 @@ export async function runConformanceTest(
     if (reason !== null) {
       skipReason = redact(reason);
       recorder.notTested(declared.id, skipReason);
-    } else if (isPrerequisiteFailed(err) && err.requirement !== declared.id) {
+    } else if (isPrerequisiteFailed(err) && blockersFor(err, declared.id).length > 0) {
       // The check was never reached: the root cause is the prerequisite's, judged by its own test.
-      blockedBy = err;
-      recorder.blocked(declared.id, err.requirement, err.reason);
-      skipReason = redact(`blocked by ${err.requirement}`);
+      blockedBy = { by: blockersFor(err, declared.id), reason: err.reason };
+      recorder.blocked(declared.id, blockedBy.by, err.reason);
+      skipReason = redact(`blocked by ${blockedBy.by.join(' or ')}`);
     } else {
       // A prerequisite that is the test's own requirement is its own check failing.
       recorder.fail(declared.id, ownFailure(err), lastExchange(session.http));
@@ -299,7 +301,7 @@ export async function runConformanceTest(
   if (finished) return; // the run gave up on this test already
   finished = true;
   if (blockedBy !== null) {
-    for (const other of also) if (!recorder.touched(other)) recorder.blocked(other, blockedBy.requirement, blockedBy.reason);
+    for (const other of also) if (!recorder.touched(other)) recorder.blocked(other, blockedBy.by, blockedBy.reason);
   } else if (skipReason !== null) {
     for (const other of also) if (!recorder.touched(other)) recorder.notTested(other, skipReason);
   }

@@ -65,11 +65,11 @@ export class OutcomeRecorder {
   }
 
   /** The test could not reach its check of `id`: the step resting on `by` failed, for `reason`. */
-  blocked(id: string, by: string, reason: string): void {
+  blocked(id: string, by: string | readonly string[], reason: string): void {
     const entry = this.#entry(id);
     const earlier = entry.blocked;
     entry.blocked = {
-      by: [...new Set([...(earlier?.by ?? []), by])],
+      by: [...new Set([...(earlier?.by ?? []), ...(typeof by === 'string' ? [by] : by)])],
       reason: [earlier?.reason, this.#deps.redact(reason)].filter(Boolean).join('\n\n'),
     };
   }

@@ -9,15 +9,25 @@
  */
 
 export class PrerequisiteFailed extends Error {
-  /** The requirement the failed step rests on. */
+  /** The requirement the failed step rests on (the first of `requirements`). */
   readonly requirement: string;
+  /**
+   * Every requirement whose failure would explain the step's (a delivery that did not
+   * arrive rests on the registration, the group filter, the event row...). The verdict
+   * keeps the test blocked only by those of them that failed in the run; when none did,
+   * the test is failed (harness/run/verdict.ts).
+   */
+  readonly requirements: string[];
   /** What went wrong (no secret values: the helpers redact what they quote). */
   readonly reason: string;
 
-  constructor(requirement: string, reason: string, options?: { cause?: unknown }) {
-    super(`blocked by ${requirement}: ${reason}`, options);
+  constructor(requirement: string | readonly string[], reason: string, options?: { cause?: unknown }) {
+    const ids = typeof requirement === 'string' ? [requirement] : [...new Set(requirement)];
+    if (ids.length === 0) throw new TypeError('PrerequisiteFailed: name at least one requirement');
+    super(`blocked by ${ids.join(' or ')}: ${reason}`, options);
     this.name = 'PrerequisiteFailed';
-    this.requirement = requirement;
+    this.requirement = ids[0]!;
+    this.requirements = ids;
     this.reason = reason;
   }
 }
@@ -26,5 +36,13 @@ export class PrerequisiteFailed extends Error {
 export function isPrerequisiteFailed(err: unknown): err is PrerequisiteFailed {
   return err instanceof PrerequisiteFailed
     || (!!err && typeof err === 'object' && (err as { name?: unknown }).name === 'PrerequisiteFailed'
-      && typeof (err as { requirement?: unknown }).requirement === 'string');
+      && Array.isArray((err as { requirements?: unknown }).requirements));
+}
+
+/**
+ * The requirements a failed step of a test for `own` is blocked by: those named, but
+ * its own. Empty when the step is the test's own check (its failure is a failure).
+ */
+export function blockersFor(err: PrerequisiteFailed, own: string): string[] {
+  return err.requirements.includes(own) && err.requirements.length === 1 ? [] : err.requirements.filter((id) => id !== own);
 }

@@ -14,7 +14,7 @@ export type SuiteContext = ConformanceContext & {
   /** Runs fn while no other test runs (harness/run/gate.ts); the clock is at real time afterwards. */
   exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Runs a step that rests on another requirement: its failure blocks the test (harness/run/prerequisite.ts). */
-  prerequisite?: <T>(id: string, fn: () => T | Promise<T>) => Promise<T>;
+  prerequisite?: <T>(id: string | readonly string[], fn: () => T | Promise<T>) => Promise<T>;
   /** True when an earlier answer of this test rotated this access token. */
   superseded?: (accessToken: string) => boolean;
 };

@@ -11,7 +11,7 @@ import type { SuiteContext } from './context.js';
 export { PrerequisiteFailed, isPrerequisiteFailed };
 
 /** Runs `fn`, a step resting on requirement `id`: its failure blocks the test (or fails it, when `id` is its own). */
-export async function prerequisite<T>(t: SuiteContext, id: string, fn: () => T | Promise<T>): Promise<T> {
+export async function prerequisite<T>(t: SuiteContext, id: string | readonly string[], fn: () => T | Promise<T>): Promise<T> {
   if (typeof t.prerequisite === 'function') return t.prerequisite(id, fn);
   try {
     return await fn();
