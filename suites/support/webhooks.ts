@@ -30,6 +30,24 @@ function is2xx(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
+/** The requirement of a notification group (WEBHOOK-GROUP-OPERATION-TYPE for operation.type). */
+export function groupRequirement(group: string): string {
+  return `WEBHOOK-GROUP-${group.replace(/\./g, '-').toUpperCase()}`;
+}
+
+/**
+ * What the arrival of an event at a registration rests on besides the event itself: the
+ * group filter, when the registration names only some of its kind's groups.
+ */
+export function arrivalRestsOn(kind: 'lock' | 'user', groups: readonly string[] | undefined): string[] {
+  const all: readonly string[] = kind === 'lock' ? LOCK_GROUPS : USER_GROUPS;
+  if (!groups || all.every((g) => groups.includes(g))) return [];
+  return groups.filter((g) => all.includes(g)).map(groupRequirement);
+}
+
+/** The control events a lock's keypad makes: they reach a lock registration through WEBHOOK-KEYPAD-VIA-LOCK. */
+export const KEYPAD_EVENTS: ReadonlySet<string> = new Set(['operation.keypad', 'keypad_pin_managed', 'keypad_battery']);
+
 /** A fresh header name and token: lower-case names, since the capture server lower-cases them. */
 export function newHeaderAndToken(t: SuiteContext): { header: string; token: string } {
   const header = `x-lockconf-hook-${randomBytes(3).toString('hex')}`;

@@ -62,7 +62,7 @@ describe('POST {base_url}/webhook/:lockID', () => {
       // A probe: does this target filter by group at all? (If not, "old groups stop" cannot be told apart.)
       await control(t).emit(rename());
       await control(t).emit(battery);
-      await expectDelivery(t, oldInbox, 'the first registration (battery), after a lock battery warning', { predicate: isEvent('lock_battery_alert') });
+      await expectDelivery(t, oldInbox, 'the first registration (battery), after a lock battery warning', { predicate: isEvent('lock_battery_alert'), restsOn: ['WEBHOOK-GROUP-BATTERY'] });
       filters = (await deliveriesAfter(oldInbox, 0)).every((d) => !isEvent('lock_name_changed')(d));
       t.observe('the target filters by group', filters);
     }
@@ -73,7 +73,7 @@ describe('POST {base_url}/webhook/:lockID', () => {
     if (events) {
       await control(t).emit(battery);
       await control(t).emit(rename());
-      d = await expectDelivery(t, newer, 'the second registration (configuration), after a lock rename', { predicate: isEvent('lock_name_changed') });
+      d = await expectDelivery(t, newer, 'the second registration (configuration), after a lock rename', { predicate: isEvent('lock_name_changed'), restsOn: ['WEBHOOK-GROUP-CONFIGURATION'] });
       const oldGroup = (await deliveriesAfter(newer, 0)).filter(isEvent('lock_battery_alert'));
       if (filters) {
         t.expect(oldGroup.length, `after re-registering for configuration only, a battery warning (a group only the first registration named) must no longer be delivered; received: ${describeDeliveries(oldGroup)}`).toBe(0);
@@ -136,7 +136,7 @@ describe('POST {base_url}/webhook/:lockID', () => {
     await control(t).emit({ kind: 'operation.app', lockId: lock.lockId, userId: user(t, 0).userId, value: 'lock' });
     // The anchor: the group it asked for does arrive, after the operation was emitted.
     await control(t).emit({ kind: 'lock_battery_alert', lockId: lock.lockId, value: 'lock_state_battery_warning_1week' });
-    await expectDelivery(t, inbox, 'a battery registration, after a lock battery warning', { predicate: isEvent('lock_battery_alert') });
+    await expectDelivery(t, inbox, 'a battery registration, after a lock battery warning', { predicate: isEvent('lock_battery_alert'), restsOn: ['WEBHOOK-GROUP-BATTERY'] });
     const battery = isEvent('lock_battery_alert');
     await expectQuiet(t, inbox, 'a registration for battery only, after a lock operation (operation group): no delivery but the battery warning', { predicate: (d) => !battery(d), windowMs: QUIET_AFTER_ANCHOR_MS });
   });
@@ -237,7 +237,7 @@ describe('DELETE {base_url}/webhook/user', () => {
     const lockInbox = await newInbox(t, { label: 'owner lock registration (anchor)' });
     expectAccepted(t, await registerLock(t, { lockId: firstLock(t).lockId, inbox: lockInbox, accessToken: owner.accessToken, notificationTypes: ['accessmgmt'] }), 'owner lock registration');
     await userEvent(t, 1);
-    await expectDelivery(t, lockInbox, 'the owner\'s lock registration, lock_user_add after the deletion (the anchor)', { predicate: isEvent('lock_user_add') });
+    await expectDelivery(t, lockInbox, 'the owner\'s lock registration, lock_user_add after the deletion (the anchor)', { predicate: isEvent('lock_user_add'), restsOn: ['WEBHOOK-GROUP-ACCESSMGMT'] });
     await expectQuiet(t, inbox, 'a deleted user registration after another event', { total: 1, windowMs: QUIET_AFTER_ANCHOR_MS });
   });
 });
