@@ -260,7 +260,10 @@ export async function runConformanceTest(
       } catch (err) {
         // Not tested stays not tested; a deeper prerequisite is the root, not this one.
         if (notTestedReason(err) !== null || isPrerequisiteFailed(err)) throw err;
-        const why = describeFailure(reqs[0]!, err, redact).split('\n').filter((l) => !l.startsWith('rule (')).join('\n');
+        // The step's own words first (the assertion), then expected and observed; the rule is the test's.
+        const lines = describeFailure(reqs[0]!, err, redact).split('\n').filter((l) => !l.startsWith('rule ('));
+        const said = (l: string) => l.startsWith('assertion: ') || l.startsWith('error: ');
+        const why = [...lines.filter(said).map((l) => l.replace(/^(assertion|error): /, '')), ...lines.filter((l) => !said(l))].join('\n');
         throw new PrerequisiteFailed(ids, why, { cause: err });
       }
     },
