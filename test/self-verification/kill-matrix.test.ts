@@ -72,7 +72,8 @@ describe('self-verification', () => {
         runs++;
         cpuTimeMs = r.cpuMs === null || cpuTimeMs === null ? null : cpuTimeMs + r.cpuMs;
       },
-      onOutcome: (o) => process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)\n`),
+      onOutcome: (o) => process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)` +
+        `${o.collateral.length ? ` collateral: ${o.collateral.join(', ')}` : ''}${o.blocked.length ? ` [${o.blocked.length} blocked]` : ''}\n`),
     });
     const wallTimeMs = Date.now() - started;
     const summary = summarise(outcomes, { seed, scope, wallTimeMs, runs, concurrency, packed: pack, cpuTimeMs, filter, startedAlone: alone });
