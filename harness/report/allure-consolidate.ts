@@ -33,6 +33,7 @@ export const ALLURE_STATUS: Record<RequirementStatus, string> = {
   failed: 'failed',
   warned: 'broken',
   'not-tested': 'skipped',
+  blocked: 'skipped',
 };
 
 interface Step {

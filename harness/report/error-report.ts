@@ -54,7 +54,7 @@ export function buildErrorResult(info: ErrorRunInfo): ConformanceResult {
     seed: info.seed ?? null,
     verdict: 'error',
     error: info.error,
-    counts: { passed: 0, failed: 0, warned: 0, notTested: requirements.length, informational: 0, expectedFailures: 0 },
+    counts: { passed: 0, failed: 0, warned: 0, notTested: requirements.length, informational: 0, blocked: 0, expectedFailures: 0 },
     requirements,
     selection: {
       only: info.only ?? null,

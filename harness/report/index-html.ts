@@ -14,10 +14,11 @@ import { VERDICT_NOTE, VERDICT_TITLE as VERDICT_TEXT, scopeText, weakenedText } 
 
 const e = (value: unknown): string => escapeHtml(value === undefined || value === null ? '' : String(value));
 
-const STATUS_ORDER: RequirementStatus[] = ['failed', 'warned', 'not-tested', 'informational', 'passed'];
+const STATUS_ORDER: RequirementStatus[] = ['failed', 'warned', 'blocked', 'not-tested', 'informational', 'passed'];
 const STATUS_LABEL: Record<RequirementStatus, string> = {
   failed: 'failed',
   warned: 'warned',
+  blocked: 'blocked',
   'not-tested': 'not tested',
   informational: 'informational',
   passed: 'passed',
@@ -57,13 +58,23 @@ function renderRequirement(r: RequirementResult, ctx: EvidenceContext): string {
     : r.stale
       ? `<p class="note">Listed in the expect file, but passes now: the entry is stale.</p>`
       : '';
+  const blockedNote = r.status === 'blocked' && r.blockedBy?.length
+    ? `<p class="blocked-by">Blocked by ${r.blockedBy.map(idLink).join(', ')}: the test could not reach its check because that requirement failed. It is judged there, not here.</p>`
+    : '';
+  const blocksNote = r.blocks?.length
+    ? `<p class="blocks">Root cause: this failure kept ${e(r.blocks.length)} other requirement(s) from being checked: ${r.blocks.map(idLink).join(', ')}.</p>`
+    : '';
   return `<article class="req st-${e(r.status)}" id="${e(requirementAnchor(r.id))}">
 <header><a class="id mono" href="#${e(requirementAnchor(r.id))}">${e(r.id)}</a> <span class="level l-${e(r.level)}">${e(r.level)}</span> ${badge(r.status, r.expected)}</header>
-${r.reason ? `<pre class="reason">${e(tidyReason(r.reason))}</pre>` : ''}${expectNote}
+${blockedNote}${blocksNote}${r.reason ? `<pre class="reason">${e(tidyReason(r.reason))}</pre>` : ''}${expectNote}
 <blockquote class="rule">${e(r.rule)}<footer>${e(r.source)} · ${e(r.section)}</footer></blockquote>
 ${renderObservations(r)}
 ${shown.join('\n')}
 </article>`;
+}
+
+function idLink(id: string): string {
+  return `<a class="mono" href="#${e(requirementAnchor(id))}">${e(id)}</a>`;
 }
 
 /**
@@ -113,14 +124,16 @@ function worst(rs: readonly RequirementResult[]): number {
 
 function renderAreaTable(result: ConformanceResult): string {
   const areas = groupBy(result.requirements, (r) => r.area);
+  // The blocked column only when something was: a clean run's table stays as it was.
+  const columns = STATUS_ORDER.filter((s) => s !== 'blocked' || result.requirements.some((r) => r.status === 'blocked'));
   const rows = [...areas].map(([area, rs]) => {
     const cell = (s: RequirementStatus) => {
       const n = rs.filter((r) => r.status === s).length;
       return `<td class="${n ? `c-${s}` : 'zero'}">${n}</td>`;
     };
-    return `<tr><th><a href="#area-${e(slug(area))}">${e(area)}</a></th>${STATUS_ORDER.map(cell).join('')}</tr>`;
+    return `<tr><th><a href="#area-${e(slug(area))}">${e(area)}</a></th>${columns.map(cell).join('')}</tr>`;
   });
-  return `<table class="areas"><thead><tr><th>Spec area</th>${STATUS_ORDER.map((s) => `<th>${e(STATUS_LABEL[s])}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table class="areas"><thead><tr><th>Spec area</th>${columns.map((s) => `<th>${e(STATUS_LABEL[s])}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function slug(text: string): string {
@@ -164,17 +177,25 @@ function renderCounts(result: ConformanceResult): string {
     ['not-tested', c.notTested],
     ['informational', c.informational],
   ];
+  if (c.blocked) items.splice(3, 0, ['blocked', c.blocked]);
   return `<ul class="counts">${items
     .map(([s, n]) => `<li class="c-${e(s)}" data-status="${e(s)}"><span class="n">${e(n)}</span><span class="l">${e(STATUS_LABEL[s])}</span></li>`)
     .join('')}</ul>${c.expectedFailures ? `<p class="note">${e(c.expectedFailures)} of the failures are known deviations listed with --expect.</p>` : ''}`;
 }
 
+/** The root causes first (failed and warned), each with what it blocked beneath it. */
 function renderAttention(result: ConformanceResult): string {
   const bad = result.requirements.filter((r) => r.status === 'failed' || r.status === 'warned').sort((a, b) => statusRank(a) - statusRank(b));
   if (!bad.length) return '';
-  return `<section class="attention"><h2>Failed and warned</h2><ul>${bad
-    .map((r) => `<li>${badge(r.status, r.expected)} <a class="mono" href="#${e(requirementAnchor(r.id))}">${e(r.id)}</a> <span class="muted">${e(r.level)} · ${e(r.section)}</span></li>`)
-    .join('')}</ul></section>`;
+  const shown = new Set(bad.map((r) => r.id));
+  const orphans = result.requirements.filter((r) => r.status === 'blocked' && !(r.blockedBy ?? []).some((b) => shown.has(b)));
+  const blocked = result.requirements.filter((r) => r.status === 'blocked').length;
+  const item = (r: RequirementResult) => `<li>${badge(r.status, r.expected)} ${idLink(r.id)} <span class="muted">${e(r.level)} · ${e(r.section)}</span>${r.blocks?.length
+    ? `<details class="blocked-list"><summary>blocked ${e(r.blocks.length)} other requirement(s)</summary>${r.blocks.map(idLink).join(' ')}</details>`
+    : ''}</li>`;
+  return `<section class="attention"><h2>${blocked ? 'Root causes (failed and warned) and what they blocked' : 'Failed and warned'}</h2><ul>${bad.map(item).join('')}${orphans.length
+    ? `<li>${badge('blocked')} by a known deviation (--expect): ${orphans.map((r) => idLink(r.id)).join(' ')}</li>`
+    : ''}</ul></section>`;
 }
 
 function renderRequirements(result: ConformanceResult, common: ReadonlyMap<string, string>): string {
@@ -192,7 +213,7 @@ function renderRequirements(result: ConformanceResult, common: ReadonlyMap<strin
 
 const CSS = `
 :root{--fg:#1d2330;--muted:#5d6678;--bg:#f6f7f9;--card:#fff;--line:#dde1e8;
---passed:#1a7f37;--failed:#c62828;--warned:#b26a00;--not-tested:#57606a;--informational:#1f5fb8;--partial:#4a5568}
+--passed:#1a7f37;--failed:#c62828;--warned:#b26a00;--not-tested:#57606a;--informational:#1f5fb8;--partial:#4a5568;--blocked:#7a4fb5}
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:var(--fg);background:var(--bg)}
 main{max-width:1100px;margin:0 auto;padding:24px}
@@ -216,20 +237,21 @@ th,td{text-align:left;padding:6px 10px;border-bottom:1px solid var(--line);verti
 .counts li{background:var(--card);border:1px solid var(--line);border-top:5px solid var(--line);border-radius:6px;padding:6px 12px;min-width:84px}
 .counts .n{display:block;font-size:28px;font-weight:700}.counts .l{color:var(--muted);font-size:13px}
 .counts li.c-passed{border-top-color:var(--passed)}.counts li.c-failed{border-top-color:var(--failed)}.counts li.c-warned{border-top-color:var(--warned)}
-.counts li.c-not-tested{border-top-color:var(--not-tested)}.counts li.c-informational{border-top-color:var(--informational)}
+.counts li.c-not-tested{border-top-color:var(--not-tested)}.counts li.c-blocked{border-top-color:var(--blocked)}.counts li.c-informational{border-top-color:var(--informational)}
 .areas td{text-align:center;width:11%}.areas td.zero{color:#b0b6c0}
-.areas td.c-failed{color:var(--failed);font-weight:700}.areas td.c-warned{color:var(--warned);font-weight:700}.areas td.c-passed{color:var(--passed)}
+.areas td.c-failed{color:var(--failed);font-weight:700}.areas td.c-blocked{color:var(--blocked);font-weight:700}.areas td.c-warned{color:var(--warned);font-weight:700}.areas td.c-passed{color:var(--passed)}
 .links a{margin-right:16px}
 .badge{display:inline-block;border-radius:10px;padding:0 9px;font-size:12px;font-weight:700;color:#fff;text-transform:uppercase;letter-spacing:.03em}
 .badge.s-passed{background:var(--passed)}.badge.s-failed{background:var(--failed)}.badge.s-warned{background:var(--warned)}
-.badge.s-not-tested{background:var(--not-tested)}.badge.s-informational{background:var(--informational)}.badge.expected{opacity:.7}
+.badge.s-not-tested{background:var(--not-tested)}.badge.s-blocked{background:var(--blocked)}.badge.s-informational{background:var(--informational)}.badge.expected{opacity:.7}
 .level{font-size:12px;font-weight:700;border:1px solid var(--line);border-radius:4px;padding:0 6px;color:var(--muted)}
 .level.l-MUST{color:var(--fg)}
 .req{overflow-wrap:anywhere;background:var(--card);border:1px solid var(--line);border-left:5px solid var(--not-tested);border-radius:6px;padding:10px 14px;margin:10px 0;break-inside:avoid}
-.req.st-passed{border-left-color:var(--passed)}.req.st-failed{border-left-color:var(--failed)}.req.st-warned{border-left-color:var(--warned)}.req.st-informational{border-left-color:var(--informational)}
+.req.st-passed{border-left-color:var(--passed)}.req.st-failed{border-left-color:var(--failed)}.req.st-warned{border-left-color:var(--warned)}.req.st-informational{border-left-color:var(--informational)}.req.st-blocked{border-left-color:var(--blocked)}
+.blocked-by,.blocks{margin:6px 0}.blocked-list{margin:2px 0 6px 16px}.blocked-list summary{cursor:pointer;color:var(--muted)}.blocked-list a{margin-right:8px}
 .req header{display:flex;gap:10px;align-items:center}.req .id{font-weight:700;font-size:15px;color:var(--fg);text-decoration:none}
 .reason{white-space:pre-wrap;background:#fff4f4;border:1px solid #f3caca;border-radius:4px;padding:8px;margin:8px 0}
-.st-warned .reason{background:#fff8ec;border-color:#f0d9b0}.st-not-tested .reason,.st-informational .reason{background:#f3f4f6;border-color:var(--line)}
+.st-warned .reason{background:#fff8ec;border-color:#f0d9b0}.st-blocked .reason,.st-not-tested .reason,.st-informational .reason{background:#f3f4f6;border-color:var(--line)}
 .rule{margin:8px 0;padding:4px 12px;border-left:3px solid var(--line);color:#3a4150;font-style:italic}
 .rule footer{font-style:normal;font-size:12px;color:var(--muted)}
 .obs{margin:8px 0;width:100%;table-layout:fixed}.obs th{width:13em}.obs caption{text-align:left;font-weight:600;color:var(--muted);font-size:13px}

@@ -8,6 +8,8 @@
  *   warned (SHOULD)            passes, with the reason in <system-out> ("warned: …")
  *   informational (INFO)       passes, with the observations in <system-out>
  *   not tested                 <skipped message="not tested: …">
+ *   blocked                    <skipped message="blocked by <ID>: …"> (the root cause is its own
+ *                              <failure>, whose message names how many it blocked)
  *   verdict error              one extra case with <error>, every requirement skipped
  *
  * Every test suite carries the run's verdict, scope and weakening settings as
@@ -52,14 +54,19 @@ function testCase(r: RequirementResult, result: ConformanceResult): string {
   const name = `${r.id}: ${requirementTitle(r, result.tests)}`;
   const open = `    <testcase classname="lockconf.${xmlEscape(r.area)}" name="${xmlEscape(name)}" time="${durationOf(r, result.tests).toFixed(3)}">`;
   const body: string[] = [];
-  const props = [`level=${r.level}`, `status=${r.status}`, ...(r.expected ? ['expected=true'] : [])];
+  const props = [`level=${r.level}`, `status=${r.status}`, ...(r.expected ? ['expected=true'] : []),
+    ...(r.blockedBy?.length ? [`blockedBy=${r.blockedBy.join(' ')}`] : []), ...(r.blocks?.length ? [`blocks=${r.blocks.join(' ')}`] : [])];
+  const blocks = r.blocks?.length ? `\n\nroot cause: it blocked ${r.blocks.length} other requirement(s): ${r.blocks.join(', ')}` : '';
   body.push(`      <properties>${props.map((p) => { const [k, v] = p.split('='); return `<property name="${xmlEscape(k!)}" value="${xmlEscape(v!)}"/>`; }).join('')}</properties>`);
   if (r.status === 'failed' && !r.expected) {
-    body.push(`      <failure message="${xmlEscape(firstLine(r.reason))}" type="${r.level}">${xmlEscape(r.reason)}</failure>`);
+    const lead = r.blocks?.length ? `[root cause, blocks ${r.blocks.length}] ` : '';
+    body.push(`      <failure message="${xmlEscape(lead + firstLine(r.reason))}" type="${r.level}">${xmlEscape(r.reason + blocks)}</failure>`);
+  } else if (r.status === 'blocked') {
+    body.push(`      <skipped message="${xmlEscape(`blocked by ${(r.blockedBy ?? []).join(', ')}: ${firstLine(r.reason)}`)}"/>`);
   } else if (r.status === 'not-tested') {
     body.push(`      <skipped message="${xmlEscape(`not tested: ${firstLine(r.reason)}`)}"/>`);
   } else if (r.status === 'warned' || r.expected) {
-    body.push(`      <system-out>${xmlEscape(`${r.expected ? `${r.status} (expected, --expect)` : 'warned'} (${r.level}): ${r.reason}`)}</system-out>`);
+    body.push(`      <system-out>${xmlEscape(`${r.expected ? `${r.status} (expected, --expect)` : 'warned'} (${r.level}): ${r.reason}${blocks}`)}</system-out>`);
   } else if (r.status === 'informational' && r.observations.length) {
     const lines = r.observations.map((o) => `${o.label}: ${JSON.stringify(o.value) ?? 'undefined'}`);
     body.push(`      <system-out>${xmlEscape(`informational (not shown in the spec):\n${lines.join('\n')}`)}</system-out>`);
@@ -73,7 +80,7 @@ export function renderJunit(result: ConformanceResult): string {
   const count = (rs: readonly RequirementResult[]) => ({
     tests: rs.length,
     failures: rs.filter((r) => r.status === 'failed' && !r.expected).length,
-    skipped: rs.filter((r) => r.status === 'not-tested').length,
+    skipped: rs.filter((r) => r.status === 'not-tested' || r.status === 'blocked').length,
   });
   const suites: string[] = [];
   const timestamp = result.startedAt.replace(/Z$/, '');

@@ -27,6 +27,8 @@ import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'v
 import { AREAS, CATALOG, type Requirement } from '../catalog/index.js';
 import type { RequirementStatus } from '../run/outcome.js';
 import { computeVerdict, idFromTestName, NOT_SELECTED, type TestRecord, type VerdictResult } from '../run/verdict.js';
+import { rootCauseLines } from './root-causes.js';
+export { rootCauseLines };
 import { loadExpectFile, type ExpectedDeviations } from '../run/expectations.js';
 import { buildResult, readRunContext, toolVersion, type ConformanceResult } from './result-file.js';
 import { renderIndexHtml } from './index-html.js';
@@ -75,6 +77,7 @@ const SYMBOL: Record<RequirementStatus, string> = {
   warned: '! warned     ',
   'not-tested': '- not tested',
   informational: 'i info       ',
+  blocked: '⊘ blocked    ',
 };
 
 function envList(value: string | undefined): string[] | null {
@@ -109,6 +112,8 @@ export function summaryTable(result: Pick<ConformanceResult, 'requirements'>): s
     ['not tested', 'not-tested'],
     ['info', 'informational'],
   ];
+  // The blocked column only when something was: a clean run's table stays as it was.
+  if (result.requirements.some((r) => r.status === 'blocked')) cols.splice(3, 0, ['blocked', 'blocked']);
   const areas = [...AREAS.filter((a) => result.requirements.some((r) => r.area === a))];
   for (const r of result.requirements) if (!areas.includes(r.area as (typeof AREAS)[number])) areas.push(r.area as (typeof AREAS)[number]);
   const width = Math.max(9, ...areas.map((a) => a.length));
@@ -228,7 +233,8 @@ export default class LockconfReporter implements Reporter {
     const own = record.meta?.outcomes.find((o) => o.id === declared);
     const status: RequirementStatus = own?.status ?? (record.state === 'passed' ? 'passed' : record.state === 'failed' ? 'failed' : 'not-tested');
     const title = record.name.slice(declared.length + 1).trim() || record.name;
-    const why = status === 'not-tested' ? own?.reason ?? record.note : undefined;
+    const why = status === 'not-tested' ? own?.reason ?? record.note
+      : status === 'blocked' ? `blocked by ${(own?.blockedBy ?? []).join(', ')}` : undefined;
     // Tests filtered out by --only stay quiet; the summary counts them.
     if (status === 'not-tested' && !why && record.state === 'skipped') return;
     this.#done++;
@@ -386,9 +392,8 @@ export default class LockconfReporter implements Reporter {
     lines.push(`verdict: ${VERDICT_LINE[result.verdict]}`);
     for (const line of [scopeText(result), weakenedText(result), result.interference]) if (line) lines.push(`  ${line}`);
     const outside = result.requirements.filter((r) => r.status === 'not-tested' && r.reason === NOT_SELECTED).length;
-    lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.notTested} not tested, ${c.informational} informational${outside ? ` (${outside} of the not tested are outside the scope)` : ''}`);
-    for (const r of result.requirements.filter((x) => x.status === 'failed' && !x.expected)) lines.push(`  failed: ${r.id} (${r.level})`);
-    for (const r of result.requirements.filter((x) => x.status === 'warned')) lines.push(`  warned: ${r.id} (${r.level})`);
+    lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.blocked ? `${c.blocked} blocked, ` : ''}${c.notTested} not tested, ${c.informational} informational${outside ? ` (${outside} of the not tested are outside the scope)` : ''}`);
+    lines.push(...rootCauseLines(result.requirements));
     const catalog = this.#opts.catalog ?? CATALOG;
     lines.push(...notTestedLines(summariseNotTested(result.requirements, new Set(catalog.filter((r) => r.untestable).map((r) => r.id)))));
     if (result.expect?.stale.length) lines.push(`stale --expect entries (now passing): ${result.expect.stale.join(', ')}`);

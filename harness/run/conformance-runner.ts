@@ -12,7 +12,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect as globalExpect, type TaskMeta } from 'vitest';
 import { requirement as catalogRequirement, type Capability, type Requirement } from '../catalog/index.js';
 import { LockconfError, isLockconfError } from './errors.js';
-import { OutcomeRecorder, deepRedact } from './outcome-recorder.js';
+import { OutcomeRecorder, deepRedact, describeFailure } from './outcome-recorder.js';
+import { PrerequisiteFailed, blockersFor, isPrerequisiteFailed } from './prerequisite.js';
 import type { EvidenceSink } from '../report/allure-sink.js';
 import type {
   CaptureClientLike,
@@ -42,6 +43,18 @@ export interface LockconfContext extends ConformanceContext {
    * run nothing else runs anyway: fn runs at once.
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a step the test's check rests on, a step that is requirement `id`'s business
+   * (harness/run/prerequisite.ts): when it fails, the test is reported blocked by `id`
+   * (or failed, when `id` is the test's own requirement). Not-tested signals pass through.
+   */
+  prerequisite<T>(id: string | readonly string[], fn: () => T | Promise<T>): Promise<T>;
+  /**
+   * True when this test presented `accessToken` to the API and the answer rotated it
+   * (a 2xx with a different x-access-token): a later 401 for it rests on
+   * HEADERS-PREVIOUS-TOKEN-VALID.
+   */
+  superseded(accessToken: string): boolean;
 }
 
 export type ConformanceBody = (t: LockconfContext) => Promise<void>;
@@ -132,6 +145,12 @@ export function refusalAwareControl(inner: ControlClientLike): ControlClientLike
   return wrapped;
 }
 
+/** A prerequisite step that is the requirement's own check: its failure, in its own words. */
+function ownFailure(err: unknown): unknown {
+  if (!isPrerequisiteFailed(err)) return err;
+  return err.cause ?? new Error(err.reason);
+}
+
 function notTestedReason(err: unknown): string | null {
   if (err instanceof NotTestedSignal) return err.reason;
   if (err instanceof ControlRefusal) return err.message;
@@ -203,6 +222,8 @@ export async function runConformanceTest(
   }
 
   const capture = trackingCapture(session.capture, inboxes);
+  const rotations = new Set<string>();
+  const api = rotationTracking(session.http, rotations);
   const seenChecks = new Set<string>([declared.id]);
   // The requirement a t.check() callback is running for: its observations belong to it.
   const checking = new AsyncLocalStorage<string>();
@@ -210,7 +231,7 @@ export async function runConformanceTest(
   const t: LockconfContext = {
     requirement: declared,
     target: session.target,
-    http: session.http,
+    http: api,
     capture,
     control,
     flows: session.flows,
@@ -226,9 +247,27 @@ export async function runConformanceTest(
         recorder.pass(other.id);
       } catch (err) {
         if (notTestedReason(err) !== null) throw err;
-        recorder.fail(other.id, err, lastExchange(session.http));
+        const blockers = isPrerequisiteFailed(err) ? blockersFor(err, other.id) : [];
+        if (blockers.length > 0) recorder.blocked(other.id, blockers, (err as PrerequisiteFailed).reason);
+        else recorder.fail(other.id, ownFailure(err), lastExchange(session.http));
       }
     },
+    async prerequisite(prereqIds, fn) {
+      const ids = typeof prereqIds === 'string' ? [prereqIds] : [...prereqIds];
+      const reqs = ids.map((one) => lookup(one)); // an unknown ID is a suite bug: fail loudly
+      try {
+        return await fn();
+      } catch (err) {
+        // Not tested stays not tested; a deeper prerequisite is the root, not this one.
+        if (notTestedReason(err) !== null || isPrerequisiteFailed(err)) throw err;
+        // The step's own words first (the assertion), then expected and observed; the rule is the test's.
+        const lines = describeFailure(reqs[0]!, err, redact).split('\n').filter((l) => !l.startsWith('rule ('));
+        const said = (l: string) => l.startsWith('assertion: ') || l.startsWith('error: ');
+        const why = [...lines.filter(said).map((l) => l.replace(/^(assertion|error): /, '')), ...lines.filter((l) => !said(l))].join('\n');
+        throw new PrerequisiteFailed(ids, why, { cause: err });
+      }
+    },
+    superseded: (accessToken) => rotations.has(accessToken),
     observe(label, value) {
       recorder.observe(checking.getStore() ?? declared.id, label, value);
     },
@@ -242,6 +281,7 @@ export async function runConformanceTest(
   };
 
   let skipReason: string | null = null;
+  let blockedBy: { by: string[]; reason: string } | null = null;
   try {
     await body(t);
     recorder.pass(declared.id);
@@ -250,14 +290,22 @@ export async function runConformanceTest(
     if (reason !== null) {
       skipReason = redact(reason);
       recorder.notTested(declared.id, skipReason);
+    } else if (isPrerequisiteFailed(err) && blockersFor(err, declared.id).length > 0) {
+      // The check was never reached: the root cause is the prerequisite's, judged by its own test.
+      blockedBy = { by: blockersFor(err, declared.id), reason: err.reason };
+      recorder.blocked(declared.id, blockedBy.by, err.reason);
+      skipReason = redact(`blocked by ${blockedBy.by.join(' or ')}`);
     } else {
-      recorder.fail(declared.id, err, lastExchange(session.http));
+      // A prerequisite that is the test's own requirement is its own check failing.
+      recorder.fail(declared.id, ownFailure(err), lastExchange(session.http));
     }
   }
 
   if (finished) return; // the run gave up on this test already
   finished = true;
-  if (skipReason !== null) {
+  if (blockedBy !== null) {
+    for (const other of also) if (!recorder.touched(other)) recorder.blocked(other, blockedBy.by, blockedBy.reason);
+  } else if (skipReason !== null) {
     for (const other of also) if (!recorder.touched(other)) recorder.notTested(other, skipReason);
   }
   const meta = await writeMeta();
@@ -311,6 +359,28 @@ function scrubAllureMessages(meta: TaskMeta, redact: (text: string) => string): 
       return deepRedact(m, redact);
     });
   }
+}
+
+/**
+ * The HTTP client a test body sees: its API calls note every access token an answer
+ * rotated (a 2xx carrying a different x-access-token), for t.superseded().
+ */
+function rotationTracking(inner: HttpClientLike, rotated: Set<string>): HttpClientLike {
+  const api: HttpClientLike['api'] = async (method, path, opts) => {
+    const res = await inner.api(method, path, opts);
+    const presented = opts.accessToken;
+    const next = res.headers['x-access-token'];
+    if (presented && next && next !== presented && res.status >= 200 && res.status < 300) rotated.add(presented);
+    return res;
+  };
+  // A proxy, not a copy: the client's other methods (and its private fields) stay its own.
+  return new Proxy(inner, {
+    get(target, prop) {
+      if (prop === 'api') return api;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** A CaptureClient that remembers the inboxes this test opened, for the evidence. */

@@ -5,7 +5,10 @@
  *   requirement's level: MUST → failed, SHOULD → warned, INFO → informational;
  * - a requirement with only passing checks is passed (INFO: informational);
  * - a requirement whose test could not be carried out is not-tested, unless a
- *   failure was already seen (a failure is evidence and is never hidden).
+ *   failure was already seen (a failure is evidence and is never hidden);
+ * - a requirement whose test could not reach its check because a prerequisite
+ *   (another requirement) failed is blocked by that requirement, again unless a
+ *   failure of its own was already seen.
  * Every reason and observation passes through the redactor before it is stored.
  */
 import { inspect } from 'node:util';
@@ -23,6 +26,7 @@ interface Entry {
   passes: number;
   failures: string[];
   notTested: string | null;
+  blocked: { by: string[]; reason: string } | null;
 }
 
 /** Longest expected/observed value quoted in a reason; reports stay readable. */
@@ -60,6 +64,16 @@ export class OutcomeRecorder {
     this.#entry(id).notTested = this.#deps.redact(reason);
   }
 
+  /** The test could not reach its check of `id`: the step resting on `by` failed, for `reason`. */
+  blocked(id: string, by: string | readonly string[], reason: string): void {
+    const entry = this.#entry(id);
+    const earlier = entry.blocked;
+    entry.blocked = {
+      by: [...new Set([...(earlier?.by ?? []), ...(typeof by === 'string' ? [by] : by)])],
+      reason: [earlier?.reason, this.#deps.redact(reason)].filter(Boolean).join('\n\n'),
+    };
+  }
+
   /** Record an observation for `id` (redacted, JSON-safe). */
   observe(id: string, label: string, value: unknown): void {
     this.#entry(id);
@@ -87,7 +101,7 @@ export class OutcomeRecorder {
   #entry(id: string): Entry {
     let entry = this.#entries.get(id);
     if (!entry) {
-      entry = { requirement: this.#deps.lookup(id), passes: 0, failures: [], notTested: null };
+      entry = { requirement: this.#deps.lookup(id), passes: 0, failures: [], notTested: null, blocked: null };
       this.#entries.set(id, entry);
     }
     return entry;
@@ -101,6 +115,7 @@ function settle(entry: Entry): RequirementOutcome {
   if (entry.failures.length > 0) {
     return { id, status: FAILURE_STATUS[level], reason: entry.failures.join('\n\n') };
   }
+  if (entry.blocked !== null) return { id, status: 'blocked', reason: entry.blocked.reason, blockedBy: entry.blocked.by };
   if (entry.notTested !== null) return { id, status: 'not-tested', reason: entry.notTested };
   return { id, status: level === 'INFO' ? 'informational' : 'passed' };
 }

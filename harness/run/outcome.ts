@@ -6,13 +6,20 @@
  */
 import type { Exchange } from '../contracts.js';
 
-export type RequirementStatus = 'passed' | 'failed' | 'warned' | 'not-tested' | 'informational';
+/**
+ * `blocked`: the test could not reach its check because a step it rests on failed,
+ * and that step is another requirement's (harness/run/prerequisite.ts); `blockedBy`
+ * names it. Not a failure: the root cause is judged by its own test.
+ */
+export type RequirementStatus = 'passed' | 'failed' | 'warned' | 'not-tested' | 'informational' | 'blocked';
 
 export interface RequirementOutcome {
   id: string;
   status: RequirementStatus;
-  /** Why: the failed expectation (rule, expected, observed), or why it was not tested. */
+  /** Why: the failed expectation (rule, expected, observed), why it was not tested, or what blocked it. */
   reason?: string;
+  /** For `blocked`: the requirements whose failed step kept the check from being reached. */
+  blockedBy?: string[];
 }
 
 export interface Observation {

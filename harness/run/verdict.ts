@@ -7,6 +7,13 @@
  *   MUST    any failed → failed; else warned; else passed if any passed; else not-tested
  *   SHOULD  any failed or warned → warned; else passed; else not-tested
  *   INFO    informational once any test ran for it; else not-tested
+ * Blocked (a test could not reach its check because a prerequisite failed,
+ * harness/run/prerequisite.ts) ranks below failed and warned and above passed
+ * and not-tested: a check that never ran proves nothing. A blocked requirement
+ * keeps that status only while a root cause it names (followed through other
+ * blocked requirements) failed or warned in this run; otherwise nothing in the
+ * run shows the cause, and it is failed with the prerequisite's own words (never
+ * passed, never quietly not tested).
  * A requirement no test touched is not-tested with the reason: the catalog's
  * `untestable`, the capability a skipped test lacked, "not selected (--only)",
  * or that no test checks it.
@@ -17,7 +24,9 @@
  *                   against the same target): no failure can be trusted
  *   not-conformant  a MUST failed (known deviations from --expect excepted)
  *   incomplete      none failed but a MUST in scope was not tested (requirements
- *                   the catalog marks untestable excepted: no run could ever test them)
+ *                   the catalog marks untestable excepted: no run could ever test them),
+ *                   or anything was blocked (its root cause failed, so this only matters
+ *                   when the cause is a SHOULD or a deviation listed in --expect)
  *   partial         everything in scope passed, but the run was narrowed by --only
  *                   (requirements outside the selection are not judged), weakened
  *                   by a setting (run/weakening.ts) or a MUST failure was excused
@@ -61,8 +70,12 @@ export interface RequirementResult {
   source: string;
   rule: string;
   status: RequirementStatus;
-  /** Why failed, warned or not tested ('' when passed). */
+  /** Why failed, warned, blocked or not tested ('' when passed). */
   reason: string;
+  /** For `blocked`: the root causes, failed or warned requirements of this run. */
+  blockedBy?: string[];
+  /** For a failed or warned requirement: the requirements it blocked. */
+  blocks?: string[];
   /** Names of the tests that touched it. */
   tests: string[];
   observations: ObservationRecord[];
@@ -79,6 +92,8 @@ export interface Counts {
   warned: number;
   notTested: number;
   informational: number;
+  /** Requirements whose check was not reached because a root cause failed. */
+  blocked: number;
   /** Of failed + warned, how many were listed in --expect. */
   expectedFailures: number;
 }
@@ -160,23 +175,67 @@ function distinct(reasons: Array<string | undefined>): string {
   return [...groups.values()].map((g) => (g.n > 1 ? `${g.first}\n(the same reason ${g.n} times)` : g.first)).join('\n');
 }
 
-function statusFor(level: Level, touches: readonly Touch[]): { status: RequirementStatus; reason: string } {
+function statusFor(level: Level, touches: readonly Touch[]): { status: RequirementStatus; reason: string; blockedBy?: string[] } {
   const by = (s: RequirementStatus) => touches.filter((t) => t.outcome.status === s);
   const failed = by('failed');
   const warned = by('warned');
-  const ran = touches.filter((t) => t.outcome.status !== 'not-tested');
+  const blocked = by('blocked');
+  const ran = touches.filter((t) => t.outcome.status !== 'not-tested' && t.outcome.status !== 'blocked');
+  const blockedResult = () => ({
+    status: 'blocked' as const,
+    reason: distinct(blocked.map((t) => t.outcome.reason)),
+    blockedBy: [...new Set(blocked.flatMap((t) => t.outcome.blockedBy ?? []))],
+  });
   if (level === 'INFO') {
     if (ran.length) return { status: 'informational', reason: '' };
+    if (blocked.length) return blockedResult();
   } else if (level === 'MUST') {
     if (failed.length) return { status: 'failed', reason: distinct(failed.map((t) => t.outcome.reason)) || 'a check failed' };
     if (warned.length) return { status: 'warned', reason: distinct(warned.map((t) => t.outcome.reason)) };
+    if (blocked.length) return blockedResult();
     if (by('passed').length) return { status: 'passed', reason: '' };
   } else {
     const deviations = [...failed, ...warned];
     if (deviations.length) return { status: 'warned', reason: distinct(deviations.map((t) => t.outcome.reason)) || 'a check failed' };
+    if (blocked.length) return blockedResult();
     if (by('passed').length) return { status: 'passed', reason: '' };
   }
   return { status: 'not-tested', reason: distinct(by('not-tested').map((t) => t.outcome.reason)) || 'not tested' };
+}
+
+/**
+ * Every blocked requirement to its root causes: the failed or warned requirements
+ * reached through `blockedBy` (a blocker that is itself blocked passes on its own
+ * roots). One without a root in this run is failed, saying what blocked it and that
+ * nothing else in the run judged that cause: the step did fail, in front of this test.
+ * Each root lists what it blocked.
+ */
+function settleBlocked(requirements: RequirementResult[]): void {
+  const byId = new Map(requirements.map((r) => [r.id, r]));
+  const isRoot = (r: RequirementResult | undefined) => !!r && (r.status === 'failed' || r.status === 'warned');
+  const rootsOf = (id: string, seen: Set<string>): string[] => {
+    const r = byId.get(id);
+    if (!r || r.status !== 'blocked' || seen.has(id)) return [];
+    seen.add(id);
+    return (r.blockedBy ?? []).flatMap((b) => (isRoot(byId.get(b)) ? [b] : rootsOf(b, seen)));
+  };
+  const blocked = () => requirements.filter((r) => r.status === 'blocked');
+  for (;;) {
+    const stuck = blocked().filter((r) => rootsOf(r.id, new Set()).length === 0);
+    if (stuck.length === 0) break;
+    // The bottom of a chain first: what it blocked then has it as a root (a cycle: all at once).
+    const bottoms = stuck.filter((r) => (r.blockedBy ?? []).every((b) => byId.get(b)?.status !== 'blocked'));
+    for (const r of bottoms.length ? bottoms : stuck) {
+      const named = (r.blockedBy ?? []).map((b) => `${b} (${byId.get(b)?.status ?? 'unknown'} in this run)`).join(', ');
+      r.reason = `a prerequisite step failed in this test, and no root cause failed in this run, so the failure counts here: ${named || 'a prerequisite'}\n${r.reason}`;
+      r.status = r.level === 'MUST' ? 'failed' : r.level === 'SHOULD' ? 'warned' : 'informational';
+      delete r.blockedBy;
+    }
+  }
+  for (const r of blocked()) {
+    r.blockedBy = [...new Set(rootsOf(r.id, new Set()))];
+    for (const root of r.blockedBy) byId.get(root)!.blocks = [...(byId.get(root)!.blocks ?? []), r.id];
+  }
 }
 
 export function computeVerdict(input: VerdictInput): VerdictResult {
@@ -194,7 +253,8 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
 
   const requirements = catalog.map((req): RequirementResult => {
     const mine = touches.get(req.id) ?? [];
-    let { status, reason } = mine.length ? statusFor(req.level, mine) : { status: 'not-tested' as RequirementStatus, reason: '' };
+    const settled = mine.length ? statusFor(req.level, mine) : { status: 'not-tested' as RequirementStatus, reason: '' };
+    let { status, reason } = settled;
     if (status === 'not-tested' && selected && !selected.has(req.id)) {
       // Outside --only: its skipped tests say nothing more (their reason, counted, is not the reason).
       reason = req.untestable ?? NOT_SELECTED;
@@ -212,16 +272,21 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
       reason,
       tests: [...new Set(mine.map((t) => t.test))],
       observations: observations.get(req.id) ?? [],
+      ...('blockedBy' in settled && settled.blockedBy ? { blockedBy: settled.blockedBy } : {}),
     };
-    if (expected?.has(req.id)) {
-      result.expectComment = expected.get(req.id) ?? '';
+    return result;
+  });
+  settleBlocked(requirements);
+  for (const result of requirements) {
+    const status = result.status;
+    if (expected?.has(result.id)) {
+      result.expectComment = expected.get(result.id) ?? '';
       if (status === 'failed' || status === 'warned') result.expected = true;
       else if (status === 'passed') result.stale = true;
     }
-    return result;
-  });
+  }
 
-  const counts: Counts = { passed: 0, failed: 0, warned: 0, notTested: 0, informational: 0, expectedFailures: 0 };
+  const counts: Counts = { passed: 0, failed: 0, warned: 0, notTested: 0, informational: 0, blocked: 0, expectedFailures: 0 };
   for (const r of requirements) {
     if (r.status === 'not-tested') counts.notTested++;
     else counts[r.status]++;
@@ -241,7 +306,8 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
     interrupted: !!input.interrupted,
     interfered: !!input.interference,
     mustFailed: must.some((r) => r.status === 'failed' && !r.expected),
-    mustNotTested: must.some((r) => r.status === 'not-tested' && !untestable.has(r.id) && (!selected || selected.has(r.id))),
+    mustNotTested: must.some((r) => r.status === 'not-tested' && !untestable.has(r.id) && (!selected || selected.has(r.id)))
+      || requirements.some((r) => r.status === 'blocked'),
     partial,
   });
 

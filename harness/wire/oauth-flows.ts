@@ -6,7 +6,12 @@
  * The flows are plumbing, not judges: they report what the target answered and
  * leave verdicts to the suites. Only refresh() and userSession() insist on a
  * token response, because a suite that asks for them needs working tokens to go
- * on. Every token and code is registered with the redactor the moment it is seen.
+ * on; when they get none, they throw PrerequisiteFailed naming the requirement
+ * whose own test judges that step (harness/run/prerequisite.ts), so the test that
+ * asked is reported blocked by it, not failed: the code on approval
+ * (OAUTH-CODE-ON-APPROVAL), the code exchange (OAUTH-CODE-EXCHANGE), the refresh
+ * grant (REFRESH-NEW-PAIR), expires_in of the token response (TOKEN-RESPONSE-SHAPE).
+ * Every token and code is registered with the redactor the moment it is seen.
  *
  * Without consent, a user session comes from the token cache (npm run login):
  * its refresh token is redeemed and the successor stored before use, and every
@@ -15,6 +20,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { LockconfError } from '../run/errors.js';
+import { PrerequisiteFailed } from '../run/prerequisite.js';
 import { harvestSecrets, locationParams } from './secret-harvest.js';
 import { openTokenCache, type TokenCache } from '../sandbox/token-cache.js';
 import { refreshAndStore } from '../sandbox/refresh-chain.js';
@@ -158,16 +164,27 @@ export function createFlows(deps: FlowsDeps): LockconfFlows {
   }
 
   function tokenSet(res: HttpResponse, what: string): TokenSet {
+    return tokenSetFor(res, what, null);
+  }
+
+  /**
+   * A TokenSet, or an error: with `pairRequirement` (the requirement whose own test judges
+   * that this grant answers HTTP 200 with access_token and refresh_token), a
+   * PrerequisiteFailed naming it, or TOKEN-RESPONSE-SHAPE when only expires_in is wrong.
+   */
+  function tokenSetFor(res: HttpResponse, what: string, pairRequirement: string | null): TokenSet {
     const json: unknown = res.json;
     const body = json && typeof json === 'object' ? (json as Record<string, unknown>) : null;
     const accessToken = body?.access_token;
     const refreshToken = body?.refresh_token;
     // Lenient on expires_in's type here: its exact shape is TOKEN-RESPONSE-SHAPE's business.
     const expiresIn = typeof body?.expires_in === 'string' ? Number(body.expires_in) : body?.expires_in;
-    if (res.status !== 200 || typeof accessToken !== 'string' || accessToken === ''
-      || typeof refreshToken !== 'string' || refreshToken === '' || typeof expiresIn !== 'number' || !Number.isFinite(expiresIn)) {
+    const pairOk = res.status === 200 && typeof accessToken === 'string' && accessToken !== '' && typeof refreshToken === 'string' && refreshToken !== '';
+    if (!pairOk || typeof expiresIn !== 'number' || !Number.isFinite(expiresIn)) {
       const shown = redactor.redact(res.text).slice(0, 500);
-      throw new Error(`${what}: expected HTTP 200 with a token response {access_token, expires_in, refresh_token}; got HTTP ${res.status}: ${shown}`);
+      const message = `${what}: expected HTTP 200 with a token response {access_token, expires_in, refresh_token}; got HTTP ${res.status}: ${shown}`;
+      if (pairRequirement === null) throw new Error(message);
+      throw new PrerequisiteFailed(pairOk ? 'TOKEN-RESPONSE-SHAPE' : pairRequirement, message);
     }
     redactor.add(accessToken, 'access_token');
     redactor.add(refreshToken, 'refresh_token');
@@ -188,7 +205,7 @@ export function createFlows(deps: FlowsDeps): LockconfFlows {
     },
     clientCredentialsRaw: () => tokenRequest({ grant_type: 'client_credentials' }),
     async refresh(refreshToken) {
-      return tokenSet(await flows.refreshRaw(refreshToken), 'refresh grant');
+      return tokenSetFor(await flows.refreshRaw(refreshToken), 'refresh grant', 'REFRESH-NEW-PAIR');
     },
     async userSession(user = 0) {
       if (!target.has('consent') && target.has('user-token')) return cachedSession(user);
@@ -196,9 +213,9 @@ export function createFlows(deps: FlowsDeps): LockconfFlows {
       const code = auth.params.get('code');
       if (!code) {
         const where = auth.location === null ? `no redirect (${auth.error ?? `status ${auth.status}`})` : redactor.redact(auth.location);
-        throw new Error(`authorization of fixture user #${user} yielded no code: ${where}`);
+        throw new PrerequisiteFailed('OAUTH-CODE-ON-APPROVAL', `authorization of fixture user #${user} yielded no code: ${where}`);
       }
-      return tokenSet(await flows.exchangeCode(code), 'authorization code exchange');
+      return tokenSetFor(await flows.exchangeCode(code), 'authorization code exchange', 'OAUTH-CODE-EXCHANGE');
     },
   };
   /** A session from the token cache (npm run login): redeem, store, verify with GET /users/me. */

@@ -3,6 +3,7 @@
  * Authorization code flow; Errors) and the rules RFC 6749 imposes on codes and
  * redirect URIs.
  */
+import { PrerequisiteFailed } from '../support/prerequisite.js';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { conformance } from '../../harness/service/conformance.js';
@@ -97,12 +98,13 @@ describe('GET {auth_url}/authorization', () => {
       show: (s) => ({ length: s.length, state: s.length > 200 ? `${s.slice(0, 200)}…` : s }),
     }, async (sent) => {
       const result = await t.flows.authorize({ decision: 'approve', state: sent });
-      if (result.location === null) return `no redirect for a state of length ${sent.length} (${result.error ?? `status ${result.status}`})`;
+      // No redirect, or one without any state: what OAUTH-CODE-ON-APPROVAL judges. When that
+      // passed in the run (the failure is this state's), the verdict fails this test instead.
+      if (result.location === null) throw new PrerequisiteFailed('OAUTH-CODE-ON-APPROVAL', `no redirect for a state of length ${sent.length} (${result.error ?? `status ${result.status}`})`);
       const got = result.params.get('state');
       if (got === sent) return null;
-      return got === null
-        ? `the redirect carries no state (sent ${sent.length} characters)`
-        : `sent a state of ${sent.length} characters, got back ${got.length}: ${JSON.stringify(got.slice(0, 80))} instead of ${JSON.stringify(sent.slice(0, 80))}`;
+      if (got === null) throw new PrerequisiteFailed('OAUTH-CODE-ON-APPROVAL', `the redirect carries no state (sent ${sent.length} characters)`);
+      return `sent a state of ${sent.length} characters, got back ${got.length}: ${JSON.stringify(got.slice(0, 80))} instead of ${JSON.stringify(sent.slice(0, 80))}`;
     });
   });
 

@@ -15,6 +15,7 @@ import type { HttpResponse } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, targetNow } from '../support/context.js';
 import { checkProperty } from '../support/property.js';
+import { isPrerequisiteFailed } from '../support/prerequisite.js';
 import { postToken, refreshGrant, sameShapeToken, tokenIssued } from '../support/tokens.js';
 
 const HOUR = 3_600_000;
@@ -176,6 +177,7 @@ describe('Refresh token', () => {
           await fc.asyncModelRun(setup, cmds);
           return null;
         } catch (err) {
+          if (isPrerequisiteFailed(err)) throw err; // a step the model rests on (a new session): blocked, not a mismatch
           blamed = err instanceof ModelMismatch ? err.requirement : null;
           return `${err instanceof Error ? err.message : String(err)} (after: ${steps.join(' → ')})`;
         }

@@ -12,6 +12,7 @@ import { newInbox } from './context.js';
 import { firstLock } from './fixtures.js';
 import { statusCheckRoute } from './status-check.js';
 import { rememberTokens } from './tokens.js';
+import { PrerequisiteFailed } from './prerequisite.js';
 import { LOCK_GROUPS, USER_GROUPS, newHeaderAndToken } from './webhooks.js';
 
 export interface EndpointCall {
@@ -20,6 +21,8 @@ export interface EndpointCall {
   method: string;
   path: string;
   json?: unknown;
+  /** The requirement whose own test judges that this call, well formed, is accepted. */
+  requirement?: string;
 }
 
 /** A URL nothing listens on, on loopback: for registrations that must never be delivered (invalid-token calls). */
@@ -49,11 +52,11 @@ export function webhookEndpoints(t: SuiteContext, url: string): EndpointCall[] {
   const lock = encodeURIComponent(lockId);
   const status = statusCheckRoute(t, lockId);
   return [
-    { name: 'POST /webhook/:lockID', method: 'POST', path: `/webhook/${lock}`, json: registration(t, url, LOCK_GROUPS) },
-    { name: 'POST /webhook/user', method: 'POST', path: '/webhook/user', json: registration(t, url, USER_GROUPS) },
-    { name: `status check (${status.method} ${status.path})`, method: status.method, path: status.path },
-    { name: 'DELETE /webhook/:lockID/:clientID', method: 'DELETE', path: `/webhook/${lock}/${encodeURIComponent(t.target.profile.clientId)}` },
-    { name: 'DELETE /webhook/user', method: 'DELETE', path: '/webhook/user' },
+    { name: 'POST /webhook/:lockID', method: 'POST', path: `/webhook/${lock}`, json: registration(t, url, LOCK_GROUPS), requirement: 'WEBHOOK-LOCK-REGISTER' },
+    { name: 'POST /webhook/user', method: 'POST', path: '/webhook/user', json: registration(t, url, USER_GROUPS), requirement: 'WEBHOOK-USER-REGISTER' },
+    { name: `status check (${status.method} ${status.path})`, method: status.method, path: status.path, requirement: 'DELIVERY-STATUS-CHECK-FANOUT' },
+    { name: 'DELETE /webhook/:lockID/:clientID', method: 'DELETE', path: `/webhook/${lock}/${encodeURIComponent(t.target.profile.clientId)}`, requirement: 'WEBHOOK-LOCK-DELETE' },
+    { name: 'DELETE /webhook/user', method: 'DELETE', path: '/webhook/user', requirement: 'WEBHOOK-USER-DELETE' },
   ];
 }
 
@@ -80,6 +83,8 @@ export interface EndpointVisit {
   presented: string;
   /** x-access-token of the answer, when there is one. */
   rotated: string | null;
+  /** The token presented came from an earlier answer's x-access-token (not the session's own). */
+  fromRotation: boolean;
 }
 
 /**
@@ -95,10 +100,22 @@ export async function walkEndpoints(t: SuiteContext, calls: readonly EndpointCal
       t.notTested(`the status check route ${call.method} ${call.path} was refused with ${res.status}: set statusCheck in the target profile`);
     }
     const rotated = res.headers['x-access-token'] ?? null;
-    await visit({ call, res, presented: token, rotated });
+    await visit({ call, res, presented: token, rotated, fromRotation: token !== accessToken });
     if (rotated) token = rotated;
   }
   return token;
+}
+
+/**
+ * For a test whose check is not the call's own acceptance: a refused call blocks the test
+ * by what judges it, when something does: HEADERS-ROTATED-TOKEN-WORKS for a 401 to a token
+ * an earlier answer returned, else the requirement of the endpoint (the registration, the
+ * deletion, the status check). Nothing when the call was accepted or nothing judges it.
+ */
+export function expectCallAccepted(v: EndpointVisit, what: string): void {
+  if (is2xx(v.res)) return;
+  const id = v.res.status === 401 && v.fromRotation ? 'HEADERS-ROTATED-TOKEN-WORKS' : v.call.requirement;
+  if (id) throw new PrerequisiteFailed(id, `${what}; got HTTP ${v.res.status}`);
 }
 
 export function is2xx(res: HttpResponse): boolean {

@@ -13,6 +13,10 @@ export type SuiteContext = ConformanceContext & {
   inbox?: (opts?: { label?: string; response?: InboxResponse }) => Promise<Inbox>;
   /** Runs fn while no other test runs (harness/run/gate.ts); the clock is at real time afterwards. */
   exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Runs a step that rests on another requirement: its failure blocks the test (harness/run/prerequisite.ts). */
+  prerequisite?: <T>(id: string | readonly string[], fn: () => T | Promise<T>) => Promise<T>;
+  /** True when an earlier answer of this test rotated this access token. */
+  superseded?: (accessToken: string) => boolean;
 };
 
 /** The target's current time in epoch ms: signature timestamps are judged against it. */

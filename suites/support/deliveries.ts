@@ -6,6 +6,7 @@
 import type { Delivery, Inbox } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
 import { sameId } from './fixtures.js';
+import { PrerequisiteFailed } from './prerequisite.js';
 
 /**
  * How long an expected delivery may take to arrive (the wait ends as soon as it does).
@@ -59,12 +60,25 @@ export function describeDeliveries(list: Delivery[]): string {
     .join('; ');
 }
 
+/** What waiting for a delivery may say besides its predicate and time. */
+export interface ArrivalOptions {
+  predicate?: Predicate;
+  timeoutMs?: number;
+  /**
+   * The requirements whose rules make this delivery arrive, when its arrival is a step on
+   * the way to the test's check rather than the check itself (the registration, the group
+   * filter, the event row...): a delivery that does not arrive blocks the test by those of
+   * them that failed in the run (harness/run/prerequisite.ts), and fails it when none did.
+   */
+  restsOn?: readonly string[];
+}
+
 /** The first `n` deliveries matching the predicate; fails the test with the rule's words if they do not arrive. */
 export async function expectDeliveries(
   t: SuiteContext,
   inbox: Inbox,
   what: string,
-  opts: { n?: number; predicate?: Predicate; timeoutMs?: number } = {},
+  opts: ArrivalOptions & { n?: number } = {},
 ): Promise<Delivery[]> {
   const n = opts.n ?? 1;
   const timeoutMs = opts.timeoutMs ?? ARRIVAL_TIMEOUT_MS;
@@ -72,12 +86,14 @@ export async function expectDeliveries(
     return await inbox.waitFor(n, { ...(opts.predicate ? { predicate: opts.predicate } : {}), timeoutMs });
   } catch (err) {
     const seen = await inbox.deliveries().catch(() => []);
-    t.expect.unreachable(`${what}: expected ${n} matching deliver${n === 1 ? 'y' : 'ies'} within ${timeoutMs} ms; received: ${describeDeliveries(seen)}` +
-      (err instanceof Error && !/timeout|ERR_DELIVERY/i.test(err.message) ? ` (${err.message})` : ''));
+    const message = `${what}: expected ${n} matching deliver${n === 1 ? 'y' : 'ies'} within ${timeoutMs} ms; received: ${describeDeliveries(seen)}` +
+      (err instanceof Error && !/timeout|ERR_DELIVERY/i.test(err.message) ? ` (${err.message})` : '');
+    if (opts.restsOn?.length) throw new PrerequisiteFailed(opts.restsOn, message);
+    t.expect.unreachable(message);
   }
 }
 
-export async function expectDelivery(t: SuiteContext, inbox: Inbox, what: string, opts: { predicate?: Predicate; timeoutMs?: number } = {}): Promise<Delivery> {
+export async function expectDelivery(t: SuiteContext, inbox: Inbox, what: string, opts: ArrivalOptions = {}): Promise<Delivery> {
   const [first] = await expectDeliveries(t, inbox, what, { ...opts, n: 1 });
   return first!;
 }

@@ -8,13 +8,17 @@ import type { SuiteContext } from './context.js';
 import { control, newInbox } from './context.js';
 import { ARRIVAL_TIMEOUT_MS, describeDeliveries, expectDelivery, isAbout, isEvent, type Predicate } from './deliveries.js';
 import { user } from './fixtures.js';
-import { expectAccepted, registerLock, registerUser, LOCK_GROUPS, USER_GROUPS } from './webhooks.js';
+import { KEYPAD_EVENTS, arrivalRestsOn, expectAccepted, registerLock, registerUser, LOCK_GROUPS, USER_GROUPS } from './webhooks.js';
+
+/** Per inbox opened here: the requirements an event's arrival there rests on (its registration's group filter). */
+const restsOnByInbox = new WeakMap<Inbox, string[]>();
 
 /** users[0] (the owner) registers the lock for every lock group; the inbox receives what the lock emits. */
 export async function listenToLock(t: SuiteContext, lock: FixtureLock, groups: readonly string[] = LOCK_GROUPS): Promise<Inbox> {
   const session = await t.flows.userSession(0);
   const inbox = await newInbox(t, { label: `lock ${lock.name ?? lock.lockId}` });
   expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken, notificationTypes: groups }));
+  restsOnByInbox.set(inbox, arrivalRestsOn('lock', groups));
   return inbox;
 }
 
@@ -23,6 +27,7 @@ export async function listenToUser(t: SuiteContext, index: number, groups: reado
   const session = await t.flows.userSession(index);
   const inbox = await newInbox(t, { label: `user #${index}` });
   expectAccepted(t, await registerUser(t, { inbox, accessToken: session.accessToken, notificationTypes: groups }), 'user webhook registration');
+  restsOnByInbox.set(inbox, arrivalRestsOn('user', groups));
   return inbox;
 }
 
@@ -47,7 +52,10 @@ export function operationOn(device: 'lock' | 'keypad'): DeliveryMatch {
  * LockID array of bridge events), and meeting the row's own predicate. Other
  * deliveries (an operation.type delivery shaped differently, say) are passed over.
  * When deliveries of the event arrive but none is the one wanted, the failure says
- * what was wrong with them rather than reporting a bare timeout.
+ * what was wrong with them rather than reporting a bare timeout. When none of the event
+ * arrives at all, the test is blocked by what the arrival rests on when that failed in
+ * the run (the registration's group filter, WEBHOOK-KEYPAD-VIA-LOCK for a keypad's event),
+ * and failed otherwise.
  */
 export async function emitAndCatch(t: SuiteContext, inbox: Inbox, request: ControlEvent, event: string, match?: DeliveryMatch): Promise<Delivery> {
   // Deliveries already in the inbox are not this event's.
@@ -68,7 +76,8 @@ export async function emitAndCatch(t: SuiteContext, inbox: Inbox, request: Contr
     if (arrived.length > 0 && match) {
       t.expect.unreachable(`${what}: ${match.unmet}; received: ${describeDeliveries(arrived)}; payloads: ${arrived.map((x) => x.bodyText.slice(0, 300)).join(' | ')}`);
     }
-    return expectDelivery(t, inbox, what, { predicate: wanted, timeoutMs: 0 });
+    const restsOn = [...(restsOnByInbox.get(inbox) ?? []), ...(KEYPAD_EVENTS.has(request.kind) && request.lockId !== undefined ? ['WEBHOOK-KEYPAD-VIA-LOCK'] : [])];
+    return expectDelivery(t, inbox, what, { predicate: wanted, timeoutMs: 0, ...(arrived.length === 0 && restsOn.length ? { restsOn } : {}) });
   }
   t.observe(`${request.kind}${request.value ? ` ${request.value}` : ''}`, { emitted: answer.emitted, payload: d.json });
   return d;

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import type { Exchange } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
+import { isPrerequisiteFailed } from './prerequisite.js';
 
 export function runSeed(t: SuiteContext): number {
   const seed = t.target.setup.seed;
@@ -50,6 +51,8 @@ export async function checkProperty<T>(
   const seed = runSeed(t);
   const log = new ReproLog(t);
   let lastProblem = '';
+  /** A step a run rests on failed (harness/run/prerequisite.ts): the test is blocked, not failed. */
+  let blocked: unknown = null;
   t.observe('fast-check', { seed, numRuns: opts.numRuns, replay: `--seed ${seed}` });
   process.stdout.write(`[${t.requirement.id}] fast-check seed ${seed} (replay with --seed ${seed})\n`);
   const property = fc.asyncProperty(opts.arbitrary, async (value) => {
@@ -57,9 +60,12 @@ export async function checkProperty<T>(
     let problem: string | null;
     try {
       problem = await predicate(value);
+      if (problem !== null) blocked = null;
     } catch (err) {
       // fc.pre(): this value cannot be tried on this target; fast-check skips it.
       if (fc.PreconditionFailure.isFailure(err)) throw err;
+      // The last failure decides: a failed prerequisite blocks the test, a real problem fails it.
+      blocked = isPrerequisiteFailed(err) ? err : null;
       problem = `the run threw: ${err instanceof Error ? err.message : String(err)}`;
     }
     if (problem !== null) {
@@ -74,6 +80,7 @@ export async function checkProperty<T>(
     numRuns: opts.numRuns,
     ...(opts.examples ? { examples: opts.examples.map((e) => [e] as [T]) } : {}),
   });
+  if (details.failed && blocked !== null) throw blocked;
   if (details.failed) {
     const counterexample = details.counterexample?.[0] as T | undefined;
     t.observe('counterexample', counterexample === undefined ? null : opts.show ? opts.show(counterexample) : counterexample);

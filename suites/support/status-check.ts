@@ -6,6 +6,7 @@
  */
 import type { HttpResponse } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
+import { PrerequisiteFailed, restsOn } from './prerequisite.js';
 
 const DEFAULT = { method: 'PUT', path: '/remoteoperate/{lockId}/status' };
 
@@ -25,7 +26,9 @@ export async function statusCheck(t: SuiteContext, lockId: string, accessToken: 
 /**
  * Calls the status check and insists it was accepted (2xx): every delivery test starts here.
  * Its method and path are not shown: a 404 or 405 says the route is not the target's, and
- * the test cannot be carried out rather than failed.
+ * the test cannot be carried out rather than failed. Any other refusal blocks the test:
+ * by DELIVERY-STATUS-CHECK-FANOUT (whose own test judges the status check), or by
+ * HEADERS-PREVIOUS-TOKEN-VALID when the token was refused after an answer rotated it.
  */
 export async function triggerStatusCheck(t: SuiteContext, lockId: string, accessToken: string): Promise<HttpResponse> {
   const res = await statusCheck(t, lockId, accessToken);
@@ -33,6 +36,9 @@ export async function triggerStatusCheck(t: SuiteContext, lockId: string, access
   if (res.status === 404 || res.status === 405) {
     t.notTested(`the status check route ${method} ${path} was refused with ${res.status}: set statusCheck in the target profile`);
   }
-  t.expect(res.status >= 200 && res.status < 300, `status check ${method} ${path} must be accepted to trigger a status webhook; got HTTP ${res.status}`).toBe(true);
+  if (res.status < 200 || res.status >= 300) {
+    const why = restsOn(t, res, accessToken, 'DELIVERY-STATUS-CHECK-FANOUT') === 'HEADERS-PREVIOUS-TOKEN-VALID' ? ' (an earlier answer had rotated the access token presented)' : '';
+    throw new PrerequisiteFailed(restsOn(t, res, accessToken, 'DELIVERY-STATUS-CHECK-FANOUT'), `status check ${method} ${path} must be accepted to trigger a status webhook; got HTTP ${res.status}${why}`);
+  }
   return res;
 }

@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
 import type { HttpResponse } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
+import { PrerequisiteFailed } from './prerequisite.js';
 
 export function tokenUrl(t: SuiteContext): string {
   return `${t.target.profile.authUrl.replace(/\/+$/, '')}/access_token`;
@@ -48,12 +49,15 @@ export function tokenIssued(res: HttpResponse): boolean {
   return res.status >= 200 && res.status < 300 && typeof res.json?.access_token === 'string';
 }
 
-/** A fresh authorization code for fixtures.users[user], through consent. */
+/**
+ * A fresh authorization code for fixtures.users[user], through consent. None blocks the
+ * test by OAUTH-CODE-ON-APPROVAL (whose own test judges it).
+ */
 export async function freshCode(t: SuiteContext, user = 0): Promise<string> {
   const result = await t.flows.authorize({ user, decision: 'approve' });
   const code = result.params.get('code');
   if (!code) {
-    t.expect.unreachable(`approval must redirect to redirect_uri with a code; got location ${result.location === null ? 'none' : 'without code'} (status ${result.status}${result.error ? `, ${result.error}` : ''})`);
+    throw new PrerequisiteFailed('OAUTH-CODE-ON-APPROVAL', `approval must redirect to redirect_uri with a code; got location ${result.location === null ? 'none' : 'without code'} (status ${result.status}${result.error ? `, ${result.error}` : ''})`);
   }
   t.target.redactor.add(code, 'code');
   return code;

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { HttpResponse, Inbox, TokenSet } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
 import { newInbox } from './context.js';
+import { PrerequisiteFailed, refusedAsSuperseded } from './prerequisite.js';
 
 export const LOCK_GROUPS = ['operation', 'operation.type', 'configuration', 'battery', 'systemstatus', 'accessmgmt'] as const;
 export const USER_GROUPS = ['lockmembership', 'lifecycle'] as const;
@@ -28,6 +29,24 @@ export interface Registration {
 function is2xx(status: number): boolean {
   return status >= 200 && status < 300;
 }
+
+/** The requirement of a notification group (WEBHOOK-GROUP-OPERATION-TYPE for operation.type). */
+export function groupRequirement(group: string): string {
+  return `WEBHOOK-GROUP-${group.replace(/\./g, '-').toUpperCase()}`;
+}
+
+/**
+ * What the arrival of an event at a registration rests on besides the event itself: the
+ * group filter, when the registration names only some of its kind's groups.
+ */
+export function arrivalRestsOn(kind: 'lock' | 'user', groups: readonly string[] | undefined): string[] {
+  const all: readonly string[] = kind === 'lock' ? LOCK_GROUPS : USER_GROUPS;
+  if (!groups || all.every((g) => groups.includes(g))) return [];
+  return groups.filter((g) => all.includes(g)).map(groupRequirement);
+}
+
+/** The control events a lock's keypad makes: they reach a lock registration through WEBHOOK-KEYPAD-VIA-LOCK. */
+export const KEYPAD_EVENTS: ReadonlySet<string> = new Set(['operation.keypad', 'keypad_pin_managed', 'keypad_battery']);
 
 /** A fresh header name and token: lower-case names, since the capture server lower-cases them. */
 export function newHeaderAndToken(t: SuiteContext): { header: string; token: string } {
@@ -71,17 +90,33 @@ export async function registerUser(
   return { kind: 'user', lockId: null, inbox: opts.inbox, header, token, accessToken: opts.accessToken, response };
 }
 
-/** Fails the calling requirement when a well-formed registration is refused (any 2xx is accepted). */
+/**
+ * Insists a well-formed registration was accepted (any 2xx). A refusal blocks the calling
+ * test by WEBHOOK-LOCK-REGISTER or WEBHOOK-USER-REGISTER, whose own tests judge it (their
+ * own refusal is their failure), or by HEADERS-PREVIOUS-TOKEN-VALID when the token was
+ * refused after an earlier answer rotated it.
+ */
 export function expectAccepted(t: SuiteContext, reg: Registration, what = 'webhook registration'): void {
-  t.expect(is2xx(reg.response.status), `${what}: a well-formed registration must be accepted (any 2xx); got HTTP ${reg.response.status} ${reg.response.text.slice(0, 200)}`).toBe(true);
+  if (is2xx(reg.response.status)) return;
+  const stale = refusedAsSuperseded(t, reg.response, reg.accessToken);
+  const id = stale ? 'HEADERS-PREVIOUS-TOKEN-VALID' : reg.kind === 'lock' ? 'WEBHOOK-LOCK-REGISTER' : 'WEBHOOK-USER-REGISTER';
+  throw new PrerequisiteFailed(id, `${what}: a well-formed registration must be accepted (any 2xx); got HTTP ${reg.response.status} ${t.target.redactor.redact(reg.response.text.slice(0, 200))}${stale ? ' (an earlier answer had rotated the access token presented)' : ''}`);
 }
 
-/** DELETE /webhook/:lockID/:clientID or DELETE /webhook/user. */
+/**
+ * DELETE /webhook/:lockID/:clientID or DELETE /webhook/user, with the token of the
+ * registration. A 401 for that token after an answer rotated it blocks the test by
+ * HEADERS-PREVIOUS-TOKEN-VALID: the deletion itself could not be tried.
+ */
 export async function deleteRegistration(t: SuiteContext, reg: Registration): Promise<HttpResponse> {
   const path = reg.kind === 'lock'
     ? `/webhook/${encodeURIComponent(reg.lockId!)}/${encodeURIComponent(t.target.profile.clientId)}`
     : '/webhook/user';
-  return t.http.api('DELETE', path, { accessToken: reg.accessToken });
+  const res = await t.http.api('DELETE', path, { accessToken: reg.accessToken });
+  if (refusedAsSuperseded(t, res, reg.accessToken)) {
+    throw new PrerequisiteFailed('HEADERS-PREVIOUS-TOKEN-VALID', `DELETE ${reg.kind === 'lock' ? '/webhook/:lockID/:clientID' : '/webhook/user'} answered HTTP 401 for the registration's access token, which an earlier answer had rotated`);
+  }
+  return res;
 }
 
 /**

@@ -68,7 +68,7 @@ describe('POST {base_url}/webhook/:lockID', () => {
       // A probe of whether this target filters by group at all (judged at the end, from what arrived by then).
       await control(t).emit(rename(probeName));
       await control(t).emit(battery('lock_state_battery_warning_4week'));
-      await expectDelivery(t, oldInbox, 'the first registration (battery), after a lock battery warning', { predicate: isEvent('lock_battery_alert') });
+      await expectDelivery(t, oldInbox, 'the first registration (battery), after a lock battery warning', { predicate: isEvent('lock_battery_alert'), restsOn: ['WEBHOOK-GROUP-BATTERY'] });
     }
     const second = await registerLock(t, { lockId: lock.lockId, inbox: newer, accessToken: session.accessToken, ...(events ? { notificationTypes: ['configuration'] } : {}) });
     expectAccepted(t, second, 'second registration (new url, header, token and groups)');
@@ -76,7 +76,7 @@ describe('POST {base_url}/webhook/:lockID', () => {
     if (events) {
       await control(t).emit(battery('lock_state_battery_warning_2week'));
       await control(t).emit(rename(laterName));
-      d = await expectDelivery(t, newer, 'the second registration (configuration), after a lock rename', { predicate: (x) => isEvent('lock_name_changed')(x) && x.json?.Lock?.Name === laterName });
+      d = await expectDelivery(t, newer, 'the second registration (configuration), after a lock rename', { predicate: (x) => isEvent('lock_name_changed')(x) && x.json?.Lock?.Name === laterName, restsOn: ['WEBHOOK-GROUP-CONFIGURATION'] });
     } else {
       await triggerStatusCheck(t, lock.lockId, session.accessToken);
       d = await expectDelivery(t, newer, 'the second registration (it overwrote the first)', { predicate: isAbout(lock.lockId) });
@@ -146,7 +146,7 @@ describe('POST {base_url}/webhook/:lockID', () => {
     await control(t).emit({ kind: 'operation.app', lockId: lock.lockId, userId: user(t, 0).userId, value: 'lock' });
     // The anchor: the group it asked for does arrive, after the operation was emitted.
     await control(t).emit({ kind: 'lock_battery_alert', lockId: lock.lockId, value: 'lock_state_battery_warning_1week' });
-    await expectDelivery(t, inbox, 'a battery registration, after a lock battery warning', { predicate: isEvent('lock_battery_alert') });
+    await expectDelivery(t, inbox, 'a battery registration, after a lock battery warning', { predicate: isEvent('lock_battery_alert'), restsOn: ['WEBHOOK-GROUP-BATTERY'] });
     const battery = isEvent('lock_battery_alert');
     await expectQuiet(t, inbox, 'a registration for battery only, after a lock operation (operation group): no delivery but the battery warning', { predicate: (d) => !battery(d), windowMs: QUIET_AFTER_ANCHOR_MS });
   });
@@ -250,7 +250,7 @@ describe('DELETE {base_url}/webhook/user', () => {
     const lockInbox = await newInbox(t, { label: 'owner lock registration (anchor)' });
     expectAccepted(t, await registerLock(t, { lockId: firstLock(t).lockId, inbox: lockInbox, accessToken: owner.accessToken, notificationTypes: ['accessmgmt'] }), 'owner lock registration');
     await userEvent(t, 1);
-    await expectDelivery(t, lockInbox, 'the owner\'s lock registration, lock_user_add after the deletion (the anchor)', { predicate: isEvent('lock_user_add') });
+    await expectDelivery(t, lockInbox, 'the owner\'s lock registration, lock_user_add after the deletion (the anchor)', { predicate: isEvent('lock_user_add'), restsOn: ['WEBHOOK-GROUP-ACCESSMGMT'] });
     await expectQuiet(t, inbox, 'a deleted user registration after another event', { total: 1, windowMs: QUIET_WINDOW_MS });
   });
 });

@@ -15,7 +15,10 @@
  * clone), from the committed test/self-verification/matrix-hints.json: the entries it could not
  * judge in a shared run start alone, each area's scope check is its first fault not
  * among them, and the runs that took longest start first, so the lanes end together.
- * The wall time and the lanes' CPU time are printed and kept in the report.
+ * The wall time and the lanes' CPU time are printed and kept in the report, and so are,
+ * per fault, the other requirements its run failed or warned (collateral): at most
+ * MAX_COLLATERAL each, since a test that cannot reach its check because a prerequisite
+ * failed is blocked, not failed (harness/run/prerequisite.ts).
  *
  * No verdict may rest on delivery order or machine speed: the `jitter` variant (random
  * fan-out order and latency, delayed answers; its seed is printed, LOCKCONF_JITTER_SEED
@@ -47,6 +50,8 @@ const SELECTION_REPORT = join(ROOT, 'reports', 'self-verification-selection.json
  * whole matrix run with LOCKCONF_MATRIX_WRITE_HINTS=1.
  */
 const HINTS = join(ROOT, 'test', 'self-verification', 'matrix-hints.json');
+/** The most OTHER requirements one fault may fail (issue 20): what rests on its rule is blocked, not failed. */
+const MAX_COLLATERAL = 3;
 
 describe('self-verification', () => {
   test('catches every catalogued fault and fails nothing that conforms', async () => {
@@ -75,7 +80,8 @@ describe('self-verification', () => {
         runs++;
         cpuTimeMs = r.cpuMs === null || cpuTimeMs === null ? null : cpuTimeMs + r.cpuMs;
       },
-      onOutcome: (o) => process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)\n`),
+      onOutcome: (o) => process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)` +
+        `${o.collateral.length ? ` collateral: ${o.collateral.join(', ')}` : ''}${o.blocked.length ? ` [${o.blocked.length} blocked]` : ''}\n`),
     });
     const wallTimeMs = Date.now() - started;
     const summary = summarise(outcomes, { seed, scope, wallTimeMs, runs, concurrency, packed: pack, cpuTimeMs, filter, startedAlone: alone });
@@ -95,6 +101,9 @@ describe('self-verification', () => {
     const missed = outcomes.filter((o) => !o.ok).map((o) => `${o.entry.name}: ${o.why}`);
     expect(missed, 'entries the suite judged wrongly').toEqual([]);
     if (concurrency >= 2 && outcomes.length > legal.length) expect(underLoad.length, 'conforming entries judged while another run shared the cores').toBeGreaterThan(0);
+    // Root causes, not cascades: one bug reads as one failure; what rests on it is blocked.
+    const cascades = outcomes.filter((o) => o.collateral.length > MAX_COLLATERAL).map((o) => `${o.entry.name}: ${o.collateral.join(', ')}`);
+    expect(cascades, `faults that failed more than ${MAX_COLLATERAL} other requirements`).toEqual([]);
     if (!faults) expect(summary.faults).toBeGreaterThanOrEqual(30);
   }, 40 * 60_000);
 });

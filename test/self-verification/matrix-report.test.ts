@@ -4,11 +4,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MatrixEntry, MatrixOutcome } from './matrix.js';
-import { learnedAlone, readEarlier, summarise } from './matrix-report.js';
+import { formatTable, learnedAlone, readEarlier, summarise } from './matrix-report.js';
 
 const entry = (name: string): MatrixEntry => ({ name, kind: 'fault', description: '', mockOptions: { faults: [name] }, requirement: 'X-Y' });
 const outcome = (name: string, o: Partial<MatrixOutcome> = {}): MatrixOutcome => ({
-  entry: entry(name), verdict: 'not-conformant', failed: ['X-Y'], warned: [], notTestedMust: [], ok: true, why: 'caught',
+  entry: entry(name), verdict: 'not-conformant', failed: ['X-Y'], warned: [], notTestedMust: [], collateral: [], blocked: [], ok: true, why: 'caught',
   durationMs: 1, exitCode: 1, run: name, sharedWith: [], ...o,
 });
 
@@ -24,6 +24,17 @@ describe('the faults the next matrix starts alone', () => {
     ];
     expect(learnedAlone(outcomes, ['earlier'])).toEqual(['earlier', 'hidden', 'spiller']);
     expect(summarise(outcomes, { seed: 1, scope: 'area', wallTimeMs: 1, startedAlone: ['earlier'] }).alone).toEqual(['earlier', 'hidden', 'spiller']);
+  });
+
+  test('collateral failures per fault: the most, the mean and how many faults have any', () => {
+    const summary = summarise([
+      outcome('clean'),
+      outcome('cascade', { failed: ['X-Y', 'A', 'B'], collateral: ['A', 'B'], blocked: ['C'] }),
+      outcome('one', { failed: ['X-Y', 'A'], collateral: ['A'] }),
+    ], { seed: 1, scope: 'area', wallTimeMs: 1 });
+    expect(summary.collateral).toEqual({ max: 2, mean: 1, faultsWithAny: 2, worst: 'cascade' });
+    expect(summary.rows.find((r) => r.name === 'cascade')).toMatchObject({ collateral: ['A', 'B'], blocked: 1 });
+    expect(formatTable(summary)).toContain('collateral: A, B');
   });
 
   test('read back from an earlier report with each entry\'s duration; nothing when there is no report or it is not one', async () => {

@@ -30,6 +30,12 @@ export interface MatrixSummary {
    * them), this one or an earlier one: the next matrix starts them alone (packing.ts).
    */
   alone: string[];
+  /**
+   * Per fault (and full-run scope check), the OTHER requirements its run failed or warned:
+   * the most, the mean, how many faults have any, and the fault with the most. A
+   * single-rule fault should fail its own requirement and block, not fail, what rests on it.
+   */
+  collateral: { max: number; mean: number; faultsWithAny: number; worst: string | null };
   rows: Array<{
     name: string;
     kind: string;
@@ -38,6 +44,10 @@ export interface MatrixSummary {
     verdict: string | null;
     failed: string[];
     warned: string[];
+    /** Other requirements failed or warned (faults only). */
+    collateral: string[];
+    /** How many requirements the run reported blocked. */
+    blocked: number;
     ok: boolean;
     why: string;
     durationMs: number;
@@ -69,6 +79,9 @@ export function summarise(
   const conforming = outcomes.filter((o) => o.entry.kind === 'conforming' || o.entry.kind === 'variant');
   const scopeChecks = outcomes.filter((o) => o.entry.kind === 'scope-check');
   const caught = faults.filter((o) => o.ok).length;
+  const judged = outcomes.filter((o) => o.entry.kind === 'fault' || o.entry.kind === 'scope-check');
+  const sizes = judged.map((o) => (o.collateral ?? []).length);
+  const max = sizes.length ? Math.max(...sizes) : 0;
   return {
     generatedAt: new Date().toISOString(),
     seed: meta.seed,
@@ -87,6 +100,12 @@ export function summarise(
     cpuTimeMs: meta.cpuTimeMs ?? null,
     filter: meta.filter ?? null,
     alone: learnedAlone(outcomes, meta.startedAlone ?? []),
+    collateral: {
+      max,
+      mean: sizes.length ? Math.round((sizes.reduce((a, b) => a + b, 0) / sizes.length) * 100) / 100 : 0,
+      faultsWithAny: sizes.filter((n) => n > 0).length,
+      worst: max > 0 ? judged[sizes.indexOf(max)]!.entry.name : null,
+    },
     rows: outcomes.map((o) => ({
       name: o.entry.name,
       kind: o.entry.kind,
@@ -95,6 +114,8 @@ export function summarise(
       verdict: o.verdict,
       failed: o.failed,
       warned: o.warned,
+      collateral: o.collateral ?? [],
+      blocked: (o.blocked ?? []).length,
       ok: o.ok,
       why: o.why,
       durationMs: o.durationMs,
@@ -150,6 +171,7 @@ export function formatTable(summary: MatrixSummary): string {
     `self-verification: ${summary.faultsCaught}/${summary.faults} faults caught (kill rate ${(summary.killRate * 100).toFixed(1)}%), ` +
       `${summary.falseFailures} false failures on ${summary.variants + 1} conforming implementations, ` +
       `${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree, ` +
+      `collateral failures per fault: max ${summary.collateral.max}${summary.collateral.worst ? ` (${summary.collateral.worst})` : ''}, mean ${summary.collateral.mean}, ${summary.collateral.faultsWithAny} fault(s) with any, ` +
       `${(summary.wallTimeMs / 1000).toFixed(1)} s wall time${summary.cpuTimeMs !== null ? ` (${(summary.cpuTimeMs / 1000).toFixed(0)} s of CPU)` : ''} for ${summary.rows.length} entries in ${summary.runs} runs ` +
       `(${summary.concurrency} at a time${summary.packed ? ', faults sharing runs' : ''}), seed ${summary.seed}, scope ${summary.scope}` +
       (summary.filter ? `, faults selected by LOCKCONF_MATRIX_FAULTS=${summary.filter}` : ''),
@@ -159,8 +181,10 @@ export function formatTable(summary: MatrixSummary): string {
   for (const row of summary.rows) {
     lines.push(
       `${row.name.padEnd(30)} ${(row.expectedRequirement ?? 'nothing failed').padEnd(30)} ${String(row.verdict).padEnd(15)} ${row.ok ? 'ok' : 'MISSED'}: ${row.why}` +
-        (row.sharedWith.length ? ` [${row.run}]` : '') + (row.rerunAlone ? ' [ran alone after a shared run]' : ''),
+        (row.sharedWith.length ? ` [${row.run}]` : '') + (row.rerunAlone ? ' [ran alone after a shared run]' : '') +
+        (row.blocked ? ` [${row.blocked} blocked]` : ''),
     );
+    if (row.collateral.length) lines.push(`${''.padEnd(30)} collateral: ${row.collateral.join(', ')}`);
   }
   return lines.join('\n');
 }
@@ -171,17 +195,18 @@ export function renderHtml(summary: MatrixSummary): string {
       `<td>${escapeHtml(r.description)}</td><td><code>${escapeHtml(r.expectedRequirement ?? 'nothing failed')}</code></td>` +
       `<td>${escapeHtml(String(r.verdict))}</td><td>${r.failed.map((id) => `<code>${escapeHtml(id)}</code>`).join(' ')}` +
       `${r.warned.map((id) => ` <code class="warn">${escapeHtml(id)}</code>`).join('')}</td>` +
+      `<td>${r.collateral.map((id) => `<code>${escapeHtml(id)}</code>`).join(' ')}</td><td>${r.blocked || ''}</td>` +
       `<td>${r.ok ? '✔' : '✘'} ${escapeHtml(r.why)}</td><td>${(r.durationMs / 1000).toFixed(1)} s</td>` +
       `<td>${escapeHtml(r.sharedWith.length ? `${r.run} (with ${r.sharedWith.join(', ')})` : r.rerunAlone ? `alone: ${r.rerunAlone}` : 'alone')}</td></tr>`)
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>lockconf self-verification</title>
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#1d2430}h1{font-size:1.6rem}
 .big{font-size:2.2rem;font-weight:700}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #dde;padding:.35rem .5rem;text-align:left;vertical-align:top}
-tr.bad{background:#fde8e8}tr.ok td:nth-child(7){color:#17692e}code{font-size:12px;background:#f2f4f8;padding:0 .2rem}code.warn{background:#fff3cd}</style></head>
+tr.bad{background:#fde8e8}tr.ok td:nth-child(9){color:#17692e}code{font-size:12px;background:#f2f4f8;padding:0 .2rem}code.warn{background:#fff3cd}</style></head>
 <body><h1>lockconf self-verification</h1>
 <p class="big">${summary.faultsCaught}/${summary.faults} faults caught · ${summary.falseFailures} false failures</p>
-<p>Kill rate ${(summary.killRate * 100).toFixed(1)}% · ${summary.variants} legal variants plus the plain mock · ${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree · wall time ${(summary.wallTimeMs / 1000).toFixed(1)} s${summary.cpuTimeMs !== null ? ` (${(summary.cpuTimeMs / 1000).toFixed(0)} s of CPU)` : ''} for ${summary.rows.length} entries in ${summary.runs} runs, ${summary.concurrency} at a time${summary.filter ? ` · faults selected: ${escapeHtml(summary.filter)}` : ''} · seed ${summary.seed} · scope ${escapeHtml(summary.scope)} · ${escapeHtml(summary.generatedAt)}</p>
-<table><thead><tr><th>entry</th><th>kind</th><th>what it does</th><th>expected</th><th>verdict</th><th>failed / warned</th><th>judgement</th><th>time</th><th>run</th></tr></thead>
+<p>Kill rate ${(summary.killRate * 100).toFixed(1)}% · collateral failures per fault: max ${summary.collateral.max}${summary.collateral.worst ? ` (${escapeHtml(summary.collateral.worst)})` : ''}, mean ${summary.collateral.mean}, ${summary.collateral.faultsWithAny} fault(s) with any · ${summary.variants} legal variants plus the plain mock · ${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree · wall time ${(summary.wallTimeMs / 1000).toFixed(1)} s${summary.cpuTimeMs !== null ? ` (${(summary.cpuTimeMs / 1000).toFixed(0)} s of CPU)` : ''} for ${summary.rows.length} entries in ${summary.runs} runs, ${summary.concurrency} at a time${summary.filter ? ` · faults selected: ${escapeHtml(summary.filter)}` : ''} · seed ${summary.seed} · scope ${escapeHtml(summary.scope)} · ${escapeHtml(summary.generatedAt)}</p>
+<table><thead><tr><th>entry</th><th>kind</th><th>what it does</th><th>expected</th><th>verdict</th><th>failed / warned</th><th>collateral (other requirements failed)</th><th>blocked</th><th>judgement</th><th>time</th><th>run</th></tr></thead>
 <tbody>${rows}</tbody></table></body></html>`;
 }
 

@@ -37,8 +37,9 @@ export interface MatrixEntry {
 export interface RequirementResult {
   id: string;
   level: string;
-  status: 'passed' | 'failed' | 'warned' | 'not-tested' | 'informational';
+  status: 'passed' | 'failed' | 'warned' | 'not-tested' | 'informational' | 'blocked';
   reason?: string;
+  blockedBy?: string[];
 }
 
 export interface MatrixOutcome {
@@ -47,6 +48,13 @@ export interface MatrixOutcome {
   failed: string[];
   warned: string[];
   notTestedMust: string[];
+  /**
+   * For a fault: the OTHER requirements the run failed or warned (not the fault's own, not
+   * those of the faults it shared the run with): what one bug costs beyond its own row.
+   */
+  collateral: string[];
+  /** Requirements the run reported blocked (a prerequisite failed: harness/run/prerequisite.ts). */
+  blocked: string[];
   /** Did the entry get the judgement it should? */
   ok: boolean;
   why: string;
@@ -169,19 +177,27 @@ type Report = { verdict: string; requirements: RequirementResult[]; selection?: 
  * Judge one run's conformance.json against what the entry should get. A clean run of a
  * conforming entry is `partial` when it was scoped (--only) or weakened (the lanes shorten
  * the delivery wait: lanes.ts), `conformant` only when it was neither: a scoped run that
- * claimed `conformant` is as wrong as one that failed something.
+ * claimed `conformant` is as wrong as one that failed something. `sharedWith`: the
+ * requirements of the other faults of a shared run (their failures are not collateral).
  */
-export function judge(entry: MatrixEntry, report: Report | null): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'cpuMs' | 'exitCode' | 'run' | 'sharedWith' | 'rerunAlone'> {
+export function judge(
+  entry: MatrixEntry,
+  report: Report | null,
+  sharedWith: readonly string[] = [],
+): Omit<MatrixOutcome, 'entry' | 'durationMs' | 'cpuMs' | 'exitCode' | 'run' | 'sharedWith' | 'rerunAlone'> {
   if (!report) {
-    return { verdict: null, failed: [], warned: [], notTestedMust: [], ok: false, why: 'the run wrote no conformance.json' };
+    return { verdict: null, failed: [], warned: [], notTestedMust: [], collateral: [], blocked: [], ok: false, why: 'the run wrote no conformance.json' };
   }
   const failed = report.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
   const warned = report.requirements.filter((r) => r.status === 'warned').map((r) => r.id);
+  const blocked = report.requirements.filter((r) => r.status === 'blocked').map((r) => r.id);
   const selected = new Set(entry.only ?? CATALOG.map((r) => r.id));
   const notTestedMust = report.requirements
     .filter((r) => r.level === 'MUST' && r.status === 'not-tested' && selected.has(r.id))
     .map((r) => r.id);
-  const base = { verdict: report.verdict, failed, warned, notTestedMust };
+  const own = new Set([entry.requirement, ...sharedWith]);
+  const collateral = entry.kind === 'fault' || entry.kind === 'scope-check' ? [...failed, ...warned].filter((id) => !own.has(id)) : [];
+  const base = { verdict: report.verdict, failed, warned, notTestedMust, collateral, blocked };
   if (entry.kind === 'conforming' || entry.kind === 'variant') {
     const expected = entry.only || report.selection?.weakenedBy?.length ? 'partial' : 'conformant';
     if (report.verdict !== expected) return { ...base, ok: false, why: `verdict ${report.verdict}, expected ${expected}` };
@@ -290,7 +306,10 @@ export async function runMatrix(
           .finally(() => inFlight.delete(load))
           .then(({ report, durationMs, cpuMs, exitCode }) => {
             opts.onRun?.({ name: run.name, entries: run.entries.length, durationMs, cpuMs });
-            const judged = run.entries.map((entry) => ({ entry, ...judge(entry, report) }));
+            const judged = run.entries.map((entry) => ({
+              entry,
+              ...judge(entry, report, run.entries.filter((e) => e !== entry).map((e) => e.requirement!)),
+            }));
             const spilled = spillOver(run, report);
             if (spilled.length > 0) {
               const why = `${run.name} also failed or warned ${spilled.join(', ')}`;

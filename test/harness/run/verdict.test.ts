@@ -203,3 +203,69 @@ describe('expect file', () => {
     expect(() => parseExpectations('[1', 'x.json')).toThrow(/not valid JSON/);
   });
 });
+
+describe('blocked', () => {
+  const blocked = (id: string, by: string): RequirementOutcome => ({ id, status: 'blocked', reason: `blocked by ${by}: no token`, blockedBy: [by] });
+  const root = (state: 'passed' | 'failed', selected = true) => selected
+    ? [test('OAUTH-STATE-ECHO: root', state, meta('OAUTH-STATE-ECHO', [{ id: 'OAUTH-STATE-ECHO', status: state, ...(state === 'failed' ? { reason: 'state cut' } : {}) }]))]
+    : [];
+
+  it('stays blocked under a root cause that failed: counted apart, the root names what it blocked', () => {
+    const r = computeVerdict({
+      catalog: CAT,
+      tests: [...root('failed'), test('REFRESH-SINGLE-USE: b', 'skipped', meta('REFRESH-SINGLE-USE', [blocked('REFRESH-SINGLE-USE', 'OAUTH-STATE-ECHO')]))],
+    });
+    expect(status(r, 'REFRESH-SINGLE-USE')).toMatchObject({ status: 'blocked', blockedBy: ['OAUTH-STATE-ECHO'] });
+    expect(status(r, 'OAUTH-STATE-ECHO')).toMatchObject({ status: 'failed', blocks: ['REFRESH-SINGLE-USE'] });
+    expect(r.counts).toMatchObject({ failed: 1, blocked: 1 });
+    expect(r.verdict).toBe('not-conformant');
+  });
+
+  it('is failed, never passed, when its root cause did not fail in the run (passed elsewhere, or not run)', () => {
+    for (const tests of [root('passed'), root('passed', false)]) {
+      const r = computeVerdict({
+        catalog: CAT,
+        tests: [...tests, test('REFRESH-SINGLE-USE: b', 'skipped', meta('REFRESH-SINGLE-USE', [blocked('REFRESH-SINGLE-USE', 'OAUTH-STATE-ECHO')]))],
+      });
+      expect(status(r, 'REFRESH-SINGLE-USE').status).toBe('failed');
+      expect(status(r, 'REFRESH-SINGLE-USE').reason).toContain('OAUTH-STATE-ECHO');
+      expect(status(r, 'REFRESH-SINGLE-USE').blockedBy).toBeUndefined();
+      expect(r.verdict).toBe('not-conformant');
+    }
+  });
+
+  it('follows a chain of blocked requirements to the root', () => {
+    const r = computeVerdict({
+      catalog: CAT,
+      tests: [
+        ...root('failed'),
+        test('OAUTH-CODE-LIFETIME: c', 'skipped', meta('OAUTH-CODE-LIFETIME', [blocked('OAUTH-CODE-LIFETIME', 'OAUTH-STATE-ECHO')])),
+        test('REFRESH-SINGLE-USE: b', 'skipped', meta('REFRESH-SINGLE-USE', [blocked('REFRESH-SINGLE-USE', 'OAUTH-CODE-LIFETIME')])),
+      ],
+    });
+    expect(status(r, 'REFRESH-SINGLE-USE')).toMatchObject({ status: 'blocked', blockedBy: ['OAUTH-STATE-ECHO'] });
+    expect(status(r, 'OAUTH-STATE-ECHO').blocks).toEqual(['OAUTH-CODE-LIFETIME', 'REFRESH-SINGLE-USE']);
+  });
+
+  it('ranks above passed: a check another test passed does not make a blocked requirement pass', () => {
+    const r = computeVerdict({
+      catalog: CAT,
+      tests: [
+        ...root('failed'),
+        test('REFRESH-SINGLE-USE: b', 'skipped', meta('REFRESH-SINGLE-USE', [blocked('REFRESH-SINGLE-USE', 'OAUTH-STATE-ECHO')])),
+        test('TOKEN-JWT-EXP: c', 'passed', meta('TOKEN-JWT-EXP', [{ id: 'REFRESH-SINGLE-USE', status: 'passed' }])),
+      ],
+    });
+    expect(status(r, 'REFRESH-SINGLE-USE').status).toBe('blocked');
+  });
+
+  it('keeps a run from being conformant even when its root cause is a known deviation', () => {
+    const r = computeVerdict({
+      catalog: CAT,
+      tests: [...root('failed'), test('REFRESH-SINGLE-USE: b', 'skipped', meta('REFRESH-SINGLE-USE', [blocked('REFRESH-SINGLE-USE', 'OAUTH-STATE-ECHO')]))],
+      expected: parseExpectations('OAUTH-STATE-ECHO  # known\n'),
+    });
+    expect(status(r, 'OAUTH-STATE-ECHO').expected).toBe(true);
+    expect(r.verdict).toBe('incomplete');
+  });
+});

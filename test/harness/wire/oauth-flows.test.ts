@@ -1,4 +1,5 @@
 /** The OAuth flows against the reference mock (in-process, ephemeral port). */
+import type { PrerequisiteFailed } from '../../../harness/run/prerequisite.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createFlows, type LockconfFlows } from '../../../harness/wire/oauth-flows.js';
 import { HttpClient } from '../../../harness/wire/http.js';
@@ -127,8 +128,11 @@ describe('tokens', () => {
     expect(second.refreshToken).not.toBe(first.refreshToken);
     const again = await flows.refreshRaw(first.refreshToken);
     expect(again.status).toBe(400);
-    const err = (await flows.refresh(first.refreshToken).catch((e: unknown) => e)) as Error;
-    expect(err.message).toMatch(/^refresh grant: expected HTTP 200 with a token response .* got HTTP 400/);
+    const err = (await flows.refresh(first.refreshToken).catch((e: unknown) => e)) as PrerequisiteFailed;
+    // A refused refresh blocks the test that asked for it: REFRESH-NEW-PAIR judges the grant.
+    expect(err.name).toBe('PrerequisiteFailed');
+    expect(err.requirement).toBe('REFRESH-NEW-PAIR');
+    expect(err.reason).toMatch(/^refresh grant: expected HTTP 200 with a token response .* got HTTP 400/);
     expect(err.message).not.toContain(first.refreshToken);
 
     const log = JSON.stringify(http.exchanges());
