@@ -158,6 +158,9 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     method: ['GET', 'PUT', 'DELETE', 'PATCH'],
     url: TOKEN_PATH,
     config: TOKEN_ENDPOINT_CONFIG,
-    handler: async (_request, reply) => answerMalformed(ctx, reply),
+    handler: async (request, reply) => {
+      if (request.method !== 'GET' && ctx.faults.has('wrong-method-404')) return reply.code(404).send({ error: 'not_found', message: 'no such route' });
+      return answerMalformed(ctx, reply);
+    },
   });
 }

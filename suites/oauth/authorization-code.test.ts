@@ -177,6 +177,17 @@ describe('Authorization code flow', () => {
     t.expect(typeof res.json?.access_token, 'code exchange: the response must carry access_token').toBe('string');
     t.expect(typeof res.json?.refresh_token, 'code exchange: the response must carry refresh_token').toBe('string');
   });
+
+  conformance('OAUTH-CODE-EXCHANGE', 'a code is still exchanged after a code was issued to another user', { needs: ['consent', 'second-user'] }, async (t) => {
+    // Two approvals outstanding at once: issuing the second user's code must leave the first user's code exchangeable.
+    const first = await freshCode(t, 0);
+    const second = await freshCode(t, 1);
+    const res = await postToken(t, codeGrant(t, first));
+    t.expect(res.status, `the first user's code, exchanged after the second user's code was issued: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(200);
+    t.expect(typeof res.json?.access_token, 'the first user\'s code: the response must carry access_token').toBe('string');
+    const other = await postToken(t, codeGrant(t, second));
+    t.expect(other.status, `the second user's code, exchanged after the first: expected HTTP 200 with a token response; got HTTP ${other.status}`).toBe(200);
+  });
 });
 
 describe('RFC 6749: authorization codes', () => {
