@@ -18,10 +18,14 @@
  * Ignored (with everything inside):
  *   - every fault-on and fault-off expression (its value is fixed with no fault on);
  *   - the branch of an `if` or `?:` taken only when its test is fault-on
- *     (consequent) or fault-off (alternate).
- * What it cannot see: code reached only through a helper called from an ignored
- * branch in another place, and state that only faults fill (e.g. an empty
- * denylist); those survivors are triaged by hand (test/mutation/triage.json).
+ *     (consequent) or fault-off (alternate);
+ *   - a function declaration or a const of the module (not exported) whose every
+ *     use lies in ignored code: a helper or a value only a fault uses.
+ * A mutant of ignored code could still throw where the reference runs it (a const's
+ * value is computed whatever the fault); such a mutant is left out all the same.
+ * What it cannot see: code reached only through a method or another module used
+ * only under a fault, and state that only faults fill (e.g. an empty denylist);
+ * those survivors are triaged by hand (test/mutation/triage.json).
  */
 import { PluginKind, declareClassPlugin } from '@stryker-mutator/api/plugin';
 
@@ -91,16 +95,46 @@ function operand(path, key) {
   return p.get(key);
 }
 
-/** The reason to ignore the node at `path`, or undefined. */
-export function faultSwitchReason(path) {
-  if (path.isExpression?.() && (isFaultOn(path) || isFaultOff(path))) return REASON;
+/** Whether the node at `path` itself is fault-only (not looking at its ancestors). */
+function isFaultOnlyNode(path, seen) {
+  if (path.isExpression?.() && (isFaultOn(path) || isFaultOff(path))) return true;
   const parent = path.parentPath;
   if (parent && (parent.isIfStatement() || parent.isConditionalExpression())) {
     const test = parent.get('test');
-    if (path.key === 'consequent' && isFaultOn(test)) return REASON;
-    if (path.key === 'alternate' && isFaultOff(test)) return REASON;
+    if (path.key === 'consequent' && isFaultOn(test)) return true;
+    if (path.key === 'alternate' && isFaultOff(test)) return true;
   }
-  return undefined;
+  // A helper, or a const's value, that only fault-only code uses.
+  if (path.isFunctionDeclaration?.() && path.node.id) return onlyUsedUnderFaults(path, path.node.id.name, seen);
+  if (path.isVariableDeclarator?.() && path.node.id.type === 'Identifier' && path.parentPath.node.kind === 'const') {
+    return onlyUsedUnderFaults(path, path.node.id.name, seen);
+  }
+  return false;
+}
+
+/** Whether every use of the binding `name` declared at `path` lies in fault-only code (and there is one). */
+function onlyUsedUnderFaults(path, name, seen) {
+  const binding = path.scope.getBinding(name);
+  if (!binding || binding.path.node !== path.node || seen.has(binding)) return false;
+  if (path.parentPath?.isExportNamedDeclaration() || path.parentPath?.parentPath?.isExportNamedDeclaration()) return false;
+  if (binding.referencePaths.length === 0) return false;
+  seen.add(binding);
+  try {
+    return binding.referencePaths.every((ref) => isFaultOnly(ref, seen));
+  } finally {
+    seen.delete(binding);
+  }
+}
+
+/** Whether the node at `path` or one of its ancestors is fault-only. */
+export function isFaultOnly(path, seen = new Set()) {
+  for (let p = path; p; p = p.parentPath) if (isFaultOnlyNode(p, seen)) return true;
+  return false;
+}
+
+/** The reason to ignore the node at `path`, or undefined (its ancestors were asked first: an ignored node's subtree is ignored whole). */
+export function faultSwitchReason(path) {
+  return isFaultOnlyNode(path, new Set()) ? REASON : undefined;
 }
 
 export class FaultSwitchIgnorer {

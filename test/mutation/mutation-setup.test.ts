@@ -86,6 +86,19 @@ describe('the fault-switch ignorer', () => {
     expect(kept).toContain('n * 2');
   });
 
+  it('leaves out a helper and a const that only fault-only code uses', async () => {
+    const { ignored, kept } = await ignoredIn([
+      'function helper(n: number) { return n * 7; }',
+      'export function f(ctx: any, h: string) {',
+      "  const parsed = h.trim();",
+      "  if (ctx.faults.has('e') && parsed) return helper(1);",
+      '  return h.length > 2;',
+      '}',
+    ].join('\n'));
+    expect(ignored).toEqual(expect.arrayContaining(['n * 7', 'h.trim()']));
+    expect(kept).toContain('h.length > 2');
+  });
+
   it('keeps code that merely mentions faults without calling them', async () => {
     const { ignored } = await ignoredIn("export const g = (ctx: any) => new Set(ctx.faults && [1 + 2]);");
     expect(ignored).toEqual([]);
