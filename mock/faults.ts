@@ -32,6 +32,7 @@ export const FAULTS = {
   'code-never-expires': { requirement: 'OAUTH-CODE-EXPIRES', description: 'Authorization codes never expire.' },
   'code-redeemable-by-other-client': { requirement: 'OAUTH-CODE-OTHER-CLIENT', description: 'An authorization code is exchanged for a token by any registered client, not only the one it was issued to.' },
   'code-lives-an-hour': { requirement: 'OAUTH-CODE-LIFETIME', description: 'Authorization codes expire an hour after issue, not ten minutes.' },
+  'code-grant-token-refused': { requirement: 'OAUTH-CODE-EXCHANGE', description: 'The access token of the authorization_code grant is refused by the API (found by mutation testing: the suites used tokens from the control protocol).' },
   'new-code-voids-others': { requirement: 'OAUTH-CODE-EXCHANGE', description: 'Issuing an authorization code drops every code still outstanding (found by mutation testing: no test held two codes at once).' },
 
   // Token endpoint
