@@ -138,7 +138,8 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
   write(`folder    mutants ignored  killed timeout survived no-cov errors   score\n`);
   for (const r of rows) write(`${r}\n`);
   write(`${'all'.padEnd(9)}${String(total.mutants).padStart(8)}${String(total.ignored).padStart(8)}${String(total.killed).padStart(8)}${String(total.timeout).padStart(8)}${String(total.survived).padStart(9)}${String(total.noCoverage).padStart(7)}${String(total.errors).padStart(7)}  ${pct(total.score)}\n`);
-  write(`survivors: ${survivors.length}; triaged ${survivors.length - untriaged.length} (equivalent ${byClass.equivalent}, legal ${byClass.legal}, gap ${byClass.gap}); untriaged ${untriaged.length}\n`);
+  const openGaps = survivors.filter((m) => m.triage?.class === 'gap' && (!m.triage.test || m.triage.test === 'open')).length;
+  write(`survivors: ${survivors.length}; triaged ${survivors.length - untriaged.length} (equivalent ${byClass.equivalent}, legal ${byClass.legal}, gap ${byClass.gap}: ${byClass.gap - openGaps} with a new test, ${openGaps} open); untriaged ${untriaged.length}\n`);
   write(`score without equivalent and legal survivors: ${pct(realValid ? (100 * detected) / realValid : null)}\n`);
   if (stale.length) write(`stale triage entries (match no survivor): ${stale.length}\n`);
   if (list) for (const m of untriaged) write(`  ${m.file}:${m.line} ${m.mutator} ${JSON.stringify(m.original)} -> ${JSON.stringify(m.replacement)}\n`);
