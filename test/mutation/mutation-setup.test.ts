@@ -32,6 +32,21 @@ describe('the kill logic (run-mutant.mjs)', () => {
     expect(mutantVerdict(result('error', [])).killed).toBe(true);
   });
 
+  it('a requirement of the scope left not tested kills, unless the unmutated run left it not tested too', () => {
+    const run = JSON.stringify({
+      verdict: 'incomplete',
+      selection: { only: ['REQ-0', 'REQ-1', 'REQ-2'] },
+      requirements: [
+        { id: 'REQ-0', status: 'passed' },
+        { id: 'REQ-1', status: 'not-tested' },
+        { id: 'REQ-2', status: 'not-tested' },
+        { id: 'REQ-3', status: 'not-tested' }, // outside the scope
+      ],
+    });
+    expect(mutantVerdict(run, new Set(['REQ-1']))).toEqual({ killed: true, reason: 'not tested: REQ-2' });
+    expect(mutantVerdict(run, new Set(['REQ-1', 'REQ-2'])).killed).toBe(false);
+  });
+
   it('no conformance.json, or one that is not a verdict file, kills', () => {
     expect(mutantVerdict(undefined).killed).toBe(true);
     expect(mutantVerdict('{"verdict": "conform').killed).toBe(true);
