@@ -16,7 +16,8 @@
  * (committed; the incremental baseline and the report the triage reads) and
  * reports/mutation/<folder>.{json,html}. A run restricted with --mutate reads the
  * committed file but writes reports/mutation/<folder>.partial-incremental.json, so
- * that the committed results of the folder's other files are not dropped.
+ * that the committed results of the folder's other files are not dropped (copy it over
+ * the committed file when it holds the same files; its summary is printed from it).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { FOLDERS, FOLDER_NAMES, incrementalFileOf } from './folders.mjs';
 import { printSummary } from './triage.mjs';
 
+const partialFileOf = (folder) => `reports/mutation/${folder}.partial-incremental.json`;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 const STRYKER = join(dirname(require.resolve('@stryker-mutator/core/package.json')), 'bin', 'stryker.js');
@@ -60,7 +62,7 @@ function main() {
   for (const folder of folders) {
     const args = [STRYKER, 'run', 'test/mutation/stryker.config.mjs', '--incremental'];
     if (mutate.length) {
-      const partial = `reports/mutation/${folder}.partial-incremental.json`;
+      const partial = partialFileOf(folder);
       mkdirSync(join(ROOT, 'reports', 'mutation'), { recursive: true });
       if (existsSync(join(ROOT, incrementalFileOf(folder)))) copyFileSync(join(ROOT, incrementalFileOf(folder)), join(ROOT, partial));
       args.push('--incrementalFile', partial);
@@ -74,7 +76,8 @@ function main() {
     if (run.status !== 0) failed = true;
   }
   process.stdout.write('\n');
-  printSummary({ folders });
+  // A --mutate run's results are in the partial file (the files it mutated only).
+  printSummary({ folders, ...(mutate.length ? { fileOf: partialFileOf } : {}) });
   process.exitCode = failed ? 1 : 0;
 }
 

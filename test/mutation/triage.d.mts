@@ -7,4 +7,4 @@ export declare function mutantsOf(report: unknown): ReportedMutant[];
 export declare function scoreOf(mutants: ReportedMutant[]): { mutants: number; ignored: number; killed: number; timeout: number; survived: number; noCoverage: number; errors: number; score: number | null };
 export declare function matchTriage(mutants: ReportedMutant[], entries: TriageEntry[]): { survivors: Array<ReportedMutant & { triage?: TriageEntry }>; stale: TriageEntry[] };
 export declare function readTriage(file?: string): TriageEntry[];
-export declare function printSummary(opts?: { folders?: string[]; list?: boolean; stubs?: boolean; write?: (s: string) => void }): number;
+export declare function printSummary(opts?: { folders?: string[]; list?: boolean; stubs?: boolean; write?: (s: string) => void; fileOf?: (folder: string) => string }): number;

@@ -110,14 +110,14 @@ export function readTriage(file = join(ROOT, TRIAGE_FILE)) {
 const pct = (x) => (x === null ? '  n/a' : `${x.toFixed(1).padStart(5)}%`);
 
 /** Prints a line per folder and the untriaged count; returns the number of untriaged survivors. */
-export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = false, write = (s) => process.stdout.write(s) } = {}) {
+export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = false, write = (s) => process.stdout.write(s), fileOf = incrementalFileOf } = {}) {
   const entries = readTriage();
   const all = [];
   const rows = [];
   for (const folder of folders) {
-    const file = join(ROOT, incrementalFileOf(folder));
+    const file = join(ROOT, fileOf(folder));
     if (!existsSync(file)) {
-      rows.push(`${folder.padEnd(9)} not run (no ${incrementalFileOf(folder)})`);
+      rows.push(`${folder.padEnd(9)} not run (no ${fileOf(folder)})`);
       continue;
     }
     const mutants = mutantsOf(JSON.parse(readFileSync(file, 'utf8')));
@@ -134,7 +134,7 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
   const total = scoreOf(all);
   const detected = total.killed + total.timeout;
   const realValid = detected + byClass.gap + untriaged.length;
-  write(`mutation testing of the mock (Stryker results in test/mutation/incremental/, triage in ${TRIAGE_FILE})\n`);
+  write(`mutation testing of the mock (Stryker results: ${folders.map(fileOf).join(', ')}; triage: ${TRIAGE_FILE})\n`);
   write(`folder    mutants ignored  killed timeout survived no-cov errors   score\n`);
   for (const r of rows) write(`${r}\n`);
   write(`${'all'.padEnd(9)}${String(total.mutants).padStart(8)}${String(total.ignored).padStart(8)}${String(total.killed).padStart(8)}${String(total.timeout).padStart(8)}${String(total.survived).padStart(9)}${String(total.noCoverage).padStart(7)}${String(total.errors).padStart(7)}  ${pct(total.score)}\n`);
