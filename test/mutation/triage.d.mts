@@ -8,3 +8,4 @@ export declare function scoreOf(mutants: ReportedMutant[]): { mutants: number; i
 export declare function matchTriage(mutants: ReportedMutant[], entries: TriageEntry[]): { survivors: Array<ReportedMutant & { triage?: TriageEntry }>; stale: TriageEntry[] };
 export declare function readTriage(file?: string): TriageEntry[];
 export declare function printSummary(opts?: { folders?: string[]; list?: boolean; stubs?: boolean; write?: (s: string) => void; fileOf?: (folder: string) => string }): number;
+export declare function readClosed(file?: string): TriageEntry[];

@@ -12,6 +12,7 @@
  *   gap         a test was missing (`test`: the requirement whose test now kills
  *               it, or `open`: not written yet).
  * Entries that match no survivor (fixed, killed now, or moved text) are listed as stale.
+ * `closed` keeps the gaps a new test closed (survivors once, killed now) for the record.
  *
  *   --list    print every untriaged survivor
  *   --stubs   print untriaged survivors as triage entries to fill in
@@ -107,6 +108,12 @@ export function readTriage(file = join(ROOT, TRIAGE_FILE)) {
   return entries;
 }
 
+/** The gaps a new test closed: survivors of an earlier run that are killed now (kept for the record). */
+export function readClosed(file = join(ROOT, TRIAGE_FILE)) {
+  if (!existsSync(file)) return [];
+  return JSON.parse(readFileSync(file, 'utf8')).closed ?? [];
+}
+
 const pct = (x) => (x === null ? '  n/a' : `${x.toFixed(1).padStart(5)}%`);
 
 /** Prints a line per folder and the untriaged count; returns the number of untriaged survivors. */
@@ -141,6 +148,8 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
   const openGaps = survivors.filter((m) => m.triage?.class === 'gap' && (!m.triage.test || m.triage.test === 'open')).length;
   write(`survivors: ${survivors.length}; triaged ${survivors.length - untriaged.length} (equivalent ${byClass.equivalent}, legal ${byClass.legal}, gap ${byClass.gap}: ${byClass.gap - openGaps} with a new test, ${openGaps} open); untriaged ${untriaged.length}\n`);
   write(`score without equivalent and legal survivors: ${pct(realValid ? (100 * detected) / realValid : null)}\n`);
+  const closed = readClosed();
+  if (closed.length) write(`gaps closed by new tests (survivors of an earlier run, killed now): ${closed.length} (${[...new Set(closed.map((c) => c.test))].join(', ')})\n`);
   if (stale.length) write(`stale triage entries (match no survivor): ${stale.length}\n`);
   if (list) for (const m of untriaged) write(`  ${m.file}:${m.line} ${m.mutator} ${JSON.stringify(m.original)} -> ${JSON.stringify(m.replacement)}\n`);
   if (stubs) {
