@@ -32,12 +32,15 @@ export const FAULTS = {
   'code-never-expires': { requirement: 'OAUTH-CODE-EXPIRES', description: 'Authorization codes never expire.' },
   'code-redeemable-by-other-client': { requirement: 'OAUTH-CODE-OTHER-CLIENT', description: 'An authorization code is exchanged for a token by any registered client, not only the one it was issued to.' },
   'code-lives-an-hour': { requirement: 'OAUTH-CODE-LIFETIME', description: 'Authorization codes expire an hour after issue, not ten minutes.' },
+  'code-grant-token-refused': { requirement: 'OAUTH-CODE-EXCHANGE', description: 'The access token of the authorization_code grant is refused by the API (found by mutation testing: the suites used tokens from the control protocol).' },
+  'new-code-voids-others': { requirement: 'OAUTH-CODE-EXCHANGE', description: 'Issuing an authorization code drops every code still outstanding (found by mutation testing: no test held two codes at once).' },
 
   // Token endpoint
   'basic-header-accepted': { requirement: 'TOKEN-BASIC-REJECTED', description: 'Client credentials in an Authorization: Basic header are accepted when the body lacks them.' },
   'basic-header-not-ignored': { requirement: 'TOKEN-BASIC-IGNORED', description: 'A bogus Authorization: Basic header makes an otherwise correct token request fail.' },
   'wrong-secret-accepted': { requirement: 'TOKEN-BODY-SECRET-CHECKED', description: 'client_secret in the body is not checked.' },
   'malformed-400': { requirement: 'TOKEN-MALFORMED-302-ERROR', description: 'A malformed token request gets a 400 JSON error instead of a 302 to /error.' },
+  'wrong-method-404': { requirement: 'TOKEN-MALFORMED-302-ERROR', description: 'A token request with the wrong HTTP method (PUT, DELETE, PATCH) gets a 404 instead of a 302 to /error (found by mutation testing).' },
   'expires-in-string': { requirement: 'TOKEN-RESPONSE-SHAPE', description: 'expires_in is sent as a string of digits, not an integer.' },
   'access-token-opaque': { requirement: 'TOKEN-ACCESS-TOKEN-JWT', description: 'access_token is an opaque random string, not a JWT.' },
   'client-id-unchecked': { requirement: 'TOKEN-CLIENT-ID-CHECKED', description: 'The token endpoint checks only client_secret: any client_id is taken for the registered one.' },

@@ -30,6 +30,7 @@ export class AuthorizationCodes {
 
   issue(grant: { clientId: string; userId: string; redirectUri: string }): string {
     this.#sweep();
+    if (this.ctx.faults.has('new-code-voids-others')) this.#codes.clear();
     const code = randomBytes(24).toString('base64url');
     const lifetime = this.ctx.faults.has('code-lives-an-hour') ? LONG_CODE_LIFETIME_MS : CODE_LIFETIME_MS;
     this.#codes.set(code, { ...grant, expiresAtMs: this.ctx.clock.now() + lifetime, used: false });

@@ -103,7 +103,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           if (redeemed.replayedGrant) grants.revoke(redeemed.replayedGrant, 'code-replayed');
           return oauthError(reply, 400, 'invalid_grant', redeemed.reason);
         }
-        return tokenResponse(reply, { userId: redeemed.userId, clientId, grantId, withRefresh: !ctx.faults.has('code-grant-no-refresh-token') });
+        return tokenResponse(reply, { userId: redeemed.userId, clientId, grantId, withRefresh: !ctx.faults.has('code-grant-no-refresh-token'), deadAccessToken: ctx.faults.has('code-grant-token-refused') });
       }
       case 'client_credentials': {
         const sharedPermission = ctx.faults.has('cc-permission-shared') && ctx.clientCredentialsEnabled.size > 0;
@@ -158,6 +158,9 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     method: ['GET', 'PUT', 'DELETE', 'PATCH'],
     url: TOKEN_PATH,
     config: TOKEN_ENDPOINT_CONFIG,
-    handler: async (_request, reply) => answerMalformed(ctx, reply),
+    handler: async (request, reply) => {
+      if (request.method !== 'GET' && ctx.faults.has('wrong-method-404')) return reply.code(404).send({ error: 'not_found', message: 'no such route' });
+      return answerMalformed(ctx, reply);
+    },
   });
 }

@@ -12,7 +12,7 @@ import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
 import { user } from '../support/fixtures.js';
 import { checkProperty } from '../support/property.js';
-import { codeGrant, freshCode, postToken, tokenIssued } from '../support/tokens.js';
+import { codeGrant, freshCode, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
 
 /** True when the URL points at the given redirect URI (same origin and path). */
@@ -178,6 +178,30 @@ describe('Authorization code flow', () => {
     t.expect(res.status, `code exchange: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(200);
     t.expect(typeof res.json?.access_token, 'code exchange: the response must carry access_token').toBe('string');
     t.expect(typeof res.json?.refresh_token, 'code exchange: the response must carry refresh_token').toBe('string');
+  });
+
+  conformance('OAUTH-CODE-EXCHANGE', 'the tokens of a code exchange work: the API accepts the access token, the refresh grant redeems the refresh token', { needs: ['consent'] }, async (t) => {
+    // access_token: "Token used in the x-access-token header"; refresh_token: "Single-use token for the refresh grant".
+    const code = await freshCode(t);
+    const res = await postToken(t, codeGrant(t, code));
+    t.expect(tokenIssued(res), `code exchange: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(true);
+    const me = await t.http.api('GET', '/users/me', { accessToken: res.json.access_token });
+    t.expect(me.status, 'GET /users/me with the access token of a code exchange: the token was refused as invalid (HTTP 401)').not.toBe(401);
+    t.expect(me.status, `GET /users/me with the access token of a code exchange: the token was refused (HTTP ${me.status})`).not.toBe(403);
+    t.expect(me.status, `GET /users/me with the access token of a code exchange: HTTP ${me.status}`).toBeLessThan(500);
+    const refreshed = await postToken(t, refreshGrant(t, res.json.refresh_token));
+    t.expect(tokenIssued(refreshed), `refresh grant with the refresh_token of a code exchange: expected HTTP 200 with a new token pair; got HTTP ${refreshed.status}`).toBe(true);
+  });
+
+  conformance('OAUTH-CODE-EXCHANGE', 'a code is still exchanged after a code was issued to another user', { needs: ['consent', 'second-user'] }, async (t) => {
+    // Two approvals outstanding at once: issuing the second user's code must leave the first user's code exchangeable.
+    const first = await freshCode(t, 0);
+    const second = await freshCode(t, 1);
+    const res = await postToken(t, codeGrant(t, first));
+    t.expect(res.status, `the first user's code, exchanged after the second user's code was issued: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(200);
+    t.expect(typeof res.json?.access_token, 'the first user\'s code: the response must carry access_token').toBe('string');
+    const other = await postToken(t, codeGrant(t, second));
+    t.expect(other.status, `the second user's code, exchanged after the first: expected HTTP 200 with a token response; got HTTP ${other.status}`).toBe(200);
   });
 });
 

@@ -9,7 +9,7 @@ import { explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
 import { prerequisite } from '../support/prerequisite.js';
-import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, refreshGrant, tokenIssued, tokenUrl } from '../support/tokens.js';
+import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, refreshGrant, rememberTokens, tokenIssued, tokenUrl } from '../support/tokens.js';
 
 /** A fresh code exchanged the ordinary way: the token response every shape check reads. */
 async function codeExchange(t: SuiteContext) {
@@ -98,6 +98,22 @@ describe('POST {auth_url}/access_token', () => {
     t.expect(res.location, 'the 302 must carry a Location').toBeTruthy();
     const where = new URL(res.location!, tokenUrl(t));
     t.expect(/\/error\/?$/.test(where.pathname), `the 302 must point to /error; Location path is ${where.pathname}`).toBe(true);
+  });
+
+  /** The methods other than POST that are wrong beyond doubt (GET is described by troubleshooting guidance: TOKEN-GET-METHOD). */
+  const WRONG_METHODS = ['PUT', 'DELETE', 'PATCH'] as const;
+
+  conformance('TOKEN-MALFORMED-302-ERROR', 'a token request with the wrong HTTP method (PUT, DELETE, PATCH) gets a 302 to /error', {}, async (t) => {
+    const p = t.target.profile;
+    const form = { grant_type: 'authorization_code', client_id: p.clientId, client_secret: p.clientSecret, code: `lockconf-bogus-${Date.now().toString(36)}` };
+    for (const method of WRONG_METHODS) {
+      const res = await t.http.request({ method, url: tokenUrl(t), form });
+      rememberTokens(t, res);
+      t.expect(tokenIssued(res), `${method} /access_token: no token may be issued`).toBe(false);
+      t.expect(res.status, `${method} /access_token (the wrong HTTP method): expected HTTP 302; got HTTP ${res.status}`).toBe(302);
+      const where = res.location ? new URL(res.location, tokenUrl(t)).pathname : null;
+      t.expect(where !== null && /\/error\/?$/.test(where), `${method} /access_token: the 302 must point to /error; Location path is ${where ?? 'absent'}`).toBe(true);
+    }
   });
 
   conformance('TOKEN-GET-METHOD', 'what GET with query parameters does (which method is authoritative: not shown)', { needs: ['consent'] }, async (t) => {

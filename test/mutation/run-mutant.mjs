@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * The command Stryker's command runner starts for each mutant (and once for the
+ * unmutated dry run): one `lockconf conformance` on the embedded mock, in this
+ * sandbox, then the kill logic of mutant-verdict.mjs on its conformance.json.
+ * Exit 1: killed (a requirement failed or warned, or the run did not finish);
+ * exit 0: survived.
+ *
+ * - The active mutant reaches the in-process mock through the environment
+ *   (__STRYKER_ACTIVE_MUTANT__, set by Stryker, inherited by the CLI).
+ * - Each run writes into a temporary directory of its own (concurrent runners share
+ *   the sandbox tree: a shared --out let one mutant read another's verdict).
+ * - A fixed seed (LOCKCONF_MUTATION_SEED, default 1), so that fast-check draws the
+ *   same inputs for every mutant and a status cannot flip from run to run.
+ * - The requirement scope (LOCKCONF_MUTATION_ONLY, space-separated IDs or globs, as
+ *   `--only` takes them), set per mutated folder by test/mutation/stryker.config.mjs.
+ * - The unmutated run (Stryker's dry run, no active mutant) writes the scope's
+ *   requirements it leaves not tested to BASELINE in the sandbox; a mutant's run
+ *   that leaves another one not tested is killed.
+ * - LOCKCONF_MUTATION_LOG=FILE appends one JSON line per mutant (id, killed, reason):
+ *   a running Stryker reports its mutants only when it ends.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mutantVerdict, notTestedInScope, readText } from './mutant-verdict.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const seed = process.env.LOCKCONF_MUTATION_SEED || '1';
+const only = (process.env.LOCKCONF_MUTATION_ONLY || '').trim();
+const verbose = process.env.LOCKCONF_MUTATION_VERBOSE === '1';
+const log = process.env.LOCKCONF_MUTATION_LOG;
+
+const BASELINE = join(ROOT, '.lockconf-mutation-baseline.json');
+const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
+
+const out = mkdtempSync(join(tmpdir(), 'lockconf-mutant-'));
+try {
+  const args = [join(ROOT, 'bin', 'lockconf.js'), 'conformance', '--no-allure', '--allow-incomplete', '--seed', seed, '--out', out];
+  if (only) args.push('--only', only);
+  const run = spawnSync(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, LOCKCONF_NO_ALLURE: '1' },
+    stdio: verbose ? 'inherit' : 'ignore',
+  });
+  const text = readText(join(out, 'conformance.json'));
+  let baseline;
+  if (mutant === undefined) {
+    // The reference run: what it leaves not tested is the baseline, not a fault.
+    let parsed = null;
+    try { parsed = JSON.parse(text ?? 'null'); } catch { /* judged below */ }
+    baseline = new Set(notTestedInScope(parsed));
+    writeFileSync(BASELINE, JSON.stringify([...baseline]));
+  } else {
+    baseline = new Set(JSON.parse(readText(BASELINE) ?? '[]'));
+  }
+  const verdict = mutantVerdict(text, baseline);
+  process.stderr.write(`mutant ${mutant ?? 'none'}: ${verdict.killed ? 'killed' : 'survived'} (${verdict.reason}; cli exit ${run.status ?? run.signal})\n`);
+  if (log) appendFileSync(log, `${JSON.stringify({ mutant: mutant ?? 'none', killed: verdict.killed, reason: verdict.reason, cliExit: run.status })}\n`);
+  process.exitCode = verdict.killed ? 1 : 0;
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+/**
+ * `npm run mutation:triage [-- --list | --stubs | --strict]`: the mutation score of
+ * each folder from its Stryker results (test/mutation/incremental/<folder>.json),
+ * and how many surviving mutants test/mutation/triage.json does not account for.
+ *
+ * A triage entry names a survivor by file, mutator, replacement and the original
+ * text it replaces (`original`), so that it still matches when lines move; `line`
+ * is for the reader, and picks the entry when several share the rest. Classes:
+ *   equivalent  no behaviour on the wire changes (`why` says why);
+ *   legal       the spec allows the changed behaviour (`spec` quotes the sentence);
+ *   gap         a test was missing (`test`: the requirement whose test now kills
+ *               it, or `open`: not written yet).
+ * Entries that match no survivor (fixed, killed now, or moved text) are listed as stale.
+ * `closed` keeps the gaps a new test closed (survivors once, killed now) for the record.
+ *
+ *   --list    print every untriaged survivor
+ *   --stubs   print untriaged survivors as triage entries to fill in
+ *   --strict  exit 1 when a survivor is untriaged
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FOLDER_NAMES, incrementalFileOf } from './folders.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const TRIAGE_FILE = 'test/mutation/triage.json';
+export const CLASSES = ['equivalent', 'legal', 'gap'];
+
+/** The source text a mutant replaces (report locations: 1-based lines and columns). */
+export function originalText(source, location) {
+  const lines = source.split('\n');
+  const { start, end } = location;
+  if (start.line === end.line) return lines[start.line - 1].slice(start.column - 1, end.column - 1);
+  const parts = [lines[start.line - 1].slice(start.column - 1)];
+  for (let l = start.line; l < end.line - 1; l++) parts.push(lines[l]);
+  parts.push(lines[end.line - 1].slice(0, end.column - 1));
+  return parts.join('\n');
+}
+
+const squash = (text) => text.replace(/\s+/g, ' ').trim();
+const keyOf = (m) => [m.file, m.mutator, squash(m.replacement ?? ''), squash(m.original)].join('|');
+
+/** Every mutant of a Stryker report as { file, line, mutator, replacement, original, status }. */
+export function mutantsOf(report) {
+  const out = [];
+  for (const [file, result] of Object.entries(report.files ?? {})) {
+    for (const m of result.mutants ?? []) {
+      out.push({
+        file,
+        line: m.location.start.line,
+        mutator: m.mutatorName,
+        replacement: m.replacement ?? '',
+        original: originalText(result.source, m.location),
+        status: m.status,
+      });
+    }
+  }
+  return out;
+}
+
+/** Counts and score of a list of mutants (Stryker's score: detected / valid, ignored left out). */
+export function scoreOf(mutants) {
+  const n = (s) => mutants.filter((m) => m.status === s).length;
+  const counts = {
+    mutants: mutants.length,
+    ignored: n('Ignored'),
+    killed: n('Killed'),
+    timeout: n('Timeout'),
+    survived: n('Survived'),
+    noCoverage: n('NoCoverage'),
+    errors: n('CompileError') + n('RuntimeError'),
+  };
+  const detected = counts.killed + counts.timeout;
+  const valid = detected + counts.survived + counts.noCoverage;
+  return { ...counts, score: valid ? (100 * detected) / valid : null };
+}
+
+/** The survivors (and no-coverage mutants) with their triage entry, if any; and the triage entries no survivor matched. */
+export function matchTriage(mutants, entries) {
+  const groups = new Map();
+  for (const e of entries) {
+    const k = keyOf(e);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(e);
+  }
+  const used = new Set();
+  const survivors = mutants
+    .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
+    .map((m) => {
+      const group = groups.get(keyOf(m)) ?? [];
+      const entry = group.length <= 1 ? group[0] : [...group].sort((a, b) => Math.abs((a.line ?? 0) - m.line) - Math.abs((b.line ?? 0) - m.line))[0];
+      if (entry) used.add(entry);
+      return { ...m, triage: entry };
+    });
+  return { survivors, stale: entries.filter((e) => !used.has(e)) };
+}
+
+/** The triage entries of the committed triage file, checked for a known class and its field. */
+export function readTriage(file = join(ROOT, TRIAGE_FILE)) {
+  if (!existsSync(file)) return [];
+  const entries = JSON.parse(readFileSync(file, 'utf8')).survivors ?? [];
+  for (const e of entries) {
+    if (!CLASSES.includes(e.class)) throw new Error(`${TRIAGE_FILE}: ${e.file}:${e.line}: class "${e.class}" is not one of ${CLASSES.join(', ')}`);
+    if (e.class === 'legal' && !e.spec) throw new Error(`${TRIAGE_FILE}: ${e.file}:${e.line}: a legal survivor quotes the spec sentence that allows it ("spec")`);
+    if (!e.why) throw new Error(`${TRIAGE_FILE}: ${e.file}:${e.line}: says why ("why")`);
+  }
+  return entries;
+}
+
+/** The gaps a new test closed: survivors of an earlier run that are killed now (kept for the record). */
+export function readClosed(file = join(ROOT, TRIAGE_FILE)) {
+  if (!existsSync(file)) return [];
+  return JSON.parse(readFileSync(file, 'utf8')).closed ?? [];
+}
+
+const pct = (x) => (x === null ? '  n/a' : `${x.toFixed(1).padStart(5)}%`);
+
+/** Prints a line per folder and the untriaged count; returns the number of untriaged survivors. */
+export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = false, write = (s) => process.stdout.write(s), fileOf = incrementalFileOf } = {}) {
+  const entries = readTriage();
+  const all = [];
+  const rows = [];
+  for (const folder of folders) {
+    const file = join(ROOT, fileOf(folder));
+    if (!existsSync(file)) {
+      rows.push(`${folder.padEnd(9)} not run (no ${fileOf(folder)})`);
+      continue;
+    }
+    const mutants = mutantsOf(JSON.parse(readFileSync(file, 'utf8')));
+    all.push(...mutants);
+    const s = scoreOf(mutants);
+    rows.push(
+      `${folder.padEnd(9)}${String(s.mutants).padStart(8)}${String(s.ignored).padStart(8)}${String(s.killed).padStart(8)}${String(s.timeout).padStart(8)}` +
+        `${String(s.survived).padStart(9)}${String(s.noCoverage).padStart(7)}${String(s.errors).padStart(7)}  ${pct(s.score)}`,
+    );
+  }
+  const { survivors, stale } = matchTriage(all, entries);
+  const untriaged = survivors.filter((m) => !m.triage);
+  const byClass = Object.fromEntries(CLASSES.map((c) => [c, survivors.filter((m) => m.triage?.class === c).length]));
+  const total = scoreOf(all);
+  const detected = total.killed + total.timeout;
+  const realValid = detected + byClass.gap + untriaged.length;
+  write(`mutation testing of the mock (Stryker results: ${folders.map(fileOf).join(', ')}; triage: ${TRIAGE_FILE})\n`);
+  write(`folder    mutants ignored  killed timeout survived no-cov errors   score\n`);
+  for (const r of rows) write(`${r}\n`);
+  write(`${'all'.padEnd(9)}${String(total.mutants).padStart(8)}${String(total.ignored).padStart(8)}${String(total.killed).padStart(8)}${String(total.timeout).padStart(8)}${String(total.survived).padStart(9)}${String(total.noCoverage).padStart(7)}${String(total.errors).padStart(7)}  ${pct(total.score)}\n`);
+  const openGaps = survivors.filter((m) => m.triage?.class === 'gap' && (!m.triage.test || m.triage.test === 'open')).length;
+  write(`survivors: ${survivors.length}; triaged ${survivors.length - untriaged.length} (equivalent ${byClass.equivalent}, legal ${byClass.legal}, gap ${byClass.gap}: ${byClass.gap - openGaps} with a new test, ${openGaps} open); untriaged ${untriaged.length}\n`);
+  write(`score without equivalent and legal survivors: ${pct(realValid ? (100 * detected) / realValid : null)}\n`);
+  const closed = readClosed();
+  if (closed.length) write(`gaps closed by new tests (survivors of an earlier run, killed now): ${closed.length} (${[...new Set(closed.map((c) => c.test))].join(', ')})\n`);
+  if (stale.length) write(`stale triage entries (match no survivor): ${stale.length}\n`);
+  if (list) for (const m of untriaged) write(`  ${m.file}:${m.line} ${m.mutator} ${JSON.stringify(m.original)} -> ${JSON.stringify(m.replacement)}\n`);
+  if (stubs) {
+    const stub = untriaged.map(({ file, line, mutator, replacement, original }) => ({ file, line, mutator, replacement, original, class: '', why: '' }));
+    write(`${JSON.stringify(stub, null, 2)}\n`);
+  }
+  return untriaged.length;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = new Set(process.argv.slice(2));
+  const untriaged = printSummary({ list: args.has('--list'), stubs: args.has('--stubs') });
+  if (args.has('--strict') && untriaged > 0) process.exitCode = 1;
+}
