@@ -45,7 +45,8 @@ describe('a lane', () => {
     const outDir = await mkdtemp(join(tmpdir(), 'lockconf-lanes-'));
     const pool = new LanePool(3);
     try {
-      const answers = await Promise.all([1, 2, 3].map(() => pool.run({ outDir, seed: 1, only: ['NO-SUCH-REQUIREMENT'], mockOptions: {} })));
+      // A folder each: one run folder belongs to one run (harness/commands/run-dir.ts).
+      const answers = await Promise.all([1, 2, 3].map((n) => pool.run({ outDir: join(outDir, `run-${n}`), seed: 1, only: ['NO-SUCH-REQUIREMENT'], mockOptions: {} })));
       expect(answers.map((a) => a.exitCode)).toEqual([2, 2, 2]);
       for (const a of answers) expect(a.stderr).toContain('lockconf: ERR_USAGE: --only NO-SUCH-REQUIREMENT: no requirement matches (see --list)\n');
     } finally {
