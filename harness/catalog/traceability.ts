@@ -45,6 +45,8 @@ export interface TraceInputs {
   faults: readonly TracedFault[];
   /** The spec's markdown, for the verbatim check. */
   specText: string;
+  /** Requirement → the dimensions its slice break point covers (mock/slice-faults.ts); docs/coverage.md lists requirement × slice with it. */
+  sliceBreaks?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The marker a reading carries when an RFC rule stays MUST because the spec implies it. */

@@ -12,6 +12,7 @@ import { SPEC_PATH, specStatements } from '../catalog/spec-statements.js';
 import type { TraceInputs } from '../catalog/traceability.js';
 import { scanSuites } from '../run/selection.js';
 import { FAULTS } from '../../mock/faults.js';
+import { SLICE_BREAKS } from '../../mock/slice-faults.js';
 import { ROOT } from './common.js';
 
 export async function traceInputs(root = ROOT): Promise<TraceInputs> {
@@ -23,5 +24,6 @@ export async function traceInputs(root = ROOT): Promise<TraceInputs> {
     tests: await scanSuites(root),
     faults: Object.entries(FAULTS).map(([name, f]) => ({ name, requirement: f.requirement, description: f.description })),
     specText: await readFile(SPEC_PATH, 'utf8'),
+    sliceBreaks: Object.fromEntries(Object.entries(SLICE_BREAKS).map(([id, b]) => [id, b.dims])),
   };
 }

@@ -9,6 +9,7 @@ import type { RequirementStatus } from '../run/outcome.js';
 import { summariseNotTested } from './not-tested-summary.js';
 import { commonResponseHeaders, evidenceHomes, linkToEvidence, renderCommonHeaders, renderTestEvidence } from './evidence-html.js';
 import type { RequirementResult } from '../run/verdict.js';
+import type { SliceResult } from '../run/slice-results.js';
 import type { ConformanceResult, TestEvidence } from './result-file.js';
 
 const e = (value: unknown): string => escapeHtml(value === undefined || value === null ? '' : String(value));
@@ -54,6 +55,15 @@ function renderObservations(r: RequirementResult): string {
   return `<table class="obs"><caption>Observations</caption>${rows}</table>`;
 }
 
+/** The requirement's slices (conformance.json `slices`, harness/run/slice-results.ts): one line each with its status. */
+function renderSlices(r: RequirementResult & { slices?: SliceResult[] }): string {
+  if (!r.slices?.length) return '';
+  const rows = r.slices
+    .map((s) => `<tr><th class="mono">${e(s.slice)}</th><td>${badge(s.status === 'missing' ? 'not-tested' : s.status)}${s.status === 'missing' ? ' no test exercised it' : ''}</td></tr>`)
+    .join('');
+  return `<table class="obs slices"><caption>Slices</caption>${rows}</table>`;
+}
+
 interface EvidenceContext {
   tests: Map<string, TestEvidence>;
   homes: Map<string, string>;
@@ -72,7 +82,7 @@ function renderRequirement(r: RequirementResult, ctx: EvidenceContext): string {
 <header><a class="id mono" href="#${e(requirementAnchor(r.id))}">${e(r.id)}</a> <span class="level l-${e(r.level)}">${e(r.level)}</span> ${badge(r.status, r.expected)}</header>
 ${r.reason ? `<pre class="reason">${e(tidyReason(r.reason))}</pre>` : ''}${expectNote}
 <blockquote class="rule">${e(r.rule)}<footer>${e(r.source)} · ${e(r.section)}</footer></blockquote>
-${renderObservations(r)}
+${renderSlices(r)}${renderObservations(r)}
 ${shown.join('\n')}
 </article>`;
 }

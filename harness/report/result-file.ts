@@ -9,6 +9,7 @@ import type { Exchange } from '../contracts.js';
 import type { DeliveryEvidence, RequirementOutcome } from '../run/outcome.js';
 import type { Counts, RequirementResult, TestRecord, Verdict, VerdictResult } from '../run/verdict.js';
 import type { RunTimings } from './timings.js';
+import { slicesFor, type SliceResult } from '../run/slice-results.js';
 
 /** What global setup leaves in {runDir}/run-context.json (no secrets). */
 export interface RunContext {
@@ -47,7 +48,8 @@ export interface ConformanceResult {
   /** Set when verdict is `error`: a stable code and the one message that names the likely cause. */
   error?: RunError;
   counts: Counts;
-  requirements: RequirementResult[];
+  /** Each requirement with declared or exercised slices also carries them (additive: `slices`). */
+  requirements: Array<RequirementResult & { slices?: SliceResult[] }>;
   selection: { only: string[] | null; partial: boolean };
   expect: { file: string; stale: string[] } | null;
   tests: TestEvidence[];
@@ -115,7 +117,10 @@ export function buildResult(opts: {
     seed: opts.seed ?? ctx.seed ?? null,
     verdict: opts.verdict.verdict,
     counts: opts.verdict.counts,
-    requirements: opts.verdict.requirements,
+    requirements: opts.verdict.requirements.map((r) => {
+      const slices = slicesFor(r.id, opts.tests);
+      return slices.length > 0 ? { ...r, slices } : r;
+    }),
     selection: { only: opts.only, partial: opts.verdict.partial },
     expect: opts.expectFile ? { file: opts.expectFile, stale: opts.verdict.stale } : null,
     tests: opts.tests.map((t, i) => ({

@@ -17,7 +17,8 @@ export function authenticateClient(ctx: MockContext, form: Map<string, string>, 
     clientId ??= basic.clientId;
     clientSecret ??= basic.clientSecret;
   }
-  if (ctx.faults.has('basic-header-not-ignored') && authorization !== undefined && !basicMatches(ctx, basic)) {
+  const basicHonoured = ctx.faults.has('basic-header-not-ignored') || ctx.faults.breaks('TOKEN-BASIC-IGNORED', { grant: form.get('grant_type') });
+  if (basicHonoured && authorization !== undefined && !basicMatches(ctx, basic)) {
     return { ok: false };
   }
   if (ctx.faults.has('client-id-unchecked') && clientId !== undefined) clientId = ctx.credentials.clientId;

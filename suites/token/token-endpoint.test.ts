@@ -8,6 +8,7 @@ import { conformance } from '../../harness/service/conformance.js';
 import { explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
+import { withGrantRequest } from '../support/grants.js';
 import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, refreshGrant, tokenIssued, tokenUrl } from '../support/tokens.js';
 
 /** A fresh code exchanged the ordinary way: the token response every shape check reads. */
@@ -34,11 +35,12 @@ describe('POST {auth_url}/access_token', () => {
     t.expect(res.text.toLowerCase(), 'credentials only in a Basic header: expected the message "secrets did not match" in the body').toContain('secrets did not match');
   });
 
-  conformance('TOKEN-BASIC-IGNORED', 'a bogus Basic header beside correct body credentials is ignored', { needs: ['consent'] }, async (t) => {
-    const code = await freshCode(t);
-    const res = await postToken(t, codeGrant(t, code), { authorization: basicHeader('lockconf-bogus-client', 'lockconf-bogus-secret') });
-    t.expect(res.status, `correct body credentials with a bogus Basic header: the header must be ignored (HTTP 200); got HTTP ${res.status}`).toBe(200);
-    t.expect(tokenIssued(res), 'correct body credentials with a bogus Basic header: a token must be issued').toBe(true);
+  conformance('TOKEN-BASIC-IGNORED', 'a bogus Basic header beside correct body credentials is ignored, on every grant', {}, async (t) => {
+    await t.eachSlice('grant', (grant) => withGrantRequest(t, grant, async (body) => {
+      const res = await postToken(t, body, { authorization: basicHeader('lockconf-bogus-client', 'lockconf-bogus-secret') });
+      t.expect(res.status, `${grant} grant, correct body credentials with a bogus Basic header: the header must be ignored (HTTP 200); got HTTP ${res.status}`).toBe(200);
+      t.expect(tokenIssued(res), `${grant} grant, correct body credentials with a bogus Basic header: a token must be issued`).toBe(true);
+    }));
   });
 
   conformance('TOKEN-CLIENT-ID-CHECKED', 'a client_id the service does not know is refused, even with the right client_secret', { needs: ['user-token'] }, async (t) => {

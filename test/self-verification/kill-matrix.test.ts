@@ -3,6 +3,11 @@
  * caught by the requirement it names, and the mock and its legal variants must be
  * judged conformant with nothing failed or warned.
  *
+ * Besides the catalogued faults (mock/faults.ts), a deterministic sample of the
+ * generated slice faults (slice-faults.ts: one per requirement with slices) runs
+ * here; `npm run matrix -- --all` runs every generated fault (run-matrix.ts), or
+ * LOCKCONF_MATRIX_SLICES=all here.
+ *
  * LOCKCONF_MATRIX_SCOPE=full runs every suite for every fault (slower); the default
  * runs, for each fault, the suites of the area that holds its requirement.
  * Runs go side by side in long-lived lanes (lanes.ts, lane.ts), twice as many as
@@ -16,63 +21,30 @@
  * among them, and the runs that took longest start first, so the lanes end together.
  * The wall time and the lanes' CPU time are printed and kept in the report.
  *
- * LOCKCONF_MATRIX_FAULTS=name,name or an area (webhook-registration, "Event payloads")
+ * LOCKCONF_MATRIX_FAULTS=name,name, a generated fault (ID@dim=value), a requirement ID
+ * (its generated faults) or an area (webhook-registration, "Event payloads")
  * runs only those faults, one full-run scope check per area, and the plain mock and
  * the variants with those areas' suites: a quick loop while working on one area. Its
  * report is reports/self-verification-selection.{json,html}.
  */
 import { describe, expect, test } from 'vitest';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { defaultConcurrency, planMatrix, runMatrix, selectFaults } from './matrix.js';
-import { formatTable, readEarlier, summarise, writeMatrixReport } from './matrix-report.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const REPORT = join(ROOT, 'reports', 'self-verification.json');
-/** A selection (LOCKCONF_MATRIX_FAULTS) writes its own report and leaves the whole matrix's as it was. */
-const SELECTION_REPORT = join(ROOT, 'reports', 'self-verification-selection.json');
-/**
- * What a whole matrix learned, committed, so that a fresh clone (CI) starts from it when
- * reports/ holds no earlier matrix. Only a hint: a stale one costs time, never a verdict
- * (a shared run that spills over or misses still reruns its members). Rewritten by a
- * whole matrix run with LOCKCONF_MATRIX_WRITE_HINTS=1.
- */
-const HINTS = join(ROOT, 'test', 'self-verification', 'matrix-hints.json');
+import { writeFile } from 'node:fs/promises';
+import { formatTable } from './matrix-report.js';
+import { HINTS, runSession } from './matrix-session.js';
 
 describe('self-verification', () => {
   test('catches every catalogued fault and fails nothing that conforms', async () => {
-    const scope = process.env.LOCKCONF_MATRIX_SCOPE === 'full' ? 'full' : 'area';
-    const seed = Number(process.env.LOCKCONF_SEED ?? 20261122);
     const filter = process.env.LOCKCONF_MATRIX_FAULTS?.trim() || null;
-    const faults = selectFaults(filter ?? undefined);
-    const earlier = await readEarlier(existsSync(REPORT) ? REPORT : HINTS);
-    const alone = earlier.alone;
-    const entries = planMatrix({ scope, alone, ...(faults ? { faults } : {}) });
-    const outDir = await mkdtemp(join(tmpdir(), 'lockconf-matrix-'));
-    const concurrency = Number(process.env.LOCKCONF_MATRIX_CONCURRENCY ?? defaultConcurrency());
-    const pack = process.env.LOCKCONF_MATRIX_PACK !== '0';
-    let runs = 0;
-    let cpuTimeMs: number | null = 0;
-    const started = Date.now();
-    const outcomes = await runMatrix(entries, {
-      outDir,
-      seed,
-      concurrency,
-      pack,
-      alone,
-      earlierMs: earlier.durationMs,
-      onRun: (r) => {
-        runs++;
-        cpuTimeMs = r.cpuMs === null || cpuTimeMs === null ? null : cpuTimeMs + r.cpuMs;
-      },
+    const { summary, outcomes, wallTimeMs, selection } = await runSession({
+      scope: process.env.LOCKCONF_MATRIX_SCOPE === 'full' ? 'full' : 'area',
+      seed: Number(process.env.LOCKCONF_SEED ?? 20261122),
+      filter,
+      slices: process.env.LOCKCONF_MATRIX_SLICES === 'all' ? 'all' : 'sample',
+      ...(process.env.LOCKCONF_MATRIX_CONCURRENCY ? { concurrency: Number(process.env.LOCKCONF_MATRIX_CONCURRENCY) } : {}),
+      pack: process.env.LOCKCONF_MATRIX_PACK !== '0',
       onOutcome: (o) => process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)\n`),
     });
-    const wallTimeMs = Date.now() - started;
-    const summary = summarise(outcomes, { seed, scope, wallTimeMs, runs, concurrency, packed: pack, cpuTimeMs, filter, startedAlone: alone });
-    await writeMatrixReport(summary, faults ? SELECTION_REPORT : REPORT);
-    if (!faults && process.env.LOCKCONF_MATRIX_WRITE_HINTS === '1') {
+    if (!selection && process.env.LOCKCONF_MATRIX_WRITE_HINTS === '1') {
       const hints = { note: 'Written by the self-verification matrix (LOCKCONF_MATRIX_WRITE_HINTS=1): the entries to start alone, and how long each run took.', alone: summary.alone, rows: summary.rows.map((r) => ({ name: r.name, durationMs: r.durationMs })) };
       await writeFile(HINTS, `${JSON.stringify(hints, null, 1)}\n`);
     }
@@ -81,6 +53,6 @@ describe('self-verification', () => {
 
     const missed = outcomes.filter((o) => !o.ok).map((o) => `${o.entry.name}: ${o.why}`);
     expect(missed, 'entries the suite judged wrongly').toEqual([]);
-    if (!faults) expect(summary.faults).toBeGreaterThanOrEqual(30);
+    if (!filter) expect(summary.faults).toBeGreaterThanOrEqual(30);
   }, 40 * 60_000);
 });

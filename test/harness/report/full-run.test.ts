@@ -17,6 +17,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_CATALOG } from '../../../harness/catalog/index.js';
+import { declaredSlices, slicedRequirements } from '../../../harness/catalog/slices/index.js';
 import type { ConformanceResult } from '../../../harness/report/result-file.js';
 import { createMock, type RunningMock } from '../../../mock/server.js';
 import { launchChromium } from '../../support/chromium.js';
@@ -128,6 +129,19 @@ describe('a full conformance run through the command line', () => {
     expect(fileOf('DELIVERY-NO-REDIRECT')).toBe('suites/webhooks/delivery.suite.ts');
     expect(fileOf('OAUTH-STATE-ECHO')).toBe('suites/oauth/authorization-code.test.ts');
     expect(result.tests.map((t) => t.file)).not.toContain('suites/leased.test.ts');
+  });
+
+  it('exercises every declared slice of every requirement it judged (harness/catalog/slices)', () => {
+    // Issue 19's traceability rule: a declared slice no test exercised with an assertion is a gap, not a pass.
+    const gaps = result.requirements
+      .filter((r) => r.status !== 'not-tested' || r.reason !== 'no test checks this requirement')
+      .flatMap((r) => (r.slices ?? [])
+        .filter((s) => s.status === 'missing' || s.status === 'not-tested')
+        .map((s) => `${r.id} [${s.slice}]: ${s.status === 'missing' ? 'no test exercised it' : `not tested: ${s.reason ?? ''}`}`));
+    expect(gaps).toEqual([]);
+    for (const id of slicedRequirements()) {
+      expect(result.requirements.find((r) => r.id === id)?.slices?.length, `${id} lists its slices in conformance.json`).toBe(declaredSlices(id).length);
+    }
   });
 
   it('keeps index.html of a passing run under 300 KB', async () => {
