@@ -218,6 +218,11 @@ export class FaultSet {
     return false;
   }
 
+  /** Is any slice fault on? (State only slice faults need is kept only then.) */
+  anySlice(): boolean {
+    return this.#slices.size > 0;
+  }
+
   /** Every fault switched on: named ones, then slice faults. */
   list(): string[] {
     return [...this.#on, ...this.#sliceNames];

@@ -57,8 +57,8 @@ export const ACTOR: Dimension = {
 export const INVALID_TOKEN: Dimension = {
   id: 'invalid-token',
   title: 'Way an access token is invalid',
-  source: 'Errors: "Invalid access token on an API call | HTTP 401"; Access token: "An invalid token yields HTTP 401"',
-  values: ['garbage', 'bad-signature', 'expired', 'other-api-key'],
+  source: 'Errors: "Invalid access token on an API call | HTTP 401"; Access token: "An invalid token yields HTTP 401" (not a token at all, a JWT the service never signed, its own JWT with the signature altered; an expired one is HEADERS-EXPIRED-TOKEN-401)',
+  values: ['garbage', 'unsigned-jwt', 'tampered-signature'],
 };
 
 /** The dimensions every declarations file may use. */
