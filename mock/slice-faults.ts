@@ -36,6 +36,10 @@ export const SLICE_BREAKS = {
   'TOKEN-RESPONSE-JSON': { dims: ['grant'], description: 'The token response of that grant is form-encoded, not JSON.' },
   'TOKEN-ACCESS-TOKEN-JWT': { dims: ['grant'], description: 'The access_token of that grant is an opaque random string (which the API accepts), not a JWT.' },
 
+  // Client credentials
+  'TOKEN-CC-TOKEN-WORKS': { dims: ['endpoint'], description: 'That endpoint refuses (401) the access token of the application\'s own account.' },
+  'TOKEN-CC-REFRESH-WORKS': { dims: ['position'], description: 'The refresh grant refuses the application\'s own refresh token at that link of its chain.' },
+
   // Refresh tokens
   'REFRESH-NEW-PAIR': { dims: ['position', 'actor'], description: 'Redeeming a refresh token at that link of its chain (or of that account) returns the same refresh token again.' },
   'REFRESH-SINGLE-USE': { dims: ['position'], description: 'A refresh token at that link of its chain is not used up by its redemption.' },

@@ -147,6 +147,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
         }
         // Slice faults on one link of the chain, or on the application's own account.
         const link = { position: chainPosition(redeemed.link), actor: redeemed.userId === null ? 'application' : 'user' };
+        if (redeemed.userId === null && ctx.faults.breaks('TOKEN-CC-REFRESH-WORKS', link)) return refreshRefused(reply, 'refresh token refused');
         return tokenResponse(reply, {
           grantType,
           userId: redeemed.userId,

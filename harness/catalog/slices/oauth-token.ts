@@ -42,6 +42,11 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'TOKEN-RESPONSE-JSON': EVERY_GRANT,
     'TOKEN-ACCESS-TOKEN-JWT': EVERY_GRANT,
 
+    // client_credentials: "token for an account owned by the application"; "Token used in the x-access-token header".
+    'TOKEN-CC-TOKEN-WORKS': { endpoint: ['GET /users/me', 'GET /users/locks/mine'] },
+    // "refresh_token | string | Single-use token for the refresh grant": every link of the application's chain.
+    'TOKEN-CC-REFRESH-WORKS': { position: 'all' },
+
     // Refresh token: "the new refresh token replaces it": every link of a chain, and the application's own account.
     'REFRESH-NEW-PAIR': { position: 'all', actor: 'all' },
     'REFRESH-SINGLE-USE': { position: 'all' },
