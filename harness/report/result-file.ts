@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Exchange } from '../contracts.js';
 import type { DeliveryEvidence, RequirementOutcome } from '../run/outcome.js';
-import type { Counts, RequirementResult, TestRecord, Verdict, VerdictResult } from '../run/verdict.js';
+import { NOT_SELECTED, type Counts, type RequirementResult, type TestRecord, type Verdict, type VerdictResult } from '../run/verdict.js';
 import type { RunTimings } from './timings.js';
 import { slicesFor, type SliceResult } from '../run/slice-results.js';
 
@@ -118,7 +118,7 @@ export function buildResult(opts: {
     verdict: opts.verdict.verdict,
     counts: opts.verdict.counts,
     requirements: opts.verdict.requirements.map((r) => {
-      const slices = slicesFor(r.id, opts.tests);
+      const slices = r.reason === NOT_SELECTED ? [] : slicesFor(r.id, opts.tests); // outside --only: nothing to say
       return slices.length > 0 ? { ...r, slices } : r;
     }),
     selection: { only: opts.only, partial: opts.verdict.partial },

@@ -57,7 +57,7 @@ function redirectAllowed(ctx: MockContext, redirectUri: string, registered?: rea
   if (registered !== undefined ? registered.includes(redirectUri) : redirectUri === ctx.credentials.redirectUri) return true;
   if (registered === undefined && ctx.credentials.loginRedirectUri !== undefined && redirectUri === ctx.credentials.loginRedirectUri) return true;
   // Slice fault: a redirect_uri that differs from the registered one in one URL component only is taken for it.
-  if (registered === undefined && ctx.faults.breaks('OAUTH-REDIRECT-URI-REGISTERED', { 'redirect-uri-part': differingUrlPart(ctx.credentials.redirectUri, redirectUri) })) return true;
+  if (ctx.faults.anySlice() && (registered ?? [ctx.credentials.redirectUri]).some((uri) => ctx.faults.breaks('OAUTH-REDIRECT-URI-REGISTERED', { 'redirect-uri-part': differingUrlPart(uri, redirectUri) }))) return true;
   if (!ctx.faults.has('open-redirect')) return false;
   try {
     const url = new URL(redirectUri);
