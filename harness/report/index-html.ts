@@ -55,13 +55,18 @@ function renderObservations(r: RequirementResult): string {
   return `<table class="obs"><caption>Observations</caption>${rows}</table>`;
 }
 
-/** The requirement's slices (conformance.json `slices`, harness/run/slice-results.ts): one line each with its status. */
+/**
+ * The requirement's slices (conformance.json `slices`, harness/run/slice-results.ts), kept short:
+ * how many passed per dimension, and each slice that did not, with its status.
+ */
 function renderSlices(r: RequirementResult & { slices?: SliceResult[] }): string {
   if (!r.slices?.length) return '';
-  const rows = r.slices
-    .map((s) => `<tr><th class="mono">${e(s.slice)}</th><td>${badge(s.status === 'missing' ? 'not-tested' : s.status)}${s.status === 'missing' ? ' no test exercised it' : ''}</td></tr>`)
-    .join('');
-  return `<table class="obs slices"><caption>Slices</caption>${rows}</table>`;
+  const passed = new Map<string, number>();
+  for (const s of r.slices) if (s.status === 'passed') { const dim = s.slice.split('=')[0]!; passed.set(dim, (passed.get(dim) ?? 0) + 1); }
+  const others = r.slices.filter((s) => s.status !== 'passed')
+    .map((s) => `<span class="mono">${e(s.slice)}</span> ${badge(s.status === 'missing' ? 'not-tested' : s.status)}${s.status === 'missing' ? ' no test exercised it' : ''}`);
+  const counts = [...passed].map(([dim, n]) => `${e(dim)} ${n}`).join(', ');
+  return `<p class="slices"><b>Slices</b> ${r.slices.length - others.length}/${r.slices.length} passed${counts ? ` (${counts})` : ''}${others.length ? `; ${others.join('; ')}` : ''}</p>`;
 }
 
 interface EvidenceContext {
