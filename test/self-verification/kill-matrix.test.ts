@@ -6,7 +6,7 @@
  * Besides the catalogued faults (mock/faults.ts), a deterministic sample of the
  * generated slice faults (slice-faults.ts: one per requirement with slices) runs
  * here; `npm run matrix -- --all` runs every generated fault (run-matrix.ts), or
- * LOCKCONF_MATRIX_SLICES=all here.
+ * LOCKCONF_MATRIX_SLICES=all here (LOCKCONF_MATRIX_SLICES=none leaves the generated faults out).
  *
  * LOCKCONF_MATRIX_SCOPE=full runs every suite for every fault (slower); the default
  * runs, for each fault, the suites of the area that holds its requirement.
@@ -39,7 +39,7 @@ describe('self-verification', () => {
       scope: process.env.LOCKCONF_MATRIX_SCOPE === 'full' ? 'full' : 'area',
       seed: Number(process.env.LOCKCONF_SEED ?? 20261122),
       filter,
-      slices: process.env.LOCKCONF_MATRIX_SLICES === 'all' ? 'all' : 'sample',
+      slices: process.env.LOCKCONF_MATRIX_SLICES === 'all' || process.env.LOCKCONF_MATRIX_SLICES === 'none' ? process.env.LOCKCONF_MATRIX_SLICES : 'sample',
       ...(process.env.LOCKCONF_MATRIX_CONCURRENCY ? { concurrency: Number(process.env.LOCKCONF_MATRIX_CONCURRENCY) } : {}),
       pack: process.env.LOCKCONF_MATRIX_PACK !== '0',
       onOutcome: (o) => process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)\n`),

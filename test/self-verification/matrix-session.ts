@@ -23,8 +23,8 @@ export interface SessionOptions {
   seed: number;
   /** LOCKCONF_MATRIX_FAULTS: a selection of faults (named, generated, areas); null for all. */
   filter: string | null;
-  /** Which generated faults run without a filter: every one, or one per requirement (slice-faults.ts sampleFaults). */
-  slices: 'all' | 'sample';
+  /** Which generated faults run without a filter: every one, one per requirement (slice-faults.ts sampleFaults), or none. */
+  slices: 'all' | 'sample' | 'none';
   /** `{ index, count }`: run only this part of the entries (1-based), like vitest --shard. */
   shard?: { index: number; count: number };
   concurrency?: number;
@@ -62,7 +62,7 @@ export function shardEntries(entries: readonly MatrixEntry[], index: number, cou
 export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const faults = selectFaults(opts.filter ?? undefined);
   const all = generatedFaults();
-  const generated = opts.filter ? selectGenerated(opts.filter, all) : opts.slices === 'all' ? all : sampleFaults(all);
+  const generated = opts.filter ? selectGenerated(opts.filter, all) : opts.slices === 'all' ? all : opts.slices === 'none' ? [] : sampleFaults(all);
   const earlier = await readEarlier(existsSync(REPORT) ? REPORT : HINTS);
   const alone = earlier.alone;
   let entries = planMatrix({ scope: opts.scope, alone, generated, ...(faults ? { faults } : {}) });
