@@ -250,4 +250,14 @@ export interface ConformanceContext {
   /** End the test as not tested, with the reason. */
   notTested(reason: string): never;
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  /**
+   * Run fn as the check of one declared slice ({ grant: 'refresh_token' }) of this
+   * test's requirement, or of the t.check requirement it runs in (harness/run/slices.ts).
+   * Soft: a failing slice is recorded, headed by the slice, and the test goes on.
+   */
+  slice(slice: Readonly<Record<string, string>>, fn: () => void | Promise<void>): Promise<void>;
+  /** The declared values of a dimension (harness/catalog/slices) for this requirement, or `requirement`. */
+  slices(dim: string, requirement?: string): string[];
+  /** t.slice({ [dim]: value }, …) for every declared value of `dim`, in order. */
+  eachSlice(dim: string, fn: (value: string) => void | Promise<void>): Promise<void>;
 }

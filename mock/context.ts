@@ -106,9 +106,10 @@ export interface AccessTokenClaims {
 
 /** Issues and checks access tokens (JWTs). Provided by the OAuth side. */
 export interface AccessTokenService {
-  issue(claims: { userId: string | null; clientId: string; expiresAtMs?: number; grantId?: string }): Promise<{ token: string; expiresAtMs: number }>;
+  /** `opaque`: a random string the API accepts, not a JWT (a slice fault of TOKEN-ACCESS-TOKEN-JWT). */
+  issue(claims: { userId: string | null; clientId: string; expiresAtMs?: number; grantId?: string; opaque?: boolean }): Promise<{ token: string; expiresAtMs: number }>;
   /** The token's claims, or null when it is malformed, badly signed, expired or revoked. */
-  verify(token: string): Promise<AccessTokenClaims | null>;
+  verify(token: string, opts?: { ignoreExpiry?: boolean }): Promise<AccessTokenClaims | null>;
 }
 
 /** A control-protocol event request (POST /_control/events). */

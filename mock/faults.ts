@@ -8,6 +8,8 @@
  * to be failed (MUST) or warned (SHOULD).
  */
 
+import { parseSliceFault, sliceFaultProblem, type SliceBreakId } from './slice-faults.js';
+
 export interface FaultDefinition {
   /** The requirement (harness/catalog/index.ts) this fault breaks. */
   requirement: string;
@@ -167,26 +169,66 @@ export function isFaultName(name: string): name is FaultName {
   return Object.prototype.hasOwnProperty.call(FAULTS, name);
 }
 
-/** The set of faults switched on in one mock instance. */
+/** The set of faults switched on in one mock instance: named faults and slice faults (slice-faults.ts). */
 export class FaultSet {
   readonly #on: ReadonlySet<FaultName>;
+  /** requirement → dim → values broken; empty when no slice fault is on (the hot path's one check). */
+  readonly #slices: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>>;
+  readonly #sliceNames: readonly string[];
 
   constructor(names: Iterable<string> = []) {
     const on = new Set<FaultName>();
+    const slices = new Map<string, Map<string, Set<string>>>();
+    const sliceNames: string[] = [];
     for (const name of names) {
+      if (name.includes('@')) {
+        const problem = sliceFaultProblem(name);
+        if (problem) throw new Error(`unknown fault: ${problem}`);
+        const { requirement, dim, value } = parseSliceFault(name)!;
+        const dims = slices.get(requirement) ?? new Map<string, Set<string>>();
+        slices.set(requirement, dims);
+        dims.set(dim, (dims.get(dim) ?? new Set<string>()).add(value));
+        sliceNames.push(name);
+        continue;
+      }
       if (!isFaultName(name)) {
-        throw new Error(`unknown fault: ${name} (known: ${FAULT_NAMES.join(', ')})`);
+        throw new Error(`unknown fault: ${name} (known: ${FAULT_NAMES.join(', ')}, or a slice fault ID@dim=value of mock/slice-faults.ts)`);
       }
       on.add(name);
     }
     this.#on = on;
+    this.#slices = slices;
+    this.#sliceNames = sliceNames;
   }
 
   has(name: FaultName): boolean {
     return this.#on.has(name);
   }
 
-  list(): FaultName[] {
-    return [...this.#on];
+  /**
+   * Is rule `requirement` broken here? `at` gives, per dimension, the slice this
+   * request is in (a value, several values, or none): true when a slice fault of
+   * that requirement names one of them. The one call at a rule's break point.
+   */
+  breaks(requirement: SliceBreakId, at: Readonly<Record<string, string | readonly string[] | null | undefined>>): boolean {
+    if (this.#slices.size === 0) return false;
+    const mine = this.#slices.get(requirement);
+    if (!mine) return false;
+    for (const [dim, value] of Object.entries(at)) {
+      const broken = mine.get(dim);
+      if (!broken || value === null || value === undefined) continue;
+      if (typeof value === 'string' ? broken.has(value) : value.some((v) => broken.has(v))) return true;
+    }
+    return false;
+  }
+
+  /** Is any slice fault on? (State only slice faults need is kept only then.) */
+  anySlice(): boolean {
+    return this.#slices.size > 0;
+  }
+
+  /** Every fault switched on: named ones, then slice faults. */
+  list(): string[] {
+    return [...this.#on, ...this.#sliceNames];
   }
 }

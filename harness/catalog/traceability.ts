@@ -47,6 +47,8 @@ export interface TraceInputs {
   specText: string;
   /** docs/control-protocol.md, for the verbatim check of rules that rest on the control contract. */
   controlText?: string;
+  /** Requirement → the dimensions its slice break point covers (mock/slice-faults.ts); docs/coverage.md lists requirement × slice with it. */
+  sliceBreaks?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The marker a reading carries when an RFC rule stays MUST because the spec implies it. */

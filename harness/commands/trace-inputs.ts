@@ -13,6 +13,7 @@ import { SPEC_PATH, specStatements } from '../catalog/spec-statements.js';
 import type { TraceInputs } from '../catalog/traceability.js';
 import { scanSuites } from '../run/selection.js';
 import { FAULTS } from '../../mock/faults.js';
+import { SLICE_BREAKS } from '../../mock/slice-faults.js';
 import { ROOT } from './common.js';
 
 export async function traceInputs(root = ROOT): Promise<TraceInputs> {
@@ -25,5 +26,6 @@ export async function traceInputs(root = ROOT): Promise<TraceInputs> {
     faults: Object.entries(FAULTS).map(([name, f]) => ({ name, requirement: f.requirement, description: f.description })),
     specText: await readFile(SPEC_PATH, 'utf8'),
     controlText: await readFile(join(root, 'docs', 'control-protocol.md'), 'utf8'),
+    sliceBreaks: Object.fromEntries(Object.entries(SLICE_BREAKS).map(([id, b]) => [id, b.dims])),
   };
 }

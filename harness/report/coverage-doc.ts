@@ -12,6 +12,7 @@ import {
   testsByRequirement,
   type TraceInputs,
 } from '../catalog/traceability.js';
+import { renderSliceSection } from './slices-doc.js';
 
 function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -77,6 +78,7 @@ export function renderCoverageDoc(input: TraceInputs & { catalog: readonly Requi
       out.push(`${head}| \`${id}\` ${req.level} | ${testText} | ${faultText} |`);
     });
   }
+  if (input.sliceBreaks) out.push(...renderSliceSection(input.requirements, input.sliceBreaks));
   out.push('');
   return out.join('\n');
 }

@@ -9,6 +9,7 @@ import type { RequirementStatus } from '../run/outcome.js';
 import { summariseNotTested } from './not-tested-summary.js';
 import { commonResponseHeaders, evidenceHomes, linkToEvidence, renderCommonHeaders, renderTestEvidence } from './evidence-html.js';
 import type { RequirementResult } from '../run/verdict.js';
+import type { SliceResult } from '../run/slice-results.js';
 import type { ConformanceResult, TestEvidence } from './result-file.js';
 import { VERDICT_NOTE, VERDICT_TITLE as VERDICT_TEXT, scopeText, weakenedText } from './verdict-text.js';
 
@@ -44,6 +45,20 @@ function renderObservations(r: RequirementResult): string {
   return `<table class="obs"><caption>Observations</caption>${rows}</table>`;
 }
 
+/**
+ * The requirement's slices (conformance.json `slices`, harness/run/slice-results.ts), kept short:
+ * how many passed per dimension, and each slice that did not, with its status.
+ */
+function renderSlices(r: RequirementResult & { slices?: SliceResult[] }): string {
+  if (!r.slices?.length) return '';
+  const passed = new Map<string, number>();
+  for (const s of r.slices) if (s.status === 'passed') { const dim = s.slice.split('=')[0]!; passed.set(dim, (passed.get(dim) ?? 0) + 1); }
+  const others = r.slices.filter((s) => s.status !== 'passed')
+    .map((s) => `<span class="mono">${e(s.slice)}</span> ${badge(s.status === 'missing' ? 'not-tested' : s.status)}${s.status === 'missing' ? ' no test exercised it' : ''}`);
+  const counts = [...passed].map(([dim, n]) => `${e(dim)} ${n}`).join(', ');
+  return `<p class="slices"><b>Slices</b> ${r.slices.length - others.length}/${r.slices.length} passed${counts ? ` (${counts})` : ''}${others.length ? `; ${others.join('; ')}` : ''}</p>`;
+}
+
 interface EvidenceContext {
   tests: Map<string, TestEvidence>;
   homes: Map<string, string>;
@@ -68,7 +83,7 @@ function renderRequirement(r: RequirementResult, ctx: EvidenceContext): string {
 <header><a class="id mono" href="#${e(requirementAnchor(r.id))}">${e(r.id)}</a> <span class="level l-${e(r.level)}">${e(r.level)}</span> ${badge(r.status, r.expected)}</header>
 ${blockedNote}${blocksNote}${r.reason ? `<pre class="reason">${e(tidyReason(r.reason))}</pre>` : ''}${expectNote}
 <blockquote class="rule">${e(r.rule)}<footer>${e(r.source)} · ${e(r.section)}</footer></blockquote>
-${renderObservations(r)}
+${renderSlices(r)}${renderObservations(r)}
 ${shown.join('\n')}
 </article>`;
 }

@@ -7,9 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Exchange } from '../contracts.js';
 import type { DeliveryEvidence, RequirementOutcome } from '../run/outcome.js';
-import type { Counts, RequirementResult, TestRecord, Verdict, VerdictResult } from '../run/verdict.js';
+import { NOT_SELECTED, type Counts, type RequirementResult, type TestRecord, type Verdict, type VerdictResult } from '../run/verdict.js';
 import type { RunTimings } from './timings.js';
 import type { Weakening } from '../run/weakening.js';
+import { slicesFor, type SliceResult } from '../run/slice-results.js';
 
 /** What global setup leaves in {runDir}/run-context.json (no secrets). */
 export interface RunContext {
@@ -48,7 +49,8 @@ export interface ConformanceResult {
   /** Set when verdict is `error`: a stable code and the one message that names the likely cause. */
   error?: RunError;
   counts: Counts;
-  requirements: RequirementResult[];
+  /** Each requirement with declared or exercised slices also carries them (additive: `slices`). */
+  requirements: Array<RequirementResult & { slices?: SliceResult[] }>;
   /**
    * The run's scope: `only` the IDs --only selected; `partial` true when narrowed or weakened;
    * `inScope` of `total` requirements judged; `weakenedBy` the settings that weakened it.
@@ -122,7 +124,10 @@ export function buildResult(opts: {
     seed: opts.seed ?? ctx.seed ?? null,
     verdict: opts.verdict.verdict,
     counts: opts.verdict.counts,
-    requirements: opts.verdict.requirements,
+    requirements: opts.verdict.requirements.map((r) => {
+      const slices = r.reason === NOT_SELECTED ? [] : slicesFor(r.id, opts.tests); // outside --only: nothing to say
+      return slices.length > 0 ? { ...r, slices } : r;
+    }),
     selection: { only: opts.only, partial: opts.verdict.partial, inScope: opts.verdict.scope.inScope, total: opts.verdict.scope.total, weakenedBy: opts.verdict.weakenedBy },
     ...(opts.verdict.interference ? { interference: opts.verdict.interference } : {}),
     expect: opts.expectFile ? { file: opts.expectFile, stale: opts.verdict.stale } : null,

@@ -14,6 +14,7 @@ import { requirement as catalogRequirement, type Capability, type Requirement } 
 import { LockconfError, isLockconfError } from './errors.js';
 import { OutcomeRecorder, deepRedact, describeFailure } from './outcome-recorder.js';
 import { PrerequisiteFailed, blockersFor, isPrerequisiteFailed } from './prerequisite.js';
+import { SliceRunner } from './slices.js';
 import type { EvidenceSink } from '../report/allure-sink.js';
 import type {
   CaptureClientLike,
@@ -175,6 +176,7 @@ export async function runConformanceTest(
   also.forEach((other) => lookup(other)); // an unknown ID is a suite bug: fail loudly
 
   let http: HttpClientLike | null = null;
+  const slices = new SliceRunner({ recorder, current: () => checking.getStore() ?? declared.id, notTestedReason, redact, evidence: () => (http ? lastExchange(http) : null) });
   const inboxes: Inbox[] = [];
   let finished = false;
 
@@ -189,6 +191,7 @@ export async function runConformanceTest(
       // Redacted again with everything this test learnt: a token first seen in a response is covered too.
       exchanges: deepRedact(exchanges, redact),
       deliveries: deepRedact(deliveries, redact),
+      ...(slices.records().length ? { slices: slices.records() } : {}),
     };
     ctx.task.meta.lockconf = meta;
     return meta;
@@ -235,7 +238,7 @@ export async function runConformanceTest(
     capture,
     control,
     flows: session.flows,
-    expect: ctx.expect ?? globalExpect,
+    expect: slices.counting(ctx.expect ?? globalExpect),
     async check(otherId, fn) {
       const other = lookup(otherId);
       if (!seenChecks.has(other.id)) {
@@ -244,7 +247,7 @@ export async function runConformanceTest(
       }
       try {
         await checking.run(other.id, fn);
-        recorder.pass(other.id);
+        slices.settle(other.id);
       } catch (err) {
         if (notTestedReason(err) !== null) throw err;
         const blockers = isPrerequisiteFailed(err) ? blockersFor(err, other.id) : [];
@@ -278,13 +281,14 @@ export async function runConformanceTest(
     targetNow: async () => (control ? await control.now() : Date.now()),
     inbox: (inboxOpts) => capture.newInbox(inboxOpts),
     exclusive: (fn) => (session.exclusive ? session.exclusive(fn) : fn()),
+    ...slices.api(),
   };
 
   let skipReason: string | null = null;
   let blockedBy: { by: string[]; reason: string } | null = null;
   try {
     await body(t);
-    recorder.pass(declared.id);
+    slices.settle(declared.id); // passed, or not tested when no slice of it could be carried out
   } catch (err) {
     const reason = notTestedReason(err);
     if (reason !== null) {

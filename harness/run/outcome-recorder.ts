@@ -59,6 +59,17 @@ export class OutcomeRecorder {
     entry.failures.push(evidence ? `${reason}\n${this.#deps.redact(evidence)}` : reason);
   }
 
+  /**
+   * One slice (t.slice: "grant=refresh_token") of `id` failed: as fail(), the reason
+   * headed by the slice. Returns the reason (redacted) for the slice's own record.
+   */
+  failSlice(id: string, slice: string, error: unknown, evidence?: string | null): string {
+    const entry = this.#entry(id);
+    const reason = `[${this.#deps.redact(slice)}] ${describeFailure(entry.requirement, error, this.#deps.redact)}`;
+    entry.failures.push(evidence ? `${reason}\n${this.#deps.redact(evidence)}` : reason);
+    return reason;
+  }
+
   /** The test could not check `id`; `reason` says why. */
   notTested(id: string, reason: string): void {
     this.#entry(id).notTested = this.#deps.redact(reason);

@@ -41,6 +41,16 @@ export interface DeliveryEvidence {
   answeredStatus: number;
 }
 
+/** One slice a test exercised (t.slice): for which requirement, and how it went. */
+export interface SliceRecord {
+  requirement: string;
+  /** `dim=value` (harness/catalog/slices). */
+  slice: string;
+  status: 'passed' | 'failed' | 'not-tested';
+  /** Why failed (the assertion, redacted) or not tested. */
+  reason?: string;
+}
+
 export interface TestMeta {
   /** The requirement the test is declared for. */
   requirement: string;
@@ -49,6 +59,8 @@ export interface TestMeta {
   observations: Observation[];
   exchanges: Exchange[];
   deliveries: DeliveryEvidence[];
+  /** The slices the test exercised (t.slice), in order; absent when none. */
+  slices?: SliceRecord[];
 }
 
 declare module 'vitest' {

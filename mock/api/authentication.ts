@@ -34,6 +34,35 @@ const SHORT_ROTATION_MINIMUM_MS = 60 * 60 * 1000;
 /** Under rotation-capped, a session's rotated tokens never outlive its first token by more than this. */
 const ROTATION_CAP_MS = 24 * 60 * 60 * 1000;
 
+/** The endpoint as the spec names it (the slice dimension `endpoint`, mock/slice-faults.ts), or null. */
+function specEndpoint(request: FastifyRequest): string | null {
+  const url = request.routeOptions.url ?? '';
+  if (url.endsWith('/users/me')) return 'GET /users/me';
+  if (url.endsWith('/users/locks/mine')) return 'GET /users/locks/mine';
+  if (url.endsWith('/webhook/user')) return `${request.method} /webhook/user`;
+  if (url.endsWith('/webhook/:lockID')) return 'POST /webhook/:lockID';
+  if (url.endsWith('/webhook/:lockID/:clientID')) return 'DELETE /webhook/:lockID/:clientID';
+  if (url.includes('/remoteoperate/')) return '/remoteoperate/status';
+  return null;
+}
+
+/** How an invalid token is invalid (the slice dimension `invalid-token`): not a JWT, a JWT of someone else's, or this mock's own with its signature spoilt. */
+function invalidKind(token: string): string {
+  const parts = token.split('.');
+  if (parts.length !== 3) return 'garbage';
+  try {
+    const payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    return typeof payload.client_id === 'string' && typeof payload.jti === 'string' ? 'tampered-signature' : 'unsigned-jwt';
+  } catch {
+    return 'garbage';
+  }
+}
+
+/** The slice dimension `position` of a rotated token: the first of its chain, a later one (the third or after), or neither. */
+function rotationPosition(generation: number): 'first' | 'later' | null {
+  return generation === 1 ? 'first' : generation >= 3 ? 'later' : null;
+}
+
 /** The endpoint family of a route, for faults that break one family only. */
 function family(request: FastifyRequest): 'users' | 'webhook' | 'status-check' | 'other' {
   const url = request.routeOptions.url ?? '';
@@ -51,9 +80,12 @@ function family(request: FastifyRequest): 'users' | 'webhook' | 'status-check' |
 class FaultState {
   readonly opaque = new Map<string, AccessTokenClaims>();
   readonly caps = new Map<string, number>();
+  /** Under a slice fault only: how many rotations from its grant's token each rotated token is. */
+  readonly generations = new Map<string, number>();
   clear(): void {
     this.opaque.clear();
     this.caps.clear();
+    this.generations.clear();
   }
 }
 
@@ -104,13 +136,16 @@ export function installAuthentication(app: FastifyInstance, ctx: MockContext, de
     }
     const token = singleHeader(request, 'x-access-token');
     if (!token) {
-      const status = ctx.faults.has('missing-token-400') ? 400 : 401;
+      const status = ctx.faults.has('missing-token-400') || ctx.faults.anySlice() && ctx.faults.breaks('HEADERS-MISSING-TOKEN-401', { endpoint: specEndpoint(request) }) ? 400 : 401;
       throw new ApiError(status, 'invalid_token', 'x-access-token is missing');
     }
-    const claims = denylist.has(token) ? null : (opaqueClaims(token) ?? await ctx.tokens.verify(token));
+    const ignoreExpiry = ctx.faults.anySlice() && ctx.faults.breaks('HEADERS-EXPIRED-TOKEN-401', { endpoint: specEndpoint(request) });
+    let claims = denylist.has(token) ? null : (opaqueClaims(token) ?? await ctx.tokens.verify(token, { ignoreExpiry }));
+    if (claims?.userId === null && ctx.faults.anySlice() && ctx.faults.breaks('TOKEN-CC-TOKEN-WORKS', { endpoint: specEndpoint(request) })) claims = null;
     if (!claims) {
       const offUsers = ctx.faults.has('invalid-token-403-on-webhooks') && (family(request) === 'webhook' || family(request) === 'status-check');
-      const status = ctx.faults.has('invalid-token-403') || offUsers ? 403 : 401;
+      const sliceBroken = ctx.faults.anySlice() && ctx.faults.breaks('HEADERS-INVALID-TOKEN-401', { endpoint: specEndpoint(request), 'invalid-token': invalidKind(token) });
+      const status = ctx.faults.has('invalid-token-403') || offUsers || sliceBroken ? 403 : 401;
       throw new ApiError(status, 'invalid_token', 'x-access-token is invalid or expired; the user must authorize again');
     }
     request.apiCaller = { token, claims };
@@ -130,23 +165,30 @@ async function rotate(ctx: MockContext, denylist: TokenDenylist, faulty: FaultSt
   const where = family(request);
   if (ctx.faults.has('no-rotation-on-webhooks') && where === 'webhook') return;
   if (ctx.faults.has('no-rotation-on-status-check') && where === 'status-check') return;
+  // Slice faults (mock/slice-faults.ts): one endpoint, one link of the rotation chain, one account.
+  const generation = ctx.faults.anySlice() ? (faulty.generations.get(digest(caller.token)) ?? 0) + 1 : 0;
+  const at = generation > 0 ? { endpoint: specEndpoint(request), position: rotationPosition(generation) } : {};
+  const actor = caller.claims.userId === null ? 'application' : 'user';
+  if (ctx.faults.breaks('HEADERS-ROTATION-ON-SUCCESS', { ...at, actor })) return;
 
   const presented = caller.claims.expiresAtMs;
   const minimum = ctx.faults.has('rotated-token-short') ? SHORT_ROTATION_MINIMUM_MS : ROTATION_MINIMUM_MS;
-  let expiresAtMs = ctx.faults.has('rotation-not-extending')
+  let expiresAtMs = ctx.faults.has('rotation-not-extending') || ctx.faults.breaks('HEADERS-ROTATION-EXTENDS', at)
     ? presented
     : Math.max(presented + ROTATION_EXTENSION_MS, ctx.clock.now() + minimum);
+  if (ctx.faults.breaks('HEADERS-TOKEN-LIFETIME-24H', at)) expiresAtMs = ctx.clock.now() + SHORT_ROTATION_MINIMUM_MS;
   const cap = ctx.faults.has('rotation-capped') ? (faulty.caps.get(digest(caller.token)) ?? presented + ROTATION_CAP_MS) : null;
   if (cap !== null) expiresAtMs = Math.min(expiresAtMs, cap);
   const grantId = caller.claims.grantId;
   const claims = { userId: caller.claims.userId, clientId: caller.claims.clientId, expiresAtMs, ...(grantId ? { grantId } : {}) };
-  const issued = ctx.faults.has('rotated-token-opaque')
+  const issued = ctx.faults.has('rotated-token-opaque') || ctx.faults.breaks('HEADERS-ROTATED-TOKEN-JWT', at)
     ? opaqueToken(faulty, { ...claims, issuedAtMs: ctx.clock.now() })
     : await ctx.tokens.issue(claims);
   if (cap !== null) faulty.caps.set(digest(issued.token), cap);
-  if (ctx.faults.has('rotated-token-invalid')) denylist.add(issued.token);
+  if (generation > 0) faulty.generations.set(digest(issued.token), generation);
+  if (ctx.faults.has('rotated-token-invalid') || ctx.faults.breaks('HEADERS-ROTATED-TOKEN-WORKS', { ...at, actor })) denylist.add(issued.token);
   if (ctx.faults.has('rotated-token-invalid-on-webhooks') && where === 'webhook') denylist.add(issued.token);
-  if (ctx.faults.has('rotation-revokes-previous')) denylist.add(caller.token);
+  if (ctx.faults.has('rotation-revokes-previous') || ctx.faults.breaks('HEADERS-PREVIOUS-TOKEN-VALID', at)) denylist.add(caller.token);
   reply.header('x-access-token', issued.token);
   // The answer carries a token: no cache may keep it (RFC 6749 §5.1 asks the same of the token endpoint).
   reply.header('cache-control', 'no-store');

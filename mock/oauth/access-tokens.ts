@@ -61,7 +61,7 @@ export function createAccessTokens(ctx: MockContext, grants?: Grants): MockAcces
       // JWT exp has whole seconds; round up so a requested later expiry stays later.
       const expSec = claims.expiresAtMs !== undefined ? Math.ceil(claims.expiresAtMs / 1000) : iatSec + lifetimeSec();
       const expiresAtMs = expSec * 1000;
-      if (ctx.faults.has('access-token-opaque')) {
+      if (ctx.faults.has('access-token-opaque') || claims.opaque) {
         const token = randomBytes(32).toString('hex');
         opaque.set(token, { userId: claims.userId, clientId: claims.clientId, issuedAtMs: iatSec * 1000, expiresAtMs, ...(claims.grantId ? { grantId: claims.grantId } : {}) });
         return { token, expiresAtMs };
@@ -76,9 +76,9 @@ export function createAccessTokens(ctx: MockContext, grants?: Grants): MockAcces
       return { token: sign(claims, iatSec, expSec, randomBytes(32)), expiresAtMs: expSec * 1000 };
     },
 
-    async verify(token) {
+    async verify(token, opts) {
       if (typeof token !== 'string' || token.length === 0 || token.length > 4096) return null;
-      const ignoreExpiry = ctx.faults.has('expired-token-accepted');
+      const ignoreExpiry = ctx.faults.has('expired-token-accepted') || opts?.ignoreExpiry === true;
       const known = opaque.get(token);
       if (known) return (ignoreExpiry || known.expiresAtMs > ctx.clock.now()) && !grants?.isRevoked(known.grantId) ? { ...known } : null;
       try {

@@ -5,6 +5,7 @@
  */
 import type { MockContext } from '../context.js';
 import { registeredClient } from './other-clients.js';
+import { alterByCharClass, differingUrlPart } from '../slice-values.js';
 
 /** Longest state the mock keeps (longer ones get a 400 page). */
 export const MAX_STATE_LENGTH = 2048;
@@ -55,6 +56,8 @@ export function validateAuthorizationRequest(ctx: MockContext, query: URLSearchP
 function redirectAllowed(ctx: MockContext, redirectUri: string, registered?: readonly string[]): boolean {
   if (registered !== undefined ? registered.includes(redirectUri) : redirectUri === ctx.credentials.redirectUri) return true;
   if (registered === undefined && ctx.credentials.loginRedirectUri !== undefined && redirectUri === ctx.credentials.loginRedirectUri) return true;
+  // Slice fault: a redirect_uri that differs from the registered one in one URL component only is taken for it.
+  if (ctx.faults.anySlice() && (registered ?? [ctx.credentials.redirectUri]).some((uri) => ctx.faults.breaks('OAUTH-REDIRECT-URI-REGISTERED', { 'redirect-uri-part': differingUrlPart(uri, redirectUri) }))) return true;
   if (!ctx.faults.has('open-redirect')) return false;
   try {
     const url = new URL(redirectUri);
@@ -72,7 +75,7 @@ function bad(status: 400 | 422, error: string, message: string): AuthorizationVa
 export function approvalRedirect(ctx: MockContext, request: AuthorizationRequest, code: string): string {
   const url = new URL(request.redirectUri);
   url.searchParams.set('code', code);
-  if (!ctx.faults.has('approval-drops-state')) url.searchParams.set('state', echoedState(ctx, request.state));
+  if (!ctx.faults.has('approval-drops-state')) url.searchParams.set('state', echoedState(ctx, request.state, 'OAUTH-STATE-ECHO'));
   return url.toString();
 }
 
@@ -80,12 +83,14 @@ export function approvalRedirect(ctx: MockContext, request: AuthorizationRequest
 export function denialRedirect(ctx: MockContext, request: AuthorizationRequest): string {
   const url = new URL(request.redirectUri);
   url.searchParams.set('error', ctx.faults.has('denial-without-error') ? 'server_error' : 'access_denied');
-  if (!ctx.faults.has('denial-drops-state')) url.searchParams.set('state', echoedState(ctx, request.state));
+  if (!ctx.faults.has('denial-drops-state')) url.searchParams.set('state', echoedState(ctx, request.state, 'OAUTH-DENIAL-ACCESS-DENIED'));
   return url.toString();
 }
 
 /** state comes back unchanged, whatever it holds. */
-function echoedState(ctx: MockContext, state: string): string {
+function echoedState(ctx: MockContext, state: string, rule: 'OAUTH-STATE-ECHO' | 'OAUTH-DENIAL-ACCESS-DENIED'): string {
+  // Slice faults: the characters of one class altered (slice-values.ts).
+  if (ctx.faults.anySlice()) state = alterByCharClass(state, (chars) => ctx.faults.breaks(rule, { chars }));
   if (!ctx.faults.has('state-truncated')) return state;
   return Array.from(state).slice(0, TRUNCATED_STATE_LENGTH).join('');
 }

@@ -11,20 +11,23 @@ export type ClientAuthentication = { ok: true; clientId: string } | { ok: false 
 
 export function authenticateClient(ctx: MockContext, form: Map<string, string>, authorization: string | undefined): ClientAuthentication {
   const basic = parseBasic(authorization);
+  const grant = form.get('grant_type');
   let clientId = form.get('client_id');
   let clientSecret = form.get('client_secret');
-  if (ctx.faults.has('basic-header-accepted') && basic) {
+  if ((ctx.faults.has('basic-header-accepted') || ctx.faults.breaks('TOKEN-BASIC-REJECTED', { grant })) && basic) {
     clientId ??= basic.clientId;
     clientSecret ??= basic.clientSecret;
   }
   if (ctx.faults.has('basic-header-not-ignored') && authorization !== undefined && !basicMatches(ctx, basic)) {
     return { ok: false };
   }
-  if (ctx.faults.has('client-id-unchecked') && clientId !== undefined) clientId = ctx.credentials.clientId;
+  const basicContent = authorization === undefined ? null : basicMatches(ctx, basic) ? 'real' : 'bogus';
+  if (authorization !== undefined && ctx.faults.breaks('TOKEN-BASIC-IGNORED', { grant, 'basic-content': basicContent })) return { ok: false };
+  if ((ctx.faults.has('client-id-unchecked') || ctx.faults.breaks('TOKEN-CLIENT-ID-CHECKED', { grant })) && clientId !== undefined) clientId = ctx.credentials.clientId;
   // The profile's credential or a further one (other-clients.ts): each secret belongs to its own client_id.
   const client = clientId === undefined ? null : registeredClient(ctx, clientId);
   if (clientId === undefined || client === null) return { ok: false };
-  if (ctx.faults.has('wrong-secret-accepted')) return { ok: true, clientId: client.clientId };
+  if (ctx.faults.has('wrong-secret-accepted') || ctx.faults.breaks('TOKEN-BODY-SECRET-CHECKED', { grant })) return { ok: true, clientId: client.clientId };
   if (clientSecret === undefined || !safeEqual(clientSecret, client.clientSecret)) return { ok: false };
   return { ok: true, clientId: client.clientId };
 }

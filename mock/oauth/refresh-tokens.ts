@@ -33,6 +33,9 @@ interface LiveRecord {
   userId: string | null;
   issuedAtMs: number;
   grantId?: string;
+  /** Its link in the refresh chain (1: from the code or client_credentials grant) and when the chain began. */
+  link: number;
+  chainStartMs: number;
 }
 
 interface SpentRecord {
@@ -43,8 +46,13 @@ interface SpentRecord {
 }
 
 export type RefreshRedemption =
-  | { ok: true; userId: string | null; grantId?: string }
+  | { ok: true; userId: string | null; grantId?: string; link: number; chainStartMs: number }
   | { ok: false; reason: string; replayedGrant?: string };
+
+/** The slice dimension `position` of a chain link: the first, a later one (the third or after), or neither (the second). */
+export function chainPosition(link: number): 'first' | 'later' | null {
+  return link === 1 ? 'first' : link >= 3 ? 'later' : null;
+}
 
 export function looksLikeRefreshToken(value: string): boolean {
   return SHAPE.test(value);
@@ -64,9 +72,12 @@ export class RefreshTokens {
 
   constructor(private readonly ctx: MockContext, private readonly grants?: Grants) {}
 
-  issue(grant: { clientId: string; userId: string | null; grantId?: string }): string {
+  /** `chain`: the redeemed token's link and chain start, when this one replaces it. */
+  issue(grant: { clientId: string; userId: string | null; grantId?: string }, chain?: { link: number; chainStartMs: number }): string {
     const token = randomBase64url(32);
-    this.#live.set(hashOf(token), { clientId: grant.clientId, userId: grant.userId, issuedAtMs: this.ctx.clock.now(), ...(grant.grantId ? { grantId: grant.grantId } : {}) });
+    const now = this.ctx.clock.now();
+    const link = chain ? chain.link + 1 : 1;
+    this.#live.set(hashOf(token), { clientId: grant.clientId, userId: grant.userId, issuedAtMs: now, ...(grant.grantId ? { grantId: grant.grantId } : {}), link, chainStartMs: chain?.chainStartMs ?? now });
     if (this.#live.size > MAX_LIVE) this.#live.delete(this.#live.keys().next().value!);
     if (++this.#issuedSinceSweep >= SWEEP_EVERY) this.#sweep();
     return token;
@@ -79,9 +90,10 @@ export class RefreshTokens {
     if (live) {
       if (live.clientId !== clientId && !this.ctx.faults.has('refresh-redeemable-by-other-client')) return { ok: false, reason: 'refresh token was issued to another client' };
       if (this.grants?.isRevoked(live.grantId)) return { ok: false, reason: 'refresh token revoked' };
-      if (this.#expired(live.issuedAtMs)) return { ok: false, reason: 'refresh token expired' };
-      if (!this.ctx.faults.has('refresh-reusable')) this.#spend(hash, live, 'used');
-      return { ok: true, userId: live.userId, ...(live.grantId ? { grantId: live.grantId } : {}) };
+      if (this.#expired(live.issuedAtMs, live)) return { ok: false, reason: 'refresh token expired' };
+      const reusable = this.ctx.faults.has('refresh-reusable') || this.ctx.faults.breaks('REFRESH-SINGLE-USE', { position: chainPosition(live.link) });
+      if (!reusable) this.#spend(hash, live, 'used');
+      return { ok: true, userId: live.userId, ...(live.grantId ? { grantId: live.grantId } : {}), link: live.link, chainStartMs: live.chainStartMs };
     }
     const spent = this.#spent.get(hash);
     if (spent) {
@@ -91,7 +103,7 @@ export class RefreshTokens {
     }
     if (this.ctx.faults.has('refresh-unknown-accepted') && LOOSE_SHAPE.test(token)) {
       const firstUser = this.ctx.world.users[0];
-      if (firstUser) return { ok: true, userId: firstUser.userId };
+      if (firstUser) return { ok: true, userId: firstUser.userId, link: 1, chainStartMs: this.ctx.clock.now() };
     }
     return { ok: false, reason: 'unknown refresh token' };
   }
@@ -134,8 +146,13 @@ export class RefreshTokens {
     return this.#live.size + this.#spent.size;
   }
 
-  #expired(issuedAtMs: number): boolean {
+  /** `live`: a live token's chain, for the slice faults that break one link of it. */
+  #expired(issuedAtMs: number, live?: LiveRecord): boolean {
     if (this.ctx.faults.has('refresh-never-expires')) return false;
+    const position = live ? chainPosition(live.link) : null;
+    if (this.ctx.faults.breaks('REFRESH-EXPIRED-AFTER-YEAR', { position })) return false;
+    // Broken on one link: that link's lifetime is short and counted from the chain's start, not its own issue.
+    if (live && this.ctx.faults.breaks('REFRESH-VALID-WITHIN-YEAR', { position })) return this.ctx.clock.now() >= live.chainStartMs + EARLY_LIFETIME_MS;
     const lifetime = this.ctx.faults.has('refresh-expires-early') ? EARLY_LIFETIME_MS : REFRESH_LIFETIME_MS;
     return this.ctx.clock.now() >= issuedAtMs + lifetime;
   }

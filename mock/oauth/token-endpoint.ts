@@ -11,11 +11,19 @@ import { authenticateClient } from './client-auth.js';
 import { isMalformedForm } from './form-body.js';
 import type { AuthorizationCodes } from './codes.js';
 import type { Grants } from './grants.js';
-import type { RefreshTokens } from './refresh-tokens.js';
+import { chainPosition, type RefreshTokens } from './refresh-tokens.js';
 import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
 import { documented } from '../docs/common-schemas.js';
 
 export const TOKEN_PATH = '/access_token';
+/** The access token lifetime under the slice fault HEADERS-TOKEN-LIFETIME-24H@grant=…: one hour. */
+const SHORT_GRANT_LIFETIME_SEC = 3600;
+
+/** The grant_type a body names, whatever the method it came with (for slice faults of malformed requests). */
+function grantTypeOf(body: unknown): string | undefined {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>).grant_type : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
 /** The route config flag the OAuth error handler looks for. */
 export const TOKEN_ENDPOINT_CONFIG = { tokenEndpoint: true } as const;
 
@@ -26,9 +34,9 @@ export interface TokenEndpointDeps {
   grants: Grants;
 }
 
-/** The one place TOKEN-MALFORMED-302-ERROR is implemented. */
-export function answerMalformed(ctx: MockContext, reply: FastifyReply): FastifyReply {
-  if (ctx.faults.has('malformed-400')) {
+/** The one place TOKEN-MALFORMED-302-ERROR is implemented; `grant`: the grant_type the malformed request names, if any. */
+export function answerMalformed(ctx: MockContext, reply: FastifyReply, grant?: string): FastifyReply {
+  if (ctx.faults.has('malformed-400') || ctx.faults.breaks('TOKEN-MALFORMED-302-ERROR', { grant })) {
     return oauthError(reply, 400, 'invalid_request', 'malformed token request');
   }
   return reply.code(302).header('location', '/error').header('cache-control', 'no-store').send();
@@ -61,22 +69,29 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
   /** Under refresh-same-access-token only: the access token issued with each refresh token. */
   const issuedWith = new Map<string, string>();
 
-  async function tokenResponse(reply: FastifyReply, grant: { userId: string | null; clientId: string; grantId?: string; withRefresh: boolean; refreshToken?: string; deadAccessToken?: boolean; accessToken?: string }) {
+  async function tokenResponse(reply: FastifyReply, grant: { grantType: string; userId: string | null; clientId: string; grantId?: string; withRefresh: boolean; refreshToken?: string; deadAccessToken?: boolean; accessToken?: string; chain?: { link: number; chainStartMs: number } }) {
     const claims = { userId: grant.userId, clientId: grant.clientId, ...(grant.grantId ? { grantId: grant.grantId } : {}) };
+    const at = { grant: grant.grantType };
+    // Slice faults (mock/slice-faults.ts): a short lifetime or an opaque token on this grant only.
+    const short = ctx.faults.breaks('HEADERS-TOKEN-LIFETIME-24H', at);
+    const issueClaims = { ...claims, ...(short ? { expiresAtMs: ctx.clock.now() + SHORT_GRANT_LIFETIME_SEC * 1000 } : {}), ...(ctx.faults.breaks('TOKEN-ACCESS-TOKEN-JWT', at) ? { opaque: true } : {}) };
     const access = grant.accessToken !== undefined
       ? { token: grant.accessToken }
-      : grant.deadAccessToken ? await tokens.issueDead(claims) : await tokens.issue(claims);
-    const lifetime = tokens.lifetimeSec();
+      : grant.deadAccessToken ? await tokens.issueDead(claims) : await tokens.issue(issueClaims);
+    const lifetime = short ? SHORT_GRANT_LIFETIME_SEC : tokens.lifetimeSec();
     const body: Record<string, unknown> = {
       access_token: access.token,
-      expires_in: ctx.faults.has('expires-in-string') ? String(lifetime) : lifetime,
+      expires_in: ctx.faults.has('expires-in-string') || ctx.faults.breaks('TOKEN-RESPONSE-SHAPE', { ...at, field: 'expires_in' }) ? String(lifetime) : lifetime,
       token_type: 'Bearer',
     };
-    if (grant.withRefresh) body.refresh_token = grant.refreshToken ?? refresh.issue(claims);
+    if (grant.withRefresh) body.refresh_token = grant.refreshToken ?? refresh.issue(claims, grant.chain);
     if (ctx.faults.has('refresh-same-access-token') && typeof body.refresh_token === 'string') issuedWith.set(body.refresh_token, access.token);
+    for (const field of ['access_token', 'refresh_token']) {
+      if (ctx.faults.breaks('TOKEN-RESPONSE-SHAPE', { field }) && field in body) body[field] = 1;
+    }
     if (ctx.options.extraFields) body.x_mock_session_hint = 'unknown fields must be ignored';
     const answer = reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
-    if (ctx.faults.has('token-response-form-encoded')) {
+    if (ctx.faults.has('token-response-form-encoded') || ctx.faults.breaks('TOKEN-RESPONSE-JSON', at)) {
       const form = new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)]));
       return answer.type('application/x-www-form-urlencoded').send(form.toString());
     }
@@ -103,7 +118,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           if (redeemed.replayedGrant) grants.revoke(redeemed.replayedGrant, 'code-replayed');
           return oauthError(reply, 400, 'invalid_grant', redeemed.reason);
         }
-        return tokenResponse(reply, { userId: redeemed.userId, clientId, grantId, withRefresh: !ctx.faults.has('code-grant-no-refresh-token'), deadAccessToken: ctx.faults.has('code-grant-token-refused') });
+        return tokenResponse(reply, { grantType, userId: redeemed.userId, clientId, grantId, withRefresh: !ctx.faults.has('code-grant-no-refresh-token'), deadAccessToken: ctx.faults.has('code-grant-token-refused') });
       }
       case 'client_credentials': {
         const sharedPermission = ctx.faults.has('cc-permission-shared') && ctx.clientCredentialsEnabled.size > 0;
@@ -111,6 +126,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           return oauthError(reply, 400, 'unauthorized_client', 'the client_credentials grant is not enabled for this client');
         }
         return tokenResponse(reply, {
+          grantType,
           userId: null,
           clientId,
           grantId: grants.start(),
@@ -129,13 +145,18 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           if (redeemed.replayedGrant && ctx.options.revokeOnRefreshReplay) grants.revoke(redeemed.replayedGrant, 'refresh-replayed');
           return refreshRefused(reply, redeemed.reason);
         }
+        // Slice faults on one link of the chain, or on the application's own account.
+        const link = { position: chainPosition(redeemed.link), actor: redeemed.userId === null ? 'application' : 'user' };
+        if (redeemed.userId === null && ctx.faults.breaks('TOKEN-CC-REFRESH-WORKS', link)) return refreshRefused(reply, 'refresh token refused');
         return tokenResponse(reply, {
+          grantType,
           userId: redeemed.userId,
           clientId,
           ...(redeemed.grantId ? { grantId: redeemed.grantId } : {}),
           withRefresh: true,
-          ...(ctx.faults.has('refresh-no-new-token') ? { refreshToken: token } : {}),
-          deadAccessToken: ctx.faults.has('refresh-access-token-dead'),
+          chain: { link: redeemed.link, chainStartMs: redeemed.chainStartMs },
+          ...(ctx.faults.has('refresh-no-new-token') || ctx.faults.breaks('REFRESH-NEW-PAIR', link) ? { refreshToken: token } : {}),
+          deadAccessToken: ctx.faults.has('refresh-access-token-dead') || ctx.faults.breaks('REFRESH-NEW-ACCESS-TOKEN-WORKS', link),
           ...(issuedWith.has(token) ? { accessToken: issuedWith.get(token)! } : {}),
         });
       }
@@ -160,7 +181,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     config: TOKEN_ENDPOINT_CONFIG,
     handler: async (request, reply) => {
       if (request.method !== 'GET' && ctx.faults.has('wrong-method-404')) return reply.code(404).send({ error: 'not_found', message: 'no such route' });
-      return answerMalformed(ctx, reply);
+      return answerMalformed(ctx, reply, grantTypeOf(request.body));
     },
   });
 }

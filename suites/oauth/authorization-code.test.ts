@@ -12,6 +12,7 @@ import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
 import { user } from '../support/fixtures.js';
 import { checkProperty } from '../support/property.js';
+import { charClassExample } from '../support/char-classes.js';
 import { codeGrant, freshCode, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
 
@@ -33,6 +34,25 @@ function unregisteredRedirectUris(t: SuiteContext): string[] {
   const sibling = new URL(registered.toString());
   sibling.pathname = `${registered.pathname.replace(/\/+$/, '')}/elsewhere`;
   return ['https://attacker.lockconf.invalid/callback', sibling.toString()];
+}
+
+/** The registered redirect_uri with one URL component changed (the slice dimension `redirect-uri-part`); null when that cannot be done. */
+function redirectUriVariant(registered: string, part: string): string | null {
+  const url = new URL(registered);
+  switch (part) {
+    case 'scheme': url.protocol = url.protocol === 'https:' ? 'http:' : 'https:'; return url.toString();
+    case 'host': url.hostname = url.hostname === 'lockconf-elsewhere.invalid' ? 'lockconf-other.invalid' : 'lockconf-elsewhere.invalid'; return url.toString();
+    case 'port': url.port = String((Number(url.port || (url.protocol === 'https:' ? 443 : 80)) % 65_000) + 1); return url.toString();
+    case 'path': url.pathname = `${url.pathname.replace(/\/+$/, '')}/elsewhere`; return url.toString();
+    case 'query': url.searchParams.append('lockconf', 'elsewhere'); return url.toString();
+    case 'case': {
+      const upper = url.pathname.toUpperCase() === url.pathname ? url.pathname.toLowerCase() : url.pathname.toUpperCase();
+      if (upper === url.pathname) return null;
+      url.pathname = upper;
+      return url.toString();
+    }
+    default: throw new Error(`unknown redirect_uri part: ${part}`);
+  }
 }
 
 /** GET {auth_url}/authorization as a browser would, without following a redirect. */
@@ -89,6 +109,13 @@ describe('GET {auth_url}/authorization', () => {
       { weight: 2, arbitrary: fc.string({ unit: reserved, minLength: 1, maxLength: 200 }) },
       { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...'abcXYZ019-._~&=?#+%/'.split('')), minLength: 65, maxLength: 1500 }) },
     );
+    // Every declared character class, each with a fixed example (never left to chance), then fast-check's own.
+    await t.eachSlice('chars', async (cls) => {
+      const sent = charClassExample(cls);
+      const result = await t.flows.authorize({ decision: 'approve', state: sent });
+      t.expect(result.location, `a state with ${cls} characters (${sent.length} long): expected a redirect to redirect_uri (${result.error ?? `status ${result.status}`})`).not.toBeNull();
+      t.expect(result.params.get('state'), `a state with ${cls} characters must be returned unchanged`).toBe(sent);
+    });
     const long = 'x'.repeat(40) + '&state=forged#frag?q=1+2%2B%25/' + '\u00fc\u{1F510}'.repeat(20) + 'y'.repeat(1300);
     await checkProperty(t, {
       rule: 'state must be returned unchanged',
@@ -123,7 +150,7 @@ describe('GET {auth_url}/authorization', () => {
   });
 
   conformance('OAUTH-REDIRECT-URI-REGISTERED', 'an unregistered redirect_uri is never redirected to', {}, async (t) => {
-    for (const evil of unregisteredRedirectUris(t)) {
+    const refused = async (evil: string) => {
       const url = t.flows.authorizationUrl({ redirectUri: evil });
       const first = await getAuthorization(t, url);
       t.observe(`GET /authorization with unregistered redirect_uri ${evil}`, first.status);
@@ -133,7 +160,14 @@ describe('GET {auth_url}/authorization', () => {
         t.observe(`consent with unregistered redirect_uri ${evil}`, { status: result.status, redirected: result.location !== null, error: result.error ?? null });
         t.expect(isOn(result.location, evil), `approval with the unregistered redirect_uri ${evil}: must not redirect to it; the consent step answered a Location on it`).toBe(false);
       }
-    }
+    };
+    for (const evil of unregisteredRedirectUris(t)) await refused(evil);
+    // The registered URL with one component changed is another URL: each component on its own.
+    await t.eachSlice('redirect-uri-part', async (part) => {
+      const evil = redirectUriVariant(t.target.profile.redirectUri, part);
+      if (evil === null) t.notTested(`the registered redirect_uri has no ${part} to change (no letter in its path)`);
+      await refused(evil!);
+    });
   });
 
   conformance('OAUTH-UNKNOWN-CLIENT-NO-REDIRECT', 'an unknown client_id is not redirected to the given redirect_uri', {}, async (t) => {
@@ -161,7 +195,7 @@ describe('Authorization code flow', () => {
     t.expect(result.params.has('error'), `approval: the redirect must not carry error (got error=${result.params.get('error')})`).toBe(false);
   });
 
-  conformance('OAUTH-DENIAL-ACCESS-DENIED', 'cancellation redirects with error=access_denied and the original state', { needs: ['consent'] }, async (t) => {
+  conformance('OAUTH-DENIAL-ACCESS-DENIED', 'cancellation redirects with error=access_denied and the original state, whatever its characters', { needs: ['consent'] }, async (t) => {
     const state = `deny-${Date.now().toString(36)}+&=/?`;
     const result = await t.flows.authorize({ decision: 'deny', state });
     t.expect(result.location, 'cancellation: expected HTTP 302 to redirect_uri').not.toBeNull();
@@ -169,6 +203,13 @@ describe('Authorization code flow', () => {
     t.expect(result.params.get('error'), 'cancellation: the redirect query must carry error=access_denied').toBe('access_denied');
     t.expect(result.params.get('state'), 'cancellation: the redirect query must carry the original state, unchanged').toBe(state);
     t.expect(result.params.has('code'), 'cancellation: no code may be issued').toBe(false);
+    // "the original state": each character class too.
+    await t.eachSlice('chars', async (cls) => {
+      const sent = charClassExample(cls);
+      const denied = await t.flows.authorize({ decision: 'deny', state: sent });
+      t.expect(denied.params.get('error'), `cancellation with a state of ${cls} characters: error=access_denied expected`).toBe('access_denied');
+      t.expect(denied.params.get('state'), `cancellation: a state with ${cls} characters must come back as the original state`).toBe(sent);
+    });
     expectRedirect302(t, result.redirectStatus, 'cancellation');
   });
 

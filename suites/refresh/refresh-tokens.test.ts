@@ -9,9 +9,10 @@ import type { HttpResponse } from '../../harness/contracts.js';
 import { oauthErrorSchema, explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
-import { codeGrant, freshCode, isJwt, postToken, refreshGrant, sameShapeToken, tokenIssued } from '../support/tokens.js';
+import { codeGrant, freshCode, isJwt, postToken, refreshGrant, rememberTokens, sameShapeToken, tokenIssued } from '../support/tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
 import { PrerequisiteFailed, prerequisite } from '../support/prerequisite.js';
+import { nextLink, withChainLink, type ChainLink } from '../support/refresh-chain.js';
 
 const DAY = 86_400_000;
 
@@ -107,23 +108,6 @@ describe('Refresh token', () => {
     t.expect(tokenIssued(res), `a live refresh token of the profile's credential, redeemed with a second credential's client_id and client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   });
 
-  conformance('REFRESH-VALID-WITHIN-YEAR', 'a refresh token is still redeemed 364 days after issue', { needs: ['user-token', 'clock'] }, async (t) => {
-    const session = await t.flows.userSession();
-    await control(t).advanceClock(364 * DAY);
-    const res = await refresh(t, session.refreshToken);
-    t.expect(res.status, `a refresh token 364 days old (within one year): expected HTTP 200; got HTTP ${res.status}`).toBe(200);
-    t.expect(tokenIssued(res), 'a refresh token 364 days old: a new token pair must be issued').toBe(true);
-  });
-
-  conformance('REFRESH-EXPIRED-AFTER-YEAR', 'a refresh token is refused with 400 once a year has passed', { needs: ['user-token', 'clock'] }, async (t) => {
-    const session = await t.flows.userSession();
-    // A year may have 366 days: just past the longer one is past a year whichever is meant.
-    await control(t).advanceClock(366 * DAY + 60_000);
-    const res = await refresh(t, session.refreshToken);
-    expectRefused400(t, res, 'a refresh token 366 days and 1 minute old');
-    await expectOAuthErrorBody(t, res, 'an expired refresh token');
-  });
-
   conformance('REFRESH-REVOKED', 'a revoked refresh token can no longer be redeemed', { needs: ['user-token', 'revoke'] }, async (t) => {
     const session = await t.flows.userSession();
     const status = await control(t).revokeRefreshToken(session.refreshToken);
@@ -149,10 +133,53 @@ describe('What the service does', () => {
 });
 
 describe('Refresh flow', () => {
-  conformance('REFRESH-NEW-ACCESS-TOKEN-WORKS', 'the access token from a refresh works on GET /users/me', { needs: ['user-token'] }, async (t) => {
-    const session = await t.flows.userSession();
-    const next = await t.flows.refresh(session.refreshToken);
-    const me = await t.http.api('GET', '/users/me', { accessToken: next.accessToken });
-    t.expect(me.status >= 200 && me.status < 300, `GET /users/me with the refreshed access token: expected 2xx; got HTTP ${me.status}`).toBe(true);
+  conformance('REFRESH-NEW-ACCESS-TOKEN-WORKS', 'the access token from a refresh works on GET /users/me, at every link of a chain and for both accounts', {}, async (t) => {
+    const works = async (link: ChainLink, what: string) => {
+      const next = await nextLink(t, link.refreshToken, what);
+      const me = await t.http.api('GET', '/users/me', { accessToken: next.accessToken });
+      rememberTokens(t, me);
+      t.expect(me.status >= 200 && me.status < 300, `${what}: GET /users/me with the refreshed access token: expected 2xx; got HTTP ${me.status}`).toBe(true);
+    };
+    await t.eachSlice('position', (position) => withChainLink(t, { position }, (link) => works(link, `refreshing the ${position} link of a chain`)));
+    await t.eachSlice('actor', (actor) => withChainLink(t, { position: 'first', actor }, (link) => works(link, `refreshing the ${actor}'s refresh token`)));
+  });
+});
+
+describe('Refresh token, at every link of a chain', () => {
+  conformance('REFRESH-NEW-PAIR', 'every link of a chain, of either account, is replaced by a new refresh token', {}, async (t) => {
+    const replaced = async (link: ChainLink, what: string) => {
+      const next = await nextLink(t, link.refreshToken, what);
+      t.expect(next.refreshToken === link.refreshToken, `${what}: the returned refresh_token must be new, not the one redeemed`).toBe(false);
+    };
+    await t.eachSlice('position', (position) => withChainLink(t, { position }, (link) => replaced(link, `refreshing the ${position} link of a chain`)));
+    await t.eachSlice('actor', (actor) => withChainLink(t, { position: 'first', actor }, (link) => replaced(link, `refreshing the ${actor}'s refresh token`)));
+  });
+
+  conformance('REFRESH-SINGLE-USE', 'every link of a chain is refused with 400 once used', {}, async (t) => {
+    await t.eachSlice('position', (position) => withChainLink(t, { position }, async (link) => {
+      await nextLink(t, link.refreshToken, `first use of the ${position} link`);
+      const again = await refresh(t, link.refreshToken);
+      expectRefused400(t, again, `second use of the ${position} link of a chain`);
+    }));
+  });
+
+  conformance('REFRESH-VALID-WITHIN-YEAR', 'a refresh token is still redeemed 364 days after its own issue, at every link of a chain', { needs: ['clock'] }, async (t) => {
+    // A later link is issued 200 days after the one before it: its year counts from its own issue, not the chain's start.
+    await t.eachSlice('position', (position) => withChainLink(t, { position, gapMs: 200 * DAY }, async (link) => {
+      await control(t).advanceClock(364 * DAY);
+      const res = await refresh(t, link.refreshToken);
+      t.expect(res.status, `the ${position} link of a chain, 364 days after its own issue (within one year): expected HTTP 200; got HTTP ${res.status}`).toBe(200);
+      t.expect(tokenIssued(res), `the ${position} link, 364 days old: a new token pair must be issued`).toBe(true);
+    }));
+  });
+
+  conformance('REFRESH-EXPIRED-AFTER-YEAR', 'a refresh token is refused with 400 once a year has passed since its own issue, at every link of a chain', { needs: ['clock'] }, async (t) => {
+    await t.eachSlice('position', (position) => withChainLink(t, { position }, async (link) => {
+      // A year may have 366 days: just past the longer one is past a year whichever is meant.
+      await control(t).advanceClock(366 * DAY + 60_000);
+      const res = await refresh(t, link.refreshToken);
+      expectRefused400(t, res, `the ${position} link of a chain, 366 days and 1 minute after its issue`);
+      await expectOAuthErrorBody(t, res, 'an expired refresh token');
+    }));
   });
 });

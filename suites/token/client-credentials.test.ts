@@ -8,7 +8,8 @@ import { conformance } from '../../harness/service/conformance.js';
 import { explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
-import { isJwt, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
+import { isJwt, postToken, refreshGrant, rememberTokens, tokenIssued } from '../support/tokens.js';
+import { withChainLink } from '../support/refresh-chain.js';
 import { postTokenAs, secondClient } from '../support/second-client.js';
 
 function clientCredentials(t: SuiteContext) {
@@ -84,20 +85,26 @@ describe('Client credentials flow', () => {
     }
   });
 
-  conformance('TOKEN-CC-TOKEN-WORKS', 'the client_credentials access token is accepted by the API', { needs: ['client-credentials'] }, async (t) => {
+  conformance('TOKEN-CC-TOKEN-WORKS', 'the client_credentials access token is accepted by the API, on each user endpoint', { needs: ['client-credentials'] }, async (t) => {
     const res = await permittedGrant(t);
-    const me = await t.http.api('GET', '/users/me', { accessToken: res.json.access_token });
-    t.observe('GET /users/me as the application\'s own account', { status: me.status, body: me.json ?? me.text.slice(0, 200) });
-    // What /users/me shows for an application's own account is not shown: only a refusal of the token is judged.
-    t.expect(me.status, 'GET /users/me with the client_credentials access token (a token for the application\'s own account, used in x-access-token): the token was refused as invalid (HTTP 401)').not.toBe(401);
-    t.expect(me.status, `GET /users/me with the client_credentials access token: the token was refused (HTTP ${me.status})`).not.toBe(403);
-    t.expect(me.status, `GET /users/me with the client_credentials access token: HTTP ${me.status}`).toBeLessThan(500);
+    let token: string = res.json.access_token;
+    await t.eachSlice('endpoint', async (endpoint) => {
+      const path = endpoint.replace(/^GET /, '');
+      const answer = await t.http.api('GET', path, { accessToken: token });
+      rememberTokens(t, answer);
+      t.observe(`${endpoint} as the application's own account`, { status: answer.status, body: answer.json ?? answer.text.slice(0, 200) });
+      // What these endpoints show for an application's own account is not shown: only a refusal of the token is judged.
+      t.expect(answer.status, `${endpoint} with the client_credentials access token (a token for the application's own account, used in x-access-token): the token was refused as invalid (HTTP 401)`).not.toBe(401);
+      t.expect(answer.status, `${endpoint} with the client_credentials access token: the token was refused (HTTP ${answer.status})`).not.toBe(403);
+      t.expect(answer.status, `${endpoint} with the client_credentials access token: HTTP ${answer.status}`).toBeLessThan(500);
+      token = answer.headers['x-access-token'] ?? token;
+    });
   });
 
-  conformance('TOKEN-CC-REFRESH-WORKS', 'the client_credentials refresh_token is redeemed by the refresh grant', { needs: ['client-credentials'] }, async (t) => {
-    const res = await permittedGrant(t);
-    t.expect(typeof res.json.refresh_token, 'client_credentials token response: refresh_token must be a string (same shape as for authorization code)').toBe('string');
-    const refreshed = await postToken(t, refreshGrant(t, res.json.refresh_token));
-    t.expect(tokenIssued(refreshed), `refresh grant with the client_credentials refresh_token: expected HTTP 200 with a new token pair; got HTTP ${refreshed.status}`).toBe(true);
+  conformance('TOKEN-CC-REFRESH-WORKS', 'the client_credentials refresh_token is redeemed by the refresh grant, at every link of its chain', { needs: ['client-credentials'] }, async (t) => {
+    await t.eachSlice('position', (position) => withChainLink(t, { position, actor: 'application' }, async (link) => {
+      const refreshed = await postToken(t, refreshGrant(t, link.refreshToken));
+      t.expect(tokenIssued(refreshed), `refresh grant with the ${position} link of the application's refresh chain: expected HTTP 200 with a new token pair; got HTTP ${refreshed.status}`).toBe(true);
+    }));
   });
 });

@@ -14,6 +14,7 @@ import type { MockOptions } from '../../mock/context.js';
 import { scanSuites } from '../../harness/run/selection.js';
 import { packRuns, single, spillOver, splitRun, startOrder, type MatrixRun } from './packing.js';
 import { LanePool } from './lanes.js';
+import { generatedFaults, selectGenerated, type GeneratedFault } from './slice-faults.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -112,9 +113,10 @@ export function selectFaults(spec: string | undefined): FaultName[] | undefined 
   const picked = new Set<FaultName>();
   for (const item of items) {
     const named = FAULT_NAMES.filter((name) => name === item || areaOf(name) === key(item));
+    if (named.length === 0 && selectGenerated(item).length > 0) continue; // a generated fault (slice-faults.ts)
     if (named.length === 0) {
       const areas = [...new Set(FAULT_NAMES.map(areaOf))].join(', ');
-      throw new Error(`LOCKCONF_MATRIX_FAULTS: ${item} is neither a fault of mock/faults.ts nor a spec area (${areas})`);
+      throw new Error(`LOCKCONF_MATRIX_FAULTS: ${item} is neither a fault of mock/faults.ts, a generated fault (ID@dim=value, ID) nor a spec area (${areas})`);
     }
     for (const name of named) picked.add(name);
   }
@@ -131,8 +133,9 @@ export function scopeCheckName(fault: string): string {
  * faults and one scope check per area they belong to; the plain mock and the
  * variants then run with the suites of those areas only.
  */
-export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[]; alone?: ReadonlySet<string> } = { scope: 'area' }): MatrixEntry[] {
+export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[]; alone?: ReadonlySet<string>; generated?: readonly GeneratedFault[] } = { scope: 'area' }): MatrixEntry[] {
   const faults = opts.faults ?? FAULT_NAMES;
+  const generated = opts.generated ?? [];
   const firstOfEachArea = new Map<string, FaultName>();
   // The scope check of an area: its first fault that an earlier matrix could share (`alone`:
   // packing.ts), so the scope checks share a full run; else its first fault.
@@ -142,7 +145,7 @@ export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[];
     if (!firstOfEachArea.has(area)) firstOfEachArea.set(area, name);
   }
   const conformingScope = opts.faults && opts.scope === 'area'
-    ? { only: [...new Set(faults.flatMap((name) => areaScope(FAULTS[name].requirement)))] }
+    ? { only: [...new Set([...faults.map((name) => FAULTS[name].requirement), ...generated.map((g) => g.requirement)].flatMap((id) => areaScope(id)))] }
     : {};
   const scopeChecks: MatrixEntry[] = opts.scope === 'area'
     ? [...firstOfEachArea.values()].map((name) => ({
@@ -167,9 +170,19 @@ export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[];
         ...(opts.scope === 'area' ? { only: areaScope(def.requirement) } : {}),
       };
     }),
+    ...generated.map((g): MatrixEntry => ({
+      name: g.name,
+      kind: 'fault',
+      description: g.description,
+      mockOptions: { faults: [g.name] },
+      requirement: g.requirement,
+      ...(opts.scope === 'area' ? { only: areaScope(g.requirement) } : {}),
+    })),
     ...scopeChecks,
   ];
 }
+
+export { generatedFaults };
 
 type Report = { verdict: string; requirements: RequirementResult[]; selection?: { weakenedBy?: unknown[] } };
 

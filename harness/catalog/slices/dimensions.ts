@@ -1,0 +1,65 @@
+/**
+ * The dimensions the spec gives its rules (shared by every declarations file),
+ * each with every value and the place in the spec that lists them.
+ */
+import type { Dimension } from './types.js';
+
+export const GRANT: Dimension = {
+  id: 'grant',
+  title: 'Grant type of the token request',
+  source: 'POST {auth_url}/access_token: "grant_type | always | authorization_code, client_credentials or refresh_token."; Token response (authorization_code, client_credentials and refresh_token grants)',
+  values: ['authorization_code', 'client_credentials', 'refresh_token'],
+};
+
+export const ENDPOINT: Dimension = {
+  id: 'endpoint',
+  title: 'API endpoint the spec names',
+  source: 'Endpoints: POST {base_url}/webhook/:lockID, POST {base_url}/webhook/user, DELETE {base_url}/webhook/:lockID/:clientID, DELETE {base_url}/webhook/user; Other endpoints named: GET /users/locks/mine, GET /users/me, /remoteoperate/status',
+  values: [
+    'GET /users/me',
+    'GET /users/locks/mine',
+    'POST /webhook/:lockID',
+    'POST /webhook/user',
+    'DELETE /webhook/:lockID/:clientID',
+    'DELETE /webhook/user',
+    '/remoteoperate/status',
+  ],
+};
+
+export const POSITION: Dimension = {
+  id: 'position',
+  title: 'Link of a chain (refresh chain, header rotation)',
+  source: 'Refresh token: "the new refresh token replaces it"; Access token: "Every successful API response carries an updated x-access-token header; each new token extends validity slightly." Every link, not only the first.',
+  values: ['first', 'later'],
+};
+
+export const CHARS: Dimension = {
+  id: 'chars',
+  title: 'Character class of a value returned or sent unchanged',
+  source: 'GET {auth_url}/authorization: "state … returned unchanged at the end"; "All values must be URL-encoded."',
+  values: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'blanks', 'non-ascii', 'long'],
+};
+
+export const REDIRECT_URI_PART: Dimension = {
+  id: 'redirect-uri-part',
+  title: 'URL component of redirect_uri that differs from the registered one',
+  source: 'API credentials: "redirect_uri | URL | Registered with the credentials"; GET {auth_url}/authorization: "redirect_uri | yes | The registered redirect URL"',
+  values: ['scheme', 'host', 'port', 'path', 'query', 'case'],
+};
+
+export const ACTOR: Dimension = {
+  id: 'actor',
+  title: 'Whose token it is',
+  source: 'What the service does: "authorization_code (token for one of the application\'s users) and client_credentials (token for an account owned by the application …)"',
+  values: ['user', 'application'],
+};
+
+export const INVALID_TOKEN: Dimension = {
+  id: 'invalid-token',
+  title: 'Way an access token is invalid',
+  source: 'Errors: "Invalid access token on an API call | HTTP 401"; Access token: "An invalid token yields HTTP 401" (not a token at all, a JWT the service never signed, its own JWT with the signature altered; an expired one is HEADERS-EXPIRED-TOKEN-401)',
+  values: ['garbage', 'unsigned-jwt', 'tampered-signature'],
+};
+
+/** The dimensions every declarations file may use. */
+export const COMMON_DIMENSIONS: readonly Dimension[] = [GRANT, ENDPOINT, POSITION, CHARS, REDIRECT_URI_PART, ACTOR, INVALID_TOKEN];

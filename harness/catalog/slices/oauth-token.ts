@@ -1,0 +1,72 @@
+/**
+ * Slices of the OAuth authorization, Token endpoint, Client credentials, Refresh
+ * tokens and API headers areas: for each requirement, the dimensions the spec's
+ * text and tables give it (dimensions.ts), with their values.
+ */
+import type { SliceDeclarations } from './types.js';
+
+const EVERY_GRANT = { grant: 'all' } as const;
+
+export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
+  dimensions: [
+    {
+      id: 'basic-content',
+      title: 'What an Authorization: Basic header holds',
+      source: 'POST {auth_url}/access_token: "a Basic Authorization header is ignored (any values, real or bogus, are ignored)"',
+      values: ['real', 'bogus'],
+    },
+    {
+      id: 'field',
+      title: 'Field of the token response',
+      source: 'Token response: "access_token | string (a JWT)", "expires_in | integer", "refresh_token | string"',
+      values: ['access_token', 'expires_in', 'refresh_token'],
+    },
+  ],
+  slices: {
+    // GET {auth_url}/authorization: "state … returned unchanged at the end"; "All values must be URL-encoded."
+    'OAUTH-STATE-ECHO': { chars: 'all' },
+    // "On cancellation the query carries error=access_denied and state" (the original state).
+    'OAUTH-DENIAL-ACCESS-DENIED': { chars: 'all' },
+    // redirect_uri "Registered with the credentials": any component that differs makes it another URL.
+    'OAUTH-REDIRECT-URI-REGISTERED': { 'redirect-uri-part': 'all' },
+
+    // POST {auth_url}/access_token: "grant_type | always | authorization_code, client_credentials or refresh_token";
+    // every rule of the endpoint holds on each grant.
+    'TOKEN-BASIC-IGNORED': { grant: 'all', 'basic-content': 'all' },
+    'TOKEN-BASIC-REJECTED': EVERY_GRANT,
+    'TOKEN-BODY-SECRET-CHECKED': EVERY_GRANT,
+    'TOKEN-CLIENT-ID-CHECKED': EVERY_GRANT,
+    'TOKEN-MALFORMED-302-ERROR': EVERY_GRANT,
+    // "Token response (authorization_code, client_credentials and refresh_token grants)": each field, each grant.
+    'TOKEN-RESPONSE-SHAPE': { grant: 'all', field: 'all' },
+    'TOKEN-RESPONSE-JSON': EVERY_GRANT,
+    'TOKEN-ACCESS-TOKEN-JWT': EVERY_GRANT,
+
+    // client_credentials: "token for an account owned by the application"; "Token used in the x-access-token header".
+    'TOKEN-CC-TOKEN-WORKS': { endpoint: ['GET /users/me', 'GET /users/locks/mine'] },
+    // "refresh_token | string | Single-use token for the refresh grant": every link of the application's chain.
+    'TOKEN-CC-REFRESH-WORKS': { position: 'all' },
+
+    // Refresh token: "the new refresh token replaces it": every link of a chain, and the application's own account.
+    'REFRESH-NEW-PAIR': { position: 'all', actor: 'all' },
+    'REFRESH-SINGLE-USE': { position: 'all' },
+    'REFRESH-NEW-ACCESS-TOKEN-WORKS': { position: 'all', actor: 'all' },
+    // "1 year from issue": each token's own issue, whatever link it is.
+    'REFRESH-VALID-WITHIN-YEAR': { position: 'all' },
+    'REFRESH-EXPIRED-AFTER-YEAR': { position: 'all' },
+
+    // "Every successful API response returns an updated x-access-token header": every endpoint named,
+    // every link of the rotation, the user's and the application's tokens.
+    'HEADERS-ROTATION-ON-SUCCESS': { endpoint: 'all', position: 'all', actor: 'all' },
+    'HEADERS-ROTATED-TOKEN-WORKS': { endpoint: 'all', position: 'all', actor: 'all' },
+    'HEADERS-ROTATED-TOKEN-JWT': { endpoint: 'all' },
+    'HEADERS-ROTATION-EXTENDS': { endpoint: 'all', position: 'all' },
+    'HEADERS-PREVIOUS-TOKEN-VALID': { endpoint: 'all', position: 'all' },
+    // "access tokens are not issued valid for less than 24 hours": from every grant and every rotation.
+    'HEADERS-TOKEN-LIFETIME-24H': { endpoint: 'all', position: 'all', grant: 'all' },
+    'HEADERS-INVALID-TOKEN-401': { endpoint: 'all', 'invalid-token': 'all' },
+    'HEADERS-EXPIRED-TOKEN-401': { endpoint: 'all' },
+    'HEADERS-MISSING-TOKEN-401': { endpoint: 'all' },
+  },
+  noFault: {},
+};

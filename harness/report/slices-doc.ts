@@ -1,0 +1,57 @@
+/**
+ * The requirement × slice part of docs/coverage.md (issue 19): the dimensions the
+ * spec gives its rules, and for each requirement with declared slices, every
+ * slice with the generated fault that breaks it (or why none can). Which test
+ * exercises each slice is proven at run time: conformance.json lists each
+ * requirement's slices with their status, and a test of npm test fails on a
+ * declared slice no test exercised.
+ */
+import type { Requirement } from '../catalog/requirement.js';
+import { DIMENSIONS, noFaultReason, slicedRequirements, slicesOf } from '../catalog/slices/index.js';
+
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** `sliceBreaks`: requirement → the dimensions its mock break point covers (mock/slice-faults.ts). */
+export function renderSliceSection(catalog: readonly Requirement[], sliceBreaks: Readonly<Record<string, readonly string[]>>): string[] {
+  const byId = new Map(catalog.map((r) => [r.id, r]));
+  const ids = slicedRequirements().filter((id) => byId.has(id));
+  const all = ids.flatMap((id) => slicesOf(id).map((s) => ({ id, ...s })));
+  const faultOf = (id: string, dim: string, value: string): string | null => {
+    const req = byId.get(id)!;
+    if (req.level === 'INFO' || req.untestable) return null;
+    if (noFaultReason(id, dim, value) !== null) return null;
+    return sliceBreaks[id]?.includes(dim) ? `${id}@${dim}=${value}` : null;
+  };
+  const generated = all.filter((s) => faultOf(s.id, s.dim, s.value) !== null).length;
+  const out: string[] = [
+    '',
+    '## Slices: requirement × slice',
+    '',
+    'A slice is one value of one dimension the spec gives a rule (harness/catalog/slices/). Each declared slice is checked by its own assertion (`t.slice`) and broken by its own generated fault `ID@dim=value` (mock/slice-faults.ts: one break point per requirement, generic over the values); `npm run matrix -- --all` runs every generated fault. A requirement not listed here is checked on one example, where the spec gives its rule no dimension.',
+    '',
+    `- Requirements with slices: ${ids.length}; slices declared: ${all.length}; generated faults: ${generated}; slices with a reason why no fault can break them: ${all.filter((s) => noFaultReason(s.id, s.dim, s.value) !== null).length}.`,
+    '',
+    '### Dimensions',
+    '',
+    '| Dimension | Values | Where the spec gives them |',
+    '|---|---|---|',
+    ...[...DIMENSIONS.values()].map((d) => `| \`${d.id}\` ${cell(d.title)} | ${d.values.map((v) => `\`${cell(v)}\``).join(', ')} | ${cell(d.source)} |`),
+    '',
+    '### Slices of each requirement',
+    '',
+    '| Requirement | Slice | Generated fault |',
+    '|---|---|---|',
+  ];
+  for (const id of ids) {
+    const req = byId.get(id)!;
+    slicesOf(id).forEach((s, i) => {
+      const fault = faultOf(id, s.dim, s.value);
+      const why = noFaultReason(id, s.dim, s.value);
+      const faultText = fault ? `\`${cell(fault)}\`` : why ? `no fault: ${cell(why)}` : req.level === 'INFO' ? 'INFO: observed, never failed' : '**none**';
+      out.push(`| ${i === 0 ? `\`${id}\` ${req.level}` : ''} | \`${cell(`${s.dim}=${s.value}`)}\` | ${faultText} |`);
+    });
+  }
+  return out;
+}

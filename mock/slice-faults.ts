@@ -1,0 +1,78 @@
+/**
+ * Slice faults (issue 19): a fault named `<REQUIREMENT-ID>@<dim>=<value>`
+ * (`TOKEN-BASIC-IGNORED@grant=refresh_token`) breaks one rule on one slice only
+ * (one grant, one endpoint, one link of a chain…) while every other slice stays
+ * right. The faults are not written one by one: the harness's slice catalog
+ * (harness/catalog/slices) declares the slices, and each requirement has ONE
+ * break point here and one call `ctx.faults.breaks(ID, { dim: value })` at the
+ * place the mock implements the rule, generic over the dimension's values.
+ *
+ * A slice fault is valid when its requirement is listed here with its dimension.
+ * The mock stays standalone: the dimension names are plain strings shared by
+ * convention with harness/catalog/slices/dimensions.ts (the self-verification
+ * checks that they agree).
+ */
+
+export interface SliceBreak {
+  /** The dimensions this break point is generic over. */
+  dims: readonly string[];
+  /** What breaking it does, for any slice. */
+  description: string;
+}
+
+export const SLICE_BREAKS = {
+  // OAuth authorization
+  'OAUTH-STATE-ECHO': { dims: ['chars'], description: 'A state holding characters of that class comes back altered on approval (decoded, cut, trimmed or re-encoded as a careless implementation does: slice-values.ts).' },
+  'OAUTH-DENIAL-ACCESS-DENIED': { dims: ['chars'], description: 'On cancellation, a state holding characters of that class comes back altered (slice-values.ts).' },
+  'OAUTH-REDIRECT-URI-REGISTERED': { dims: ['redirect-uri-part'], description: 'A redirect_uri that differs from the registered one only in that URL component is taken for the registered one and redirected to.' },
+
+  // Token endpoint
+  'TOKEN-BASIC-IGNORED': { dims: ['grant', 'basic-content'], description: 'On that grant (or with that kind of Basic header), an Authorization: Basic header beside correct body credentials makes the request fail: a bogus one because it does not match, a real one as a second authentication method.' },
+  'TOKEN-BASIC-REJECTED': { dims: ['grant'], description: 'On that grant, client credentials carried only in an Authorization: Basic header are accepted.' },
+  'TOKEN-BODY-SECRET-CHECKED': { dims: ['grant'], description: 'On that grant, client_secret in the body is not checked.' },
+  'TOKEN-CLIENT-ID-CHECKED': { dims: ['grant'], description: 'On that grant, any client_id is taken for the registered one when client_secret is right.' },
+  'TOKEN-MALFORMED-302-ERROR': { dims: ['grant'], description: 'A malformed request of that grant (its body sent with a wrong method) gets a 400 JSON error instead of a 302 to /error.' },
+  'TOKEN-RESPONSE-SHAPE': { dims: ['grant', 'field'], description: 'In the token response of that grant (expires_in), or in every token response (that field), a field has the wrong type: expires_in a string of digits, access_token or refresh_token a number.' },
+  'TOKEN-RESPONSE-JSON': { dims: ['grant'], description: 'The token response of that grant is form-encoded, not JSON.' },
+  'TOKEN-ACCESS-TOKEN-JWT': { dims: ['grant'], description: 'The access_token of that grant is an opaque random string (which the API accepts), not a JWT.' },
+
+  // Client credentials
+  'TOKEN-CC-TOKEN-WORKS': { dims: ['endpoint'], description: 'That endpoint refuses (401) the access token of the application\'s own account.' },
+  'TOKEN-CC-REFRESH-WORKS': { dims: ['position'], description: 'The refresh grant refuses the application\'s own refresh token at that link of its chain.' },
+
+  // Refresh tokens
+  'REFRESH-NEW-PAIR': { dims: ['position', 'actor'], description: 'Redeeming a refresh token at that link of its chain (or of that account) returns the same refresh token again.' },
+  'REFRESH-SINGLE-USE': { dims: ['position'], description: 'A refresh token at that link of its chain is not used up by its redemption.' },
+  'REFRESH-NEW-ACCESS-TOKEN-WORKS': { dims: ['position', 'actor'], description: 'The access token returned for a refresh token at that link of its chain (or of that account) is refused by the API.' },
+  'REFRESH-VALID-WITHIN-YEAR': { dims: ['position'], description: 'A refresh token at that link of its chain expires 30 days after the chain began, not a year after its own issue.' },
+  'REFRESH-EXPIRED-AFTER-YEAR': { dims: ['position'], description: 'A refresh token at that link of its chain never expires.' },
+
+  // API headers
+  'HEADERS-ROTATION-ON-SUCCESS': { dims: ['endpoint', 'position', 'actor'], description: 'Successful answers of that endpoint (at that link of the rotation, or for that account) carry no x-access-token header.' },
+  'HEADERS-ROTATED-TOKEN-WORKS': { dims: ['endpoint', 'position', 'actor'], description: 'The x-access-token of that endpoint\'s answers (at that link, or for that account) is a token the API refuses.' },
+  'HEADERS-ROTATED-TOKEN-JWT': { dims: ['endpoint'], description: 'The x-access-token of that endpoint\'s answers is an opaque random string (which the API accepts), not a JWT.' },
+  'HEADERS-ROTATION-EXTENDS': { dims: ['endpoint', 'position'], description: 'A token rotated by that endpoint (or at that link) expires at the same moment as the one presented.' },
+  'HEADERS-PREVIOUS-TOKEN-VALID': { dims: ['endpoint', 'position'], description: 'Rotating on that endpoint (or at that link) invalidates the token presented.' },
+  'HEADERS-TOKEN-LIFETIME-24H': { dims: ['endpoint', 'position', 'grant'], description: 'Tokens rotated by that endpoint (or at that link), or issued by that grant, are valid for one hour only.' },
+  'HEADERS-INVALID-TOKEN-401': { dims: ['endpoint', 'invalid-token'], description: 'That endpoint (or every endpoint, for that kind of invalid token) answers an invalid access token with 403 instead of 401.' },
+  'HEADERS-EXPIRED-TOKEN-401': { dims: ['endpoint'], description: 'That endpoint accepts an access token past its expiry.' },
+  'HEADERS-MISSING-TOKEN-401': { dims: ['endpoint'], description: 'That endpoint answers a request without x-access-token with 400 instead of 401.' },
+} as const satisfies Record<string, SliceBreak>;
+
+export type SliceBreakId = keyof typeof SLICE_BREAKS;
+
+/** A slice fault's parts, or null when `name` is not written `ID@dim=value`. */
+export function parseSliceFault(name: string): { requirement: string; dim: string; value: string } | null {
+  const m = /^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)@([a-z][a-z0-9-]*)=(.+)$/.exec(name);
+  return m ? { requirement: m[1]!, dim: m[2]!, value: m[3]! } : null;
+}
+
+/** Why `name` is not a valid slice fault, or null when it is. */
+export function sliceFaultProblem(name: string): string | null {
+  const parsed = parseSliceFault(name);
+  if (!parsed) return `a slice fault is written ID@dim=value; got ${name}`;
+  const point = (SLICE_BREAKS as Record<string, SliceBreak>)[parsed.requirement];
+  if (!point) return `${parsed.requirement} has no slice break point (mock/slice-faults.ts)`;
+  if (!point.dims.includes(parsed.dim)) return `${parsed.requirement} breaks only over ${point.dims.join(', ')}, not ${parsed.dim}`;
+  return null;
+}

@@ -1,0 +1,50 @@
+/**
+ * What the generic slice faults of values need (mock/slice-faults.ts): the
+ * character classes a value holds (the slice dimension `chars`) with the way a
+ * careless implementation alters each, and the URL component in which a
+ * redirect_uri differs from the registered one (`redirect-uri-part`).
+ */
+
+/** Per character class: does the value hold it, and how a careless echo alters it. */
+const CHAR_CLASSES: ReadonlyArray<{ id: string; holds: (v: string) => boolean; alter: (v: string) => string }> = [
+  { id: 'percent', holds: (v) => v.includes('%'), alter: (v) => v.replaceAll('%', '%25') }, // encoded twice
+  { id: 'plus', holds: (v) => v.includes('+'), alter: (v) => v.replaceAll('+', ' ') }, // form-decoded once more
+  { id: 'ampersand', holds: (v) => v.includes('&'), alter: (v) => v.slice(0, v.indexOf('&')) }, // cut where a query would split
+  { id: 'equals-hash', holds: (v) => /[=#]/.test(v), alter: (v) => v.slice(0, v.search(/[=#]/)) },
+  { id: 'space', holds: (v) => v.includes(' '), alter: (v) => v.replaceAll(' ', '+') },
+  { id: 'blanks', holds: (v) => v !== v.trim(), alter: (v) => v.trim() },
+  { id: 'non-ascii', holds: (v) => /[^\x00-\x7f]/.test(v), alter: (v) => v.replace(/[^\x00-\x7f]/gu, '?') },
+  { id: 'long', holds: (v) => v.length > 256, alter: (v) => v.slice(0, 256) },
+];
+
+/**
+ * The value as an implementation broken on some character classes returns it:
+ * `broken(cls)` says whether the class is broken; each broken class the value
+ * holds alters it. Unchanged when none is.
+ */
+export function alterByCharClass(value: string, broken: (cls: string) => boolean): string {
+  let out = value;
+  for (const c of CHAR_CLASSES) if (c.holds(value) && broken(c.id)) out = c.alter(out);
+  return out;
+}
+
+/** The one URL component in which `given` differs from `registered` (letter case first), or null (same, several, or no URL). */
+export function differingUrlPart(registered: string, given: string): string | null {
+  if (registered === given) return null;
+  if (registered.toLowerCase() === given.toLowerCase()) return 'case';
+  let a: URL;
+  let b: URL;
+  try {
+    a = new URL(registered);
+    b = new URL(given);
+  } catch {
+    return null;
+  }
+  const parts: Array<[string, (u: URL) => string]> = [
+    ['scheme', (u) => u.protocol], ['host', (u) => u.hostname], ['port', (u) => u.port], ['path', (u) => u.pathname], ['query', (u) => u.search],
+  ];
+  const differ = parts.filter(([, get]) => get(a) !== get(b)).map(([name]) => name);
+  // http→https changes the default port with the scheme: still the scheme alone.
+  if (differ.length === 2 && differ.includes('scheme') && differ.includes('port') && (a.port === '' || b.port === '')) return 'scheme';
+  return differ.length === 1 ? differ[0]! : null;
+}

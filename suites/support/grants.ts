@@ -1,0 +1,50 @@
+/**
+ * The grant dimension of the token endpoint (spec: POST {auth_url}/access_token,
+ * "grant_type | always | authorization_code, client_credentials or
+ * refresh_token"): a correct token request of each grant, ready to send, so a
+ * rule of the endpoint is checked on every grant, not on the code grant alone.
+ */
+import type { SuiteContext } from './context.js';
+import { control } from './context.js';
+import { codeGrant, freshCode, refreshGrant } from './tokens.js';
+
+export type Grant = 'authorization_code' | 'client_credentials' | 'refresh_token';
+
+/** The capability a grant's request needs from the target. */
+const NEEDS: Record<Grant, 'consent' | 'client-credentials' | 'user-token'> = {
+  authorization_code: 'consent',
+  client_credentials: 'client-credentials',
+  refresh_token: 'user-token',
+};
+
+function ccGrant(t: SuiteContext): Record<string, string> {
+  const p = t.target.profile;
+  return { grant_type: 'client_credentials', client_id: p.clientId, client_secret: p.clientSecret };
+}
+
+/**
+ * Run fn with a correct, unspent token request body of `grant` (client_id and
+ * client_secret in it). client_credentials is permitted for the duration of fn
+ * and withdrawn afterwards. A target that cannot give the grant ends the slice as
+ * not tested.
+ */
+export async function withGrantRequest<T>(t: SuiteContext, grant: string, fn: (body: Record<string, string>) => Promise<T>): Promise<T> {
+  const g = grant as Grant;
+  const need = NEEDS[g];
+  if (!need) throw new Error(`unknown grant: ${grant}`);
+  if (!t.target.has(need)) t.notTested(`the ${grant} grant needs ${need}: ${t.target.whyMissing(need) ?? 'not offered by the target'}`);
+  switch (g) {
+    case 'authorization_code':
+      return fn(codeGrant(t, await freshCode(t)));
+    case 'refresh_token':
+      return fn(refreshGrant(t, (await t.flows.userSession()).refreshToken));
+    case 'client_credentials': {
+      await control(t).setClientCredentials(true);
+      try {
+        return await fn(ccGrant(t));
+      } finally {
+        await control(t).setClientCredentials(false);
+      }
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/** The generic slice faults of values (mock/slice-values.ts): which class a value holds, which URL part differs. */
+import { describe, expect, test } from 'vitest';
+import { alterByCharClass, differingUrlPart } from '../../mock/slice-values.js';
+import { CHAR_CLASS_EXAMPLES } from '../../suites/support/char-classes.js';
+import { declaredValues } from '../../harness/catalog/slices/index.js';
+
+describe('slice values', () => {
+  test('each character class example is altered when, and only when, its class is broken', () => {
+    for (const cls of declaredValues('OAUTH-STATE-ECHO', 'chars')) {
+      const example = CHAR_CLASS_EXAMPLES[cls]!;
+      expect(alterByCharClass(example, (c) => c === cls), cls).not.toBe(example);
+      expect(alterByCharClass(example, () => false), cls).toBe(example);
+    }
+    expect(alterByCharClass('plain-state', () => true)).toBe('plain-state');
+  });
+
+  test('the one URL component a redirect_uri differs in', () => {
+    const reg = 'http://127.0.0.1:4010/callback';
+    expect(differingUrlPart(reg, reg)).toBeNull();
+    expect(differingUrlPart(reg, 'https://127.0.0.1:4010/callback')).toBe('scheme');
+    expect(differingUrlPart(reg, 'http://lockconf-elsewhere.invalid:4010/callback')).toBe('host');
+    expect(differingUrlPart(reg, 'http://127.0.0.1:4011/callback')).toBe('port');
+    expect(differingUrlPart(reg, 'http://127.0.0.1:4010/callback/elsewhere')).toBe('path');
+    expect(differingUrlPart(reg, 'http://127.0.0.1:4010/callback?lockconf=elsewhere')).toBe('query');
+    expect(differingUrlPart(reg, 'http://127.0.0.1:4010/CALLBACK')).toBe('case');
+    expect(differingUrlPart(reg, 'https://evil.invalid/x')).toBeNull();
+    expect(differingUrlPart(reg, 'not a url')).toBeNull();
+  });
+});

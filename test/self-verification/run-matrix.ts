@@ -1,0 +1,91 @@
+/**
+ * `npm run matrix`: the self-verification matrix from the command line.
+ *
+ *   npm run matrix                 the catalogued faults, a sample of the generated ones (as npm test)
+ *   npm run matrix -- --all        every generated slice fault as well (slice-faults.ts)
+ *   npm run matrix -- --shard 2/4  the second of four parts (deterministic, as vitest --shard):
+ *                                  CI jobs of a matrix each run one
+ *   npm run matrix -- --faults TOKEN-BASIC-IGNORED,token-endpoint   a selection (as LOCKCONF_MATRIX_FAULTS)
+ *
+ * Prints each entry's judgement and the figures (faults, caught, missed, time);
+ * exits 1 when any fault was missed or anything conforming failed, 2 on bad usage.
+ */
+import { parseArgs } from 'node:util';
+import { formatTable } from './matrix-report.js';
+import { generatedFigures, runSession } from './matrix-session.js';
+
+function usage(message: string): never {
+  process.stderr.write(`npm run matrix: ${message}\nusage: npm run matrix -- [--all] [--shard i/n] [--faults <names, IDs or areas>] [--concurrency n] [--seed n] [--scope area|full]\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        all: { type: 'boolean', default: false },
+        shard: { type: 'string' },
+        faults: { type: 'string' },
+        concurrency: { type: 'string' },
+        seed: { type: 'string' },
+        scope: { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    usage(err instanceof Error ? err.message : String(err));
+  }
+  let shard: { index: number; count: number } | undefined;
+  if (values.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(values.shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) usage(`--shard ${values.shard}: expected i/n with 1 <= i <= n`);
+    shard = { index: Number(m[1]), count: Number(m[2]) };
+  }
+  const num = (name: string, v: string | undefined) => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) usage(`--${name} ${v}: expected a positive integer`);
+    return n;
+  };
+  if (values.scope !== undefined && values.scope !== 'area' && values.scope !== 'full') usage(`--scope ${values.scope}: expected area or full`);
+  const concurrency = num('concurrency', values.concurrency);
+  const seed = num('seed', values.seed) ?? 20261122;
+  let result;
+  try {
+    result = await runSession({
+      scope: values.scope === 'full' ? 'full' : 'area',
+      seed,
+      filter: values.faults?.trim() || null,
+      slices: values.all ? 'all' : 'sample',
+      ...(shard ? { shard } : {}),
+      ...(concurrency ? { concurrency } : {}),
+      onOutcome: (o) => {
+        if (!values.quiet || !o.ok) process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
+      },
+    });
+  } catch (err) {
+    usage(err instanceof Error ? err.message : String(err));
+  }
+  const { summary, outcomes, wallTimeMs } = result;
+  if (!values.quiet) process.stdout.write(`\n${formatTable(summary)}\n`);
+  const gen = generatedFigures(outcomes);
+  const missed = outcomes.filter((o) => !o.ok);
+  process.stdout.write([
+    '',
+    `matrix${shard ? ` shard ${shard.index}/${shard.count}` : ''}${values.all ? ' --all' : ''}: ${summary.faults} faults, ${summary.faultsCaught} caught, ${summary.faults - summary.faultsCaught} missed`,
+    `  generated slice faults: ${gen.faults} over ${gen.requirements} requirements, ${gen.caught} caught, ${gen.faults - gen.caught} missed`,
+    `  catalogued faults: ${summary.faults - gen.faults}, ${summary.faultsCaught - gen.caught} caught`,
+    `  conforming mock and ${summary.variants} variants: ${summary.falseFailures} false failures; scope checks ${summary.scopeChecksAgreeing}/${summary.scopeChecks} agree`,
+    `  time: ${(wallTimeMs / 1000).toFixed(1)} s wall${summary.cpuTimeMs !== null ? `, ${(summary.cpuTimeMs / 1000).toFixed(0)} s CPU` : ''}, ${summary.runs} runs, ${summary.concurrency} at a time, seed ${summary.seed}`,
+    ...missed.map((o) => `  MISSED ${o.entry.name}: ${o.why}`),
+    '',
+  ].join('\n'));
+  return missed.length > 0 ? 1 : 0;
+}
+
+main().then((code) => { process.exitCode = code; }, (err: unknown) => {
+  process.stderr.write(`npm run matrix: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 2;
+});
