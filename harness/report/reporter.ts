@@ -24,11 +24,11 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
-import { AREAS, CATALOG, type Requirement } from '../catalog/index.js';
+import { CATALOG, type Requirement } from '../catalog/index.js';
 import type { RequirementStatus } from '../run/outcome.js';
 import { computeVerdict, idFromTestName, NOT_SELECTED, type TestRecord, type VerdictResult } from '../run/verdict.js';
-import { rootCauseLines } from './root-causes.js';
-export { rootCauseLines };
+import { rootCauseLines, summaryTable } from './terminal-summary.js';
+export { rootCauseLines, summaryTable };
 import { loadExpectFile, type ExpectedDeviations } from '../run/expectations.js';
 import { buildResult, readRunContext, toolVersion, type ConformanceResult } from './result-file.js';
 import { renderIndexHtml } from './index-html.js';
@@ -101,33 +101,6 @@ export function headline(reason: string): string {
 export function defaultRunDir(root: string, now = new Date()): string {
   const id = now.toISOString().replace(/[:.]/g, '-').replace('T', '_').replace('Z', '');
   return join(root, 'reports', 'runs', `${id}-${randomBytes(2).toString('hex')}`);
-}
-
-/** The summary table per spec area printed at the end of a run. */
-export function summaryTable(result: Pick<ConformanceResult, 'requirements'>): string {
-  const cols: Array<[string, RequirementStatus]> = [
-    ['passed', 'passed'],
-    ['failed', 'failed'],
-    ['warned', 'warned'],
-    ['not tested', 'not-tested'],
-    ['info', 'informational'],
-  ];
-  // The blocked column only when something was: a clean run's table stays as it was.
-  if (result.requirements.some((r) => r.status === 'blocked')) cols.splice(3, 0, ['blocked', 'blocked']);
-  const areas = [...AREAS.filter((a) => result.requirements.some((r) => r.area === a))];
-  for (const r of result.requirements) if (!areas.includes(r.area as (typeof AREAS)[number])) areas.push(r.area as (typeof AREAS)[number]);
-  const width = Math.max(9, ...areas.map((a) => a.length));
-  const head = `${'spec area'.padEnd(width)}  ${cols.map(([l]) => l.padStart(12)).join('')}`;
-  const lines = [head, '-'.repeat(head.length)];
-  const total = cols.map(() => 0);
-  for (const area of areas) {
-    const rs = result.requirements.filter((r) => r.area === area);
-    const ns = cols.map(([, s]) => rs.filter((r) => r.status === s).length);
-    ns.forEach((n, i) => (total[i]! += n));
-    lines.push(`${area.padEnd(width)}  ${ns.map((n) => String(n).padStart(12)).join('')}`);
-  }
-  lines.push('-'.repeat(head.length), `${'total'.padEnd(width)}  ${total.map((n) => String(n).padStart(12)).join('')}`);
-  return lines.join('\n');
 }
 
 function declaredIds(testModule: TestModule): string[] {
