@@ -13,6 +13,8 @@
  * checks that they agree).
  */
 
+import { WEBHOOK_SLICE_BREAKS } from './webhooks/slice-breaks.js';
+
 export interface SliceBreak {
   /** The dimensions this break point is generic over. */
   dims: readonly string[];
@@ -23,6 +25,7 @@ export interface SliceBreak {
 export const SLICE_BREAKS = {
   // Token endpoint
   'TOKEN-BASIC-IGNORED': { dims: ['grant'], description: 'On that grant, an Authorization: Basic header that does not hold the real credentials makes an otherwise correct token request fail.' },
+  ...WEBHOOK_SLICE_BREAKS,
 } as const satisfies Record<string, SliceBreak>;
 
 export type SliceBreakId = keyof typeof SLICE_BREAKS;

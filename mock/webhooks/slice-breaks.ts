@@ -1,0 +1,49 @@
+/**
+ * The slice break points of the Webhook delivery, Webhook signature and Event
+ * payloads areas (spread into SLICE_BREAKS, mock/slice-faults.ts). Each is ONE
+ * call of ctx.faults.breaks at the place the rule is implemented, generic over
+ * its dimension's values: delivery and signature rules over the event row
+ * (mock/webhooks/delivery.ts prepare), payload rules over the field and the
+ * enumerated value (mock/events/payload-breaks.ts), the status check fan-out over
+ * the role of the user who checked (mock/events/event-service.ts emitStatus).
+ */
+import type { SliceBreak } from '../slice-faults.js';
+
+const FIELD = 'On that payload field of the row: a value of the wrong type (a string becomes a number, a number a string, an object or array the number 42).';
+const VALUE = 'When the row reports that enumerated value, it reports the next value of the same enumeration instead.';
+const payload = { dims: ['field', 'enum-value'], description: `${FIELD} ${VALUE}` } as const;
+const fieldOnly = { dims: ['field'], description: FIELD } as const;
+
+export const WEBHOOK_SLICE_BREAKS = {
+  // Webhook delivery
+  'DELIVERY-ONE-POST': { dims: ['row'], description: 'Deliveries of that event row are sent twice.' },
+  'DELIVERY-CONTENT-TYPE': { dims: ['row'], description: 'Deliveries of that event row carry Content-Type text/plain.' },
+  'DELIVERY-CUSTOM-HEADER': { dims: ['row'], description: 'Deliveries of that event row carry the registration\'s header with the token cut short by one character.' },
+  'DELIVERY-SIGNATURE-PRESENT': { dims: ['row'], description: 'Deliveries of that event row carry no X-Signature.' },
+  'DELIVERY-STATUS-CHECK-FANOUT': { dims: ['role'], description: 'A status check made by a user of that role (owner or guest of the lock) reaches only the caller\'s own registration.' },
+  // Webhook signature
+  'SIGNATURE-FORMAT': { dims: ['row'], description: 'Deliveries of that event row separate the X-Signature elements with semicolons.' },
+  'SIGNATURE-VALID': { dims: ['row'], description: 'Deliveries of that event row are signed with the client secret instead of the API key.' },
+  'SIGNATURE-TIMESTAMP-CURRENT': { dims: ['row'], description: 'Deliveries of that event row carry a signature timestamp 10 minutes old.' },
+  // Event payloads
+  'EVENT-OPERATION-APP': payload,
+  'EVENT-OPERATION-KEYPAD': payload,
+  'EVENT-OPERATION-MANUAL': payload,
+  'EVENT-DOOR-STATE': payload,
+  'EVENT-STATUS-CHECK': payload,
+  'EVENT-LOCK-NAME-CHANGED': fieldOnly,
+  'EVENT-LOCK-BATTERY': payload,
+  'EVENT-LOCK-CLOCK-DRIFT': fieldOnly,
+  'EVENT-KEYPAD-PIN-MANAGED': payload,
+  'EVENT-MASTER-PIN': fieldOnly,
+  'EVENT-KEYPAD-BATTERY': payload,
+  'EVENT-BRIDGE': payload,
+  'EVENT-LOCK-USER-ADD': fieldOnly,
+  'EVENT-LOCK-USER-REMOVE': fieldOnly,
+  'EVENT-LOCK-USERTYPE-CHANGED': payload,
+  'EVENT-LOCK-ACCESSTYPE-CHANGED': payload,
+  'EVENT-USER-LOCK-USER-ADD': fieldOnly,
+  'EVENT-USER-LOCK-USER-REMOVE': fieldOnly,
+  'EVENT-USER-USERTYPE-CHANGED': payload,
+  'EVENT-USER-ACCESSTYPE-CHANGED': payload,
+} as const satisfies Record<string, SliceBreak>;
