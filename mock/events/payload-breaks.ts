@@ -37,10 +37,9 @@ function set(payload: Payload, path: string, value: unknown): void {
   else payload[head] = { ...(payload[head] as Payload), [sub]: value };
 }
 
+/** A value no row allows in that field: a number for a string, true for anything else. */
 function wrongType(value: unknown): unknown {
-  if (typeof value === 'string') return 12345;
-  if (typeof value === 'number') return String(value);
-  return 42;
+  return typeof value === 'string' ? 12345 : true;
 }
 
 /** The payload as sent to registrations of this kind (user or lock), with the payload slice faults applied. */

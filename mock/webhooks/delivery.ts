@@ -17,6 +17,7 @@ import { describeOutcome, postOnce, type AttemptErrorKind, type AttemptOutcome }
 import type { Registration } from './registry.js';
 import { hmacSha256, signatureHeader } from './signature.js';
 import { eventRow } from '../events/rows.js';
+import { charClasses, mangle } from './chars.js';
 import type { SliceBreakId } from '../slice-faults.js';
 
 /** signature-stale-timestamp: the timestamp lags the clock by this much. */
@@ -75,7 +76,10 @@ export class WebhookDeliverer {
       headers['x-signature'] = this.#sign(body, payload, broken);
     }
     if (!ctx.faults.has('no-custom-header')) {
-      headers[registration.header.toLowerCase()] = broken('DELIVERY-CUSTOM-HEADER') ? registration.token.slice(0, -1) : registration.token;
+      const token = registration.token;
+      const classes = charClasses(token);
+      const cut = broken('DELIVERY-CUSTOM-HEADER') ? token.slice(0, -1) : token;
+      headers[registration.header.toLowerCase()] = mangle(cut, classes, (cls) => ctx.faults.breaks('DELIVERY-CUSTOM-HEADER', { chars: cls }));
     }
     return { url: registration.url, body, headers };
   }

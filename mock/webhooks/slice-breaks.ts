@@ -9,7 +9,7 @@
  */
 import type { SliceBreak } from '../slice-faults.js';
 
-const FIELD = 'On that payload field of the row: a value of the wrong type (a string becomes a number, a number a string, an object or array the number 42).';
+const FIELD = 'On that payload field of the row: a value of the wrong type (a string becomes a number, anything else true).';
 const VALUE = 'When the row reports that enumerated value, it reports the next value of the same enumeration instead.';
 const payload = { dims: ['field', 'enum-value'], description: `${FIELD} ${VALUE}` } as const;
 const fieldOnly = { dims: ['field'], description: FIELD } as const;
@@ -18,7 +18,7 @@ export const WEBHOOK_SLICE_BREAKS = {
   // Webhook delivery
   'DELIVERY-ONE-POST': { dims: ['row'], description: 'Deliveries of that event row are sent twice.' },
   'DELIVERY-CONTENT-TYPE': { dims: ['row'], description: 'Deliveries of that event row carry Content-Type text/plain.' },
-  'DELIVERY-CUSTOM-HEADER': { dims: ['row'], description: 'Deliveries of that event row carry the registration\'s header with the token cut short by one character.' },
+  'DELIVERY-CUSTOM-HEADER': { dims: ['row', 'chars'], description: 'Deliveries of that event row carry the registration\'s header with the token cut short by one character; a token of that character class is sent mangled (percent encoded again, plus decoded to space, & escaped, cut at = or #, spaces encoded as +, blanks trimmed, non-ASCII replaced, long cut short: mock/webhooks/chars.ts).' },
   'DELIVERY-SIGNATURE-PRESENT': { dims: ['row'], description: 'Deliveries of that event row carry no X-Signature.' },
   'DELIVERY-STATUS-CHECK-FANOUT': { dims: ['role'], description: 'A status check made by a user of that role (owner or guest of the lock) reaches only the caller\'s own registration.' },
   // Webhook signature
@@ -31,7 +31,7 @@ export const WEBHOOK_SLICE_BREAKS = {
   'EVENT-OPERATION-MANUAL': payload,
   'EVENT-DOOR-STATE': payload,
   'EVENT-STATUS-CHECK': payload,
-  'EVENT-LOCK-NAME-CHANGED': fieldOnly,
+  'EVENT-LOCK-NAME-CHANGED': { dims: ['field', 'chars'], description: `${FIELD} A new name of that character class is reported mangled (mock/webhooks/chars.ts).` },
   'EVENT-LOCK-BATTERY': payload,
   'EVENT-LOCK-CLOCK-DRIFT': fieldOnly,
   'EVENT-KEYPAD-PIN-MANAGED': payload,

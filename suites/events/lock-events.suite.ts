@@ -18,6 +18,7 @@ import { asEpochMs, emitAndCatch, expectSchema, listenToLock, operationOn, owner
 import { firstLock, lockWith, sameId, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
 import { emitAndCatchRow, expectFields, ofType } from '../support/event-slices.js';
+import { charSample, sampleTag } from '../support/char-samples.js';
 import type { Delivery } from '../../harness/contracts.js';
 import { expectAccepted, registerLock } from '../support/webhooks.js';
 
@@ -131,7 +132,7 @@ describe('Lock events', () => {
     }
   });
 
-  conformance('EVENT-LOCK-NAME-CHANGED', 'lock name changed: configuration, Lock.Name is the new name, User object', needs(), async (t) => {
+  conformance('EVENT-LOCK-NAME-CHANGED', 'lock name changed: configuration, Lock.Name is the new name whatever its characters, User object', needsLooping(), async (t) => {
     const lock = firstLock(t);
     const inbox = await listenToLock(t, lock);
     const name = `Renamed ${Date.now().toString(36)}`;
@@ -141,6 +142,12 @@ describe('Lock events', () => {
     t.expect(body.Lock.Name, 'lock name changed: Lock.Name must be the new name').toBe(name);
     expectLock(t, body.LockID, lock.lockId, 'lock name changed');
     expectUser(t, body.User.UserID, owner(t).userId, 'lock name changed');
+    // Every character class, returned unchanged (a lock name is at most 100 characters on the mock: the long sample fits).
+    await t.eachSlice('chars', async (cls) => {
+      const renamed = charSample(cls, sampleTag(), 100);
+      const got = await emitAndCatch(t, inbox, { kind: 'lock_name_changed', lockId: lock.lockId, userId: owner(t).userId, value: renamed }, 'lock_name_changed');
+      t.expect(got.json?.Lock?.Name, `lock renamed to a name with ${cls} characters: Lock.Name must be the new name, unchanged`).toBe(renamed);
+    });
   });
 
   conformance('EVENT-LOCK-BATTERY', 'lock battery warning: system, lock_battery_alert, each warningLevel, userID in lower case', needsLooping(), async (t) => {

@@ -13,6 +13,7 @@ import { alone, control, newInbox } from '../support/context.js';
 import { LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, RETRY_WINDOW_MS, expectDeliveries, expectDelivery, expectQuiet, isAbout } from '../support/deliveries.js';
 import { deliveryOfEveryRow } from '../support/every-row.js';
 import { eachRow } from '../support/event-slices.js';
+import { charSample, sampleTag } from '../support/char-samples.js';
 import { refusedPort } from '../support/refused-port.js';
 import { MAX_HOLD_MS, holdFor, senderGaveUp } from '../support/held-answer.js';
 import { firstLock, fixtures } from '../support/fixtures.js';
@@ -59,9 +60,22 @@ describe('Delivery', () => {
     });
   });
 
-  conformance('DELIVERY-CUSTOM-HEADER', 'every delivery carries the registration\'s header set to its token', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+  conformance('DELIVERY-CUSTOM-HEADER', 'every delivery carries the registration\'s header set to its token, on every row and whatever the token\'s characters', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
     await eachRow(t, await deliveryOfEveryRow(t), ({ row, delivery, registration }) => {
       t.expect(delivery.headers[registration.header], `${row}: the delivery must carry the application-chosen header ${registration.header} set to the registration's token`).toBe(registration.token);
+    });
+    // The token is the application's to choose: sent unchanged whatever its characters (one registration at a time, each overwriting the last).
+    const lock = firstLock(t);
+    const session = await t.flows.userSession(0);
+    await t.eachSlice('chars', async (cls) => {
+      const token = charSample(cls, sampleTag());
+      t.target.redactor.add(token, 'webhook_token');
+      const inbox = await newInbox(t, { label: `token with ${cls}` });
+      const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken, token });
+      expectAccepted(t, reg, `registration whose token holds ${cls} characters`);
+      await triggerStatusCheck(t, lock.lockId, session.accessToken);
+      const d = await expectDelivery(t, inbox, `the status event (token with ${cls} characters)`, { predicate: isAbout(lock.lockId) });
+      t.expect(d.headers[reg.header], `a token with ${cls} characters (${token.length} characters): the header ${reg.header} must carry it unchanged`).toBe(token);
     });
   });
 

@@ -74,7 +74,9 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     // Delivery: "one HTTP POST (JSON body, Content-Type application/json) … per event"; "Headers on each delivery: Content-Type, X-Signature, and the application-chosen header".
     'DELIVERY-ONE-POST': EVERY_ROW,
     'DELIVERY-CONTENT-TYPE': EVERY_ROW,
-    'DELIVERY-CUSTOM-HEADER': EVERY_ROW,
+    // "the application-chosen header set to the application-chosen token": any token, sent unchanged.
+    // An HTTP field value carries no leading or trailing blanks (RFC 9110 §5.5) and non-ASCII only as opaque bytes: those two classes are not declared for a header.
+    'DELIVERY-CUSTOM-HEADER': { ...EVERY_ROW, chars: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'long'] },
     'DELIVERY-SIGNATURE-PRESENT': EVERY_ROW,
     // "a status check … triggers a status webhook to all listeners of that lock": a check made by the owner or by a guest.
     'DELIVERY-STATUS-CHECK-FANOUT': { role: 'all' },
@@ -88,7 +90,8 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'EVENT-OPERATION-MANUAL': { field: [...OPERATION, 'User.UserID', 'timeStamp', 'Timestamp', 'EventID'], 'enum-value': [...LOCK_STATES] },
     'EVENT-DOOR-STATE': { field: [...OPERATION, 'User.UserID'], 'enum-value': [...DOOR_STATES] },
     'EVENT-STATUS-CHECK': { field: [...OPERATION, ...USER6], 'enum-value': [...LOCK_STATES] },
-    'EVENT-LOCK-NAME-CHANGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6] },
+    // Lock.Name is the new name, whatever its characters (a JSON string carries any).
+    'EVENT-LOCK-NAME-CHANGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6], chars: 'all' },
     'EVENT-LOCK-BATTERY': { field: ['LockID', 'EventType', 'Event', 'warningLevel', 'userID'], 'enum-value': [...BATTERY_LEVELS] },
     'EVENT-LOCK-CLOCK-DRIFT': { field: ['LockID', 'EventType', 'Event', 'warningLevel', 'Timestamp', 'TimestampDrifted'] },
     'EVENT-KEYPAD-PIN-MANAGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', 'Pin.state', 'Pin.action', ...PINUSER6, ...USER6], 'enum-value': [...PIN_STATES] },
