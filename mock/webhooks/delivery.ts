@@ -18,6 +18,7 @@ import type { Registration } from './registry.js';
 import { hmacSha256, signatureHeader } from './signature.js';
 import { eventRow } from '../events/rows.js';
 import { charClasses, mangle } from './chars.js';
+import { mangleUrl } from './url-parts.js';
 import type { SliceBreakId } from '../slice-faults.js';
 
 /** signature-stale-timestamp: the timestamp lags the clock by this much. */
@@ -81,7 +82,10 @@ export class WebhookDeliverer {
       const cut = broken('DELIVERY-CUSTOM-HEADER') ? token.slice(0, -1) : token;
       headers[registration.header.toLowerCase()] = mangle(cut, classes, (cls) => ctx.faults.breaks('DELIVERY-CUSTOM-HEADER', { chars: cls }));
     }
-    return { url: registration.url, body, headers };
+    // Slice faults: a url of that component class delivered to mangled (url-parts.ts).
+    const requirement = toUser ? 'WEBHOOK-USER-REGISTER' : 'WEBHOOK-LOCK-REGISTER';
+    const url = mangleUrl(registration.url, (part) => ctx.faults.breaks(requirement, { 'url-part': part }));
+    return { url, body, headers };
   }
 
   #sign(body: string, payload: unknown, broken: (id: SliceBreakId) => boolean): string {

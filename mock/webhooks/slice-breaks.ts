@@ -15,6 +15,9 @@ const payload = { dims: ['field', 'enum-value'], description: `${FIELD} ${VALUE}
 const fieldOnly = { dims: ['field'], description: FIELD } as const;
 
 export const WEBHOOK_SLICE_BREAKS = {
+  // Webhook registration
+  'WEBHOOK-LOCK-REGISTER': { dims: ['url-part'], description: 'A lock registration whose url has that component is delivered to a mangled url (query dropped, path cut to two segments, path lower-cased: mock/webhooks/url-parts.ts).' },
+  'WEBHOOK-USER-REGISTER': { dims: ['url-part'], description: 'A user registration whose url has that component is delivered to a mangled url (query dropped, path cut to two segments, path lower-cased: mock/webhooks/url-parts.ts).' },
   // Webhook delivery
   'DELIVERY-ONE-POST': { dims: ['row'], description: 'Deliveries of that event row are sent twice.' },
   'DELIVERY-CONTENT-TYPE': { dims: ['row'], description: 'Deliveries of that event row carry Content-Type text/plain.' },

@@ -59,6 +59,14 @@ export const ROLE: Dimension = {
   values: ['owner', 'guest'],
 };
 
+/** The components of the registered webhook url the deliveries go to exactly. */
+export const URL_PART: Dimension = {
+  id: 'url-part',
+  title: 'Component of the registered webhook url (delivered to exactly)',
+  source: 'Webhook registration (request body): "url | string (URL) | Address that receives the webhook POST"; What the service does: "The service sends one HTTP POST per event to the registered URL"',
+  values: ['path', 'query', 'case'],
+};
+
 /** Every row a delivery or signature rule holds on ("on each delivery", "every webhook"). */
 const EVERY_ROW: SliceDeclaration = { row: 'all' };
 
@@ -69,8 +77,12 @@ const AUTHZ = ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6] as const;
 const USER_EVENT = ['EventType', 'Event', 'UserID', 'LockID', 'EventID', 'timeStamp', 'Timestamp'] as const;
 
 export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
-  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE],
+  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART],
   slices: {
+    // "one HTTP POST per event to the registered URL": a deeper path, a query, upper-case letters in the path, each kept.
+    // (Scheme and host: loopback only and no TLS in the harness; the port: every registration of the suites names the capture server's explicit port.)
+    'WEBHOOK-LOCK-REGISTER': { 'url-part': 'all' },
+    'WEBHOOK-USER-REGISTER': { 'url-part': 'all' },
     // Delivery: "one HTTP POST (JSON body, Content-Type application/json) … per event"; "Headers on each delivery: Content-Type, X-Signature, and the application-chosen header".
     'DELIVERY-ONE-POST': EVERY_ROW,
     'DELIVERY-CONTENT-TYPE': EVERY_ROW,
