@@ -10,10 +10,11 @@ import type { Inbox } from '../../harness/contracts.js';
 import { conformance } from '../../harness/service/conformance.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
-import { deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
+import { LOOPING_TEST_TIMEOUT_MS, deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
 import { firstLock, fixtures, lockWith, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
 import { deleteRegistration, expectAccepted, ownerAndGuestListening, registerLock, registerUser, type Registration } from '../support/webhooks.js';
+import { bystandersUntouched } from '../support/bystanders.js';
 
 /**
  * How long a registration that should hear nothing more is listened to, once the anchor delivery has arrived.
@@ -292,4 +293,11 @@ describe('Other endpoints named', () => {
     const unknown = await registerLock(t, { lockId: 'FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF', inbox, accessToken: session.accessToken });
     t.observe('POST /webhook/:lockID for a lock the user does not have', show(unknown.response));
   });
+});
+
+describe('Registration lifecycle: what each step leaves in force', () => {
+  conformance('WEBHOOK-LOCK-OVERWRITE', 'registering a lock again leaves the user\'s other locks, other users and the user webhook in force', { needs: ['user-token', 'second-user', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, (t) => bystandersUntouched(t, 'lock-overwrite'));
+  conformance('WEBHOOK-LOCK-DELETE', 'deleting a lock registration leaves the user\'s other locks, other users and the user webhook in force', { needs: ['user-token', 'second-user', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, (t) => bystandersUntouched(t, 'lock-delete'));
+  conformance('WEBHOOK-USER-OVERWRITE', 'registering the user webhook again leaves other users\' and the user\'s lock registrations in force', { needs: ['user-token', 'second-user', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, (t) => bystandersUntouched(t, 'user-overwrite'));
+  conformance('WEBHOOK-USER-DELETE', 'deleting the user webhook leaves other users\' and the user\'s lock registrations in force', { needs: ['user-token', 'second-user', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, (t) => bystandersUntouched(t, 'user-delete'));
 });

@@ -67,6 +67,14 @@ export const URL_PART: Dimension = {
   values: ['path', 'query', 'case'],
 };
 
+/** What a step of a registration's life (overwrite, delete) must leave in force. */
+export const UNTOUCHED: Dimension = {
+  id: 'untouched',
+  title: 'Registration a step of another registration\'s life must leave in force',
+  source: 'Limits: "Webhook registrations | One per lock per user; one per user for user events. Re-registering overwrites."; POST /webhook/:lockID: "One registration per lock per user; calling again for the same user overwrites it."; DELETE /webhook/:lockID/:clientID: "Deletes a lock webhook registration"; DELETE /webhook/user: "Deletes the user webhook registration"',
+  values: ['other-lock', 'other-user', 'user-registration', 'lock-registration'],
+};
+
 /** Every row a delivery or signature rule holds on ("on each delivery", "every webhook"). */
 const EVERY_ROW: SliceDeclaration = { row: 'all' };
 
@@ -77,12 +85,17 @@ const AUTHZ = ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6] as const;
 const USER_EVENT = ['EventType', 'Event', 'UserID', 'LockID', 'EventID', 'timeStamp', 'Timestamp'] as const;
 
 export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
-  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART],
+  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED],
   slices: {
     // "one HTTP POST per event to the registered URL": a deeper path, a query, upper-case letters in the path, each kept.
     // (Scheme and host: loopback only and no TLS in the harness; the port: every registration of the suites names the capture server's explicit port.)
     'WEBHOOK-LOCK-REGISTER': { 'url-part': 'all' },
     'WEBHOOK-USER-REGISTER': { 'url-part': 'all' },
+    // Registration lifecycle: an overwrite or a delete touches that one registration only ("per lock per user", "the user webhook registration").
+    'WEBHOOK-LOCK-OVERWRITE': { untouched: ['other-lock', 'other-user', 'user-registration'] },
+    'WEBHOOK-LOCK-DELETE': { untouched: ['other-lock', 'other-user', 'user-registration'] },
+    'WEBHOOK-USER-OVERWRITE': { untouched: ['other-user', 'lock-registration'] },
+    'WEBHOOK-USER-DELETE': { untouched: ['other-user', 'lock-registration'] },
     // Delivery: "one HTTP POST (JSON body, Content-Type application/json) … per event"; "Headers on each delivery: Content-Type, X-Signature, and the application-chosen header".
     'DELIVERY-ONE-POST': EVERY_ROW,
     'DELIVERY-CONTENT-TYPE': EVERY_ROW,
