@@ -58,7 +58,10 @@ function renderObservations(r: RequirementResult): string {
 /** The requirement's slices (conformance.json `slices`, harness/run/slice-results.ts): one line each with its status. */
 function renderSlices(r: RequirementResult & { slices?: SliceResult[] }): string {
   if (!r.slices?.length) return '';
-  const rows = r.slices
+  // The passed slices on one line (a requirement may have dozens: every field of a row); the others one row each.
+  const passed = r.slices.filter((s) => s.status === 'passed');
+  const rows = (passed.length ? `<tr><th>${badge('passed')}</th><td class="mono">${passed.map((s) => e(s.slice)).join(', ')}</td></tr>` : '') + r.slices
+    .filter((s) => s.status !== 'passed')
     .map((s) => `<tr><th class="mono">${e(s.slice)}</th><td>${badge(s.status === 'missing' ? 'not-tested' : s.status)}${s.status === 'missing' ? ' no test exercised it' : ''}</td></tr>`)
     .join('');
   return `<table class="obs slices"><caption>Slices</caption>${rows}</table>`;
