@@ -13,6 +13,8 @@
  * checks that they agree).
  */
 
+import { WEBHOOK_SLICE_BREAKS } from './webhooks/slice-breaks.js';
+
 export interface SliceBreak {
   /** The dimensions this break point is generic over. */
   dims: readonly string[];
@@ -57,6 +59,9 @@ export const SLICE_BREAKS = {
   'HEADERS-INVALID-TOKEN-401': { dims: ['endpoint', 'invalid-token'], description: 'That endpoint (or every endpoint, for that kind of invalid token) answers an invalid access token with 403 instead of 401.' },
   'HEADERS-EXPIRED-TOKEN-401': { dims: ['endpoint'], description: 'That endpoint accepts an access token past its expiry.' },
   'HEADERS-MISSING-TOKEN-401': { dims: ['endpoint'], description: 'That endpoint answers a request without x-access-token with 400 instead of 401.' },
+
+  // Webhook registration, delivery, signature and event payloads (mock/webhooks/slice-breaks.ts)
+  ...WEBHOOK_SLICE_BREAKS,
 } as const satisfies Record<string, SliceBreak>;
 
 export type SliceBreakId = keyof typeof SLICE_BREAKS;

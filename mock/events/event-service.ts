@@ -13,6 +13,7 @@ import { isEventKind, KINDS, EVENT_KINDS, type EventKind } from './kinds.js';
 import type { FaultName } from '../faults.js';
 import { LOCK_GROUPS, USER_GROUPS } from '../webhooks/groups.js';
 import * as build from './payloads.js';
+import { breakPayload } from './payload-breaks.js';
 
 type Payload = Record<string, unknown>;
 
@@ -61,7 +62,8 @@ export class LockEventService implements EventService {
     this.#lastStatus.set(lock.lockId, lock.state);
     if (unchanged && this.ctx.faults.has('status-check-only-on-change')) return { emitted: 0 };
     const payload = build.statusCheck(this.#env(), lock, caller);
-    const onlyCaller = this.ctx.faults.has('status-check-caller-only');
+    const role = caller.userId === lock.ownerUserId ? 'owner' : 'guest';
+    const onlyCaller = this.ctx.faults.has('status-check-caller-only') || this.ctx.faults.breaks('DELIVERY-STATUS-CHECK-FANOUT', { role });
     const built: BuiltEvent = {
       lock: { lockIds: [lock.lockId], group: 'operation', payload, ...(onlyCaller ? { onlyUserId: caller.userId } : {}) },
       eventId: null,
@@ -172,7 +174,8 @@ export class LockEventService implements EventService {
     const finish = (payload: Payload) => (options.extraFields ? build.withExtraField(payload) : payload);
     let emitted = 0;
     if (event.lock && !(fromKeypad && faults.has('keypad-events-dropped'))) {
-      const { lockIds, group, payload, onlyUserId, alsoGroups } = event.lock;
+      const { lockIds, group, onlyUserId, alsoGroups } = event.lock;
+      const payload = breakPayload(faults, false, event.lock.payload);
       for (const registration of this.registry.forLocks(lockIds)) {
         if (!wants(registration, group, alsoGroups)) continue;
         if (onlyUserId !== undefined && registration.userId !== onlyUserId) continue;
@@ -181,7 +184,8 @@ export class LockEventService implements EventService {
       }
     }
     if (event.user) {
-      const { userId, group, payload } = event.user;
+      const { userId, group } = event.user;
+      const payload = breakPayload(faults, true, event.user.payload);
       for (const registration of this.registry.forUser(userId)) {
         if (!wants(registration, group)) continue;
         this.deliverer.deliver(registration, finish(payload));

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FaultSet } from '../faults.js';
 import type { MockLock, MockUser, World } from '../world.js';
+import { charClasses, mangle } from '../webhooks/chars.js';
 import { DOOR_MARKER, MASTER_PIN_USER, userObject, type ManualMarker, type UserObject } from './people.js';
 
 export interface PayloadEnv {
@@ -77,7 +78,8 @@ export function statusCheck(env: PayloadEnv, lock: MockLock, caller: MockUser): 
 export function lockNameChanged(env: PayloadEnv, lock: MockLock, oldName: string, actor: MockUser): Payload {
   return {
     LockID: lock.lockId, EventType: 'configuration', Event: 'lock_name_changed',
-    Lock: { Name: env.faults.has('lock-name-stale') ? oldName : lock.name },
+    // Slice faults: the name mangled the way a careless service mangles that character class.
+    Lock: { Name: env.faults.has('lock-name-stale') ? oldName : mangle(lock.name, charClasses(lock.name), (cls) => env.faults.breaks('EVENT-LOCK-NAME-CHANGED', { chars: cls })) },
     User: userObject(env.world, actor),
   };
 }

@@ -16,6 +16,10 @@ import { DeliveryLanes, type Refusal } from './lanes.js';
 import { describeOutcome, postOnce, type AttemptErrorKind, type AttemptOutcome } from './post-once.js';
 import type { Registration } from './registry.js';
 import { hmacSha256, signatureHeader } from './signature.js';
+import { eventRow } from '../events/rows.js';
+import { charClasses, mangle } from './chars.js';
+import { mangleUrl } from './url-parts.js';
+import type { SliceBreakId } from '../slice-faults.js';
 
 /** signature-stale-timestamp: the timestamp lags the clock by this much. */
 const STALE_BY_MS = 10 * 60 * 1000;
@@ -57,43 +61,52 @@ export class WebhookDeliverer {
     setMaxListeners(0, this.#closing.signal);
   }
 
-  /** The bytes and headers of one delivery, with the delivery and signature faults applied. */
+  /** The bytes and headers of one delivery, with the delivery and signature faults applied (slice faults: per event row). */
   prepare(registration: Registration, payload: unknown): PreparedDelivery {
     const ctx = this.#ctx;
     const body = JSON.stringify(payload);
     const toUser = registration.lockId === null;
+    const row = eventRow(toUser, payload);
+    const broken = (id: SliceBreakId) => ctx.faults.breaks(id, { row });
     const headers: Record<string, string> = {
-      'content-type': ctx.faults.has('wrong-content-type') || (toUser && ctx.faults.has('user-deliveries-text-plain')) ? 'text/plain' : 'application/json',
+      'content-type': ctx.faults.has('wrong-content-type') || (toUser && ctx.faults.has('user-deliveries-text-plain')) || broken('DELIVERY-CONTENT-TYPE') ? 'text/plain' : 'application/json',
     };
     const event = (payload as { Event?: unknown } | null)?.Event;
     const unsigned = ctx.faults.has('system-events-unsigned') && typeof event === 'string' && UNSIGNED_IN_EXAMPLES.has(event);
-    if (!ctx.faults.has('signature-missing') && !unsigned) {
-      headers['x-signature'] = this.#sign(body, payload);
+    if (!ctx.faults.has('signature-missing') && !unsigned && !broken('DELIVERY-SIGNATURE-PRESENT')) {
+      headers['x-signature'] = this.#sign(body, payload, broken);
     }
     if (!ctx.faults.has('no-custom-header')) {
-      headers[registration.header.toLowerCase()] = registration.token;
+      const token = registration.token;
+      const classes = charClasses(token);
+      const cut = broken('DELIVERY-CUSTOM-HEADER') ? token.slice(0, -1) : token;
+      headers[registration.header.toLowerCase()] = mangle(cut, classes, (cls) => ctx.faults.breaks('DELIVERY-CUSTOM-HEADER', { chars: cls }));
     }
-    return { url: registration.url, body, headers };
+    // Slice faults: a url of that component class delivered to mangled (url-parts.ts).
+    const requirement = toUser ? 'WEBHOOK-USER-REGISTER' : 'WEBHOOK-LOCK-REGISTER';
+    const url = mangleUrl(registration.url, (part) => ctx.faults.breaks(requirement, { 'url-part': part }));
+    return { url, body, headers };
   }
 
-  #sign(body: string, payload: unknown): string {
+  #sign(body: string, payload: unknown, broken: (id: SliceBreakId) => boolean): string {
     const { faults, clock, credentials, options } = this.#ctx;
-    const ms = faults.has('signature-stale-timestamp') ? clock.now() - STALE_BY_MS : clock.now();
+    const ms = faults.has('signature-stale-timestamp') || broken('SIGNATURE-TIMESTAMP-CURRENT') ? clock.now() - STALE_BY_MS : clock.now();
     // The signatureTimestampSeconds variant: t in epoch seconds.
     const t = String(options.signatureTimestampSeconds ? Math.floor(ms / 1000) : ms);
-    const key = faults.has('signature-wrong-key') ? credentials.clientSecret : credentials.apiKey;
+    const key = faults.has('signature-wrong-key') || broken('SIGNATURE-VALID') ? credentials.clientSecret : credentials.apiKey;
     let signed: string;
     if (faults.has('signature-body-only')) signed = body;
     else if (faults.has('signature-other-bytes')) signed = `${t}.${JSON.stringify(payload, null, 2)}`;
     else signed = `${t}.${body}`;
     const v = hmacSha256(key, signed, options.signatureEncoding);
-    return signatureHeader({ t, v, separator: faults.has('signature-semicolons') ? ';' : ',' });
+    return signatureHeader({ t, v, separator: faults.has('signature-semicolons') || broken('SIGNATURE-FORMAT') ? ';' : ',' });
   }
 
   /** Starts delivering in the background; returns at once. */
   deliver(registration: Registration, payload: unknown): void {
     const prepared = this.prepare(registration, payload);
-    const copies = this.#ctx.faults.has('duplicate-delivery') ? 2 : 1;
+    const twice = this.#ctx.faults.has('duplicate-delivery') || this.#ctx.faults.breaks('DELIVERY-ONE-POST', { row: eventRow(registration.lockId === null, payload) });
+    const copies = twice ? 2 : 1;
     // The jitter variant: each delivery waits its own random time, so one event's deliveries fan out in a random order.
     const delayMs = this.#ctx.jitter?.deliveryDelayMs() ?? 0;
     for (let i = 0; i < copies; i++) {

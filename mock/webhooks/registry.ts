@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FaultSet } from '../faults.js';
 import type { Group } from './groups.js';
+import type { SliceBreakId } from '../slice-faults.js';
 
 export interface Registration {
   id: string;
@@ -52,6 +53,7 @@ export class WebhookRegistry {
       registration.header = previous.header;
       registration.token = previous.token;
     }
+    if (previous) this.#disturbBystanders('WEBHOOK-LOCK-OVERWRITE', lockId, input.userId);
     if (this.faults.has('lock-register-per-user')) {
       this.#lock = this.#lock.filter((r) => r.userId !== input.userId);
     }
@@ -70,6 +72,7 @@ export class WebhookRegistry {
     if (previous && this.faults.has('user-register-keeps-groups')) {
       registration.notificationTypes = [...new Set([...previous.notificationTypes, ...input.notificationTypes])];
     }
+    if (previous) this.#disturbBystanders('WEBHOOK-USER-OVERWRITE', null, input.userId);
     if (!this.faults.has('user-register-appends')) {
       this.#user = this.#user.filter((r) => r.userId !== input.userId);
     }
@@ -77,11 +80,28 @@ export class WebhookRegistry {
     return registration;
   }
 
+  /**
+   * Slice faults (`untouched`): a step of a registration's life (overwrite, delete
+   * of the lock registration on lockId, or of the user registration when lockId is
+   * null) that also removes the registrations of that class it must leave alone:
+   * the user's own on other locks, other users' (on the lock; or their user
+   * registrations), the user's user registration, the user's lock registrations.
+   */
+  #disturbBystanders(requirement: SliceBreakId, lockId: string | null, userId: string | null): void {
+    const hit = (what: string) => this.faults.breaks(requirement, { untouched: what });
+    if (lockId !== null && hit('other-lock')) this.#lock = this.#lock.filter((r) => !(r.userId === userId && r.lockId !== lockId));
+    if (lockId !== null && hit('other-user')) this.#lock = this.#lock.filter((r) => !(r.lockId === lockId && r.userId !== userId));
+    if (lockId === null && hit('other-user')) this.#user = this.#user.filter((r) => r.userId === userId);
+    if (hit('user-registration')) this.#user = this.#user.filter((r) => r.userId !== userId);
+    if (hit('lock-registration')) this.#lock = this.#lock.filter((r) => r.userId !== userId);
+  }
+
   /** Removes the caller's registrations on the lock made with clientId; false when there are none. */
   deleteLock(lockId: string, userId: string | null, clientId: string): boolean {
     const match = (r: Registration) => r.lockId === lockId && r.userId === userId && r.clientId === clientId;
     if (!this.#lock.some(match)) return false;
     if (!this.faults.has('lock-delete-ignored')) this.#lock = this.#lock.filter((r) => !match(r));
+    this.#disturbBystanders('WEBHOOK-LOCK-DELETE', lockId, userId);
     return true;
   }
 
@@ -90,6 +110,7 @@ export class WebhookRegistry {
     const match = (r: Registration) => r.userId === userId && r.clientId === clientId;
     if (!this.#user.some(match)) return false;
     if (!this.faults.has('user-delete-ignored')) this.#user = this.#user.filter((r) => !match(r));
+    this.#disturbBystanders('WEBHOOK-USER-DELETE', null, userId);
     return true;
   }
 

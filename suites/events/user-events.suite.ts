@@ -14,6 +14,8 @@ import { control } from '../support/context.js';
 import { LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS } from '../support/deliveries.js';
 import { emitAndCatch, expectSchema, listenToUser } from '../support/events.js';
 import { firstLock, sameId, user } from '../support/fixtures.js';
+import { expectFields } from '../support/event-slices.js';
+import type { Delivery, Inbox } from '../../harness/contracts.js';
 
 const needs = (): { needs: Capability[] } => ({ needs: ['second-user', 'capture', 'events'] });
 /** The same, for rows that loop over several values, each waiting for its delivery. */
@@ -24,38 +26,46 @@ function expectSubject(t: SuiteContext, body: { UserID: string; LockID: string }
   t.expect(sameId(body.LockID, firstLock(t).lockId), `${row}: LockID must be the lock concerned (${firstLock(t).lockId}); got ${JSON.stringify(body.LockID)}`).toBe(true);
 }
 
-async function userRow(t: SuiteContext, kind: string, value?: string) {
-  const inbox = await listenToUser(t, 1);
+async function userRow(t: SuiteContext, kind: string, value?: string, listening?: Inbox) {
+  const inbox = listening ?? await listenToUser(t, 1);
   return emitAndCatch(t, inbox, { kind, lockId: firstLock(t).lockId, userId: user(t, 1).userId, ...(value ? { value } : {}) }, kind);
 }
 
 describe('User events', () => {
   conformance('EVENT-USER-LOCK-USER-ADD', 'lock_user_add: authorization, UserID, LockID, EventID, timeStamp, Timestamp', needs(), async (t) => {
     const d = await userRow(t, 'lock_user_add');
+    await expectFields(t, S.userLockUserAdd, [d], 'user event lock_user_add');
     expectSubject(t, expectSchema(t, S.userLockUserAdd, d, 'user event lock_user_add'), 'user event lock_user_add');
   });
 
   conformance('EVENT-USER-LOCK-USER-REMOVE', 'lock_user_remove: authorization, UserID, LockID, EventID, timeStamp, Timestamp', needs(), async (t) => {
     const d = await userRow(t, 'lock_user_remove');
+    await expectFields(t, S.userLockUserRemove, [d], 'user event lock_user_remove');
     expectSubject(t, expectSchema(t, S.userLockUserRemove, d, 'user event lock_user_remove'), 'user event lock_user_remove');
   });
 
-  conformance('EVENT-USER-USERTYPE-CHANGED', 'lock_usertype_changed: the common fields and UserType', needsLooping(), async (t) => {
-    for (const value of S.userTypes) {
-      const d = await userRow(t, 'lock_usertype_changed', value);
-      const body = expectSchema(t, S.userUsertypeChanged, d, `user event lock_usertype_changed (${value})`);
-      expectSubject(t, body, 'user event lock_usertype_changed');
-      t.expect(body.UserType, `user event lock_usertype_changed: UserType`).toBe(value);
-    }
+  conformance('EVENT-USER-USERTYPE-CHANGED', 'lock_usertype_changed: the common fields and UserType, every level', needsLooping(), async (t) => {
+    const inbox = await listenToUser(t, 1);
+    const got: Delivery[] = [];
+    await t.eachSlice('enum-value', async (value) => {
+      const d = await userRow(t, 'lock_usertype_changed', value, inbox);
+      got.push(d);
+      t.expect(d.json?.UserType, `user event lock_usertype_changed (${value}): UserType`).toBe(value);
+    });
+    await expectFields(t, S.userUsertypeChanged, got, 'user event lock_usertype_changed');
+    for (const d of got) expectSubject(t, expectSchema(t, S.userUsertypeChanged, d, `user event lock_usertype_changed (${d.json?.UserType})`), 'user event lock_usertype_changed');
   });
 
-  conformance('EVENT-USER-ACCESSTYPE-CHANGED', 'lock_accesstype_changed: the common fields and AccessType', needsLooping(), async (t) => {
-    for (const value of S.accessTypes) {
-      const d = await userRow(t, 'lock_accesstype_changed', value);
-      const body = expectSchema(t, S.userAccesstypeChanged, d, `user event lock_accesstype_changed (${value})`);
-      expectSubject(t, body, 'user event lock_accesstype_changed');
-      t.expect(body.AccessType, `user event lock_accesstype_changed: AccessType`).toBe(value);
-    }
+  conformance('EVENT-USER-ACCESSTYPE-CHANGED', 'lock_accesstype_changed: the common fields and AccessType, every schedule', needsLooping(), async (t) => {
+    const inbox = await listenToUser(t, 1);
+    const got: Delivery[] = [];
+    await t.eachSlice('enum-value', async (value) => {
+      const d = await userRow(t, 'lock_accesstype_changed', value, inbox);
+      got.push(d);
+      t.expect(d.json?.AccessType, `user event lock_accesstype_changed (${value}): AccessType`).toBe(value);
+    });
+    await expectFields(t, S.userAccesstypeChanged, got, 'user event lock_accesstype_changed');
+    for (const d of got) expectSubject(t, expectSchema(t, S.userAccesstypeChanged, d, `user event lock_accesstype_changed (${d.json?.AccessType})`), 'user event lock_accesstype_changed');
   });
 
   conformance('EVENT-LIFECYCLE', 'what a lifecycle registration receives when the user deletes the account (payload not shown)', needs(), async (t) => {

@@ -13,19 +13,26 @@ import { expectAccepted, registerLock, registerUser, type Registration } from '.
 
 export interface RowDelivery {
   row: string;
+  /** The slice of the `row` dimension (harness/catalog/slices/webhooks-events.ts): `user.` for the user webhook's copy. */
+  id: string;
   delivery: Delivery;
   registration: Registration;
 }
 
 interface Row {
   row: string;
+  /** The row's slice value (lock webhook); its user webhook copy is `user.<event>`. */
+  id: string;
   lock: FixtureLock;
   fire: ControlEvent | 'status-check';
-  event: string;
+  /** The Event of the delivery; null: any delivery not seen before (lifecycle: its payload is not shown). */
+  event: string | null;
   /** The requirement of the row (its own test shows the event is delivered). */
   requirement: string;
   /** The row also reaches users[1]'s user webhook, under this requirement. */
   user?: string;
+  /** Only the user webhook receives it (lifecycle). */
+  userOnly?: boolean;
   /** A keypad's event: it reaches a lock webhook through WEBHOOK-KEYPAD-VIA-LOCK. */
   keypad?: boolean;
 }
@@ -37,29 +44,31 @@ function rows(t: SuiteContext): Row[] {
   const owner = user(t, 0).userId;
   const guest = user(t, 1).userId;
   const out: Row[] = [
-    { row: 'Lock operated by app or API', lock: first, fire: { kind: 'operation.app', lockId: first.lockId, userId: owner, value: 'unlock' }, event: 'unlock', requirement: 'EVENT-OPERATION-APP' },
-    { row: 'Lock turned manually', lock: first, fire: { kind: 'operation.manual', lockId: first.lockId, value: 'lock' }, event: 'lock', requirement: 'EVENT-OPERATION-MANUAL' },
-    { row: 'Status check result', lock: first, fire: 'status-check', event: 'lock', requirement: 'EVENT-STATUS-CHECK' },
-    { row: 'Lock name changed', lock: first, fire: { kind: 'lock_name_changed', lockId: first.lockId, userId: owner, value: `Every row ${Date.now().toString(36)}` }, event: 'lock_name_changed', requirement: 'EVENT-LOCK-NAME-CHANGED' },
-    { row: 'Lock battery warning', lock: first, fire: { kind: 'lock_battery_alert', lockId: first.lockId, value: 'lock_state_battery_warning_2week' }, event: 'lock_battery_alert', requirement: 'EVENT-LOCK-BATTERY' },
-    { row: 'Lock clock wrong', lock: first, fire: { kind: 'lock_log_timestamp_drifted', lockId: first.lockId, value: 'lock_state_battery_warning_none', params: { drift: 3_600_000 } }, event: 'lock_log_timestamp_drifted', requirement: 'EVENT-LOCK-CLOCK-DRIFT' },
-    { row: 'User added to lock', lock: first, fire: { kind: 'lock_user_add', lockId: first.lockId, userId: guest }, event: 'lock_user_add', requirement: 'EVENT-LOCK-USER-ADD', user: 'EVENT-USER-LOCK-USER-ADD' },
-    { row: 'User removed from lock', lock: first, fire: { kind: 'lock_user_remove', lockId: first.lockId, userId: guest }, event: 'lock_user_remove', requirement: 'EVENT-LOCK-USER-REMOVE', user: 'EVENT-USER-LOCK-USER-REMOVE' },
-    { row: 'Access level changed', lock: first, fire: { kind: 'lock_usertype_changed', lockId: first.lockId, userId: guest, value: 'user' }, event: 'lock_usertype_changed', requirement: 'EVENT-LOCK-USERTYPE-CHANGED', user: 'EVENT-USER-USERTYPE-CHANGED' },
-    { row: 'Access schedule changed', lock: first, fire: { kind: 'lock_accesstype_changed', lockId: first.lockId, userId: guest, value: 'rule_access_always' }, event: 'lock_accesstype_changed', requirement: 'EVENT-LOCK-ACCESSTYPE-CHANGED', user: 'EVENT-USER-ACCESSTYPE-CHANGED' },
+    { row: 'Lock operated by app or API', id: 'operation_app', lock: first, fire: { kind: 'operation.app', lockId: first.lockId, userId: owner, value: 'unlock' }, event: 'unlock', requirement: 'EVENT-OPERATION-APP' },
+    { row: 'Lock turned manually', id: 'operation_manual', lock: first, fire: { kind: 'operation.manual', lockId: first.lockId, value: 'lock' }, event: 'lock', requirement: 'EVENT-OPERATION-MANUAL' },
+    { row: 'Status check result', id: 'status_check', lock: first, fire: 'status-check', event: 'lock', requirement: 'EVENT-STATUS-CHECK' },
+    { row: 'Lock name changed', id: 'lock_name_changed', lock: first, fire: { kind: 'lock_name_changed', lockId: first.lockId, userId: owner, value: `Every row ${Date.now().toString(36)}` }, event: 'lock_name_changed', requirement: 'EVENT-LOCK-NAME-CHANGED' },
+    { row: 'Lock battery warning', id: 'lock_battery_alert', lock: first, fire: { kind: 'lock_battery_alert', lockId: first.lockId, value: 'lock_state_battery_warning_2week' }, event: 'lock_battery_alert', requirement: 'EVENT-LOCK-BATTERY' },
+    { row: 'Lock clock wrong', id: 'lock_log_timestamp_drifted', lock: first, fire: { kind: 'lock_log_timestamp_drifted', lockId: first.lockId, value: 'lock_state_battery_warning_none', params: { drift: 3_600_000 } }, event: 'lock_log_timestamp_drifted', requirement: 'EVENT-LOCK-CLOCK-DRIFT' },
+    { row: 'User added to lock', id: 'lock_user_add', lock: first, fire: { kind: 'lock_user_add', lockId: first.lockId, userId: guest }, event: 'lock_user_add', requirement: 'EVENT-LOCK-USER-ADD', user: 'EVENT-USER-LOCK-USER-ADD' },
+    { row: 'User removed from lock', id: 'lock_user_remove', lock: first, fire: { kind: 'lock_user_remove', lockId: first.lockId, userId: guest }, event: 'lock_user_remove', requirement: 'EVENT-LOCK-USER-REMOVE', user: 'EVENT-USER-LOCK-USER-REMOVE' },
+    { row: 'Access level changed', id: 'lock_usertype_changed', lock: first, fire: { kind: 'lock_usertype_changed', lockId: first.lockId, userId: guest, value: 'user' }, event: 'lock_usertype_changed', requirement: 'EVENT-LOCK-USERTYPE-CHANGED', user: 'EVENT-USER-USERTYPE-CHANGED' },
+    { row: 'Access schedule changed', id: 'lock_accesstype_changed', lock: first, fire: { kind: 'lock_accesstype_changed', lockId: first.lockId, userId: guest, value: 'rule_access_always' }, event: 'lock_accesstype_changed', requirement: 'EVENT-LOCK-ACCESSTYPE-CHANGED', user: 'EVENT-USER-ACCESSTYPE-CHANGED' },
   ];
   const door = pick('doorSensor');
-  if (door) out.push({ row: 'Door state', lock: door, fire: { kind: 'door', lockId: door.lockId, value: 'open' }, event: 'open', requirement: 'EVENT-DOOR-STATE' });
+  if (door) out.push({ row: 'Door state', id: 'door_state', lock: door, fire: { kind: 'door', lockId: door.lockId, value: 'open' }, event: 'open', requirement: 'EVENT-DOOR-STATE' });
   const keypad = pick('keypad');
   if (keypad) {
-    out.push({ row: 'Lock operated by keypad', lock: keypad, fire: { kind: 'operation.keypad', lockId: keypad.lockId, userId: owner, value: 'unlatch' }, event: 'unlatch', requirement: 'EVENT-OPERATION-KEYPAD', keypad: true });
-    out.push({ row: 'Keypad PIN managed', lock: keypad, fire: { kind: 'keypad_pin_managed', lockId: keypad.lockId, userId: owner, value: 'enable', params: { pinUserId: owner } }, event: 'keypad_pin_managed', requirement: 'EVENT-KEYPAD-PIN-MANAGED', keypad: true });
-    out.push({ row: 'Keypad battery', lock: keypad, fire: { kind: 'keypad_battery', lockId: keypad.lockId, value: 'keypad_battery_warning' }, event: 'keypad_battery_warning', requirement: 'EVENT-KEYPAD-BATTERY', keypad: true });
+    out.push({ row: 'Lock operated by keypad', id: 'operation_keypad', lock: keypad, fire: { kind: 'operation.keypad', lockId: keypad.lockId, userId: owner, value: 'unlatch' }, event: 'unlatch', requirement: 'EVENT-OPERATION-KEYPAD', keypad: true });
+    out.push({ row: 'Keypad PIN managed', id: 'keypad_pin_managed', lock: keypad, fire: { kind: 'keypad_pin_managed', lockId: keypad.lockId, userId: owner, value: 'enable', params: { pinUserId: owner } }, event: 'keypad_pin_managed', requirement: 'EVENT-KEYPAD-PIN-MANAGED', keypad: true });
+    out.push({ row: 'Keypad battery', id: 'keypad_battery', lock: keypad, fire: { kind: 'keypad_battery', lockId: keypad.lockId, value: 'keypad_battery_warning' }, event: 'keypad_battery_warning', requirement: 'EVENT-KEYPAD-BATTERY', keypad: true });
   }
   const builtIn = pick('builtInKeypad');
-  if (builtIn) out.push({ row: 'Master PIN changed', lock: builtIn, fire: { kind: 'master_pin_changed', lockId: builtIn.lockId }, event: 'keypad_pin_managed', requirement: 'EVENT-MASTER-PIN' });
+  if (builtIn) out.push({ row: 'Master PIN changed', id: 'master_pin_changed', lock: builtIn, fire: { kind: 'master_pin_changed', lockId: builtIn.lockId }, event: 'keypad_pin_managed', requirement: 'EVENT-MASTER-PIN' });
   const bridged = pick('bridgeId');
-  if (bridged) out.push({ row: 'Bridge went online/offline', lock: bridged, fire: { kind: 'bridge', lockId: bridged.lockId, value: 'offline' }, event: 'offline', requirement: 'EVENT-BRIDGE' });
+  if (bridged) out.push({ row: 'Bridge went online/offline', id: 'bridge', lock: bridged, fire: { kind: 'bridge', lockId: bridged.lockId, value: 'offline' }, event: 'offline', requirement: 'EVENT-BRIDGE' });
+  // The user deleted their account (lifecycle, user webhook only; the control protocol only reports it): last.
+  out.push({ row: 'The user deleted their account', id: 'lifecycle', lock: first, fire: { kind: 'lifecycle.deleted', userId: guest }, event: null, requirement: 'EVENT-LIFECYCLE', user: 'EVENT-LIFECYCLE', userOnly: true });
   return out;
 }
 
@@ -85,8 +94,9 @@ export async function deliveryOfEveryRow(t: SuiteContext): Promise<RowDelivery[]
     const restsOn = where === 'user webhook'
       ? [row.user!, 'WEBHOOK-USER-REGISTER', 'DELIVERY-ONE-POST']
       : [row.requirement, 'WEBHOOK-LOCK-REGISTER', 'DELIVERY-ONE-POST', ...(row.keypad ? ['WEBHOOK-KEYPAD-VIA-LOCK'] : []), ...(severalLocks ? ['WEBHOOK-LOCK-PER-LOCK'] : [])];
-    const d = await expectDelivery(t, reg.inbox, `${row.row} (${where})`, { predicate: (x) => !seen.has(x.seq) && isEvent(row.event)(x) && (where === 'user webhook' || isAbout(row.lock.lockId)(x)), restsOn });
-    got.push({ row: `${row.row} (${where})`, delivery: d, registration: reg });
+    const ofRow = (x: Delivery) => (row.event === null || isEvent(row.event)(x)) && (where === 'user webhook' || isAbout(row.lock.lockId)(x));
+    const d = await expectDelivery(t, reg.inbox, `${row.row} (${where})`, { predicate: (x) => !seen.has(x.seq) && ofRow(x), restsOn });
+    got.push({ row: `${row.row} (${where})`, id: where === 'user webhook' ? `user.${row.id}` : row.id, delivery: d, registration: reg });
   };
   const seqs = async (inbox: Inbox) => new Set((await inbox.deliveries()).map((d) => d.seq));
   for (const row of rows(t)) {
@@ -95,7 +105,7 @@ export async function deliveryOfEveryRow(t: SuiteContext): Promise<RowDelivery[]
     const seenUser = await seqs(userInbox);
     if (row.fire === 'status-check') await triggerStatusCheck(t, row.lock.lockId, owner.accessToken);
     else await control(t).emit(row.fire);
-    await catchIn(reg, row, seenLock, 'lock webhook');
+    if (!row.userOnly) await catchIn(reg, row, seenLock, 'lock webhook');
     if (row.user) await catchIn(userReg, row, seenUser, 'user webhook');
   }
   return got;

@@ -10,10 +10,11 @@ import type { Delivery, Inbox } from '../../harness/contracts.js';
 import { conformance } from '../../harness/service/conformance.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
-import { QUIET_WINDOW_MS, arrives, deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
+import { LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, arrives, deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
 import { firstLock, fixtures, lockWith, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
 import { deleteRegistration, expectAccepted, ownerAndGuestListening, registerLock, registerUser, type Registration } from '../support/webhooks.js';
+import { bystandersUntouched } from '../support/bystanders.js';
 
 /**
  * How long a registration that should hear nothing more is listened to, once the anchor delivery has arrived.
@@ -35,6 +36,22 @@ async function userEvent(t: SuiteContext, userIndex: number) {
   return control(t).emit({ kind: 'lock_user_add', lockId: firstLock(t).lockId, userId: user(t, userIndex).userId });
 }
 
+/** The inbox's url with one component added (slices `url-part`): a deeper path, a query, upper-case letters in the path. */
+function urlWith(base: string, part: string): string {
+  switch (part) {
+    case 'path': return `${base}/hooks/lock-events/v1`;
+    case 'query': return `${base}?source=lockconf&next=%2Fa%2Fb&empty=`;
+    case 'case': return `${base}/Hooks/LockEvents`;
+    default: throw new Error(`suite error: no url for the component ${part}`);
+  }
+}
+
+/** Path and query of a url, as the capture server records a delivery's. */
+function pathAndQuery(url: string): string {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+}
+
 describe('POST {base_url}/webhook/:lockID', () => {
   conformance('WEBHOOK-LOCK-REGISTER', 'a lock registration receives the lock\'s events', { needs: ['user-token', 'capture'] }, async (t) => {
     const lock = firstLock(t);
@@ -46,6 +63,15 @@ describe('POST {base_url}/webhook/:lockID', () => {
     await triggerStatusCheck(t, lock.lockId, session.accessToken);
     const d = await expectDelivery(t, inbox, 'a status check on a registered lock', { predicate: isAbout(lock.lockId) });
     await t.check('DELIVERY-CUSTOM-HEADER', () => expectSentFor(t, reg, d.headers, 'the delivery'));
+    // The registered url exactly, whatever its components (one registration at a time, each overwriting the last).
+    await t.eachSlice('url-part', async (part) => {
+      const other = await newInbox(t, { label: `lock registration url ${part}` });
+      const url = urlWith(other.url, part);
+      expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: { ...other, url }, accessToken: session.accessToken }), `registration to a url with a ${part}`);
+      await triggerStatusCheck(t, lock.lockId, session.accessToken);
+      const got = await expectDelivery(t, other, `a status check, registered to a url with a ${part}`, { predicate: isAbout(lock.lockId) });
+      t.expect(got.url, `a url with a ${part} (${url}): the delivery must go to the registered url exactly`).toBe(pathAndQuery(url));
+    });
   });
 
   conformance('WEBHOOK-LOCK-OVERWRITE', 'registering again for the same lock and user replaces url, header, token and groups', { needs: ['user-token', 'capture'] }, async (t) => {
@@ -194,6 +220,14 @@ describe('POST {base_url}/webhook/user', () => {
     await userEvent(t, 1);
     const d = await expectDelivery(t, inbox, 'lock_user_add for the registered user', { predicate: isEvent('lock_user_add') });
     await t.check('DELIVERY-CUSTOM-HEADER', () => expectSentFor(t, reg, d.headers, 'the user-webhook delivery'));
+    await t.eachSlice('url-part', async (part) => {
+      const other = await newInbox(t, { label: `user registration url ${part}` });
+      const url = urlWith(other.url, part);
+      expectAccepted(t, await registerUser(t, { inbox: { ...other, url }, accessToken: session.accessToken }), `user registration to a url with a ${part}`);
+      await userEvent(t, 1);
+      const got = await expectDelivery(t, other, `lock_user_add, registered to a url with a ${part}`, { predicate: isEvent('lock_user_add') });
+      t.expect(got.url, `a url with a ${part} (${url}): the delivery must go to the registered url exactly`).toBe(pathAndQuery(url));
+    });
   });
 
   conformance('WEBHOOK-USER-OVERWRITE', 'registering the user webhook again replaces url, header, token and groups', { needs: ['user-token', 'second-user', 'capture', 'events'] }, async (t) => {
@@ -272,4 +306,11 @@ describe('Other endpoints named', () => {
     const unknown = await registerLock(t, { lockId: 'FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF', inbox, accessToken: session.accessToken });
     t.observe('POST /webhook/:lockID for a lock the user does not have', show(unknown.response));
   });
+});
+
+describe('Registration lifecycle: what each step leaves in force', () => {
+  conformance('WEBHOOK-LOCK-OVERWRITE', 'registering a lock again leaves the user\'s other locks, other users and the user webhook in force', { needs: ['user-token', 'second-user', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, (t) => bystandersUntouched(t, 'lock-overwrite'));
+  conformance('WEBHOOK-LOCK-DELETE', 'deleting a lock registration leaves the user\'s other locks, other users and the user webhook in force', { needs: ['user-token', 'second-user', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, (t) => bystandersUntouched(t, 'lock-delete'));
+  conformance('WEBHOOK-USER-OVERWRITE', 'registering the user webhook again leaves other users\' and the user\'s lock registrations in force', { needs: ['user-token', 'second-user', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, (t) => bystandersUntouched(t, 'user-overwrite'));
+  conformance('WEBHOOK-USER-DELETE', 'deleting the user webhook leaves other users\' and the user\'s lock registrations in force', { needs: ['user-token', 'second-user', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, (t) => bystandersUntouched(t, 'user-delete'));
 });

@@ -3,6 +3,7 @@
  * HMAC-SHA256 over "<t>.<body>" keyed with the API key; t is current. Judged on
  * the raw bytes received, against the target's clock. The encoding of v is not
  * shown: hex and base64 are both accepted, and which one was seen is recorded.
+ * With the events capability every event row is judged, each a slice of its own.
  */
 // Every test of this file leases a fixture set of its own: the sections run side by side.
 import { describeLeased as describe } from '../../harness/service/conformance.js';
@@ -10,12 +11,14 @@ import { conformance } from '../../harness/service/conformance.js';
 import type { Delivery } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
-import { expectDeliveries, isAbout, isEvent } from '../support/deliveries.js';
+import { LOOPING_TEST_TIMEOUT_MS, expectDeliveries, isAbout, isEvent } from '../support/deliveries.js';
 import { firstLock, user } from '../support/fixtures.js';
 import { isLockconfError } from '../../harness/run/errors.js';
 import { parseSignatureHeader } from '../../harness/wire/signature.js';
 import { TOLERANCE_MS, formatProblems, freshnessVerdict, hmacMatched, hmacVerdict, signatureHeader } from '../support/signatures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
+import { deliveryOfEveryRow } from '../support/every-row.js';
+import { eachRow } from '../support/event-slices.js';
 import { expectAccepted, registerLock } from '../support/webhooks.js';
 
 /**
@@ -44,31 +47,43 @@ async function someDeliveries(t: SuiteContext): Promise<Delivery[]> {
   return got;
 }
 
+/**
+ * Every event row (slices `row`, with the events capability: deliveryOfEveryRow),
+ * then the deliveries of someDeliveries (a status check, a non-ASCII rename), each
+ * judged by check.
+ */
+async function everyRowAndSome(t: SuiteContext, check: (d: Delivery, row: string) => void | Promise<void>): Promise<void> {
+  if (t.target.has('events') && t.target.has('second-user')) {
+    await eachRow(t, await deliveryOfEveryRow(t), ({ row, delivery }) => check(delivery, row));
+  }
+  for (const d of await someDeliveries(t)) await check(d, `delivery #${d.seq}`);
+}
+
 describe('Signature', () => {
-  conformance('SIGNATURE-FORMAT', 'X-Signature is comma-separated prefix=value elements with t and v', { needs: ['user-token', 'capture'] }, async (t) => {
-    for (const d of await someDeliveries(t)) {
+  conformance('SIGNATURE-FORMAT', 'X-Signature is comma-separated prefix=value elements with t and v', { needs: ['user-token', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    await everyRowAndSome(t, (d, row) => {
       const header = signatureHeader(d);
       const problems = formatProblems(header);
-      t.expect(problems, `delivery #${d.seq}: X-Signature must be comma-separated prefix=value elements, t the timestamp, v the signature; header ${JSON.stringify(header)}`).toEqual([]);
-    }
+      t.expect(problems, `${row}: X-Signature must be comma-separated prefix=value elements, t the timestamp, v the signature; header ${JSON.stringify(header)}`).toEqual([]);
+    });
   });
 
-  conformance('SIGNATURE-VALID', 'v is HMAC-SHA256 of "<t>.<raw body>" keyed with the API key', { needs: ['user-token', 'capture'] }, async (t) => {
-    for (const d of await someDeliveries(t)) {
+  conformance('SIGNATURE-VALID', 'v is HMAC-SHA256 of "<t>.<raw body>" keyed with the API key', { needs: ['user-token', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    await everyRowAndSome(t, (d, row) => {
       const v = hmacVerdict(t, d);
-      t.expect(hmacMatched(v.code), `delivery #${d.seq} (${d.rawBody.length} bytes): expected v = HMAC-SHA256(API key, t + "." + body) in hex or base64; ${v.code}: ${v.detail}`).toBe(true);
-    }
+      t.expect(hmacMatched(v.code), `${row} (${d.rawBody.length} bytes): expected v = HMAC-SHA256(API key, t + "." + body) in hex or base64; ${v.code}: ${v.detail}`).toBe(true);
+    });
   });
 
-  conformance('SIGNATURE-TIMESTAMP-CURRENT', 't is within 5 minutes of the target\'s clock', { needs: ['user-token', 'capture'] }, async (t) => {
-    for (const d of await someDeliveries(t)) {
+  conformance('SIGNATURE-TIMESTAMP-CURRENT', 't is within 5 minutes of the target\'s clock', { needs: ['user-token', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    await everyRowAndSome(t, async (d, row) => {
       const v = await freshnessVerdict(t, d);
-      t.observe(`delivery #${d.seq}: signature timestamp age (ms)`, v.ageMs);
+      t.observe(`${row}: signature timestamp age (ms)`, v.ageMs);
       // Judged on its own: a signature that does not verify is SIGNATURE-VALID's business.
       const raw = parseSignatureHeader(signatureHeader(d) ?? '').t;
-      t.expect(v.ageMs, `delivery #${d.seq}: the timestamp must be current, but t ${JSON.stringify(raw?.slice(0, 40) ?? null)} cannot be read as a time (epoch seconds or milliseconds, decimal seconds, ISO 8601) (${v.code}: ${v.detail})`).not.toBeNull();
-      t.expect(Math.abs(v.ageMs!) <= TOLERANCE_MS, `delivery #${d.seq}: the timestamp must be current, within the recommended 5-minute tolerance of the target's clock; it is ${v.ageMs} ms ${v.ageMs! >= 0 ? 'old' : 'ahead'}`).toBe(true);
-    }
+      t.expect(v.ageMs, `${row}: the timestamp must be current, but t ${JSON.stringify(raw?.slice(0, 40) ?? null)} cannot be read as a time (epoch seconds or milliseconds, decimal seconds, ISO 8601) (${v.code}: ${v.detail})`).not.toBeNull();
+      t.expect(Math.abs(v.ageMs!) <= TOLERANCE_MS, `${row}: the timestamp must be current, within the recommended 5-minute tolerance of the target's clock; it is ${v.ageMs} ms ${v.ageMs! >= 0 ? 'old' : 'ahead'}`).toBe(true);
+    });
   });
 
   conformance('SIGNATURE-ENCODING', 'text encoding of the signature value (not shown)', { needs: ['user-token', 'capture'] }, async (t) => {

@@ -1,13 +1,139 @@
 /**
  * Slices of the Webhook registration, Webhook delivery, Webhook signature and
  * Event payloads areas: for each requirement, the dimensions the spec's text and
- * tables give it (event row, enumerated value, actor, …), with their values.
+ * tables give it (event row, payload field, enumerated value, role), with their values.
  * Area-specific dimensions are declared here, in `dimensions`.
  */
-import type { SliceDeclarations } from './types.js';
+import type { Dimension, SliceDeclaration, SliceDeclarations } from './types.js';
+
+/** Every row of both Events tables, and the lifecycle event (user webhooks). */
+export const ROW: Dimension = {
+  id: 'row',
+  title: 'Event row (a row of the Lock events or User events table, or the lifecycle event)',
+  source: 'Events → Lock events (16 rows: "Lock operated by app or API" … "Access schedule changed"); User events (lock_user_add, lock_user_remove, lock_usertype_changed, lock_accesstype_changed); Registration groups: "lifecycle (user) | The user deleted their account." Delivery: "one HTTP POST … per event"; "Headers on each delivery"',
+  values: [
+    'operation_app', 'operation_keypad', 'operation_manual', 'door_state', 'status_check', 'lock_name_changed',
+    'lock_battery_alert', 'lock_log_timestamp_drifted', 'keypad_pin_managed', 'master_pin_changed', 'keypad_battery', 'bridge',
+    'lock_user_add', 'lock_user_remove', 'lock_usertype_changed', 'lock_accesstype_changed',
+    'user.lock_user_add', 'user.lock_user_remove', 'user.lock_usertype_changed', 'user.lock_accesstype_changed', 'user.lifecycle',
+  ],
+};
+
+/** The payload fields the spec gives the rows (a dotted path into the JSON body). */
+export const FIELD: Dimension = {
+  id: 'field',
+  title: 'Payload field of an event row (its presence, type and unit)',
+  source: 'Webhook payload fields (common): LockID, EventType, Event, Device, User, Lock, EventID, Timestamp, timeStamp; User object: UserID, FirstName, LastName, PhoneNo, Email, imageInfo, UserType, AccessType; Lock events "Other fields" column; User events "All carry EventType=authorization, UserID (string UUID), LockID, EventID, timeStamp and Timestamp"',
+  values: [
+    'LockID', 'EventType', 'Event', 'Device',
+    'User.UserID', 'User.FirstName', 'User.LastName', 'User.PhoneNo', 'User.Email', 'User.imageInfo', 'User.UserType', 'User.AccessType',
+    'Lock.Name', 'EventID', 'Timestamp', 'timeStamp', 'warningLevel', 'userID', 'TimestampDrifted',
+    'Pin', 'Pin.state', 'Pin.action',
+    'PinUser.UserID', 'PinUser.FirstName', 'PinUser.LastName', 'PinUser.PhoneNo', 'PinUser.Email', 'PinUser.imageInfo',
+    'DeviceType', 'DeviceSerialNumber', 'UserID', 'UserType', 'AccessType',
+  ],
+};
+
+const LOCK_STATES = ['unlock', 'lock', 'unlatch'] as const;
+const DOOR_STATES = ['closed', 'open', 'ajar'] as const;
+const BATTERY_LEVELS = ['lock_state_battery_warning_none', 'lock_state_battery_warning_4week', 'lock_state_battery_warning_2week', 'lock_state_battery_warning_1week', 'lock_state_battery_warning_2day'] as const;
+const KEYPAD_BATTERY = ['keypad_battery_none', 'keypad_battery_warning', 'keypad_battery_critical'] as const;
+const PIN_STATES = ['load', 'disable', 'enable', 'delete'] as const;
+const BRIDGE = ['online', 'offline'] as const;
+const USER_TYPES = ['user', 'superuser'] as const;
+const ACCESS_TYPES = ['rule_access_always', 'rule_access_temporary', 'rule_access_recurring'] as const;
+
+/** Every value of every enumeration of the spec (Values reported in events), each reported as asked. */
+export const ENUM_VALUE: Dimension = {
+  id: 'enum-value',
+  title: 'Enumerated value reported in an event',
+  source: 'Values reported in events: Lock (unlock, lock, unlatch); Door (closed, open, ajar); Lock battery warningLevel (five values); Keypad battery Event (three); Keypad PIN (Pin.state: load, disable, enable, delete); Bridge (online, offline); User access level (user, superuser); User access schedule (rule_access_always, rule_access_temporary, rule_access_recurring)',
+  values: [...LOCK_STATES, ...DOOR_STATES, ...BATTERY_LEVELS, ...KEYPAD_BATTERY, ...PIN_STATES, ...BRIDGE, ...USER_TYPES, ...ACCESS_TYPES],
+};
+
+/** Who acted, who checked, who registered: the lock's owner or a guest on it. */
+export const ROLE: Dimension = {
+  id: 'role',
+  title: 'Role of the user who acted, checked or registered (owner or guest of the lock)',
+  source: 'Values reported in events: "User access level | user (guest), superuser (owner)"; Registration groups: "status checked by anyone"; Lock events: "Sent to all listeners of the lock whenever a status check is made"; Limits: "One per lock per user"',
+  values: ['owner', 'guest'],
+};
+
+/** The components of the registered webhook url the deliveries go to exactly. */
+export const URL_PART: Dimension = {
+  id: 'url-part',
+  title: 'Component of the registered webhook url (delivered to exactly)',
+  source: 'Webhook registration (request body): "url | string (URL) | Address that receives the webhook POST"; What the service does: "The service sends one HTTP POST per event to the registered URL"',
+  values: ['path', 'query', 'case'],
+};
+
+/** What a step of a registration's life (overwrite, delete) must leave in force. */
+export const UNTOUCHED: Dimension = {
+  id: 'untouched',
+  title: 'Registration a step of another registration\'s life must leave in force',
+  source: 'Limits: "Webhook registrations | One per lock per user; one per user for user events. Re-registering overwrites."; POST /webhook/:lockID: "One registration per lock per user; calling again for the same user overwrites it."; DELETE /webhook/:lockID/:clientID: "Deletes a lock webhook registration"; DELETE /webhook/user: "Deletes the user webhook registration"',
+  values: ['other-lock', 'other-user', 'user-registration', 'lock-registration'],
+};
+
+/** Every row a delivery or signature rule holds on ("on each delivery", "every webhook"). */
+const EVERY_ROW: SliceDeclaration = { row: 'all' };
+
+const USER6 = ['User.UserID', 'User.FirstName', 'User.LastName', 'User.PhoneNo', 'User.Email', 'User.imageInfo'] as const;
+const PINUSER6 = ['PinUser.UserID', 'PinUser.FirstName', 'PinUser.LastName', 'PinUser.PhoneNo', 'PinUser.Email', 'PinUser.imageInfo'] as const;
+const OPERATION = ['LockID', 'EventType', 'Event', 'Device'] as const;
+const AUTHZ = ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6] as const;
+const USER_EVENT = ['EventType', 'Event', 'UserID', 'LockID', 'EventID', 'timeStamp', 'Timestamp'] as const;
 
 export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
-  dimensions: [],
-  slices: {},
+  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED],
+  slices: {
+    // "one HTTP POST per event to the registered URL": a deeper path, a query, upper-case letters in the path, each kept.
+    // (Scheme and host: loopback only and no TLS in the harness; the port: every registration of the suites names the capture server's explicit port.)
+    'WEBHOOK-LOCK-REGISTER': { 'url-part': 'all' },
+    'WEBHOOK-USER-REGISTER': { 'url-part': 'all' },
+    // Registration lifecycle: an overwrite or a delete touches that one registration only ("per lock per user", "the user webhook registration").
+    'WEBHOOK-LOCK-OVERWRITE': { untouched: ['other-lock', 'other-user', 'user-registration'] },
+    'WEBHOOK-LOCK-DELETE': { untouched: ['other-lock', 'other-user', 'user-registration'] },
+    'WEBHOOK-USER-OVERWRITE': { untouched: ['other-user', 'lock-registration'] },
+    'WEBHOOK-USER-DELETE': { untouched: ['other-user', 'lock-registration'] },
+    // Delivery: "one HTTP POST (JSON body, Content-Type application/json) … per event"; "Headers on each delivery: Content-Type, X-Signature, and the application-chosen header".
+    'DELIVERY-ONE-POST': EVERY_ROW,
+    'DELIVERY-CONTENT-TYPE': EVERY_ROW,
+    // "the application-chosen header set to the application-chosen token": any token, sent unchanged.
+    // An HTTP field value carries no leading or trailing blanks (RFC 9110 §5.5) and non-ASCII only as opaque bytes: those two classes are not declared for a header.
+    'DELIVERY-CUSTOM-HEADER': { ...EVERY_ROW, chars: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'long'] },
+    'DELIVERY-SIGNATURE-PRESENT': EVERY_ROW,
+    // "a status check … triggers a status webhook to all listeners of that lock": a check made by the owner or by a guest.
+    'DELIVERY-STATUS-CHECK-FANOUT': { role: 'all' },
+    // Signature: every webhook is signed the same way.
+    'SIGNATURE-FORMAT': EVERY_ROW,
+    'SIGNATURE-VALID': EVERY_ROW,
+    'SIGNATURE-TIMESTAMP-CURRENT': EVERY_ROW,
+    // Lock events: every field of the row, every value of the row's enumeration.
+    'EVENT-OPERATION-APP': { field: [...OPERATION, ...USER6], 'enum-value': [...LOCK_STATES] },
+    'EVENT-OPERATION-KEYPAD': { field: [...OPERATION, ...USER6], 'enum-value': [...LOCK_STATES] },
+    'EVENT-OPERATION-MANUAL': { field: [...OPERATION, 'User.UserID', 'timeStamp', 'Timestamp', 'EventID'], 'enum-value': [...LOCK_STATES] },
+    'EVENT-DOOR-STATE': { field: [...OPERATION, 'User.UserID'], 'enum-value': [...DOOR_STATES] },
+    'EVENT-STATUS-CHECK': { field: [...OPERATION, ...USER6] },
+    // The state a status check reports after an operation rests on the control contract (EVENT-STATUS-CHECK-STATE), not on the spec.
+    'EVENT-STATUS-CHECK-STATE': { 'enum-value': [...LOCK_STATES] },
+    // Lock.Name is the new name, whatever its characters (a JSON string carries any).
+    'EVENT-LOCK-NAME-CHANGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6], chars: 'all' },
+    'EVENT-LOCK-BATTERY': { field: ['LockID', 'EventType', 'Event', 'warningLevel', 'userID'], 'enum-value': [...BATTERY_LEVELS] },
+    'EVENT-LOCK-CLOCK-DRIFT': { field: ['LockID', 'EventType', 'Event', 'warningLevel', 'Timestamp', 'TimestampDrifted'] },
+    'EVENT-KEYPAD-PIN-MANAGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', 'Pin.state', 'Pin.action', ...PINUSER6, ...USER6], 'enum-value': [...PIN_STATES] },
+    'EVENT-MASTER-PIN': { field: ['LockID', 'EventType', 'Event', 'Pin', ...USER6, ...PINUSER6, 'timeStamp', 'Timestamp', 'EventID'] },
+    'EVENT-KEYPAD-BATTERY': { field: ['LockID', 'EventType', 'Event', 'DeviceType', 'DeviceSerialNumber'], 'enum-value': [...KEYPAD_BATTERY] },
+    'EVENT-BRIDGE': { field: ['LockID', 'EventType', 'Event'], 'enum-value': [...BRIDGE] },
+    'EVENT-LOCK-USER-ADD': { field: [...AUTHZ] },
+    'EVENT-LOCK-USER-REMOVE': { field: [...AUTHZ] },
+    'EVENT-LOCK-USERTYPE-CHANGED': { field: [...AUTHZ, 'User.UserType', 'timeStamp', 'EventID', 'Timestamp'], 'enum-value': [...USER_TYPES] },
+    'EVENT-LOCK-ACCESSTYPE-CHANGED': { field: [...AUTHZ, 'User.AccessType', 'timeStamp', 'EventID', 'Timestamp'], 'enum-value': [...ACCESS_TYPES] },
+    // User events: the common fields of every row, and the row's extra field.
+    'EVENT-USER-LOCK-USER-ADD': { field: [...USER_EVENT] },
+    'EVENT-USER-LOCK-USER-REMOVE': { field: [...USER_EVENT] },
+    'EVENT-USER-USERTYPE-CHANGED': { field: [...USER_EVENT, 'UserType'], 'enum-value': [...USER_TYPES] },
+    'EVENT-USER-ACCESSTYPE-CHANGED': { field: [...USER_EVENT, 'AccessType'], 'enum-value': [...ACCESS_TYPES] },
+  },
   noFault: {},
 };
