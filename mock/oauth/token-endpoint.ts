@@ -87,7 +87,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     if (grant.withRefresh) body.refresh_token = grant.refreshToken ?? refresh.issue(claims, grant.chain);
     if (ctx.faults.has('refresh-same-access-token') && typeof body.refresh_token === 'string') issuedWith.set(body.refresh_token, access.token);
     for (const field of ['access_token', 'refresh_token']) {
-      if (ctx.faults.breaks('TOKEN-RESPONSE-SHAPE', { field }) && field in body) body[field] = 1;
+      if (ctx.faults.breaks('TOKEN-RESPONSE-SHAPE', { 'token-field': field }) && field in body) body[field] = 1;
     }
     if (ctx.options.extraFields) body.x_mock_session_hint = 'unknown fields must be ignored';
     const answer = reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');

@@ -160,7 +160,7 @@ describe('Token response', () => {
     // Each field on its own: present, of its type (expires_in an integer number of seconds).
     const res = await grantRequest(t, t.target.has('consent') ? 'authorization_code' : 'refresh_token');
     const fields = tokenResponseSchema.shape;
-    await t.eachSlice('field', (field) => {
+    await t.eachSlice('token-field', (field) => {
       const parsed = fields[field as keyof typeof fields].safeParse(res.json?.[field]);
       t.expect(parsed.success, `token response field ${field}: ${explain(parsed)}`).toBe(true);
     });

@@ -16,7 +16,7 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
       values: ['real', 'bogus'],
     },
     {
-      id: 'field',
+      id: 'token-field',
       title: 'Field of the token response',
       source: 'Token response: "access_token | string (a JWT)", "expires_in | integer", "refresh_token | string"',
       values: ['access_token', 'expires_in', 'refresh_token'],
@@ -38,7 +38,7 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'TOKEN-CLIENT-ID-CHECKED': EVERY_GRANT,
     'TOKEN-MALFORMED-302-ERROR': EVERY_GRANT,
     // "Token response (authorization_code, client_credentials and refresh_token grants)": each field, each grant.
-    'TOKEN-RESPONSE-SHAPE': { grant: 'all', field: 'all' },
+    'TOKEN-RESPONSE-SHAPE': { grant: 'all', 'token-field': 'all' },
     'TOKEN-RESPONSE-JSON': EVERY_GRANT,
     'TOKEN-ACCESS-TOKEN-JWT': EVERY_GRANT,
 
