@@ -13,14 +13,10 @@
  * checks that they agree).
  */
 
+import type { SliceBreak } from './slice-break.js';
 import { WEBHOOK_SLICE_BREAKS } from './webhooks/slice-breaks.js';
 
-export interface SliceBreak {
-  /** The dimensions this break point is generic over. */
-  dims: readonly string[];
-  /** What breaking it does, for any slice. */
-  description: string;
-}
+export type { SliceBreak };
 
 export const SLICE_BREAKS = {
   // OAuth authorization

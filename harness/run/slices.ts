@@ -9,7 +9,7 @@
  * a refused control call, a missing capability) is recorded not tested and the
  * others go on.
  */
-import { isPrerequisiteFailed } from './prerequisite.js';
+import { blockersFor, isPrerequisiteFailed } from './prerequisite.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { declaredValues } from '../catalog/slices/index.js';
 import type { Slice } from '../catalog/slices/index.js';
@@ -81,7 +81,7 @@ export class SliceRunner {
       await this.#frames.run(frame, fn);
     } catch (err) {
       // A step this slice rests on failed (harness/run/prerequisite.ts): the test is blocked, or fails as its own, as a whole.
-      if (isPrerequisiteFailed(err)) throw err;
+      if (isPrerequisiteFailed(err) && blockersFor(err, id).length > 0) throw err;
       const why = this.#deps.notTestedReason(err);
       if (why !== null) return record('not-tested', this.#deps.redact(why));
       return record('failed', this.#deps.recorder.failSlice(id, label, err, this.#deps.evidence()));

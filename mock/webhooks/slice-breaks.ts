@@ -7,7 +7,7 @@
  * enumerated value (mock/events/payload-breaks.ts), the status check fan-out over
  * the role of the user who checked (mock/events/event-service.ts emitStatus).
  */
-import type { SliceBreak } from '../slice-faults.js';
+import type { SliceBreak } from '../slice-break.js';
 
 const FIELD = 'On that payload field of the row: a value of the wrong type (a string becomes a number, anything else true).';
 const VALUE = 'When the row reports that enumerated value, it reports the next value of the same enumeration instead.';

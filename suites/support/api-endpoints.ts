@@ -151,6 +151,8 @@ export async function eachEndpointSlice(
       const rotated = res.headers['x-access-token'] ?? null;
       const presented = token;
       if (rotated) token = rotated;
+      // A 401 to a token an earlier answer returned: the rotated token did not work, which HEADERS-ROTATED-TOKEN-WORKS judges.
+      if (res.status === 401 && presented !== accessToken) throw new PrerequisiteFailed('HEADERS-ROTATED-TOKEN-WORKS', `${call.name}: the x-access-token an earlier answer returned was refused with HTTP 401`);
       await fn({ call, res, presented, rotated, fromRotation: presented !== accessToken });
     });
   }

@@ -7,6 +7,7 @@
 import type { SuiteContext } from './context.js';
 import { control } from './context.js';
 import { withGrantRequest } from './grants.js';
+import { prerequisite } from './prerequisite.js';
 import { postToken, refreshGrant, tokenIssued } from './tokens.js';
 
 export interface ChainLink {
@@ -38,14 +39,22 @@ export async function withChainLink<T>(t: SuiteContext, opts: ChainOptions, fn: 
     let link = first;
     for (const n of [2, 3]) {
       if (opts.gapMs) await control(t).advanceClock(opts.gapMs);
-      link = await nextLink(t, link.refreshToken, `building the chain: redeeming link ${n - 1}`);
+      // A chain is built with the refresh grant: when it gives no new pair, REFRESH-NEW-PAIR's own test judges that.
+      const previous = link;
+      link = await prerequisite(t, 'REFRESH-NEW-PAIR', async () => {
+        const next = await nextLink(t, previous.refreshToken, `building the chain: redeeming link ${n - 1}`);
+        t.expect(next.refreshToken !== previous.refreshToken, `building the chain: redeeming link ${n - 1} must return a new refresh token`).toBe(true);
+        return next;
+      });
     }
     return fn(link);
   };
   if (opts.actor === 'application') {
     return withGrantRequest(t, 'client_credentials', async (body) => {
       const res = await postToken(t, body);
-      t.expect(tokenIssued(res) && typeof res.json?.refresh_token === 'string', `client_credentials grant (permitted): expected a token pair; got HTTP ${res.status}`).toBe(true);
+      await prerequisite(t, 'TOKEN-CC-ENABLED-WORKS', () => {
+        t.expect(tokenIssued(res) && typeof res.json?.refresh_token === 'string', `client_credentials grant (permitted): expected a token pair; got HTTP ${res.status}`).toBe(true);
+      });
       return build({ refreshToken: res.json.refresh_token, accessToken: res.json.access_token });
     });
   }

@@ -26,6 +26,7 @@ import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
 import { prebuiltStart, type NodeStart } from '../../support/prebuilt.js';
 import { fetchHttp } from './support/fetch-http.js';
 import { startKillTarget, type KillTarget } from './support/kill-target.js';
+import { mulberry32 } from '../../../mock/jitter.js';
 
 const KILLS = Number(process.env.LOCKCONF_KILLS ?? 30);
 const MAX_DELAY_MS = 150;
@@ -52,18 +53,6 @@ afterAll(async () => {
   await target?.close();
   await removeTmpDir(dir);
 });
-
-/** A seeded PRNG (mulberry32) so a failing run can be replayed with LOCKCONF_SEED. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Child { phases: string[]; exit: Promise<void>; go(): Promise<void>; kill(): void }
 
@@ -120,7 +109,7 @@ interface Tally { survived: number; lostInFlight: number; refreshesByChildren: n
  */
 async function killLoop(name: string, signal: NodeJS.Signals, kills: number, allowLossInFlight: boolean): Promise<Tally> {
   const seed = Number(process.env.LOCKCONF_SEED ?? Date.now() % 2 ** 31);
-  const random = prng(seed);
+  const random = mulberry32(seed); // seeded, so a failing run can be replayed with LOCKCONF_SEED
   const cachePath = join(dir, name, 'tokens.json');
   await mkdir(join(dir, name), { mode: 0o700 });
   const cacheTarget: TokenCacheTarget = { authUrl: target.profile.authUrl, clientId: target.profile.clientId };
