@@ -8,6 +8,7 @@ import type { Clock } from './clock.js';
 import type { FaultSet } from './faults.js';
 import type { GradingStore } from './grading/store.js';
 import type { World } from './world.js';
+import type { CommandStyle } from './commands.js';
 import type { DeliveryLog } from './webhooks/delivery-log.js';
 
 export interface Credentials {
@@ -54,6 +55,14 @@ export interface MockOptions {
   freeSystemValues?: boolean;
   /** Log lines (SMS codes, sign-in hints); default: none. */
   log?: (line: string) => void;
+  /** How the pages name lockconf's commands (mock/commands.ts): `npm run …` (default) or `npx lockconf …`. */
+  commandStyle?: CommandStyle;
+  /**
+   * The redirectUri of the published profile, when it is not the registered one
+   * (`npm run mock`: the login redirect URI its profile file names), so the page and
+   * the file show one value.
+   */
+  profileRedirectUri?: string;
   /** Record every request of the application's client for grading (mock/grading/; `npm run mock -- --grade`). */
   grade?: boolean;
   /** Stable identities: credentials, user and lock IDs derived from this seed (mock/identities.ts). */
@@ -78,6 +87,8 @@ export interface MockOptions {
 }
 
 export interface ResolvedMockOptions {
+  /** Default 'npm'. */
+  commandStyle?: CommandStyle;
   host: string;
   port: number;
   control: boolean;

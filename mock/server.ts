@@ -47,6 +47,7 @@ function resolveOptions(options: MockOptions): ResolvedMockOptions {
   const lifetime = options.accessTokenLifetimeSec ?? DEFAULT_ACCESS_TOKEN_LIFETIME_SEC;
   if (!Number.isInteger(lifetime) || lifetime <= 0) throw new RangeError('accessTokenLifetimeSec must be a positive integer');
   return {
+    commandStyle: options.commandStyle ?? 'npm',
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     control: options.control ?? true,
@@ -169,7 +170,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     clientId: ctx.credentials.clientId,
     clientSecret: ctx.credentials.clientSecret,
     apiKey: ctx.credentials.apiKey,
-    redirectUri: ctx.credentials.redirectUri,
+    redirectUri: options.profileRedirectUri ?? ctx.credentials.redirectUri,
     ...(resolved.control ? { controlUrl: `${url}/_control`, controlToken: ctx.credentials.controlToken } : {}),
     fixtures: answeredFixtures(ctx),
     statusCheck: { method: 'PUT', path: '/remoteoperate/{lockId}/status' },

@@ -1,5 +1,5 @@
 /**
- * `mock`: the reference mock alone, its profile printed and written to .lockconf/mock-target.json.
+ * `mock`: the reference mock alone, its profile written to .lockconf/mock-target.json and a short banner printed (never a secret).
  *
  * `--seed N` or `--credentials FILE` give it the same identities on every start
  * (client ID, secret, API key, control token, user and lock IDs). The profile file
@@ -13,7 +13,8 @@ import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import type { TargetProfile } from '../contracts.js';
 import type { RunningMock } from '../../mock/server.js';
-import { EXIT, UsageFailure, WORK_ROOT, untilStopped } from './common.js';
+import { EXIT, ROOT, UsageFailure, WORK_ROOT, untilStopped } from './common.js';
+import { commandLine, type CommandStyle } from '../../mock/commands.js';
 import { randomJitterSeed } from '../../mock/jitter.js';
 
 export interface MockCommandOptions {
@@ -31,6 +32,8 @@ export interface MockCommandOptions {
   redirectUri?: string;
   /** The jitter variant (mock/jitter.ts): true (a random seed) or the seed. */
   jitter?: boolean | number;
+  /** How the mock's pages name lockconf's commands (default: `npm run …`). */
+  commandStyle?: CommandStyle;
 }
 
 /** The fields a credentials file may fix; others are ignored, so a saved mock-target.json works too. */
@@ -100,15 +103,68 @@ export async function startCommandMock(opts: MockCommandOptions, log: (line: str
     ...(seed !== undefined ? { seed } : {}),
     ...(opts.jitter !== undefined && opts.jitter !== false ? { jitter: { seed: opts.jitter === true ? randomJitterSeed() : opts.jitter } } : {}),
     log,
+    // One redirectUri for the page and the file: the login redirect URI unless the application's is given.
+    profileRedirectUri: opts.redirectUri ?? loginRedirectUri,
+    ...(opts.commandStyle ? { commandStyle: opts.commandStyle } : {}),
   });
-  return { mock, profile: { ...mock.profile, redirectUri: opts.redirectUri ?? loginRedirectUri }, loginRedirectUri };
+  return { mock, profile: mock.profile, loginRedirectUri };
+}
+
+/**
+ * `npm` in the repository (its package.json has the `conformance` and `login` scripts),
+ * `npx` where lockconf is an installed package (under node_modules, or without those scripts).
+ */
+export async function commandStyleOf(root: string): Promise<CommandStyle> {
+  if (/[\\/]node_modules[\\/]/.test(root)) return 'npx';
+  try {
+    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    return pkg.scripts?.conformance && pkg.scripts.login ? 'npm' : 'npx';
+  } catch {
+    return 'npx';
+  }
+}
+
+/**
+ * What `mock` prints once it listens: a short banner (addresses, the profile file, how
+ * to sign in and to stop). Never a secret: the client secret, API key and control token
+ * stay in the profile file (mode 0600), the CI log that keeps this output never sees them.
+ */
+export function mockBanner(inputs: {
+  mock: RunningMock;
+  file: string;
+  loginRedirectUri: string;
+  style: CommandStyle;
+  opts: Pick<MockCommandOptions, 'fault' | 'seed' | 'credentials' | 'grade'>;
+}): string {
+  const { mock, file, loginRedirectUri, style, opts } = inputs;
+  const signIn = new URL(`${mock.profile.authUrl}/authorization`);
+  signIn.searchParams.set('client_id', mock.profile.clientId);
+  signIn.searchParams.set('redirect_uri', mock.ctx.credentials.redirectUri);
+  signIn.searchParams.set('state', 'try-me');
+  const hint = mock.ctx.world.users
+    .slice(0, 2)
+    .map((u) => `${u.email} / ${u.password}`)
+    .join(', ');
+  const stable = opts.seed !== undefined || opts.credentials ? ' (stable identities)' : '';
+  const cmd = (name: string, args = '') => commandLine(style, name, args);
+  return (
+    `lockconf mock listening on ${mock.url}${stable}${opts.fault?.length ? ` with faults: ${opts.fault.join(', ')}` : ''}\n`
+    + `start page: ${mock.url}/ · API description: ${mock.url}/docs · deliveries: ${mock.url}/deliveries\n`
+    + `profile (secrets included, mode 0600): ${file}\n`
+    + `  test with: ${cmd('conformance', `--target ${file}`)}\n`
+    + `  sign in with: ${cmd('login', `--target ${file}`)} (its redirect comes back to ${loginRedirectUri})\n`
+    + `sign in as a fixture user (${hint}) starting at:\n  ${signIn.toString()}\n`
+    + (opts.grade ? `grading: every request of client ${mock.profile.clientId} is recorded; grade it with: ${cmd('conformance', '--client')}\n` : '')
+    + 'Ctrl-C stops it.\n'
+  );
 }
 
 export async function mockCommand(opts: MockCommandOptions): Promise<number> {
   // Listening for Ctrl-C / SIGTERM from the start: a stop that comes as soon as the ready
   // message is out (or before) ends the mock cleanly instead of killing the process.
   const stopped = untilStopped();
-  const { mock, profile, loginRedirectUri } = await startCommandMock(opts, (line) => process.stderr.write(`mock: ${line}\n`));
+  const style = await commandStyleOf(ROOT);
+  const { mock, profile, loginRedirectUri } = await startCommandMock({ ...opts, commandStyle: style }, (line) => process.stderr.write(`mock: ${line}\n`));
   const dir = join(WORK_ROOT, '.lockconf');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
@@ -116,27 +172,8 @@ export async function mockCommand(opts: MockCommandOptions): Promise<number> {
   await writeFileAtomic(file, `${JSON.stringify(profile, null, 2)}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
 
-  process.stdout.write(`${JSON.stringify(profile, null, 2)}\n`);
-  const signIn = new URL(`${mock.profile.authUrl}/authorization`);
-  signIn.searchParams.set('client_id', mock.profile.clientId);
-  signIn.searchParams.set('redirect_uri', mock.profile.redirectUri);
-  signIn.searchParams.set('state', 'try-me');
-  const signInUrl = signIn.toString();
-  const users = mock.ctx.world.users;
-  const hint = users
-    .slice(0, 2)
-    .map((u) => `${u.email} / ${u.password}`)
-    .join(', ');
-  const stable = opts.seed !== undefined || opts.credentials ? ' (stable identities)' : '';
-  process.stderr.write(
-    `\nlockconf mock listening on ${mock.url}${stable}${opts.fault?.length ? ` with faults: ${opts.fault.join(', ')}` : ''}\n`
-      + `start page: ${mock.url}/ · API description: ${mock.url}/docs · deliveries: ${mock.url}/deliveries\n`
-      + `profile written to ${file} (use: npm run conformance -- --target ${file})\n`
-      + `sign in as a fixture user (${hint}) starting at:\n  ${signInUrl}\n`
-      + (opts.grade ? `grading: every request of client ${mock.profile.clientId} is recorded; grade it with: npm run conformance -- --client\n` : '')
-      + `npm run login -- --target ${file} receives its redirect at ${loginRedirectUri}\n`
-      + 'Ctrl-C stops it.\n',
-  );
+  // The profile (2,380 lines with its fixtures, and its secrets) is in the file only.
+  process.stdout.write(mockBanner({ mock, file, loginRedirectUri, style, opts }));
   await stopped;
   await mock.close();
   return EXIT.OK;

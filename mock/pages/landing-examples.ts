@@ -24,6 +24,8 @@ export interface ExampleInputs {
   lockId: string;
   /** The demo redirect URI the mock always registers ({url}/callback). */
   redirectUri: string;
+  /** How the page names `lockconf mock` (`npm run mock` by default). */
+  mockCommand?: string;
 }
 
 /** Reads one field of the JSON on stdin: `… | json access_token`. */
@@ -44,7 +46,7 @@ export function exampleSteps(inputs: ExampleInputs): ExampleStep[] {
   return [
     {
       title: 'Set up the shell',
-      note: 'The addresses, and the secrets read from the profile file npm run mock wrote (they are never shown on this page). json reads one field of a JSON answer.',
+      note: `The addresses, and the secrets read from the profile file ${inputs.mockCommand ?? 'npm run mock'} wrote (they are never shown on this page). json reads one field of a JSON answer.`,
       script: [
         `MOCK=${sq(url)}`,
         `PROFILE=\${PROFILE:-.lockconf/mock-target.json}`,
@@ -97,7 +99,7 @@ export function exampleSteps(inputs: ExampleInputs): ExampleStep[] {
     },
     {
       title: 'Register a webhook and trigger a delivery',
-      note: 'Start a receiver first (the one-liner prints what arrives), register it for the lock, then make a status check: the mock POSTs a signed status event to it. The deliveries page shows the attempt.',
+      note: 'Start a receiver first (the one-liner prints what arrives), register it for the lock, then make a status check: the mock POSTs a signed status event to it. Its X-Signature is t=<the mock\'s clock, in milliseconds since the epoch>,v=<hex HMAC-SHA256 of t.body>. The deliveries page shows the attempt.',
       script: [
         `RECEIVER=\${RECEIVER:-http://127.0.0.1:9000/hooks}`,
         `# in another terminal: node -e 'require("http").createServer((q,s)=>{let b="";q.on("data",d=>b+=d).on("end",()=>{console.log(q.headers["x-signature"],b);s.end()})}).listen(9000,"127.0.0.1")'`,
@@ -108,13 +110,14 @@ export function exampleSteps(inputs: ExampleInputs): ExampleStep[] {
     },
     {
       title: 'Drive the mock (control protocol)',
-      note: 'Make the lock emit an event, move the mock\'s clock a day forward, read the fixtures. Every call carries x-control-token.',
+      note: 'Make the lock emit an event, move the mock\'s clock a day forward, read the fixtures, then put the clock back to real time: a receiver that checks t (within minutes of its own clock) refuses every delivery signed a day ahead. Every call carries x-control-token.',
       control: true,
       script: [
         `curl -sS "$MOCK/_control/events" -H "x-control-token: $CONTROL_TOKEN" -H 'content-type: application/json' \\`,
         `  -d '{"kind":"operation.app","lockId":"'"$LOCK_ID"'","userId":"'"$USER_ID"'","value":"unlock"}'`,
         `curl -sS "$MOCK/_control/clock" -H "x-control-token: $CONTROL_TOKEN" -H 'content-type: application/json' -d '{"advanceMs":86400000}'`,
         `curl -sS "$MOCK/_control/fixtures" -H "x-control-token: $CONTROL_TOKEN"`,
+        `curl -sS "$MOCK/_control/clock" -H "x-control-token: $CONTROL_TOKEN" -H 'content-type: application/json' -d '{"reset":true}'`,
       ].join('\n'),
     },
     {

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TargetProfile } from '../../harness/contracts.js';
 import type { MockContext } from '../context.js';
+import { commandLine, workDirName } from '../commands.js';
 import { exampleSteps } from './landing-examples.js';
 import { html, page, type SafeHtml } from './layout.js';
 
@@ -17,7 +18,9 @@ export interface LandingOptions {
   seed?: number | undefined;
 }
 
-const SECRET_NOTE = 'not shown here: in .lockconf/mock-target.json (npm run mock writes it, mode 0600)';
+function secretNote(ctx: MockContext): string {
+  return `not shown here: in .lockconf/mock-target.json (${commandLine(ctx.options.commandStyle ?? 'npm', 'mock')} writes it, mode 0600)`;
+}
 
 function yes(value: boolean): string {
   return value ? 'yes' : 'no';
@@ -29,11 +32,11 @@ function profileSection(ctx: MockContext, profile: TargetProfile): SafeHtml {
     ['baseUrl', profile.baseUrl],
     ['controlUrl', profile.controlUrl ?? 'none: this mock runs without the control protocol'],
     ['clientId', profile.clientId],
-    ['clientSecret', html`<em>${SECRET_NOTE}</em>`],
-    ['apiKey', html`<em>${SECRET_NOTE}</em>`],
-    ['controlToken', profile.controlUrl ? html`<em>${SECRET_NOTE}</em>` : '—'],
+    ['clientSecret', html`<em>${secretNote(ctx)}</em>`],
+    ['apiKey', html`<em>${secretNote(ctx)}</em>`],
+    ['controlToken', profile.controlUrl ? html`<em>${secretNote(ctx)}</em>` : '—'],
     ['redirectUri', profile.redirectUri],
-    ['login redirect URI', ctx.credentials.loginRedirectUri ?? 'none (npm run mock registers one for npm run login)'],
+    ['login redirect URI', ctx.credentials.loginRedirectUri ?? `none (${commandLine(ctx.options.commandStyle ?? 'npm', 'mock')} registers one for ${commandLine(ctx.options.commandStyle ?? 'npm', 'login')})`],
     ['statusCheck', `${profile.statusCheck?.method ?? 'PUT'} ${profile.statusCheck?.path ?? '/remoteoperate/{lockId}/status'}`],
   ];
   return html`<div class="scroll"><table data-testid="profile">${rows.map(([k, v]) => html`<tr><th>${k}</th><td><code>${v}</code></td></tr>`)}</table></div>`;
@@ -78,7 +81,7 @@ export function landingPage(ctx: MockContext, profile: TargetProfile, url: strin
   signIn.searchParams.set('state', 'try-me');
   const [user] = ctx.world.users;
   const [lock] = ctx.world.locks;
-  const steps = exampleSteps({ profile, url, userId: user?.userId ?? '', lockId: lock?.lockId ?? '', redirectUri: signIn.searchParams.get('redirect_uri')! })
+  const steps = exampleSteps({ profile, url, userId: user?.userId ?? '', lockId: lock?.lockId ?? '', redirectUri: signIn.searchParams.get('redirect_uri')!, mockCommand: commandLine(ctx.options.commandStyle ?? 'npm', 'mock') })
     .filter((s) => !s.control || ctx.options.control);
   const body = html`<h1>Reference mock</h1>
 <p>A faithful implementation of the Lock Access Service specification, for developing and testing applications
@@ -87,7 +90,7 @@ ${statusLine(ctx, seed)}
 <nav class="links"><a href="/docs">API description (OpenAPI)</a><a href="/docs/json">OpenAPI JSON</a><a href="/deliveries">Webhook deliveries</a><a href="/error">Token error page</a></nav>
 
 <h2>Target profile</h2>
-<p class="note">Point lockconf at this mock with <code>npm run conformance -- --target .lockconf/mock-target.json</code>.</p>
+<p class="note">Point lockconf at this mock with <code>${commandLine(ctx.options.commandStyle ?? 'npm', 'conformance', '--target .lockconf/mock-target.json')}</code>.</p>
 ${profileSection(ctx, profile)}
 
 <h2>Test users</h2>
@@ -101,8 +104,8 @@ ${usersSection(ctx)}
 ${locksSection(ctx)}
 
 <h2>Try it with curl</h2>
-<p class="note">Run the steps in order in one shell, from the directory holding <code>.lockconf/</code> (the repository root).
-${ctx.options.control ? '' : 'Without the control protocol, get tokens with npm run login -- --target .lockconf/mock-target.json instead of step 2.'}</p>
+<p class="note">Run the steps in order in one shell, from the directory holding <code>.lockconf/</code> (${workDirName(ctx.options.commandStyle ?? 'npm')}).
+${ctx.options.control ? '' : `Without the control protocol, get tokens with ${commandLine(ctx.options.commandStyle ?? 'npm', 'login', '--target .lockconf/mock-target.json')} instead of step 2.`}</p>
 ${steps.map((s, i) => html`<h3>${i + 1}. ${s.title}</h3><p class="note">${s.note}</p><pre data-testid="curl">${s.script}</pre>`)}
 `;
   return page('Lock Access Service mock', body, { wide: true });

@@ -120,7 +120,7 @@ describe('the package', () => {
     expect(existsSync(join(app, 'node_modules', 'lockconf', 'node_modules', '.cache', 'lockconf', 'cli.json'))).toBe(true);
   }, 200_000);
 
-  it('lockconf mock starts, prints its profile, writes .lockconf/ where it runs, and stops on SIGTERM', async () => {
+  it('lockconf mock starts, prints a short banner naming npx commands, writes .lockconf/ where it runs, and stops on SIGTERM', async () => {
     const child = spawn(bin(), ['mock', '--port', '0'], { cwd: app, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const started = new Promise<void>((ready, fail) => {
@@ -137,7 +137,9 @@ describe('the package', () => {
     });
     const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
     await started;
-    expect(out).toMatch(/"authUrl": "http:\/\/127\.0\.0\.1:\d+\/oauth"/);
+    expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(out).toContain('npx lockconf conformance --target');
+    expect(out).not.toContain('npm run');
     expect(existsSync(join(app, '.lockconf', 'mock-target.json'))).toBe(true);
     child.kill('SIGTERM');
     expect(await exited, out).toBe(0);

@@ -122,5 +122,18 @@ describe('The curl examples', () => {
       expect(hook.headers['x-signature']).toMatch(/^t=\d+,v=/);
       expect(hook.headers['x-my-app']).toBe('my-app-token');
     }
+    // The tour moved the clock a day forward and put it back: deliveries after it are current.
+    expect(mock.ctx.clock.offsetMs).toBe(0);
   }, 40_000);
+
+  it('put the clock back after moving it a day forward (a receiver checking t would refuse every delivery)', async () => {
+    const script = curlScript(await landing());
+    const forward = script.indexOf('{"advanceMs":86400000}');
+    expect(forward).toBeGreaterThan(0);
+    expect(script.indexOf('{"reset":true}', forward)).toBeGreaterThan(forward);
+  });
+
+  it('say the unit of the signature\'s t: milliseconds since the epoch', async () => {
+    expect(await landing()).toContain('t=&lt;the mock&#39;s clock, in milliseconds since the epoch&gt;');
+  });
 });

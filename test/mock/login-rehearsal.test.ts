@@ -56,9 +56,11 @@ describe('npm run login against npm run mock', () => {
     const profile = await loadProfile({ file, env: {} });
     expect(profile?.redirectUri).toBe(started.loginRedirectUri);
     expect(started.loginRedirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
-    expect(started.loginRedirectUri).not.toBe(started.mock.profile.redirectUri);
+    // The mock publishes the profile the file holds (its start page shows the same redirectUri).
+    expect(started.mock.profile.redirectUri).toBe(started.loginRedirectUri);
+    expect(started.loginRedirectUri).not.toBe(started.mock.ctx.credentials.redirectUri);
     // Both redirect URIs are registered: the demo page and the login listener.
-    for (const redirect of [started.mock.profile.redirectUri, started.loginRedirectUri]) {
+    for (const redirect of [started.mock.ctx.credentials.redirectUri, started.loginRedirectUri]) {
       const query = new URLSearchParams({ client_id: started.profile.clientId, redirect_uri: redirect, state: 's' });
       expect((await started.mock.app.inject({ method: 'GET', url: `/oauth/authorization?${query}` })).statusCode).toBe(200);
     }
