@@ -42,6 +42,19 @@ function profileSection(ctx: MockContext, profile: TargetProfile): SafeHtml {
   return html`<div class="scroll"><table data-testid="profile">${rows.map(([k, v]) => html`<tr><th>${k}</th><td><code>${v}</code></td></tr>`)}</table></div>`;
 }
 
+/** Rows shown before the fold: the fixtures the page's text and the curl tour speak of. */
+const SHOWN_USERS = 3;
+const SHOWN_LOCKS = 2;
+
+/** The first rows in a table, the rest folded in a <details> (131 users and 130 locks would bury the page). */
+function folded(testid: string, what: string, header: SafeHtml, rows: SafeHtml[], shown: number): SafeHtml {
+  const table = (id: string, part: SafeHtml[]) => html`<div class="scroll"><table data-testid="${id}">${header}${part}</table></div>`;
+  const rest = rows.slice(shown);
+  return html`${table(testid, rows.slice(0, shown))}${rest.length
+    ? html`<details data-testid="more-${testid}"><summary>${rest.length} more ${what} (${rows.length} in all; also in the profile file's fixtures and GET /_control/fixtures)</summary>${table(`${testid}-more`, rest)}</details>`
+    : ''}`;
+}
+
 function usersSection(ctx: MockContext): SafeHtml {
   const rows = ctx.world.users.map((u) => {
     const access = ctx.world.locks
@@ -50,12 +63,12 @@ function usersSection(ctx: MockContext): SafeHtml {
       .join(', ');
     return html`<tr><td>${u.firstName} ${u.lastName}</td><td><code>${u.email}</code></td><td><code>${u.password}</code></td><td>${u.phoneNo}</td><td><code>${u.userId}</code></td><td>${access || 'no lock'}</td></tr>`;
   });
-  return html`<div class="scroll"><table data-testid="users"><tr><th>Name</th><th>E-mail</th><th>Password</th><th>Phone</th><th>userId</th><th>Locks</th></tr>${rows}</table></div>`;
+  return folded('users', 'users', html`<tr><th>Name</th><th>E-mail</th><th>Password</th><th>Phone</th><th>userId</th><th>Locks</th></tr>`, rows, SHOWN_USERS);
 }
 
 function locksSection(ctx: MockContext): SafeHtml {
   const rows = ctx.world.locks.map((l) => html`<tr><td>${l.name}</td><td><code>${l.lockId}</code></td><td>${l.state}</td><td>${yes(l.keypad)}</td><td>${yes(l.doorSensor)}</td><td>${yes(l.builtInKeypad)}</td><td><code>${l.bridgeId}</code></td></tr>`);
-  return html`<div class="scroll"><table data-testid="locks"><tr><th>Name</th><th>lockId</th><th>State</th><th>Keypad</th><th>Door sensor</th><th>Built-in keypad</th><th>Bridge</th></tr>${rows}</table></div>`;
+  return folded('locks', 'locks', html`<tr><th>Name</th><th>lockId</th><th>State</th><th>Keypad</th><th>Door sensor</th><th>Built-in keypad</th><th>Bridge</th></tr>`, rows, SHOWN_LOCKS);
 }
 
 function statusLine(ctx: MockContext, seed: number | undefined): SafeHtml {
@@ -89,6 +102,11 @@ and for certifying the conformance suite itself. Everything lives in memory; a r
 ${statusLine(ctx, seed)}
 <nav class="links"><a href="/docs">API description (OpenAPI)</a><a href="/docs/json">OpenAPI JSON</a><a href="/deliveries">Webhook deliveries</a><a href="/error">Token error page</a></nav>
 
+<h2>Try it with curl</h2>
+<p class="note">Run the steps in order in one shell, from the directory holding <code>.lockconf/</code> (${workDirName(ctx.options.commandStyle ?? 'npm')}).
+${ctx.options.control ? '' : `Without the control protocol, get tokens with ${commandLine(ctx.options.commandStyle ?? 'npm', 'login', '--target .lockconf/mock-target.json')} instead of step 2.`}</p>
+${steps.map((s, i) => html`<h3>${i + 1}. ${s.title}</h3><p class="note">${s.note}</p><pre data-testid="curl">${s.script}</pre>`)}
+
 <h2>Target profile</h2>
 <p class="note">Point lockconf at this mock with <code>${commandLine(ctx.options.commandStyle ?? 'npm', 'conformance', '--target .lockconf/mock-target.json')}</code>.</p>
 ${profileSection(ctx, profile)}
@@ -103,10 +121,6 @@ ${usersSection(ctx)}
 <p class="note">The first user owns both locks; the second is a guest on the first.</p>
 ${locksSection(ctx)}
 
-<h2>Try it with curl</h2>
-<p class="note">Run the steps in order in one shell, from the directory holding <code>.lockconf/</code> (${workDirName(ctx.options.commandStyle ?? 'npm')}).
-${ctx.options.control ? '' : `Without the control protocol, get tokens with ${commandLine(ctx.options.commandStyle ?? 'npm', 'login', '--target .lockconf/mock-target.json')} instead of step 2.`}</p>
-${steps.map((s, i) => html`<h3>${i + 1}. ${s.title}</h3><p class="note">${s.note}</p><pre data-testid="curl">${s.script}</pre>`)}
 `;
   return page('Lock Access Service mock', body, { wide: true });
 }

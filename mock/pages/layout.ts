@@ -53,16 +53,17 @@ const STYLE = `
   .phone { background: #1d2633; color: #e9eef6; border-radius: 22px; padding: 1.5rem; font-family: ui-monospace, monospace; }
   .phone .code { font-size: 2rem; letter-spacing: .3em; color: #fff; }
   code { word-break: break-all; }
-  main.wide { width: min(76rem, 96vw); margin: 2rem 0; }
+  main.wide { width: min(76rem, 96vw); min-width: 0; margin: 2rem 0; }
   main.wide h2 { font-size: 1.1rem; margin: 1.8rem 0 .6rem; border-top: 1px solid #e4e9f1; padding-top: 1.2rem; }
   table { border-collapse: collapse; width: 100%; font-size: .9rem; }
   th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e4e9f1; vertical-align: top; }
   th { color: #5b6678; font-weight: 600; white-space: nowrap; }
-  td code { word-break: normal; overflow-wrap: anywhere; font-size: .85rem; }
+  td code { word-break: normal; overflow-wrap: normal; white-space: nowrap; font-size: .85rem; }
+  details summary { cursor: pointer; color: #2456c6; margin: .5rem 0; }
   td.nowrap, th.nowrap { white-space: nowrap; }
   .scroll { overflow-x: auto; max-width: 100%; }
   .scroll table { min-width: 44rem; }
-  pre { background: #1d2633; color: #e9eef6; border-radius: 8px; padding: .8rem 1rem; overflow-x: auto;
+  pre { background: #1d2633; color: #e9eef6; border-radius: 8px; padding: .8rem 1rem; overflow-x: auto; max-width: 100%;
          font: .82rem/1.45 ui-monospace, "SFMono-Regular", Menlo, monospace; white-space: pre; }
   nav.links a { margin-right: 1rem; }
   .pill { display: inline-block; border-radius: 999px; padding: 0 .55rem; font-size: .8rem; font-weight: 600; background: #e4e9f1; }

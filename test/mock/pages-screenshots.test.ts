@@ -71,8 +71,21 @@ describe('The mock\'s pages in Chromium', () => {
   it('the start page: profile, users, locks and curl examples, nothing overflowing', async () => {
     const page = await shoot('/', 'mock-landing.png');
     await expect(page.locator('h1').textContent()).resolves.toBe('Reference mock');
-    await expect(page.locator('[data-testid="users"] tr').count()).resolves.toBe(mock.ctx.world.users.length + 1);
+    // The first users in sight, the rest folded (header rows: one per table).
+    const shown = await page.locator('[data-testid="users"] tr').count();
+    const folded = await page.locator('[data-testid="users-more"] tr').count();
+    expect(shown - 1 + folded - 1).toBe(mock.ctx.world.users.length);
+    expect(shown - 1).toBeLessThanOrEqual(5);
     await expect(page.locator('pre[data-testid="curl"]').count()).resolves.toBeGreaterThan(5);
+    // The curl tour comes before the fixture lists, and the page is a few screens tall, not 15,000 px.
+    const [tourTop, usersTop] = await page.evaluate<[number, number]>(
+      '[document.querySelector(\'pre[data-testid="curl"]\').getBoundingClientRect().top, document.querySelector(\'[data-testid="users"]\').getBoundingClientRect().top]',
+    );
+    expect(tourTop).toBeLessThan(usersTop);
+    expect(await page.evaluate<number>('document.documentElement.scrollHeight')).toBeLessThan(9000);
+    // Identifiers stay whole: every table code is one line box.
+    const wrapped = await page.evaluate<number>('[...document.querySelectorAll("td code")].filter((c) => c.getClientRects().length > 1).length');
+    expect(wrapped).toBe(0);
     // Nothing wider than the window: long values wrap, code blocks scroll inside themselves.
     const overflow = await page.evaluate<number>(OVERFLOW);
     expect(overflow).toBe(0);
@@ -83,6 +96,9 @@ describe('The mock\'s pages in Chromium', () => {
     const page = await shoot('/', 'mock-landing-narrow.png', 420);
     const overflow = await page.evaluate<number>(OVERFLOW);
     expect(overflow).toBe(0);
+    // Code blocks scroll inside themselves: none is wider than the page's column.
+    const cut = await page.evaluate<number>('[...document.querySelectorAll("pre")].filter((p) => p.getBoundingClientRect().right > document.documentElement.clientWidth).length');
+    expect(cut).toBe(0);
     await page.close();
   }, 30_000);
 
