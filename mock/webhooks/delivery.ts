@@ -161,18 +161,22 @@ export class WebhookDeliverer {
     }
   }
 
-  /** Only under faults: follow a redirect (follow-redirects) or retry a failure (retry-on-error, retry-unanswered, retry-after-timeout). */
+  /** Only under faults: follow a redirect (follow-redirects, DELIVERY-NO-REDIRECT@receiver-answer) or retry a failure (retry-on-error, DELIVERY-NO-RETRY@receiver-answer, retry-unanswered, retry-after-timeout). */
   async #followUp(outcome: AttemptOutcome, prepared: PreparedDelivery, attempt: number, followed: boolean): Promise<void> {
     const { faults } = this.#ctx;
     if (this.#closing.signal.aborted) return;
     const status = outcome.status;
-    if (faults.has('follow-redirects') && !followed && outcome.location && status !== null && status >= 300 && status < 400) {
-      this.#schedule(outcome.location, prepared, attempt, true);
+    // The receiver's answer, as the slice faults of DELIVERY-NO-REDIRECT and DELIVERY-NO-RETRY name it (receiver-answer=302).
+    const answer = status === null ? null : String(status);
+    const redirect = !followed && outcome.location && status !== null && status >= 300 && status < 400;
+    if (redirect && (faults.has('follow-redirects') || faults.breaks('DELIVERY-NO-REDIRECT', { 'receiver-answer': answer }))) {
+      this.#schedule(outcome.location!, prepared, attempt, true);
       return;
     }
     // An answer that is not 2xx (no answer at all is retry-unanswered's and retry-after-timeout's).
     const failed = status !== null && (status < 200 || status >= 300);
     if (faults.has('retry-on-error') && failed && attempt < FAULTY_RETRIES) this.#schedule(outcome.url, prepared, attempt + 1, followed);
+    else if (failed && attempt === 0 && faults.breaks('DELIVERY-NO-RETRY', { 'receiver-answer': answer })) this.#schedule(outcome.url, prepared, attempt + 1, followed);
     else if (faults.has('retry-after-timeout') && outcome.errorKind === 'timeout' && attempt === 0) {
       await new Promise((resolveWait) => setTimeout(resolveWait, UNANSWERED_RETRY_AFTER_MS));
       this.#schedule(outcome.url, prepared, attempt + 1, followed);

@@ -3,7 +3,8 @@
  * payloads areas (spread into SLICE_BREAKS, mock/slice-faults.ts). Each is ONE
  * call of ctx.faults.breaks at the place the rule is implemented, generic over
  * its dimension's values: delivery and signature rules over the event row
- * (mock/webhooks/delivery.ts prepare), payload rules over the field and the
+ * (mock/webhooks/delivery.ts prepare), the no-retry and no-redirect rules over the
+ * receiver's answer (delivery.ts #followUp), payload rules over the field and the
  * enumerated value (mock/events/payload-breaks.ts), the status check fan-out over
  * the role of the user who checked (mock/events/event-service.ts emitStatus).
  */
@@ -27,6 +28,8 @@ export const WEBHOOK_SLICE_BREAKS = {
   'DELIVERY-CONTENT-TYPE': { dims: ['row'], description: 'Deliveries of that event row carry Content-Type text/plain.' },
   'DELIVERY-CUSTOM-HEADER': { dims: ['row', 'chars'], description: 'Deliveries of that event row carry the registration\'s header with the token cut short by one character; a token of that character class is sent mangled (percent encoded again, plus decoded to space, & escaped, cut at = or #, spaces encoded as +, blanks trimmed, non-ASCII replaced, long cut short: mock/webhooks/chars.ts).' },
   'DELIVERY-SIGNATURE-PRESENT': { dims: ['row'], description: 'Deliveries of that event row carry no X-Signature.' },
+  'DELIVERY-NO-RETRY': { dims: ['receiver-answer'], description: 'A delivery answered with that status (not 2xx) is sent again once, to the same url, at once (mock/webhooks/delivery.ts #followUp).' },
+  'DELIVERY-NO-REDIRECT': { dims: ['receiver-answer'], description: 'A redirect answered with that status is followed to its Location (mock/webhooks/delivery.ts #followUp).' },
   'DELIVERY-STATUS-CHECK-FANOUT': { dims: ['role'], description: 'A status check made by a user of that role (owner or guest of the lock) reaches only the caller\'s own registration.' },
   // Webhook signature
   'SIGNATURE-FORMAT': { dims: ['row'], description: 'Deliveries of that event row separate the X-Signature elements with semicolons.' },

@@ -170,6 +170,30 @@ describe('delivery faults', () => {
       expect(receiver.at('/redir-target')).toHaveLength(1);
     }));
 
+  it('DELIVERY-NO-RETRY@receiver-answer=503: a 503 is sent once more, a 500 is not', async () => {
+    await withRegistered('/slice-503', { faults: ['DELIVERY-NO-RETRY@receiver-answer=503'] }, async (app) => {
+      receiver.answer('/slice-503', { status: 503 });
+      expect((await emitAndCollect(app, '/slice-503')).received).toHaveLength(2);
+    });
+    await withRegistered('/slice-500', { faults: ['DELIVERY-NO-RETRY@receiver-answer=503'] }, async (app) => {
+      receiver.answer('/slice-500', { status: 500 });
+      expect((await emitAndCollect(app, '/slice-500')).received).toHaveLength(1);
+    });
+  });
+
+  it('DELIVERY-NO-REDIRECT@receiver-answer=302: a 302 is followed, a 307 is not', async () => {
+    await withRegistered('/slice-302', { faults: ['DELIVERY-NO-REDIRECT@receiver-answer=302'] }, async (app) => {
+      receiver.answer('/slice-302', { status: 302, location: '/slice-302-target' });
+      await emitAndCollect(app, '/slice-302');
+      expect(receiver.at('/slice-302-target')).toHaveLength(1);
+    });
+    await withRegistered('/slice-307', { faults: ['DELIVERY-NO-REDIRECT@receiver-answer=302'] }, async (app) => {
+      receiver.answer('/slice-307', { status: 307, location: '/slice-307-target' });
+      await emitAndCollect(app, '/slice-307');
+      expect(receiver.at('/slice-307-target')).toHaveLength(0);
+    });
+  });
+
   const signatureFaults: Array<[string, (app: ApiApp, d: Received, t: string, v: string) => void]> = [
     ['signature-wrong-key', (app, d, t, v) => expect(v).toBe(hmac(app.ctx.credentials.clientSecret, `${t}.${d.text}`))],
     ['signature-body-only', (app, d, _t, v) => expect(v).toBe(hmac(app.ctx.credentials.apiKey, d.text))],

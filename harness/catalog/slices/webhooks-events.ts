@@ -75,6 +75,14 @@ export const UNTOUCHED: Dimension = {
   values: ['other-lock', 'other-user', 'user-registration', 'lock-registration'],
 };
 
+/** The final answers a webhook receiver can give that are not 2xx (1xx is not final). */
+export const RECEIVER_ANSWER: Dimension = {
+  id: 'receiver-answer',
+  title: 'Status of the webhook receiver\'s answer (not 2xx)',
+  source: 'Delivery: "Redirections (HTTP 302) are not followed. A response without an HTTP 2xx status is not retried. Each event is delivered at most once."; Errors: "Webhook receiver answers with non-2xx | Event is not retried."',
+  values: ['301', '302', '303', '307', '308', '400', '401', '404', '429', '500', '503'],
+};
+
 /** Every row a delivery or signature rule holds on ("on each delivery", "every webhook"). */
 const EVERY_ROW: SliceDeclaration = { row: 'all' };
 
@@ -85,7 +93,7 @@ const AUTHZ = ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6] as const;
 const USER_EVENT = ['EventType', 'Event', 'UserID', 'LockID', 'EventID', 'timeStamp', 'Timestamp'] as const;
 
 export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
-  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED],
+  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED, RECEIVER_ANSWER],
   slices: {
     // "one HTTP POST per event to the registered URL": a deeper path, a query, upper-case letters in the path, each kept.
     // (Scheme and host: loopback only and no TLS in the harness; the port: every registration of the suites names the capture server's explicit port.)
@@ -103,6 +111,10 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     // An HTTP field value carries no leading or trailing blanks (RFC 9110 §5.5) and non-ASCII only as opaque bytes: those two classes are not declared for a header.
     'DELIVERY-CUSTOM-HEADER': { ...EVERY_ROW, chars: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'long'] },
     'DELIVERY-SIGNATURE-PRESENT': EVERY_ROW,
+    // "A response without an HTTP 2xx status is not retried": every class of non-2xx answer; a redirect other than 302 is one too
+    // (followed, it sends the event a second time). "Redirections (HTTP 302) are not followed": the status the spec names.
+    'DELIVERY-NO-RETRY': { 'receiver-answer': ['301', '303', '307', '308', '400', '401', '404', '429', '500', '503'] },
+    'DELIVERY-NO-REDIRECT': { 'receiver-answer': ['302'] },
     // "a status check … triggers a status webhook to all listeners of that lock": a check made by the owner or by a guest.
     'DELIVERY-STATUS-CHECK-FANOUT': { role: 'all' },
     // Signature: every webhook is signed the same way.
