@@ -81,7 +81,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     const lifetime = short ? SHORT_GRANT_LIFETIME_SEC : tokens.lifetimeSec();
     const body: Record<string, unknown> = {
       access_token: access.token,
-      expires_in: ctx.faults.has('expires-in-string') || ctx.faults.breaks('TOKEN-RESPONSE-SHAPE', { ...at, field: 'expires_in' }) ? String(lifetime) : lifetime,
+      expires_in: ctx.faults.has('expires-in-string') || ctx.faults.breaks('TOKEN-RESPONSE-SHAPE', { ...at, 'token-field': 'expires_in' }) ? String(lifetime) : lifetime,
       token_type: 'Bearer',
     };
     if (grant.withRefresh) body.refresh_token = grant.refreshToken ?? refresh.issue(claims, grant.chain);
