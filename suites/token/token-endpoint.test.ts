@@ -7,28 +7,13 @@ import { describe } from 'vitest';
 import { conformance } from '../../harness/service/conformance.js';
 import { explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
-import { control } from '../support/context.js';
-import { prerequisite } from '../support/prerequisite.js';
 import { withGrantRequest } from '../support/grants.js';
-import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, refreshGrant, rememberTokens, tokenIssued, tokenUrl } from '../support/tokens.js';
+import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, rememberTokens, tokenIssued, tokenUrl } from '../support/tokens.js';
 
 /** A fresh code exchanged the ordinary way: the token response every shape check reads. */
 async function codeExchange(t: SuiteContext) {
   const code = await freshCode(t);
   return postToken(t, codeGrant(t, code));
-}
-
-/**
- * A code exchange that worked as OAUTH-CODE-EXCHANGE requires (HTTP 200 with the fields
- * named), else the test is blocked by it: what is checked here is the rest of the shape.
- */
-async function exchangedTokens(t: SuiteContext, fields: ReadonlyArray<'access_token' | 'refresh_token'>) {
-  const res = await codeExchange(t);
-  await prerequisite(t, 'OAUTH-CODE-EXCHANGE', () => {
-    t.expect(res.status, `code exchange: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(200);
-    for (const field of fields) t.expect(typeof res.json?.[field], `code exchange: the response must carry ${field}`).toBe('string');
-  });
-  return res;
 }
 
 describe('POST {auth_url}/access_token', () => {
