@@ -1,0 +1,14 @@
+/** What the client probes need to know about the application and the grading mock. */
+export interface ProbeTarget {
+  authUrl: string;
+  controlUrl: string;
+  controlToken: string;
+  /** The fixture user who signs in. */
+  userId: string;
+  /** The application's address that starts authorization. */
+  connectUrl: string;
+  /** Optional: an address of the application that makes it refresh its token now. */
+  refreshUrl?: string | null;
+  /** Optional: addresses the session probe POSTs to once signed in (e.g. register, then delete a webhook). */
+  actionUrls?: readonly string[];
+}
