@@ -119,7 +119,9 @@ export function planReplay(run: LoadedRun, ctx: ReplayContext): ReplayPlan {
   if (run.provenance?.settings) {
     settingsFrom(run.provenance.settings, ctx, plan);
   } else {
+    // An older file: the settings that weakened it are all that is known (--expect is replayed below).
     for (const w of run.result.selection?.weakenedBy ?? []) {
+      if (!/^LOCKCONF_[A-Z0-9_]+$/.test(w.setting)) continue;
       plan.env[w.setting] = w.value;
       plan.applied.push(`${w.setting}=${w.value}`);
     }
