@@ -6,7 +6,7 @@
  * Exit 0 no regression, 1 a regression, 2 bad input (one message).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { BadRunInput, loadRun, type LoadedRun } from '../compare/load.js';
 import { compareRuns, type Comparison } from '../compare/diff.js';
 import { renderTerminal } from '../compare/render-terminal.js';
@@ -28,11 +28,18 @@ export async function loadBoth(a: string, b: string): Promise<[LoadedRun, Loaded
   }
 }
 
-/** Writes compare.html at `file`; a message when it cannot. */
-export async function writeCompareHtml(file: string, comparison: Comparison): Promise<string | null> {
+/** A run with the verdict `error` judged nothing: there is nothing to compare (exit 2). */
+export function notCarriedOut(runs: readonly LoadedRun[]): string | null {
+  const run = runs.find((r) => r.result.verdict === 'error');
+  if (!run) return null;
+  return `${run.label}: that run could not be carried out (${run.result.error?.code ?? 'verdict error'}): nothing in it was judged, so there is nothing to compare`;
+}
+
+/** Writes compare.html at `file` (B's index.html at `runB`, relative to it); a message when it cannot. */
+export async function writeCompareHtml(file: string, comparison: Comparison, runB: string | null = null): Promise<string | null> {
   try {
     await mkdir(dirname(resolve(file)), { recursive: true });
-    await writeFile(resolve(file), renderCompareHtml(comparison));
+    await writeFile(resolve(file), renderCompareHtml(comparison, runB === null ? null : `${runB ? `${runB.split('\\').join('/')}/` : ''}index.html`));
     return null;
   } catch (err) {
     return `${file}: cannot be written (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
@@ -45,9 +52,14 @@ export async function compareCommand(a: string, b: string, opts: CompareOptions)
     process.stderr.write(`lockconf: ${runs}\n`);
     return EXIT.NOT_CARRIED_OUT;
   }
+  const unjudged = notCarriedOut(runs);
+  if (unjudged) {
+    process.stderr.write(`lockconf: ${unjudged}\n`);
+    return EXIT.NOT_CARRIED_OUT;
+  }
   const comparison = compareRuns(...runs);
   if (opts.html) {
-    const problem = await writeCompareHtml(opts.html, comparison);
+    const problem = await writeCompareHtml(opts.html, comparison, relative(dirname(resolve(opts.html)), runs[1].dir));
     if (problem) {
       process.stderr.write(`lockconf: ${problem}\n`);
       return EXIT.NOT_CARRIED_OUT;

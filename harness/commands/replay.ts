@@ -74,6 +74,9 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
   let plan: ReplayPlan;
   try {
     original = await loadRun(dir);
+    if (original.result.verdict === 'error') {
+      throw new CannotReplay(`${original.file}: cannot replay: the original could not be carried out (${original.result.error?.code ?? 'verdict error'}): run \`lockconf conformance\` again once that is fixed`);
+    }
     const profileGiven = !!opts.target || chooseTarget(null, process.env).kind === 'profile';
     plan = planReplay(original, {
       env: process.env,
@@ -90,6 +93,8 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
   if (runDir === original.dir) return fail(`--out ${opts.out}: that is the original run's folder; the replay needs a folder of its own`);
 
   process.stdout.write(`lockconf: replaying ${original.dir}: ${describePlan(plan)}\n`);
+  const argv = original.provenance?.command?.argv;
+  if (argv) process.stdout.write(`lockconf: the original ran: lockconf ${argv.join(' ')}\n`);
   for (const w of plan.warnings) process.stdout.write(`lockconf: warning: ${w}\n`);
 
   let scratch: string | null = null;
@@ -118,11 +123,11 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
     if (err instanceof BadRunInput) return fail(`the replay could not be carried out: ${err.message}`);
     throw err;
   }
-  if (replayed.result.verdict === 'error') return fail(`the replay could not be carried out (${replayed.result.error?.code ?? 'error'}); report: ${join(runDir, 'index.html')}`);
+  if (replayed.result.verdict === 'error') return EXIT.NOT_CARRIED_OUT; // the run said why, once
 
   const comparison = compareRuns({ ...original, label: original.dir }, { ...replayed, label: runDir });
   await writeFile(join(runDir, 'compare.json'), `${JSON.stringify(comparison, null, 2)}\n`);
-  const problem = await writeCompareHtml(join(runDir, 'compare.html'), comparison);
+  const problem = await writeCompareHtml(join(runDir, 'compare.html'), comparison, '');
   if (problem) process.stderr.write(`lockconf: ${problem}\n`);
   const same = reproduces(comparison);
   process.stdout.write(`\nreplay compared with the original (A: original, B: replay):\n${renderTerminal(comparison)}`);

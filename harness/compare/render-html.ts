@@ -4,7 +4,7 @@
  * script, no request to anywhere; every value escaped.
  */
 import type { RequirementStatus } from '../run/outcome.js';
-import { REPORT_CSS, escapeText as e, statusBadge } from '../report/index-html.js';
+import { REPORT_CSS, escapeText as e, requirementAnchor, statusBadge } from '../report/index-html.js';
 import { CATEGORIES, CATEGORY_TITLE, type Category, type Comparison, type RequirementChange } from './diff.js';
 import { inputsLine } from './render-terminal.js';
 
@@ -34,14 +34,15 @@ function renderRun(name: string, s: Comparison['a']): string {
   return `<tr><th>${e(name)}</th><td class="mono">${e(s.path)}</td><td>${e(s.verdict)}</td><td>${s.seed === null ? '—' : e(s.seed)}</td><td>${e(s.startedAt ?? '—')}</td><td>${e(s.version)}</td></tr>`;
 }
 
-function renderChange(r: RequirementChange): string {
+/** `indexB`: B's index.html relative to the page, to link each requirement to its evidence; null: no links. */
+function renderChange(r: RequirementChange, indexB: string | null): string {
   const level = r.levelBefore ? `${r.levelBefore}→${r.level}` : r.level;
   const slices = r.slices.length
     ? `<ul class="slices-changed">${r.slices.map((s) => `<li><span class="mono">${e(s.slice)}</span> ${badgeOf(s.before)} <span class="arrow">→</span> ${badgeOf(s.after)} <span class="muted">${e(CATEGORY_TITLE[s.kind])}</span></li>`).join('')}</ul>`
     : '';
   const status = CATEGORY_STATUS[r.category];
   return `<article class="req st-${e(status)}" data-category="${e(r.category)}" id="cmp-${e(r.id)}">
-<header><span class="id mono">${e(r.id)}</span> <span class="level l-${e(r.level)}">${e(level)}</span> <span class="move">${badgeOf(r.before)}<span class="arrow">→</span>${badgeOf(r.after)}</span>${r.section ? ` <span class="muted">${e(r.section)}</span>` : ''}</header>
+<header>${indexB && r.after !== null ? `<a class="id mono" href="${e(`${indexB}#${requirementAnchor(r.id)}`)}">${e(r.id)}</a>` : `<span class="id mono">${e(r.id)}</span>`} <span class="level l-${e(r.level)}">${e(level)}</span> <span class="move">${badgeOf(r.before)}<span class="arrow">→</span>${badgeOf(r.after)}</span>${r.section ? ` <span class="muted">${e(r.section)}</span>` : ''}</header>
 ${r.reason && r.category !== 'fixed' ? `<pre class="reason">${e(r.reason)}</pre>` : ''}${slices}
 </article>`;
 }
@@ -51,16 +52,16 @@ function renderCounts(c: Comparison): string {
   return `<ul class="counts">${items.join('')}</ul>`;
 }
 
-function renderGroups(c: Comparison): string {
+function renderGroups(c: Comparison, indexB: string | null): string {
   return CATEGORIES.map((cat) => {
     const rows = c.requirements.filter((r) => r.category === cat);
     if (!rows.length) return '';
     const title = cat === 'unchanged' ? 'Unchanged status, changed slices' : CATEGORY_TITLE[cat][0]!.toUpperCase() + CATEGORY_TITLE[cat].slice(1);
-    return `<section id="cat-${e(cat)}"><h2>${e(title)} (${e(rows.length)})</h2>${rows.map(renderChange).join('\n')}</section>`;
+    return `<section id="cat-${e(cat)}"><h2>${e(title)} (${e(rows.length)})</h2>${rows.map((r) => renderChange(r, indexB)).join('\n')}</section>`;
   }).join('\n');
 }
 
-export function renderCompareHtml(c: Comparison): string {
+export function renderCompareHtml(c: Comparison, indexB: string | null = null): string {
   const regressions = c.counts.regressed + c.sliceRegressions;
   const headline = c.regression ? `${regressions} regression(s)` : 'No regression';
   const inputs = c.inputs.differing.length
@@ -79,7 +80,7 @@ ${c.warnings.length ? `<ul class="warnings">${c.warnings.map((w) => `<li>${e(w)}
 <table class="details"><thead><tr><th></th><th>Run</th><th>Verdict</th><th>Seed</th><th>Started</th><th>lockconf</th></tr></thead><tbody>${renderRun('A', c.a)}${renderRun('B', c.b)}</tbody></table>
 <h2>Requirements</h2>
 ${renderCounts(c)}
-${renderGroups(c)}
+${renderGroups(c, indexB)}
 <h2>Generated inputs</h2>
 <div class="inputs" data-inputs="${e(c.inputs.state)}"><p>${e(inputsLine(c))}</p>${inputs}</div>
 <footer class="page">lockconf compare · A ${e(c.a.path)} · B ${e(c.b.path)}</footer>

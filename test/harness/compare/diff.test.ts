@@ -179,4 +179,10 @@ describe('The page (compare.html)', () => {
     expect(html).not.toContain('<script>');
     expect(html).toContain('/runs/&lt;a&gt;');
   });
+
+  it('links each requirement to its evidence in B\'s index.html when told where it is', () => {
+    const c = compareRuns(run({ X: 'passed' }), run({ X: 'failed' }));
+    expect(renderCompareHtml(c, '../b/index.html')).toContain('<a class="id mono" href="../b/index.html#req-X">X</a>');
+    expect(renderCompareHtml(c)).not.toContain('#req-X');
+  });
 });

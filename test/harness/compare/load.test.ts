@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRunInput, loadRun, runMode } from '../../../harness/compare/load.js';
+import { notCarriedOut } from '../../../harness/commands/compare.js';
 import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
 import { provenance, run } from './runs.js';
 
@@ -63,5 +64,14 @@ describe('What loads', () => {
     expect(loaded.provenance?.mode).toBe('receiver');
     expect(loaded.inputs).toEqual(inputs);
     expect(runMode(loaded)).toBe('receiver');
+  });
+});
+
+describe('A run that judged nothing', () => {
+  it('a run that could not be carried out (verdict error) is named: there is nothing to compare (exit 2)', () => {
+    const broken = run({ X: 'not-tested' }, { verdict: 'error', label: '/runs/broken' });
+    broken.result.error = { code: 'ERR_TARGET_UNREACHABLE', message: 'no answer' };
+    expect(notCarriedOut([run({ X: 'passed' }), broken])).toBe('/runs/broken: that run could not be carried out (ERR_TARGET_UNREACHABLE): nothing in it was judged, so there is nothing to compare');
+    expect(notCarriedOut([run({ X: 'passed' }), run({ X: 'failed' })])).toBeNull();
   });
 });
