@@ -16,7 +16,8 @@ Exit codes:
   0  no regression
   1  a requirement or a slice regressed
   2  bad input: a missing folder, a folder without conformance.json, a file that is
-     not valid JSON or not a lockconf result (one message)
+     not valid JSON or not a lockconf result, a run that could not be carried out
+     (verdict error: nothing to compare); one message
 
 Examples:
   lockconf compare reports/runs/2026-11-20T09-00-00-1a2b reports/latest
@@ -39,8 +40,9 @@ Exit codes:
   0  reproduced: the same verdict, every requirement and slice unchanged, the same
      generated inputs
   1  the replay differs from the original (the comparison says where)
-  2  cannot replay: DIR is no lockconf result, it records no seed, its target needs
-     a profile, or the new run could not be carried out (one message)
+  2  cannot replay: DIR is no lockconf result or a run that could not be carried
+     out, it records no seed, its target needs a profile, or the new run could not
+     be carried out (one message)
 
 Examples:
   lockconf replay reports/latest
