@@ -11,6 +11,9 @@ import { describeSource, sameSource, type Provenance } from './provenance.js';
 
 const short = (hash: string) => `${hash.slice(0, 12)}…`;
 
+/** Options compared elsewhere (seed, scope, target, expect file) or that change no behaviour (where the reports go). */
+const IDENTITY_OPTIONS = new Set(['--seed', '--only', '--out', '--target', '--expect', '--no-allure', '--timings', '--certify']);
+
 /** The changed settings of a run: recorded in provenance, else the settings that weakened it. */
 function changedSettings(run: LoadedRun): Map<string, string> | null {
   if (run.provenance?.settings) return new Map(run.provenance.settings.filter((s) => s.changed).map((s) => [s.name, s.value ?? '(unset)']));
@@ -23,7 +26,7 @@ function settingsWarning(a: LoadedRun, b: LoadedRun): string | null {
   const y = changedSettings(b);
   if (!x || !y) return null;
   const names = [...new Set([...x.keys(), ...y.keys()])].sort();
-  const differing = names.filter((n) => x.get(n) !== y.get(n) && !['--seed', '--only', '--out'].includes(n));
+  const differing = names.filter((n) => x.get(n) !== y.get(n) && !IDENTITY_OPTIONS.has(n));
   if (!differing.length) return null;
   return `settings differ: ${differing.map((n) => `${n} ${x.get(n) ?? '(default)'} → ${y.get(n) ?? '(default)'}`).join(', ')}`;
 }
@@ -37,6 +40,11 @@ function provenanceWarnings(p: Provenance, q: Provenance): string[] {
   if (p.catalog && q.catalog && p.catalog.sha256 !== q.catalog.sha256) {
     const n = (c: NonNullable<Provenance['catalog']>) => (c.requirements === undefined ? '' : ` (${c.requirements} requirements)`);
     out.push(`requirement catalog differs: sha256 A ${short(p.catalog.sha256)}${n(p.catalog)}, B ${short(q.catalog.sha256)}${n(q.catalog)}`);
+  }
+  const [x, y] = [p.expectations?.sha256 ?? null, q.expectations?.sha256 ?? null];
+  if (p.expectations !== undefined && q.expectations !== undefined && x !== y) {
+    const text = (e: Provenance['expectations']) => (e ? `${e.file}${e.sha256 ? ` (sha256 ${short(e.sha256)})` : ''}` : 'none');
+    out.push(`known deviations (--expect) differ: A ${text(p.expectations)}, B ${text(q.expectations)}`);
   }
   const t = p.target;
   const u = q.target;

@@ -140,6 +140,15 @@ describe('What else differs (warnings first)', () => {
     ]);
   });
 
+  it('names differing known deviations (--expect), but not an option compared elsewhere', () => {
+    const option = (name: string, value: string) => ({ name, value, default: null, changed: true, source: 'option' });
+    const c = compareRuns(
+      run({ X: 'passed' }, { provenance: provenance({ settings: [option('--target', 'a.json')] }) }),
+      run({ X: 'passed' }, { provenance: provenance({ settings: [option('--target', 'b.json')], expectations: { file: 'expect.json', sha256: '5'.repeat(64), content: '{}' } }) }),
+    );
+    expect(c.warnings).toEqual(['known deviations (--expect) differ: A none, B expect.json (sha256 555555555555…)']);
+  });
+
   it('a malformed provenance field is dropped, not a reason to refuse the file', () => {
     const p = readProvenance({ ...provenance(), spec: 'not an object', settings: [{ name: 1 }], seed: 9 });
     expect(p?.spec).toBeUndefined();
