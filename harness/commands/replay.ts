@@ -114,8 +114,6 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
   } finally {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   }
-  if (!opts.out && existsSync(join(runDir, 'conformance.json'))) await pointLatest(WORK_ROOT, runDir);
-
   let replayed: LoadedRun;
   try {
     replayed = await loadRun(runDir);
@@ -123,6 +121,8 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
     if (err instanceof BadRunInput) return fail(`the replay could not be carried out: ${err.message}`);
     throw err;
   }
+  // Like any run without --out: reports/latest follows a run that ended (not an interrupted one).
+  if (!opts.out && replayed.result.verdict !== 'interrupted') await pointLatest(WORK_ROOT, runDir);
   if (replayed.result.verdict === 'error') return EXIT.NOT_CARRIED_OUT; // the run said why, once
 
   const comparison = compareRuns({ ...original, label: original.dir }, { ...replayed, label: runDir });
