@@ -97,7 +97,9 @@ describe('replay', { timeout: 120_000 }, () => {
     // The original as the run will write it once provenance lands: seed, scope and the changed setting recorded.
     await cp(join(dir, 'seed7'), join(dir, 'original'), { recursive: true });
     const original = await json('original');
+    // Once the run records provenance itself, its own fields (suite, spec, catalog) are kept.
     const recorded = provenance({
+      ...((original as { provenance?: Record<string, unknown> }).provenance ?? {}),
       seed: 7,
       scope: { only: original.selection.only, partial: true, inScope: 2, total: 116 },
       settings: [
@@ -125,7 +127,7 @@ describe('replay', { timeout: 120_000 }, () => {
   it('cannot replay a run that records no seed: says what is missing, exit 2', async () => {
     const original = await json('seed7');
     await cp(join(dir, 'seed7'), join(dir, 'seedless'), { recursive: true });
-    await writeFile(join(dir, 'seedless', 'conformance.json'), JSON.stringify({ ...original, seed: null }));
+    await writeFile(join(dir, 'seedless', 'conformance.json'), JSON.stringify({ ...original, seed: null, provenance: undefined }));
     const r = await cli(['replay', join(dir, 'seedless')]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(`lockconf: ${join(dir, 'seedless', 'conformance.json')}: cannot replay: it records no seed (no provenance and seed is null)`);
