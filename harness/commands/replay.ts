@@ -130,7 +130,7 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
   const problem = await writeCompareHtml(join(runDir, 'compare.html'), comparison, '');
   if (problem) process.stderr.write(`lockconf: ${problem}\n`);
   const same = reproduces(comparison);
-  process.stdout.write(`\nreplay compared with the original (A: original, B: replay):\n${renderTerminal(comparison)}`);
+  process.stdout.write(`\nreplay compared with the original (A: original, B: replay):\n${renderTerminal(comparison, { result: false })}`);
   process.stdout.write(same
     ? 'replay: reproduced: the same verdict, every requirement and slice unchanged, the same generated inputs (exit 0)\n'
     : 'replay: differs from the original (above; exit 1)\n');

@@ -35,7 +35,8 @@ export function inputsLine(c: Comparison): string {
   return `generated inputs: differ in ${i.differing.length} of ${i.tests} property test(s): ${i.differing.map((n) => n.split(':')[0]).join(', ')}`;
 }
 
-export function renderTerminal(c: Comparison): string {
+/** `result`: end with the compare's own result line and exit code (replay says its own). */
+export function renderTerminal(c: Comparison, opts: { result?: boolean } = {}): string {
   const out: string[] = [runLine('A', c.a), runLine('B', c.b)];
   for (const w of c.warnings) out.push(`warning: ${w}`);
   out.push(c.verdict.changed ? `verdict: ${c.verdict.before} → ${c.verdict.after}` : `verdict: ${c.verdict.after} (unchanged)`);
@@ -53,6 +54,7 @@ export function renderTerminal(c: Comparison): string {
     if (rows.length > limit) out.push(`  … and ${rows.length - limit} more (--json or --html list them all)`);
   }
   out.push('', inputsLine(c));
+  if (opts.result === false) return `${out.join('\n')}\n`;
   const regressions = c.counts.regressed + c.sliceRegressions;
   out.push(c.regression
     ? `result: ${regressions} regression(s)${c.sliceRegressions ? ` (${c.sliceRegressions} of them slices)` : ''}: exit 1`
