@@ -22,18 +22,38 @@ const SCOPE = ['OAUTH-STATE-ECHO', 'EVENT-LOCK-NAME-CHANGED'];
 const WAIT = { LOCKCONF_DELIVERY_WAIT_MS: '5000' }; // shorter than the default: a weakening setting, recorded as changed
 
 let dir = '';
-const runs: Record<'seed7' | 'faulty', CliResult> = {} as never;
+const runs: Record<'seed7' | 'faulty' | 'replay', CliResult> = {} as never;
+let original: ConformanceResult;
 const json = async (folder: string) => JSON.parse(await readFile(join(dir, folder, 'conformance.json'), 'utf8')) as ConformanceResult;
 const conformance = (out: string, seed: number, env: Record<string, string> = {}) =>
   cli(['conformance', ...SCOPE.flatMap((id) => ['--only', id]), '--seed', String(seed), '--out', join(dir, out), '--no-allure'], { ...WAIT, ...env });
 
+/** The original as the run writes it once provenance lands: seed, scope and settings recorded (the run's own fields kept when it has them). */
+async function recordProvenance(): Promise<void> {
+  await cp(join(dir, 'seed7'), join(dir, 'original'), { recursive: true });
+  original = await json('original');
+  const recorded = provenance({
+    ...((original as { provenance?: Record<string, unknown> }).provenance ?? {}),
+    seed: 7,
+    scope: { only: original.selection.only, partial: true, inScope: 2, total: 116 },
+    settings: [
+      { name: 'LOCKCONF_DELIVERY_WAIT_MS', value: '5000', default: '15000', changed: true, source: 'env' },
+      { name: 'LOCKCONF_QUIET_WINDOW_MS', value: null, default: '250', changed: false, source: 'default' },
+    ],
+  });
+  await writeFile(join(dir, 'original', 'conformance.json'), JSON.stringify({ ...original, provenance: recorded }));
+}
+
+// The faulty run goes on while the first is replayed.
 beforeAll(async () => {
   dir = await makeTmpDir('compare');
-  [runs.seed7, runs.faulty] = await Promise.all([
-    conformance('seed7', 7),
-    conformance('faulty', 8, { LOCKCONF_MOCK_OPTIONS: JSON.stringify({ faults: ['state-truncated'] }) }),
-  ]);
-}, 180_000);
+  const faulty = conformance('faulty', 8, { LOCKCONF_MOCK_OPTIONS: JSON.stringify({ faults: ['state-truncated'] }) });
+  runs.seed7 = await conformance('seed7', 7);
+  await recordProvenance();
+  // A setting the original did not have is unset for the replay (LOCKCONF_QUIET_WINDOW_MS); one it had is set again.
+  const replay = cli(['replay', join(dir, 'original'), '--out', join(dir, 'replayed')], { LOCKCONF_QUIET_WINDOW_MS: '40' });
+  [runs.faulty, runs.replay] = await Promise.all([faulty, replay]);
+}, 240_000);
 afterAll(() => removeTmpDir(dir));
 
 describe('Generated inputs (conformance.json inputs)', { timeout: 60_000 }, () => {
@@ -94,23 +114,7 @@ describe('compare', { timeout: 60_000 }, () => {
 
 describe('replay', { timeout: 120_000 }, () => {
   it('reproduces the seed, the scope, the settings and the generated inputs of the original (exit 0)', async () => {
-    // The original as the run will write it once provenance lands: seed, scope and the changed setting recorded.
-    await cp(join(dir, 'seed7'), join(dir, 'original'), { recursive: true });
-    const original = await json('original');
-    // Once the run records provenance itself, its own fields (suite, spec, catalog) are kept.
-    const recorded = provenance({
-      ...((original as { provenance?: Record<string, unknown> }).provenance ?? {}),
-      seed: 7,
-      scope: { only: original.selection.only, partial: true, inScope: 2, total: 116 },
-      settings: [
-        { name: 'LOCKCONF_DELIVERY_WAIT_MS', value: '5000', default: '15000', changed: true, source: 'env' },
-        { name: 'LOCKCONF_QUIET_WINDOW_MS', value: null, default: '250', changed: false, source: 'default' },
-      ],
-    });
-    await writeFile(join(dir, 'original', 'conformance.json'), JSON.stringify({ ...original, provenance: recorded }));
-
-    // A setting the original did not have is unset for the replay; one it had is set again.
-    const r = await cli(['replay', join(dir, 'original'), '--out', join(dir, 'replayed')], { LOCKCONF_QUIET_WINDOW_MS: '40' });
+    const r = runs.replay;
     expect(r.code, r.stdout.slice(-3000) + r.stderr).toBe(0);
     expect(r.stdout).toContain('seed 7, 2 requirement(s) (--only), with LOCKCONF_DELIVERY_WAIT_MS=5000, LOCKCONF_QUIET_WINDOW_MS unset (the original ran with its default)');
     expect(r.stdout).toMatch(/^replay: reproduced/m);
