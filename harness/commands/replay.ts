@@ -7,7 +7,7 @@
  * Exit 0 reproduced, 1 differs, 2 cannot replay (one message).
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -37,6 +37,12 @@ async function specSha256(): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/** Whether two paths name one folder (reports/latest and the run it points at included). */
+function sameFolder(a: string, b: string): boolean {
+  const real = (p: string) => (existsSync(p) ? realpathSync(p) : p);
+  return real(a) === real(b);
 }
 
 function fail(message: string): number {
@@ -90,7 +96,7 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
   }
   if (opts.target && !existsSync(resolve(opts.target))) return fail(`--target ${opts.target}: no such file`);
   const runDir = opts.out ? resolve(opts.out) : defaultRunDir(WORK_ROOT);
-  if (runDir === original.dir) return fail(`--out ${opts.out}: that is the original run's folder; the replay needs a folder of its own`);
+  if (sameFolder(runDir, original.dir)) return fail(`--out ${opts.out}: that is the original run's folder; the replay needs a folder of its own`);
 
   process.stdout.write(`lockconf: replaying ${original.dir}: ${describePlan(plan)}\n`);
   const argv = original.provenance?.command?.argv;
