@@ -7,6 +7,8 @@
  *   mock [--port N] [--host H] [--fault NAME…] [--no-control] [--grade] [--redirect-uri URL] [--jitter [SEED]]
  *   report:serve [--port N]
  *   login --target FILE [--browser] [--no-open]
+ *   compare A B [--json] [--html FILE]      (exit 0 no regression, 1 a regression, 2 bad input)
+ *   replay DIR [--target FILE] [--out DIR] [--no-allure]   (exit 0 reproduced, 1 differs, 2 cannot replay)
  *
  * Exit codes of `conformance`: 0 conformant or partial (the whole narrowed or
  * weakened scope passed; also incomplete with --allow-incomplete), 1 not
@@ -27,6 +29,7 @@ import { conformanceCommand, exitCodeFor, type ConformanceOptions } from './comm
 import type { LoginCommandOptions } from './commands/login.js';
 import type { MockCommandOptions } from './commands/mock.js';
 import { CONFORMANCE_HELP, PROGRAM_HELP } from './commands/help.js';
+import { COMPARE_HELP, REPLAY_HELP } from './commands/compare-help.js';
 
 export { EXIT, exitCodeFor };
 
@@ -82,6 +85,26 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--browser', "sign in unattended with Chromium, driven by the profile's login section")
     .option('--no-open', 'do not open the authorization URL in a browser (print it only)')
     .action(async (opts: LoginCommandOptions) => run(await (await import('./commands/login.js')).loginCommand(opts)));
+
+  program
+    .command('compare')
+    .description('what changed between two runs: fixed, regressed, newly tested, newly not tested')
+    .argument('<a>', 'the earlier run: its folder or its conformance.json')
+    .argument('<b>', 'the later run: its folder or its conformance.json')
+    .option('--json', 'print the comparison as JSON instead of text')
+    .option('--html <file>', 'also write the comparison as an HTML page')
+    .addHelpText('after', COMPARE_HELP)
+    .action(async (a: string, b: string, opts: { json?: boolean; html?: string }) => run(await (await import('./commands/compare.js')).compareCommand(a, b, opts)));
+
+  program
+    .command('replay')
+    .description("run again with a run's recorded mode, scope, seed and settings, then compare the two")
+    .argument('<dir>', 'the run folder to replay (or its conformance.json)')
+    .option('--target <file>', 'target profile (JSON): needed again for a target other than the embedded mock (secrets are never recorded)')
+    .option('--out <dir>', 'write the new run into this directory (default: a new folder under reports/runs/)')
+    .option('--no-allure', 'skip the Allure report')
+    .addHelpText('after', REPLAY_HELP)
+    .action(async (dir: string, opts: { target?: string; out?: string; allure: boolean }) => run(await (await import('./commands/replay.js')).replayCommand(dir, opts)));
 
   program.addHelpText('after', PROGRAM_HELP);
   return program;

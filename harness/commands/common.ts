@@ -58,7 +58,7 @@ export function exitCodeFor(verdict: ConformanceResult['verdict'] | null, allowI
 
 /** Remove what a previous run left in the directory, so nothing stale is read as this run's result. */
 export async function clearRunDir(runDir: string): Promise<void> {
-  for (const name of ['conformance.json', 'index.html', 'junit.xml', 'run-context.json', 'allure-results', 'allure-report', '.lockconf-resets']) {
+  for (const name of ['conformance.json', 'index.html', 'junit.xml', 'run-context.json', 'allure-results', 'allure-report', '.lockconf-resets', 'compare.json', 'compare.html']) {
     await rm(join(runDir, name), { recursive: true, force: true });
   }
 }

@@ -323,3 +323,6 @@ ${renderRequirements(result, common)}
 </main></body></html>
 `;
 }
+
+/** The page's style and helpers, for other pages of a run folder (compare.html) to look the same. */
+export { CSS as REPORT_CSS, e as escapeText, badge as statusBadge };

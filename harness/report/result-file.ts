@@ -11,6 +11,7 @@ import { NOT_SELECTED, type Counts, type RequirementResult, type TestRecord, typ
 import type { RunTimings } from './timings.js';
 import type { Weakening } from '../run/weakening.js';
 import { slicesFor, type SliceResult } from '../run/slice-results.js';
+import { runInputs, type RunInputs } from '../run/generated-inputs.js';
 
 /** What global setup leaves in {runDir}/run-context.json (no secrets). */
 export interface RunContext {
@@ -44,6 +45,8 @@ export interface ConformanceResult {
   startedAt: string;
   finishedAt: string;
   seed: number | null;
+  /** Digests of the values the property tests drew with the seed (run/generated-inputs.ts): a replay reproduces them. Additive; absent in older files and error reports. */
+  inputs?: RunInputs;
   /** `error`: the run could not be carried out (bad profile, unreachable target, refused credentials); see `error`. */
   verdict: Verdict | 'error';
   /** Set when verdict is `error`: a stable code and the one message that names the likely cause. */
@@ -122,6 +125,7 @@ export function buildResult(opts: {
     startedAt: ctx.startedAt ?? opts.startedAt,
     finishedAt: opts.finishedAt,
     seed: opts.seed ?? ctx.seed ?? null,
+    inputs: runInputs(opts.tests),
     verdict: opts.verdict.verdict,
     counts: opts.verdict.counts,
     requirements: opts.verdict.requirements.map((r) => {

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import type { Exchange } from '../../harness/contracts.js';
+import { INPUTS_LABEL, InputsDigest } from '../../harness/run/generated-inputs.js';
 import type { SuiteContext } from './context.js';
 import { isPrerequisiteFailed } from './prerequisite.js';
 
@@ -53,9 +54,13 @@ export async function checkProperty<T>(
   let lastProblem = '';
   /** A step a run rests on failed (harness/run/prerequisite.ts): the test is blocked, not failed. */
   let blocked: unknown = null;
+  // The values drawn from the seeded generators, up to the first counterexample (shrinking depends on the target): replay must reproduce them.
+  const inputs = new InputsDigest();
+  let shrinking = false;
   t.observe('fast-check', { seed, numRuns: opts.numRuns, replay: `--seed ${seed}` });
   process.stdout.write(`[${t.requirement.id}] fast-check seed ${seed} (replay with --seed ${seed})\n`);
   const property = fc.asyncProperty(opts.arbitrary, async (value) => {
+    if (!shrinking) inputs.add(value);
     log.start();
     let problem: string | null;
     try {
@@ -69,6 +74,7 @@ export async function checkProperty<T>(
       problem = `the run threw: ${err instanceof Error ? err.message : String(err)}`;
     }
     if (problem !== null) {
+      shrinking = true;
       lastProblem = problem;
       log.failed();
       return false;
@@ -80,6 +86,7 @@ export async function checkProperty<T>(
     numRuns: opts.numRuns,
     ...(opts.examples ? { examples: opts.examples.map((e) => [e] as [T]) } : {}),
   });
+  t.observe(INPUTS_LABEL, inputs.result());
   if (details.failed && blocked !== null) throw blocked;
   if (details.failed) {
     const counterexample = details.counterexample?.[0] as T | undefined;
