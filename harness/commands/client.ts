@@ -19,6 +19,7 @@ import type { ConformanceOptions } from './conformance.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 import { InterruptOnSignal } from '../run/interrupt.js';
 import { claimRunDir } from './run-dir.js';
+import { lockconfCommand } from './command-style.js';
 
 export const DEFAULT_CLIENT_TARGET = '.lockconf/mock-target.json';
 
@@ -31,7 +32,7 @@ export async function clientCommand(opts: ConformanceOptions): Promise<number> {
   } catch {
     throw new UsageFailure(opts.target
       ? `--target ${opts.target}: no such file`
-      : `no grading mock profile at ${targetFile}: start the mock with \`npm run mock -- --grade\` (or name a profile with --target)`);
+      : `no grading mock profile at ${targetFile}: start the mock with ${lockconfCommand('mock', '--grade')} (or name a profile with --target)`);
   }
   await loadProfile({ file: targetFile, env: process.env }); // throws ERR_PROFILE_INVALID naming the field
   if (opts.list) {
