@@ -92,7 +92,7 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
   // Read now, before global setup sets its own defaults: the settings that make this run no certificate.
   const weakenedBy = weakeningSettings(process.env, { embeddedMock: choice.kind === 'mock' });
   const fail = (err: unknown, target: { authUrl: string | null; baseUrl: string | null; mock: boolean } | null = null) =>
-    failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir, weakenedBy });
+    failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir, weakenedBy, catalog: SERVICE_CATALOG });
   // A bad option ends like every run that cannot be carried out: exit 2 with the report files.
   const badOption = (message: string) => fail(new LockconfError('ERR_USAGE', message));
   if (selectionError !== null) return badOption(selectionError);

@@ -14,6 +14,7 @@ import { pointLatest } from '../report/reporter.js';
 import { toolVersion } from '../report/result-file.js';
 import { EXIT } from './common.js';
 import type { Weakening } from '../run/weakening.js';
+import type { Requirement } from '../catalog/requirement.js';
 
 export interface FailRunOptions {
   runDir: string;
@@ -32,6 +33,8 @@ export interface FailRunOptions {
   print?: (line: string) => void;
   /** Settings that weakened the run (run/weakening.ts), named in its reports. */
   weakenedBy?: Weakening[];
+  /** The requirements of the run's mode (a service run never has the receiver's or the client's). */
+  catalog: readonly Requirement[];
 }
 
 export async function failRun(err: unknown, opts: FailRunOptions): Promise<number> {
@@ -45,7 +48,7 @@ export async function failRun(err: unknown, opts: FailRunOptions): Promise<numbe
   await writeErrorReport({
     runDir: opts.runDir,
     root: opts.root,
-    info: { version: await toolVersion(opts.root), error, startedAt: opts.startedAt, seed: opts.seed, only: opts.only, allure: opts.allure, target: opts.target, ...(opts.weakenedBy ? { weakenedBy: opts.weakenedBy } : {}) },
+    info: { version: await toolVersion(opts.root), error, startedAt: opts.startedAt, seed: opts.seed, only: opts.only, allure: opts.allure, target: opts.target, ...(opts.weakenedBy ? { weakenedBy: opts.weakenedBy } : {}), catalog: opts.catalog },
   });
   if (opts.updateLatest) await pointLatest(opts.reportsRoot, opts.runDir);
   print(`lockconf: ${error.code}: ${error.message}`);
