@@ -107,6 +107,7 @@ export async function startCommandMock(opts: MockCommandOptions, log: (line: str
     // One redirectUri for the page and the file: the login redirect URI unless the application's is given.
     profileRedirectUri: opts.redirectUri ?? loginRedirectUri,
     ...(opts.commandStyle ? { commandStyle: opts.commandStyle } : {}),
+    developmentServer: true, // someone's development server: a conformance run against it says what it wipes
   });
   return { mock, profile: mock.profile, loginRedirectUri };
 }
