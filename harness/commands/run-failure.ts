@@ -15,6 +15,7 @@ import { toolVersion } from '../report/result-file.js';
 import { EXIT } from './common.js';
 import type { Weakening } from '../run/weakening.js';
 import type { Requirement } from '../catalog/requirement.js';
+import { networkWordsIn } from '../wire/network-words.js';
 
 export interface FailRunOptions {
   runDir: string;
@@ -41,8 +42,8 @@ export async function failRun(err: unknown, opts: FailRunOptions): Promise<numbe
   const print = opts.print ?? ((line: string) => { process.stderr.write(`${line}\n`); });
   const code = (err as { code?: unknown })?.code;
   const error = isLockconfError(err) || (typeof code === 'string' && code.startsWith('ERR_'))
-    ? { code: String(code), message: (err as Error).message }
-    : { code: 'ERR_SETUP_FAILED', message: err instanceof Error ? err.message : String(err) };
+    ? { code: String(code), message: networkWordsIn((err as Error).message) }
+    : { code: 'ERR_SETUP_FAILED', message: networkWordsIn(err instanceof Error ? err.message : String(err)) };
   await mkdir(opts.runDir, { recursive: true });
   await opts.clear(opts.runDir);
   await writeErrorReport({
