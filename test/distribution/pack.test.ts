@@ -149,6 +149,13 @@ describe('the package', () => {
     expect(existsSync(join(app, 'node_modules', 'lockconf', 'node_modules', '.cache', 'lockconf', 'cli.json'))).toBe(true);
   }, 200_000);
 
+  it('a message that names a command names the one that exists here: npx lockconf, never npm run', async () => {
+    const r = await run(bin(), ['conformance', '--client', '--no-allure'], app);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('start the mock with npx lockconf mock --grade');
+    expect(r.stdout + r.stderr).not.toContain('npm run');
+  });
+
   it('lockconf mock starts, prints a short banner naming npx commands, writes .lockconf/ where it runs, and stops on SIGTERM', async () => {
     const child = spawn(bin(), ['mock', '--port', '0'], { cwd: app, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
