@@ -24,6 +24,7 @@ import { ExpectFileError } from './run/expectations.js';
 import { SelectionError } from './run/selection.js';
 import { EXIT, ROOT, UsageFailure, collect, intOption } from './commands/common.js';
 import { versionText } from './commands/version.js';
+import { lockconfCommand } from './commands/command-style.js';
 import { conformanceCommand, exitCodeFor, type ConformanceOptions } from './commands/conformance.js';
 // The other commands load when they run: a conformance run does not pay for the mock's, login's (playwright) or the server's modules.
 import type { LoginCommandOptions } from './commands/login.js';
@@ -54,7 +55,7 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--timings', "print where the run's time went, a phase a line")
     .addOption(new Option('--strict', 'accepted for compatibility (incomplete exits 1 by default now)').hideHelp())
     .option('--receiver <url>', "test an application's webhook receiver at URL instead (signing values from LOCKCONF_API_KEY, LOCKCONF_WEBHOOK_HEADER, LOCKCONF_WEBHOOK_TOKEN)")
-    .option('--client', "grade an application's OAuth client from the grading mock's recording (npm run mock -- --grade); --target defaults to .lockconf/mock-target.json")
+    .option('--client', `grade an application's OAuth client from the grading mock's recording (${lockconfCommand('mock', '--grade')}); --target defaults to .lockconf/mock-target.json`)
     .addHelpText('after', CONFORMANCE_HELP)
     .action(async (opts: ConformanceOptions & { client?: boolean }) => run(opts.client ? await (await import('./commands/client.js')).clientCommand(opts) : await conformanceCommand(opts)));
 

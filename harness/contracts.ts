@@ -41,6 +41,8 @@ export interface Fixtures {
   deliveryTimeoutMs?: number;
   /** Optional (docs/control-protocol-extensions.md): POST /reset calls the target has had since it started. */
   resets?: number;
+  /** Optional (docs/control-protocol-extensions.md): someone uses this target by hand; a run's resets wipe what they made. */
+  developmentServer?: boolean;
 }
 
 export interface TargetProfile {

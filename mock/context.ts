@@ -65,6 +65,12 @@ export interface MockOptions {
   profileRedirectUri?: string;
   /** Record every request of the application's client for grading (mock/grading/; `npm run mock -- --grade`). */
   grade?: boolean;
+  /**
+   * A development server someone uses by hand (`lockconf mock`): GET /_control/fixtures says so
+   * (`developmentServer`, docs/control-protocol-extensions.md), so a conformance run warns
+   * before its resets wipe the registrations and tokens made on it; the mock logs a run's arrival.
+   */
+  developmentServer?: boolean;
   /** Stable identities: credentials, user and lock IDs derived from this seed (mock/identities.ts). */
   seed?: number;
   /**
@@ -89,6 +95,7 @@ export interface MockOptions {
 export interface ResolvedMockOptions {
   /** Default 'npm'. */
   commandStyle?: CommandStyle;
+  developmentServer?: boolean;
   host: string;
   port: number;
   control: boolean;

@@ -48,6 +48,7 @@ function resolveOptions(options: MockOptions): ResolvedMockOptions {
   if (!Number.isInteger(lifetime) || lifetime <= 0) throw new RangeError('accessTokenLifetimeSec must be a positive integer');
   return {
     commandStyle: options.commandStyle ?? 'npm',
+    developmentServer: options.developmentServer ?? false,
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     control: options.control ?? true,

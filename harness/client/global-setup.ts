@@ -20,6 +20,7 @@ import { judgeClient, type ProbeReport } from './judge.js';
 import { runProbes } from './probes.js';
 import type {} from './provided-context.js';
 import type {} from '../service/provided-context.js';
+import { lockconfCommand } from '../commands/command-style.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -28,7 +29,7 @@ export default async function setup(project: TestProject): Promise<void> {
   const env = process.env;
   const file = resolve(ROOT, env.LOCKCONF_TARGET_FILE ?? '.lockconf/mock-target.json');
   const profile = await loadProfile({ file, env });
-  if (!profile) throw new LockconfError('ERR_PROFILE_INVALID', `no profile at ${file}: start the grading mock with npm run mock -- --grade`);
+  if (!profile) throw new LockconfError('ERR_PROFILE_INVALID', `no profile at ${file}: start the grading mock with ${lockconfCommand('mock', '--grade')}`);
   const { controlUrl, controlToken } = controlOf(profile);
   const { connectUrl, refreshUrl, actionUrls } = await applicationUrls(file, env);
   await fetchRecording(profile); // the mock grades, and answers, before any probe

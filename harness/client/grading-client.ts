@@ -11,6 +11,7 @@ import { describeNetworkError } from '../wire/network-words.js';
 
 import type { GradingRecording } from '../../mock/grading/recording.js';
 import type { TargetProfile } from '../contracts.js';
+import { lockconfCommand } from '../commands/command-style.js';
 
 /** A grading recording holds every request of a client's session: larger than one answer may be. */
 const GRADING_BODY_LIMIT = 8 * ANSWER_BODY_LIMIT;
@@ -60,7 +61,7 @@ export async function applicationUrls(file: string | null, env: NodeJS.ProcessEn
 /** The control address and token a client run needs (the grading mock's). */
 export function controlOf(profile: TargetProfile): { controlUrl: string; controlToken: string } {
   if (!profile.controlUrl || !profile.controlToken) {
-    throw new LockconfError('ERR_PROFILE_INVALID', 'client grading reads the grading mock\'s recording through its control interface: the profile needs controlUrl and controlToken (npm run mock -- --grade writes both to .lockconf/mock-target.json)');
+    throw new LockconfError('ERR_PROFILE_INVALID', `client grading reads the grading mock's recording through its control interface: the profile needs controlUrl and controlToken (${lockconfCommand('mock', '--grade')} writes both to .lockconf/mock-target.json)`);
   }
   return { controlUrl: profile.controlUrl, controlToken: profile.controlToken };
 }
@@ -77,11 +78,11 @@ export async function fetchRecording(profile: TargetProfile): Promise<GradingRec
       signal: AbortSignal.timeout(60_000),
     });
   } catch (err) {
-    throw new LockconfError('ERR_TARGET_UNREACHABLE', `the grading mock at ${controlUrl} cannot be reached (${describeNetworkError(err, { timeoutMs: 15_000 })}); start it with npm run mock -- --grade`);
+    throw new LockconfError('ERR_TARGET_UNREACHABLE', `the grading mock at ${controlUrl} cannot be reached (${describeNetworkError(err, { timeoutMs: 15_000 })}); start it with ${lockconfCommand('mock', '--grade')}`);
   }
   const text = await readBoundedText(res.body, `GET ${controlUrl}/grading`, { headers: res.headers, code: 'ERR_CONTROL', limit: GRADING_BODY_LIMIT });
   if (res.statusCode === 404) {
-    throw new LockconfError('ERR_CONTROL', 'the mock does not grade its clients: start it with `npm run mock -- --grade`');
+    throw new LockconfError('ERR_CONTROL', `the mock does not grade its clients: start it with ${lockconfCommand('mock', '--grade')}`);
   }
   if (res.statusCode !== 200) throw new LockconfError('ERR_CONTROL', `GET ${controlUrl}/grading answered ${res.statusCode}`);
   const recording = JSON.parse(text) as GradingRecording;

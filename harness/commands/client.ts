@@ -19,19 +19,21 @@ import type { ConformanceOptions } from './conformance.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 import { InterruptOnSignal } from '../run/interrupt.js';
 import { claimRunDir } from './run-dir.js';
+import { lockconfCommand } from './command-style.js';
+import { namedPath, userPath } from './user-paths.js';
 
 export const DEFAULT_CLIENT_TARGET = '.lockconf/mock-target.json';
 
 export async function clientCommand(opts: ConformanceOptions): Promise<number> {
   if (opts.expect) throw new UsageFailure('--expect is for runs against the service; a client run has no known deviations');
   const only = opts.only?.length ? expandSelection(opts.only, CLIENT_CATALOG) : null;
-  const targetFile = resolve(opts.target ?? process.env.LOCKCONF_TARGET_FILE ?? join(ROOT, DEFAULT_CLIENT_TARGET));
+  const targetFile = opts.target ? userPath(opts.target) : resolve(process.env.LOCKCONF_TARGET_FILE ?? join(ROOT, DEFAULT_CLIENT_TARGET));
   try {
     await stat(targetFile);
   } catch {
     throw new UsageFailure(opts.target
-      ? `--target ${opts.target}: no such file`
-      : `no grading mock profile at ${targetFile}: start the mock with \`npm run mock -- --grade\` (or name a profile with --target)`);
+      ? `--target ${namedPath(opts.target, targetFile)}: no such file`
+      : `no grading mock profile at ${targetFile}: start the mock with ${lockconfCommand('mock', '--grade')} (or name a profile with --target)`);
   }
   await loadProfile({ file: targetFile, env: process.env }); // throws ERR_PROFILE_INVALID naming the field
   if (opts.list) {
@@ -40,7 +42,8 @@ export async function clientCommand(opts: ConformanceOptions): Promise<number> {
   }
 
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
-  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(ROOT);
+  const runDir = opts.out ? userPath(opts.out) : defaultRunDir(ROOT);
+  if (opts.out && opts.out !== runDir) process.stdout.write(`lockconf: --out ${namedPath(opts.out, runDir)}: the reports go there\n`);
   const release = await claimRunDir(runDir); // this run alone writes there (run-dir.ts)
   try {
     return await grade(opts, { only, runDir, allure, targetFile });

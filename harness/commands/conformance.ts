@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ExpectFileError, loadExpectFile } from '../run/expectations.js';
 import { loadProfile } from '../service/profile.js';
 import { SERVICE_CATALOG } from '../catalog/index.js';
@@ -27,6 +27,7 @@ import { InterruptOnSignal } from '../run/interrupt.js';
 export { exitCodeFor };
 import { receiverCommand } from './receiver.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
+import { namedPath, userPath } from './user-paths.js';
 
 export interface ConformanceOptions {
   target?: string;
@@ -70,7 +71,8 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
     if (!(err instanceof SelectionError)) throw err;
     selectionError = err.message; // reported as exit 2 with the report files, once the run folder is ours
   }
-  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(WORK_ROOT);
+  const runDir = opts.out ? userPath(opts.out) : defaultRunDir(WORK_ROOT);
+  if (opts.out && opts.out !== runDir) process.stdout.write(`lockconf: --out ${namedPath(opts.out, runDir)}: the reports go there\n`);
   // This run alone writes into runDir (run-dir.ts); another live run there is refused (exit 2).
   const release = await claimRunDir(runDir);
   try {
@@ -81,7 +83,7 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
 }
 
 async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir: string, selectionError: string | null): Promise<number> {
-  const targetFile = opts.target ? resolve(opts.target) : null;
+  const targetFile = opts.target ? userPath(opts.target) : null;
   const startedAt = new Date().toISOString();
   // --no-allure, or LOCKCONF_NO_ALLURE=1 in the environment (CI without the drill-down).
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
@@ -90,7 +92,7 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
   // Read now, before global setup sets its own defaults: the settings that make this run no certificate.
   const weakenedBy = weakeningSettings(process.env, { embeddedMock: choice.kind === 'mock' });
   const fail = (err: unknown, target: { authUrl: string | null; baseUrl: string | null; mock: boolean } | null = null) =>
-    failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir, weakenedBy });
+    failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir, weakenedBy, catalog: SERVICE_CATALOG });
   // A bad option ends like every run that cannot be carried out: exit 2 with the report files.
   const badOption = (message: string) => fail(new LockconfError('ERR_USAGE', message));
   if (selectionError !== null) return badOption(selectionError);
@@ -105,7 +107,7 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
     try {
       await stat(targetFile);
     } catch {
-      return badOption(`--target ${opts.target}: no such file`);
+      return badOption(`--target ${namedPath(opts.target!, targetFile)}: no such file`);
     }
   }
   process.stdout.write(`lockconf: ${choice.description}\n`);
@@ -131,7 +133,7 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
       return badOption('LOCKCONF_MOCK_OPTIONS is not valid JSON');
     }
   }
-  const expectFile = opts.expect ? resolve(opts.expect) : null;
+  const expectFile = opts.expect ? userPath(opts.expect) : null;
   if (expectFile) {
     try {
       await loadExpectFile(expectFile);

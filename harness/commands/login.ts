@@ -1,10 +1,10 @@
 /** `login`: the authorization code flow for a real target, once; the tokens go to its token cache. */
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { loadBrowserScript, parseBrowserScript } from '../sandbox/browser-login.js';
 import { isLockconfError } from '../run/errors.js';
 import { loadProfile } from '../service/profile.js';
 import { EXIT, UsageFailure } from './common.js';
+import { namedPath, userPath } from './user-paths.js';
 
 export interface LoginCommandOptions {
   target?: string;
@@ -14,12 +14,12 @@ export interface LoginCommandOptions {
 
 /** `login`: sign in once as the fixture user of a target without control; the tokens go to its token cache. */
 export async function loginCommand(opts: LoginCommandOptions): Promise<number> {
-  const file = opts.target ? resolve(opts.target) : null;
+  const file = opts.target ? userPath(opts.target) : null;
   if (file) {
     try {
       await stat(file);
     } catch {
-      throw new UsageFailure(`--target ${opts.target}: no such file`);
+      throw new UsageFailure(`--target ${namedPath(opts.target!, file)}: no such file`);
     }
   }
   try {

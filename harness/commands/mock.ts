@@ -15,6 +15,7 @@ import type { TargetProfile } from '../contracts.js';
 import type { RunningMock } from '../../mock/server.js';
 import { EXIT, ROOT, UsageFailure, WORK_ROOT, untilStopped } from './common.js';
 import { commandLine, type CommandStyle } from '../../mock/commands.js';
+import { commandStyleOf as styleOf } from './command-style.js';
 import { randomJitterSeed } from '../../mock/jitter.js';
 
 export interface MockCommandOptions {
@@ -106,22 +107,14 @@ export async function startCommandMock(opts: MockCommandOptions, log: (line: str
     // One redirectUri for the page and the file: the login redirect URI unless the application's is given.
     profileRedirectUri: opts.redirectUri ?? loginRedirectUri,
     ...(opts.commandStyle ? { commandStyle: opts.commandStyle } : {}),
+    developmentServer: true, // someone's development server: a conformance run against it says what it wipes
   });
   return { mock, profile: mock.profile, loginRedirectUri };
 }
 
-/**
- * `npm` in the repository (its package.json has the `conformance` and `login` scripts),
- * `npx` where lockconf is an installed package (under node_modules, or without those scripts).
- */
+/** `npm` in the repository, `npx` where lockconf is an installed package (command-style.ts). */
 export async function commandStyleOf(root: string): Promise<CommandStyle> {
-  if (/[\\/]node_modules[\\/]/.test(root)) return 'npx';
-  try {
-    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
-    return pkg.scripts?.conformance && pkg.scripts.login ? 'npm' : 'npx';
-  } catch {
-    return 'npx';
-  }
+  return styleOf(root);
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { RECEIVER_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
 import { assertReceiverReachable } from '../receiver/reachability.js';
@@ -21,6 +21,7 @@ import { EXIT, ROOT, clearRunDir, exitCodeFor } from './common.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 import { InterruptOnSignal } from '../run/interrupt.js';
 import { claimRunDir } from './run-dir.js';
+import { namedPath, userPath } from './user-paths.js';
 
 export interface ReceiverCommandOptions {
   receiver?: string;
@@ -50,14 +51,15 @@ export async function receiverCommand(opts: ReceiverCommandOptions): Promise<num
   }
 
   // Everything that can be wrong with the invocation is found before vitest starts.
-  const targetFile = opts.target ? resolve(opts.target) : null;
+  const targetFile = opts.target ? userPath(opts.target) : null;
   const settings = await loadReceiverSettings({ url: opts.receiver ?? '', explicit: true, env: process.env, file: targetFile });
-  const expectFile = opts.expect ? resolve(opts.expect) : null;
+  const expectFile = opts.expect ? userPath(opts.expect) : null;
   if (expectFile) await loadExpectFile(expectFile);
   await assertReceiverReachable(settings.url);
 
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
-  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(ROOT);
+  const runDir = opts.out ? userPath(opts.out) : defaultRunDir(ROOT);
+  if (opts.out && opts.out !== runDir) process.stdout.write(`lockconf: --out ${namedPath(opts.out, runDir)}: the reports go there\n`);
   const release = await claimRunDir(runDir); // this run alone writes there (run-dir.ts)
   try {
     return await carryOut(opts, { only, runDir, allure, settings, targetFile, expectFile });

@@ -14,6 +14,8 @@ import { pointLatest } from '../report/reporter.js';
 import { toolVersion } from '../report/result-file.js';
 import { EXIT } from './common.js';
 import type { Weakening } from '../run/weakening.js';
+import type { Requirement } from '../catalog/requirement.js';
+import { networkWordsIn } from '../wire/network-words.js';
 
 export interface FailRunOptions {
   runDir: string;
@@ -32,20 +34,22 @@ export interface FailRunOptions {
   print?: (line: string) => void;
   /** Settings that weakened the run (run/weakening.ts), named in its reports. */
   weakenedBy?: Weakening[];
+  /** The requirements of the run's mode (a service run never has the receiver's or the client's). */
+  catalog: readonly Requirement[];
 }
 
 export async function failRun(err: unknown, opts: FailRunOptions): Promise<number> {
   const print = opts.print ?? ((line: string) => { process.stderr.write(`${line}\n`); });
   const code = (err as { code?: unknown })?.code;
   const error = isLockconfError(err) || (typeof code === 'string' && code.startsWith('ERR_'))
-    ? { code: String(code), message: (err as Error).message }
-    : { code: 'ERR_SETUP_FAILED', message: err instanceof Error ? err.message : String(err) };
+    ? { code: String(code), message: networkWordsIn((err as Error).message) }
+    : { code: 'ERR_SETUP_FAILED', message: networkWordsIn(err instanceof Error ? err.message : String(err)) };
   await mkdir(opts.runDir, { recursive: true });
   await opts.clear(opts.runDir);
   await writeErrorReport({
     runDir: opts.runDir,
     root: opts.root,
-    info: { version: await toolVersion(opts.root), error, startedAt: opts.startedAt, seed: opts.seed, only: opts.only, allure: opts.allure, target: opts.target, ...(opts.weakenedBy ? { weakenedBy: opts.weakenedBy } : {}) },
+    info: { version: await toolVersion(opts.root), error, startedAt: opts.startedAt, seed: opts.seed, only: opts.only, allure: opts.allure, target: opts.target, ...(opts.weakenedBy ? { weakenedBy: opts.weakenedBy } : {}), catalog: opts.catalog },
   });
   if (opts.updateLatest) await pointLatest(opts.reportsRoot, opts.runDir);
   print(`lockconf: ${error.code}: ${error.message}`);

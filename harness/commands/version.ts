@@ -40,6 +40,18 @@ export function gitSource(root: string): { commit: string; branch: string | null
   return commit && /^[0-9a-f]{40}$/.test(commit) ? { commit, branch: ref.replace(/^refs\/heads\//, '') } : null;
 }
 
+/** The commit `npm pack` stamped into source.json (bin/source-stamp.js), as --version says it, or null. */
+function packedSource(root: string): string | null {
+  try {
+    const stamp = JSON.parse(readFileSync(join(root, 'source.json'), 'utf8')) as { commit?: unknown; branch?: unknown; localChanges?: unknown };
+    if (typeof stamp.commit !== 'string' || !/^[0-9a-f]{40}$/.test(stamp.commit)) return null;
+    const branch = typeof stamp.branch === 'string' ? ` (branch ${stamp.branch})` : ' (detached)';
+    return `${stamp.commit.slice(0, 12)}${branch}${stamp.localChanges === true ? ' with local changes' : ''}`;
+  } catch {
+    return null;
+  }
+}
+
 export function versionText(root: string): string {
   let version = '0.0.0';
   try {
@@ -48,8 +60,11 @@ export function versionText(root: string): string {
     // a package.json that cannot be read: the version is unknown, the source still said
   }
   const git = gitSource(root);
+  const packed = packedSource(root);
   const source = git
     ? `git commit ${git.commit.slice(0, 12)}${git.branch ? ` (branch ${git.branch})` : ' (detached)'} in ${root}`
-    : /[\\/]node_modules[\\/]/.test(root) ? `the installed package in ${root}` : `${root} (not a git clone)`;
+    : packed
+      ? `the package packed from git commit ${packed}, installed in ${root}`
+      : /[\\/]node_modules[\\/]/.test(root) ? `the installed package in ${root} (packed outside a git clone)` : `${root} (not a git clone)`;
   return `lockconf ${version}\nsource: ${source}`;
 }

@@ -14,6 +14,7 @@ import { LockconfError } from '../run/errors.js';
 import { assertReceiverReachable } from './reachability.js';
 import { loadReceiverSettings, type ReceiverSettings } from './settings.js';
 import type { ReceiverRunSetup } from './provided-context.js';
+import { lockconfCommand } from '../commands/command-style.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -24,7 +25,7 @@ export default async function setup(project: TestProject): Promise<void> {
 /** Everything setup() does except provide(): usable outside vitest (and in tests). */
 export async function prepareReceiverRun(env: NodeJS.ProcessEnv, startedAt = new Date().toISOString()): Promise<ReceiverRunSetup> {
   const url = env.LOCKCONF_RECEIVER_URL;
-  if (!url) throw new Error('LOCKCONF_RECEIVER_URL is not set: run `npm run conformance -- --receiver URL`');
+  if (!url) throw new Error(`LOCKCONF_RECEIVER_URL is not set: run ${lockconfCommand('conformance', '--receiver URL')}`);
   const settings = await loadReceiverSettings({
     url,
     explicit: env.LOCKCONF_RECEIVER_EXPLICIT === '1',

@@ -10,7 +10,7 @@ import { describeNetworkError } from '../wire/network-words.js';
 
 export async function assertReceiverReachable(url: string, timeoutMs = 10_000): Promise<void> {
   try {
-    const res = await request(url, { method: 'HEAD', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await request(url, { method: 'HEAD', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs + 1_000) }); // undici's own timeouts first: they tell a silent receiver from a slow body
     await res.body.dump(); // at most undici's dump limit (128 KiB) is read
   } catch (err) {
     throw new LockconfError('ERR_TARGET_UNREACHABLE', `receiver unreachable: ${url}: ${describeNetworkError(err, { timeoutMs })}`, { cause: err });

@@ -12,6 +12,7 @@ import type { RequirementResult } from '../run/verdict.js';
 import type { SliceResult } from '../run/slice-results.js';
 import type { ConformanceResult, TestEvidence } from './result-file.js';
 import { VERDICT_NOTE, VERDICT_TITLE as VERDICT_TEXT, scopeText, weakenedText } from './verdict-text.js';
+import { lockconfCommand } from '../commands/command-style.js';
 
 const e = (value: unknown): string => escapeHtml(value === undefined || value === null ? '' : String(value));
 
@@ -40,7 +41,7 @@ function badge(status: RequirementStatus, expected?: boolean): string {
 function renderObservations(r: RequirementResult): string {
   if (!r.observations.length) return '';
   const rows = r.observations
-    .map((o) => `<tr><th>${e(o.label)}</th><td><code>${e(JSON.stringify(o.value) ?? 'undefined')}</code></td></tr>`)
+    .map((o) => `<tr><th>${e(o.label)}</th><td><code>${e(JSON.stringify(o.value, null, 2) ?? 'undefined')}</code></td></tr>`)
     .join('');
   return `<table class="obs"><caption>Observations</caption>${rows}</table>`;
 }
@@ -270,11 +271,11 @@ th,td{text-align:left;padding:6px 10px;border-bottom:1px solid var(--line);verti
 .rule{margin:8px 0;padding:4px 12px;border-left:3px solid var(--line);color:#3a4150;font-style:italic}
 .rule footer{font-style:normal;font-size:12px;color:var(--muted)}
 .obs{margin:8px 0;width:100%;table-layout:fixed}.obs th{width:13em}.obs caption{text-align:left;font-weight:600;color:var(--muted);font-size:13px}
-.obs code{white-space:pre-wrap;word-break:break-all;display:block;max-height:240px;overflow:auto}
-.evidence{margin:6px 0}.xlist{margin:4px 0 4px 16px;padding-left:24px}.xlist li{word-break:break-all}.common-headers{margin:16px 0}.common-headers>summary{cursor:pointer;color:var(--muted)}.evidence>summary{cursor:pointer;color:var(--muted)}
-.exchange{margin:4px 0 4px 16px}.exchange summary{cursor:pointer;word-break:break-all}.evidence>summary{word-break:break-word}
+.obs code{white-space:pre-wrap;overflow-wrap:anywhere;display:block;max-height:240px;overflow:auto}
+.evidence{margin:6px 0}.xlist{margin:4px 0 4px 16px;padding-left:24px}.xlist li{overflow-wrap:anywhere}.common-headers{margin:16px 0}.common-headers>summary{cursor:pointer;color:var(--muted)}.evidence>summary{cursor:pointer;color:var(--muted)}
+.exchange{margin:4px 0 4px 16px}.exchange summary{cursor:pointer;overflow-wrap:anywhere}.evidence>summary{word-break:break-word}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:8px}
-pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;border:1px solid var(--line);border-radius:4px;padding:8px;margin:4px 0;max-height:420px;overflow:auto}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f3f4f6;border:1px solid var(--line);border-radius:4px;padding:8px;margin:4px 0;max-height:420px;overflow:auto}
 h5{margin:4px 0;font-size:12px;color:var(--muted)}
 .note{color:var(--warned);margin:6px 0}
 .attention ul{list-style:none;padding:0}.attention li{margin:3px 0}
@@ -286,10 +287,17 @@ a{color:inherit;text-decoration:none}pre{max-height:none}h2{break-after:avoid}h3
 .badge{-webkit-print-color-adjust:exact;print-color-adjust:exact}.counts li{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 `;
 
+/** The Allure report loads its data over HTTP: opened from disk it spins forever. How to serve it. */
+function allureServeNote(): string {
+  return `<span class="muted" data-testid="allure-serve">(needs to be served over HTTP: opened from disk it keeps loading. `
+    + `<code>${e(lockconfCommand('report:serve'))}</code> serves reports/ at http://127.0.0.1:4020/, this run at /latest/allure-report/ when it is the latest; `
+    + 'or serve this folder with any static web server)</span>';
+}
+
 export function renderIndexHtml(result: ConformanceResult): string {
   const common = commonResponseHeaders(result);
   const links = [
-    result.links.allure ? `<a href="${e(result.links.allure)}">Allure report (drill-down)</a>` : '',
+    result.links.allure ? `<a href="${e(result.links.allure)}">Allure report (drill-down)</a> ${allureServeNote()}` : '',
     `<a href="${e(result.links.junit)}">junit.xml</a>`,
     `<a href="conformance.json">conformance.json</a>`,
   ].filter(Boolean);

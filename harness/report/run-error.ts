@@ -5,6 +5,7 @@
  */
 import type { SerializedError } from 'vitest';
 import type { RunError } from './result-file.js';
+import { networkWordsIn } from '../wire/network-words.js';
 
 export function runErrorFrom(errors: ReadonlyArray<SerializedError | Error | { message?: string; code?: unknown }>, scrub: (text: string) => string = (t) => t): RunError {
   const first = errors.find((e) => typeof (e as { code?: unknown }).code === 'string' && String((e as { code?: unknown }).code).startsWith('ERR_')) ?? errors[0];
@@ -12,7 +13,7 @@ export function runErrorFrom(errors: ReadonlyArray<SerializedError | Error | { m
     ? String((first as { code?: unknown }).code)
     : 'ERR_SETUP_FAILED';
   const raw = first ? String((first as { message?: unknown }).message ?? first) : 'global setup did not finish and reported no error';
-  const message = scrub(raw.split('\n').map((l) => l.trim()).find(Boolean) ?? raw);
+  const message = networkWordsIn(scrub(raw.split('\n').map((l) => l.trim()).find(Boolean) ?? raw));
   return { code, message: code === 'ERR_SETUP_FAILED' ? `the run could not be set up: ${message}` : message };
 }
 

@@ -11,9 +11,9 @@
  *   failure of its own was already seen.
  * Every reason and observation passes through the redactor before it is stored.
  */
-import { inspect } from 'node:util';
 import type { Level, Requirement } from '../catalog/index.js';
 import type { Observation, RequirementOutcome, RequirementStatus } from './outcome.js';
+import { clip, expectedObserved, plainMessage } from './failure-words.js';
 
 export interface RecorderDeps {
   /** The catalog entry for an ID; throws on an unknown ID. */
@@ -28,9 +28,6 @@ interface Entry {
   notTested: string | null;
   blocked: { by: string[]; reason: string } | null;
 }
-
-/** Longest expected/observed value quoted in a reason; reports stay readable. */
-const MAX_VALUE_CHARS = 2_000;
 
 export class OutcomeRecorder {
   readonly declared: Requirement;
@@ -133,29 +130,18 @@ function settle(entry: Entry): RequirementOutcome {
 
 /**
  * An h2spec-style failure reason: the rule (quoted from the catalog), what was
- * expected, what was observed, and the assertion's own message, all redacted.
+ * expected and what was observed (when the assertion had both), and the
+ * assertion's own words (failure-words.ts), all redacted.
  */
 export function describeFailure(req: Requirement, error: unknown, redact: (text: string) => string): string {
   const lines = [`rule (${req.level}, ${req.source}: ${req.section}): "${req.rule}"`];
   const err = error as { message?: unknown; expected?: unknown; actual?: unknown } | null;
   const isAssertion = !!err && typeof err === 'object'
     && ((err as { name?: unknown }).name === 'AssertionError' || ('expected' in err && 'actual' in err));
-  if (isAssertion) {
-    if ('expected' in err!) lines.push(`expected: ${showValue(err!.expected)}`);
-    if ('actual' in err!) lines.push(`observed: ${showValue(err!.actual)}`);
-  }
+  if (isAssertion) lines.push(...expectedObserved(err!));
   const message = err && typeof err === 'object' && typeof err.message === 'string' ? err.message : String(error);
-  lines.push(`${isAssertion ? 'assertion' : 'error'}: ${clip(message)}`);
+  lines.push(`${isAssertion ? 'assertion' : 'error'}: ${clip(isAssertion ? plainMessage(message) : message)}`);
   return redact(lines.join('\n'));
-}
-
-function showValue(value: unknown): string {
-  if (typeof value === 'string') return clip(JSON.stringify(value));
-  return clip(inspect(value, { depth: 4, breakLength: Infinity, maxStringLength: MAX_VALUE_CHARS }));
-}
-
-function clip(text: string): string {
-  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}… (${text.length} chars)` : text;
 }
 
 /** A JSON-safe copy of `value` with every string redacted (undefined → null). */

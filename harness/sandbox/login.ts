@@ -25,6 +25,7 @@ import { Redactor } from '../wire/redact.js';
 import { runBrowserLogin, type BrowserLoginScript } from './browser-login.js';
 import { TokenCache, cacheTarget, displayPath, resolveTokenCachePath, tokenSetFromResponse } from './token-cache.js';
 import type { HttpClientLike, TargetProfile } from '../contracts.js';
+import { lockconfCommand } from '../commands/command-style.js';
 
 export interface LoginOptions {
   profile: TargetProfile;
@@ -122,7 +123,7 @@ export async function runLogin(opts: LoginOptions): Promise<LoginResult> {
   const params = new URL(redirected).searchParams;
   if (params.get('state') !== state) {
     throw new LockconfError('ERR_LOGIN',
-      'the state in the redirect does not match the one this sign-in sent: the redirect belongs to another sign-in (or was tampered with). Nothing was stored; run npm run login again.');
+      `the state in the redirect does not match the one this sign-in sent: the redirect belongs to another sign-in (or was tampered with). Nothing was stored; run ${lockconfCommand('login')} again.`);
   }
   const error = params.get('error');
   if (error !== null) {

@@ -6,6 +6,7 @@
 import type { HttpClientLike, HttpResponse, TargetProfile, TokenSet } from '../contracts.js';
 import { LockconfError } from '../run/errors.js';
 import { emptyCache, tokenSetFromResponse, type TokenCache } from './token-cache.js';
+import { lockconfCommand } from '../commands/command-style.js';
 
 // ── Redeeming the cached refresh token ────────────────────────────────────
 
@@ -85,7 +86,7 @@ async function redeemStoreVerify(cache: TokenCache, deps: RefreshDeps, opts: { n
     res = await deps.redeem(before.refreshToken);
   } catch (err) {
     throw new LockconfError('ERR_TARGET_UNREACHABLE',
-      `refreshing the cached token failed before an answer arrived (${(err as Error).message}); if the service redeemed it anyway, sign in again (npm run login)`, { cause: err });
+      `refreshing the cached token failed before an answer arrived (${(err as Error).message}); if the service redeemed it anyway, sign in again (${lockconfCommand('login', '--target FILE')})`, { cause: err });
   }
   const next = tokenSetFromResponse(res, now());
   if (!next) {
@@ -94,7 +95,7 @@ async function redeemStoreVerify(cache: TokenCache, deps: RefreshDeps, opts: { n
       ? ` A previous refresh started at ${interrupted} never stored its result: the process was stopped while the service was answering.`
       : '';
     throw new LockconfError('ERR_TOKEN_CACHE',
-      `the service refused the cached refresh token with HTTP ${res.status}${error}; the refresh chain is broken.${why} Sign in again: npm run login -- --target FILE`);
+      `the service refused the cached refresh token with HTTP ${res.status}${error}; the refresh chain is broken.${why} Sign in again: ${lockconfCommand('login', '--target FILE')}`);
   }
   await cache.storeSuccessor(before.refreshToken, next); // durable before the new tokens are used for anything
 

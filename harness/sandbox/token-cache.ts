@@ -26,6 +26,7 @@ import { z } from 'zod';
 import { LockconfError } from '../run/errors.js';
 import { RefreshJournal } from './token-journal.js';
 import type { HttpClientLike, HttpRequest, HttpResponse, TargetProfile, TokenSet } from '../contracts.js';
+import { lockconfCommand } from '../commands/command-style.js';
 
 export const DEFAULT_TOKEN_CACHE = '.lockconf/tokens.json';
 export const TOKEN_CACHE_VERSION = 1;
@@ -292,12 +293,12 @@ export class TokenCache {
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new LockconfError('ERR_TOKEN_CACHE', `the token cache ${this.path} is not valid JSON; sign in again (npm run login)`);
+      throw new LockconfError('ERR_TOKEN_CACHE', `the token cache ${this.path} is not valid JSON; sign in again (${lockconfCommand('login', '--target FILE')})`);
     }
     const result = recordSchema.safeParse(parsed);
     if (!result.success) {
       const fields = [...new Set(result.error.issues.map((i) => i.path.join('.') || '(root)'))].join(', ');
-      throw new LockconfError('ERR_TOKEN_CACHE', `the token cache ${this.path} is malformed (fields: ${fields}); sign in again (npm run login)`);
+      throw new LockconfError('ERR_TOKEN_CACHE', `the token cache ${this.path} is malformed (fields: ${fields}); sign in again (${lockconfCommand('login', '--target FILE')})`);
     }
     const { target } = result.data;
     if (target.authUrl !== this.target.authUrl || target.clientId !== this.target.clientId) {
@@ -351,7 +352,7 @@ function fsyncDir(dir: string): void {
 }
 
 export function emptyCache(path: string): LockconfError {
-  return new LockconfError('ERR_TOKEN_CACHE', `the token cache ${path} is empty: sign in first (npm run login -- --target FILE)`);
+  return new LockconfError('ERR_TOKEN_CACHE', `the token cache ${path} is empty: sign in first (${lockconfCommand('login', '--target FILE')})`);
 }
 
 /** Opens the cache a profile names (default .lockconf/tokens.json) for that profile's target. */

@@ -6,6 +6,7 @@
  */
 import type { Capability } from '../catalog/index.js';
 import type { Fixtures } from '../contracts.js';
+import { lockconfCommand } from '../commands/command-style.js';
 
 export interface CapabilityFacts {
   /** The control probe: GET /fixtures answered, or why not. */
@@ -45,7 +46,7 @@ export function workOutCapabilities(facts: CapabilityFacts): CapabilityReport {
 
   const consent = controlWhy === null;
   decide('user-token', consent || facts.tokenCache ? null
-    : `no control interface and no token cache (run npm run login)${facts.tokenCacheProblem ? `: ${facts.tokenCacheProblem}` : ''}`);
+    : `no control interface and no token cache (run ${lockconfCommand('login')})${facts.tokenCacheProblem ? `: ${facts.tokenCacheProblem}` : ''}`);
 
   const users = facts.fixtures?.users.length ?? 0;
   decide('second-user',

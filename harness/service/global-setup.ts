@@ -44,6 +44,7 @@ import type {} from './provided-context.js'; // the ProvidedContext augmentation
 import { guardTarget, type TargetGuard } from './target-lease.js';
 import { gracefulInterruptInstalled } from '../run/interrupt.js';
 import { EMBEDDED_MOCK_QUIET_WINDOW_MS as QUIET_WINDOW_EMBEDDED } from '../run/weakening.js';
+import { lockconfCommand } from '../commands/command-style.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The quiet window against the embedded mock (500 ms against any other target). */
@@ -129,6 +130,8 @@ export async function prepareRun(
   try {
     const redactor = Redactor.fromProfile(profile);
     const { control, fixtures, client: controlClient } = await probeControl(profile, redactor);
+    // Someone's development server (lockconf mock): said before the first test resets it.
+    if (fixtures?.developmentServer) log(developmentServerWarning(profile.controlUrl ?? profile.baseUrl));
     capture = await startCaptureServer({ listen: profile.capture?.listen, publicUrl: profile.capture?.publicUrl ?? null });
     redactor.add(capture.token, 'capture_token');
     markPhase('setup-capture');
@@ -275,6 +278,13 @@ function exclusiveSignals(stop: () => void, exclusive: boolean): () => void {
       for (const listener of listeners) process.on(signal, listener as (...args: unknown[]) => void);
     }
   };
+}
+
+/** What a run against someone's development server (GET /fixtures: developmentServer) says before its first reset. */
+export function developmentServerWarning(controlUrl: string): string {
+  return `warning: ${controlUrl} is a development server (its GET /fixtures says developmentServer): this run resets it before its tests, `
+    + 'so the webhook registrations, tokens and sign-ins made on it by hand are wiped (its fixtures and credentials stay). '
+    + `To keep them, test the embedded mock instead (${lockconfCommand('conformance')}, no --target).`;
 }
 
 /** GET /fixtures on the control interface: the probe that decides the `control` capability. */

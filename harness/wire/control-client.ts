@@ -44,6 +44,8 @@ function withOptionalFixtures(base: Fixtures, answer: Record<string, unknown>, r
     }
   }
   delete out.resets;
+  delete out.developmentServer;
+  if (answer.developmentServer === true) out.developmentServer = true;
   const resets = answer.resets;
   if (typeof resets === 'number' && Number.isSafeInteger(resets) && resets >= 0) out.resets = resets;
   const timeout = answer.deliveryTimeoutMs;

@@ -104,5 +104,25 @@ export function describeNetworkError(err: unknown, ctx: NetworkErrorContext = {}
   return code && !message.includes(code) ? `${message} (${code})` : message;
 }
 
+/** undici's messages for its codes, as they show up in a message that was passed on as text. */
+const UNDICI_MESSAGES: Record<string, string> = {
+  'Headers Timeout Error': 'UND_ERR_HEADERS_TIMEOUT',
+  'Body Timeout Error': 'UND_ERR_BODY_TIMEOUT',
+  'Connect Timeout Error': 'UND_ERR_CONNECT_TIMEOUT',
+  'other side closed': 'UND_ERR_SOCKET',
+};
+
+/**
+ * A message that reached the run's end as text (a setup step that passed an error's
+ * message on): every undici code or message in it replaced by its words, so that no
+ * report or terminal line shows UND_ERR_HEADERS_TIMEOUT. The last line of defence;
+ * the first is describeNetworkError where the exchange failed.
+ */
+export function networkWordsIn(text: string): string {
+  let out = text.replace(/\b(?:HeadersTimeout|BodyTimeout|ConnectTimeout|Socket|RequestAborted)Error: /g, '');
+  for (const [message, code] of Object.entries(UNDICI_MESSAGES)) out = out.split(message).join(WORDS[code]!({}));
+  return out.replace(/\b(?:[A-Za-z]+Error: )?(UND_ERR_[A-Z_]+)\b/g, (_all, code: string) => WORDS[code]?.({}) ?? 'the connection failed');
+}
+
 /** The codes with words (for the test that every one reads as words). */
 export const WORDED_CODES: readonly string[] = Object.keys(WORDS);

@@ -64,7 +64,11 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
   if (ctx.options.lease !== false) {
     app.post('/lease', documented(CONTROL_SCHEMAS.lease), async (request, reply) => {
       const body = parse(LeaseBody, request.body);
+      const arriving = runs.held()?.runId !== body.runId;
       const answer = runs.take(body.runId, body.ttlMs);
+      if (answer.taken && arriving && ctx.options.developmentServer) {
+        ctx.log(`a conformance run (${body.runId}) took this mock: its resets wipe the webhook registrations, tokens and sign-ins made on it; restart the mock, or keep one for runs on another --port`);
+      }
       if (!answer.taken) {
         return reply.code(409).send({
           error: 'lease_held',

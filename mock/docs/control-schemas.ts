@@ -39,6 +39,7 @@ const fixtures: JsonSchema = {
     },
     deliveryTimeoutMs: { type: 'integer', description: 'Optional: how long the service waits for a webhook receiver\'s answer before it gives up, in ms.' },
     resets: { type: 'integer', minimum: 0, description: 'Optional (lockconf extension): POST /reset calls since the service started; a run compares it with its own resets to see another run.' },
+    developmentServer: { type: 'boolean', description: 'Optional (lockconf extension): people use this target by hand (lockconf mock); a run warns that its resets wipe their registrations and tokens.' },
   },
   description: 'The first user owns the first two locks; the second is a guest on the first. Further sets follow (an owner of two locks, a guest on the first), so tests can run side by side.',
 };

@@ -22,7 +22,7 @@ const DESCRIPTION = `The reference mock of the Lock Access Service, as lockconf 
 - **Control protocol** (/_control): the test hooks a conformance run needs (fixtures, consent without a browser, the clock, events, revocation, reset), behind \`x-control-token\`.
 
 Where the specification does not show a body or status code, the answer described here is the mock's own choice,
-and another implementation may answer differently. The secrets are in the profile \`npm run mock\` writes (.lockconf/mock-target.json).`;
+and another implementation may answer differently. The secrets are in the profile file the mock command (lockconf mock) writes: .lockconf/mock-target.json.`;
 
 export async function registerOpenApi(app: FastifyInstance, opts: { control: boolean }): Promise<void> {
   await app.register(fastifySwagger, {

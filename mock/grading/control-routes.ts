@@ -23,7 +23,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 
 export function registerGradingControl(app: FastifyInstance, store: GradingStore | undefined, clock: { now(): number }): void {
   const active = (): GradingStore => {
-    if (!store) throw new ControlError(404, 'grading_off', 'this mock does not grade its clients: start it with `npm run mock -- --grade`');
+    if (!store) throw new ControlError(404, 'grading_off', 'this mock does not grade its clients: start it with the --grade option of lockconf mock');
     return store;
   };
 

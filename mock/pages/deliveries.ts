@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MockContext } from '../context.js';
 import { DELIVERY_LOG_CAPACITY, type DeliveryRecord } from '../webhooks/delivery-log.js';
+import { noAnswerWords, refusalHint } from './delivery-hints.js';
 import { html, page, type SafeHtml } from './layout.js';
 
 /** Whether the request comes from this machine. */
@@ -19,13 +20,13 @@ function refuseRemote(reply: FastifyReply): FastifyReply {
   return reply.code(403).type('application/json; charset=utf-8').send({ error: 'forbidden', message: 'the deliveries page is served to this machine only' });
 }
 
-function outcomePill(record: DeliveryRecord): SafeHtml {
+function outcomePill(record: DeliveryRecord, timeoutMs: number): SafeHtml {
   const cls = record.outcome === 'ok' ? 'ok' : record.outcome === 'refused' ? 'warn' : 'bad';
-  if (record.status === null) return html`<span class="pill ${cls}">no answer</span><br><span class="note">${record.error ?? 'error'}</span>`;
+  if (record.status === null) return html`<span class="pill ${cls}">no answer</span><br><span class="note">${noAnswerWords(record.error, timeoutMs)}</span>`;
   return html`<span class="pill ${cls}">${record.status}</span>`;
 }
 
-function row(record: DeliveryRecord): SafeHtml {
+function row(record: DeliveryRecord, timeoutMs: number): SafeHtml {
   const what = [record.eventType, record.event].filter(Boolean).join(' / ') || '(not JSON)';
   return html`<tr data-testid="delivery">
 <td class="nowrap">${record.seq}</td>
@@ -33,7 +34,7 @@ function row(record: DeliveryRecord): SafeHtml {
 <td>${what}</td>
 <td class="nowrap"><code>${record.lockId ?? '—'}</code></td>
 <td><code>${record.url}</code></td>
-<td>${outcomePill(record)}</td>
+<td>${outcomePill(record, timeoutMs)}</td>
 <td class="nowrap">${record.durationMs} ms</td>
 <td class="nowrap">${record.bytes} B</td>
 <td class="nowrap">${record.signed ? 'X-Signature' : html`<span class="pill bad">unsigned</span>`}${record.customHeader ? html`<br><code>${record.customHeader}</code>` : ''}</td>
@@ -45,7 +46,7 @@ export function deliveriesPage(ctx: MockContext): string {
   const records = log?.records() ?? [];
   const total = log?.total() ?? 0;
   const table = records.length
-    ? html`<div class="scroll"><table data-testid="deliveries"><tr><th>#</th><th>Sent (mock clock, UTC)</th><th>Event</th><th>Lock</th><th>Receiver</th><th>Status</th><th>Time</th><th>Size</th><th>Headers</th></tr>${records.map(row)}</table></div>`
+    ? html`<div class="scroll"><table data-testid="deliveries"><tr><th>#</th><th>Sent (mock clock, UTC)</th><th>Event</th><th>Lock</th><th>Receiver</th><th>Status</th><th>Time</th><th>Size</th><th>Headers</th></tr>${records.map((r) => row(r, ctx.options.deliveryTimeoutMs))}</table></div>`
     : html`<p data-testid="no-deliveries">Nothing sent yet. Register a webhook and make a status check or emit an event (the start page shows how).</p>`;
   const body = html`<h1>Webhook deliveries</h1>
 <p>Every POST the mock made to a webhook receiver, newest first: the event, where it went, the receiver's answer and
@@ -53,6 +54,7 @@ how long it took. ${total > records.length ? `The last ${records.length} of ${to
 The mock never retries and never follows a redirect, so one event is one row (per receiver).</p>
 <p class="note">Receivers are shown by origin and path only; header values (the application's token, X-Signature) and bodies are never shown.
 <a href="/deliveries">Refresh</a> · <a href="/deliveries.json">JSON</a> · <a href="/">Start page</a></p>
+${refusalHint(records, ctx) ?? ''}
 ${table}`;
   return page('Webhook deliveries', body, { wide: true });
 }

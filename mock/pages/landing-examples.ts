@@ -6,6 +6,7 @@
  * runs the whole script against a mock, so the examples cannot go stale.
  */
 import type { TargetProfile } from '../../harness/contracts.js';
+import { commandLine } from '../commands.js';
 
 export interface ExampleStep {
   title: string;
@@ -46,7 +47,7 @@ export function exampleSteps(inputs: ExampleInputs): ExampleStep[] {
   return [
     {
       title: 'Set up the shell',
-      note: `The addresses, and the secrets read from the profile file ${inputs.mockCommand ?? 'npm run mock'} wrote (they are never shown on this page). json reads one field of a JSON answer.`,
+      note: `The addresses, and the secrets read from the profile file ${inputs.mockCommand ?? commandLine('npm', 'mock')} wrote (they are never shown on this page). json reads one field of a JSON answer.`,
       script: [
         `MOCK=${sq(url)}`,
         `PROFILE=\${PROFILE:-.lockconf/mock-target.json}`,

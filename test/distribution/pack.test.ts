@@ -11,6 +11,10 @@
  * unpacked into node_modules/lockconf, its bin linked, the dependencies taken
  * from this project's node_modules) and says so: what is under test is the
  * tarball's content and the bin, not npm's resolver.
+ *
+ * The installed tree is the tested one: npm's `overrides` reach no consumer, so the
+ * package declares none and pins in `dependencies` what needs pinning for Node 20
+ * (an install that resolved a release wanting a newer Node says EBADENGINE).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -53,6 +57,8 @@ let app = '';
 let tarball = '';
 let files: string[] = [];
 let installedBy = '';
+let installOutput: string | null = null; // npm's words when npm installed it
+let packageJson: { overrides?: unknown; dependencies?: Record<string, string> } = {};
 
 beforeAll(async () => {
   work = await makeTmpDir('pack');
@@ -65,8 +71,10 @@ beforeAll(async () => {
   await mkdir(app);
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'an-application', private: true }));
   const install = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], app, { timeoutMs: 240_000 });
+  packageJson = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'], work)).stdout) as typeof packageJson;
   if (install.code === 0) {
     installedBy = 'npm install --offline';
+    installOutput = install.stdout + install.stderr;
     return;
   }
   expect(install.stderr, 'npm install failed for another reason than a cache miss').toMatch(/ENOTCACHED/);
@@ -107,6 +115,27 @@ describe('the package', () => {
     expect(existsSync(bin()), installedBy).toBe(true);
   });
 
+  it('declares no overrides (they reach no consumer): what Node 20 needs is pinned in dependencies', () => {
+    expect(packageJson.overrides, 'overrides in package.json do not reach an application that installs lockconf: pin the version in dependencies instead').toBeUndefined();
+    for (const pinned of ['light-my-request', 'rollup', '@fastify/swagger-ui']) expect(packageJson.dependencies?.[pinned], pinned).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('installs without an engine warning: every package it brings accepts this Node', ({ annotate }) => {
+    if (installOutput === null) {
+      void annotate(`npm's engine check was not run: ${installedBy}`);
+      return;
+    }
+    expect(installOutput).not.toMatch(/EBADENGINE/);
+  });
+
+  it('lockconf --version names the version and the commit the package was packed from', async () => {
+    const r = await run(bin(), ['--version'], app);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^lockconf \d+\.\d+\.\d+\nsource: the package packed from git commit [0-9a-f]{12} .*installed in .*node_modules.lockconf/);
+    expect(files).toContain('source.json');
+    expect(existsSync(join(ROOT, 'source.json')), 'npm pack leaves no source.json behind in the clone').toBe(false);
+  });
+
   it('lockconf conformance runs against the embedded mock and writes its reports where it runs', async () => {
     const r = await run(bin(), ['conformance', '--only', 'OAUTH-STATE-ECHO', '--no-allure', '--seed', '5'], app, { timeoutMs: 180_000 });
     expect(r.code, `${installedBy}\n${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`).toBe(0);
@@ -119,6 +148,13 @@ describe('the package', () => {
     // The command line ran prebuilt, from the build cache inside the installed package (bin/bundle.js).
     expect(existsSync(join(app, 'node_modules', 'lockconf', 'node_modules', '.cache', 'lockconf', 'cli.json'))).toBe(true);
   }, 200_000);
+
+  it('a message that names a command names the one that exists here: npx lockconf, never npm run', async () => {
+    const r = await run(bin(), ['conformance', '--client', '--no-allure'], app);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('start the mock with npx lockconf mock --grade');
+    expect(r.stdout + r.stderr).not.toContain('npm run');
+  });
 
   it('lockconf mock starts, prints a short banner naming npx commands, writes .lockconf/ where it runs, and stops on SIGTERM', async () => {
     const child = spawn(bin(), ['mock', '--port', '0'], { cwd: app, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -141,6 +177,13 @@ describe('the package', () => {
     expect(out).toContain('npx lockconf conformance --target');
     expect(out).not.toContain('npm run');
     expect(existsSync(join(app, '.lockconf', 'mock-target.json'))).toBe(true);
+    // The pages name the commands and the folder of an installed package too.
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
+    for (const page of ['/', '/deliveries']) {
+      const html = await (await fetch(`${url}${page}`)).text();
+      expect(html, page).not.toMatch(/npm run|repository root/);
+    }
+    expect(await (await fetch(`${url}/`)).text()).toContain('npx lockconf');
     child.kill('SIGTERM');
     expect(await exited, out).toBe(0);
   }, 90_000);

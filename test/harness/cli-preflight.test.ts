@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_CATALOG } from '../../harness/catalog/index.js';
 import type { ConformanceResult } from '../../harness/report/result-file.js';
 import { createMock, type RunningMock } from '../../mock/server.js';
 import { cli } from '../support/cli.js';
@@ -61,6 +62,10 @@ describe('preflight: the profile is proved before any test', () => {
     expect(result.error?.code).toBe('ERR_CREDENTIALS_REFUSED');
     expect(result.counts.failed).toBe(0);
     expect(result.tests).toEqual([]);
+    // Counted over a service run's requirements: never the receiver's or the client's, which a service run never has.
+    expect(result.counts.notTested).toBe(SERVICE_CATALOG.length);
+    expect(result.selection.total).toBe(SERVICE_CATALOG.length);
+    expect(new Set(result.requirements.map((q) => q.area))).toEqual(new Set(SERVICE_CATALOG.map((q) => q.area)));
   });
 
   it.concurrent('a wrong API key exits 2 naming LOCKCONF_API_KEY', { timeout: 90_000 }, async ({ expect }) => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LockEventService } from '../../mock/events/event-service.js';
 import { createMock, type RunningMock } from '../../mock/server.js';
 import { DeliveryLog } from '../../mock/webhooks/delivery-log.js';
+import { noAnswerWords } from '../../mock/pages/delivery-hints.js';
 import { userTokens } from '../support/mock.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
@@ -102,5 +103,52 @@ describe('GET /deliveries', () => {
     } finally {
       await fresh.close();
     }
+  });
+});
+
+describe('GET /deliveries when a receiver refuses or does not answer', () => {
+  it('a 401 after the clock moved a day ahead: a hint naming the clock, how far ahead it is and the command that puts it back', async () => {
+    const moved = await createMock({ deliveryTimeoutMs: 1000 });
+    const refusing = await startReceiver();
+    try {
+      refusing.answer('/checks-t', { status: 401 });
+      const token = (await userTokens(moved, 0)).accessToken;
+      const lockId = moved.ctx.world.locks[0]!.lockId;
+      const reg = await moved.app.inject({
+        method: 'POST',
+        url: `/api/webhook/${lockId}`,
+        headers: { 'x-api-key': moved.profile.apiKey, 'x-access-token': token, 'content-type': 'application/json' },
+        payload: JSON.stringify({ url: `${refusing.url}/checks-t`, method: 'POST', clientID: moved.profile.clientId, header: 'x-app', token: 'app-header-token', notificationTypes: ['operation'] }),
+      });
+      expect(reg.statusCode).toBe(200);
+      moved.ctx.clock.advance(86_400_000); // curl tour step 7, without the step that puts it back
+      await moved.ctx.events.emit({ kind: 'operation.app', lockId, value: 'unlock' });
+      await (moved.ctx.events as LockEventService).idle();
+      const page = (await moved.app.inject({ method: 'GET', url: '/deliveries' })).body;
+      const hint = /<div class="error" data-testid="refusal-hint">([\s\S]*?)<\/div>/.exec(page)?.[1] ?? '';
+      expect(hint).toContain('Your receiver answered 401 to 1 delivery');
+      expect(hint).toMatch(/runs <strong>1 d ahead<\/strong> of real time/);
+      expect(hint).toContain('{&quot;reset&quot;:true}');
+      expect(hint).toContain('API key');
+      for (const secret of [moved.profile.apiKey, moved.profile.controlToken!, 'app-header-token']) expect(page).not.toContain(secret);
+
+      moved.ctx.clock.reset();
+      const after = (await moved.app.inject({ method: 'GET', url: '/deliveries' })).body;
+      expect(after).toContain('a delivery sent while it was moved a day ahead stays refused');
+    } finally {
+      await moved.close();
+      await refusing.close();
+    }
+  });
+
+  it('no hint while every receiver accepts or fails otherwise', async () => {
+    const res = await mock.app.inject({ method: 'GET', url: '/deliveries' });
+    expect(res.body).not.toContain('refusal-hint');
+  });
+
+  it('an attempt without an answer is told in words, never as a library code', () => {
+    expect(noAnswerWords('UND_ERR_HEADERS_TIMEOUT', 5000)).toBe('the receiver accepted the connection but sent no answer within 5 s (does it end every request, also after an error?)');
+    expect(noAnswerWords('ECONNREFUSED', 5000)).toMatch(/^nothing listens at that address and port/);
+    for (const code of ['UND_ERR_SOCKET', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_WHATEVER']) expect(noAnswerWords(code, 5000)).not.toContain('UND_ERR');
   });
 });

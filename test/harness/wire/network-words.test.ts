@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TargetProfile } from '../../../harness/contracts.js';
 import { preflight } from '../../../harness/service/preflight.js';
 import { HttpClient } from '../../../harness/wire/http.js';
-import { describeNetworkError, WORDED_CODES } from '../../../harness/wire/network-words.js';
+import { describeNetworkError, networkWordsIn, WORDED_CODES } from '../../../harness/wire/network-words.js';
+import { assertReceiverReachable } from '../../../harness/receiver/reachability.js';
+import { runErrorFrom } from '../../../harness/report/run-error.js';
 import { Redactor } from '../../../harness/wire/redact.js';
 import { freePort } from '../../support/net.js';
 
@@ -71,5 +73,26 @@ describe('what a user sees from a target that accepts and never answers', () => 
     const silentAnswer = await http.request({ method: 'GET', url, timeoutMs: 200 }).then(() => null, (x: Error) => x);
     expect(silentAnswer?.message).toMatch(/no answer within 200 ms/);
     expect(silentAnswer?.message).not.toContain('UND_ERR');
+  });
+
+  it('a webhook receiver that accepts and never answers: the same words', async () => {
+    const e = await assertReceiverReachable(`${url}/hooks`, 200).then(() => null, (x: Error) => x);
+    expect(e?.message).toContain('accepted the connection but sent no answer within 200 ms');
+    expect(e?.message).not.toContain('UND_ERR');
+  });
+});
+
+describe('the last line of defence: a message passed on as text', () => {
+  it('an undici code or message in a run error becomes words', () => {
+    expect(networkWordsIn('setup failed: UND_ERR_HEADERS_TIMEOUT')).toBe('setup failed: the target accepted the connection but sent no answer within the time allowed');
+    expect(networkWordsIn('probe failed: HeadersTimeoutError: Headers Timeout Error')).toBe('probe failed: the target accepted the connection but sent no answer within the time allowed');
+    expect(networkWordsIn('UND_ERR_SOMETHING_NEW')).toBe('the connection failed');
+    expect(networkWordsIn('nothing to translate')).toBe('nothing to translate');
+  });
+
+  it('a run that global setup could not start says it in words', () => {
+    const error = runErrorFrom([Object.assign(new Error('the client probes failed: Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' })]);
+    expect(error.message).toContain('sent no answer');
+    expect(error.message).not.toMatch(/UND_ERR|Headers Timeout Error/);
   });
 });
