@@ -55,6 +55,7 @@ export const RECEIVER_SLICE_BREAKS: Readonly<Record<string, ReceiverSliceBreak>>
   'RECEIVER-EVENT-USER-EVENTS': { dims: ['row', 'enum-value'], description: 'Knows the user events but this row or value: refuses (422) the events of the slice.' },
   'RECEIVER-SIGNATURE-FORMS': { dims: ['signature-form'], description: 'Cannot read X-Signature in this form: refuses (401) a correctly signed delivery in it.' },
   'RECEIVER-CONTENT-TYPE': { dims: ['content-type'], description: 'Insists on another Content-Type: refuses (415) a delivery with this one.' },
+  'RECEIVER-LOCKID-FORMS': { dims: ['lockid-form'], description: 'Knows LockID in one form only: refuses (422) a lower-case hex LockID, or a bridge LockID listing several locks.' },
   'RECEIVER-REJECTS-TAMPERED-BODY': { dims: ['signature-form', 'row'], description: 'For deliveries of this form or row, verifies the signature over JSON.stringify(JSON.parse(body)): a body that only gained whitespace after signing passes.' },
   'RECEIVER-REJECTS-WRONG-KEY': { dims: ['signature-form'], description: 'For headers in this form, also takes the client secret as the key.' },
   'RECEIVER-REJECTS-BODY-ONLY-SIGNATURE': { dims: ['signature-form'], description: 'For headers in this form, also takes an HMAC of the body alone.' },
@@ -116,6 +117,13 @@ export function enumValuesOf(event: Fields): string[] {
   const user = (event.User ?? {}) as Fields;
   const pin = (event.Pin ?? {}) as Fields;
   return [event.Event, event.warningLevel, pin.state, user.UserType ?? event.UserType, user.AccessType ?? event.AccessType].filter((v): v is string => typeof v === 'string');
+}
+
+/** The forms of LockID an event shows beyond the samples' (upper-case hex, one lock). */
+export function lockIdFormsOf(event: Fields): string[] {
+  const id = event.LockID;
+  if (Array.isArray(id)) return id.length > 1 ? ['bridge-several-locks'] : [];
+  return typeof id === 'string' && /[a-f]/.test(id) && /^[0-9a-fA-F]+$/.test(id) ? ['lower-case-hex'] : [];
 }
 
 /** The content-type slice of a Content-Type header. */

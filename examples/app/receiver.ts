@@ -32,7 +32,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { shapeFault, type ReceiverFaultName } from './receiver-faults.js';
-import { ROW_REQUIREMENT, ReceiverSliceFaults, contentTypeSlice, enumValuesOf, rowOf, signatureFormsOf, type ReceiverSliceFault } from './receiver-slice-faults.js';
+import { ROW_REQUIREMENT, ReceiverSliceFaults, contentTypeSlice, enumValuesOf, lockIdFormsOf, rowOf, signatureFormsOf, type ReceiverSliceFault } from './receiver-slice-faults.js';
 
 export interface WebhookEvent {
   EventType?: unknown;
@@ -167,6 +167,7 @@ export function verifyDelivery(
   const faulty = shapeFault(event as WebhookEvent, faults as ReadonlySet<ReceiverFaultName>, now);
   const rowRequirement = row === null ? undefined : ROW_REQUIREMENT[row];
   if (rowRequirement && sliced.breaks(rowRequirement, { row, 'enum-value': enumValuesOf(event as WebhookEvent) })) throw new Refusal(422, 'unknown event value');
+  if (sliced.breaks('RECEIVER-LOCKID-FORMS', { 'lockid-form': lockIdFormsOf(event as WebhookEvent) })) throw new Refusal(422, 'unexpected LockID');
   if (faulty) throw new Refusal(faulty.status, faulty.reason);
   return event as WebhookEvent;
 }

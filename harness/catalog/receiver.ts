@@ -113,6 +113,10 @@ export const RECEIVER_REQUIREMENTS: readonly Requirement[] = [
     'The service sends one HTTP POST (JSON body, Content-Type application/json) to the registered url per event.',
     { reading: `A correctly signed delivery is accepted (2xx) with Content-Type application/json bare and with a charset parameter (application/json; charset=utf-8), as lockconf's service check allows (DELIVERY-CONTENT-TYPE) (slices content-type). ${MAY_SEND}` }),
 
+  r('RECEIVER-LOCKID-FORMS', 'MUST', V, 'Webhook payload fields (common)',
+    'LockID | string (hex identifier), or array of one such string in bridge online/offline events … Bridge went online/offline | systemstatus | online, offline | LockID is an array of lock identifiers',
+    { reading: `A correctly signed delivery is accepted (2xx) with LockID in lower-case hex ("hex identifier" fixes no letter case) and with a bridge event whose LockID lists two locks (the Lock events row: "an array of lock identifiers"), as lockconf's service checks allow (the legal variants lower-case-lock-ids and bridge-lists-all-locks) (slices lockid-form). ${MAY_SEND}` }),
+
   // ── What the spec leaves open: recorded ──────────────────────────────────
   r('RECEIVER-UNSIGNED', 'INFO', V, 'Delivery',
     'Headers on each delivery: Content-Type, X-Signature, and the application-chosen header set to the application-chosen token. (The examples for the lock battery warning and the lock clock events omit X-Signature, though every webhook is stated to carry one.)',

@@ -48,6 +48,20 @@ describe('Lock events', () => {
   conformance('RECEIVER-EVENT-LOCK-ACCESSTYPE-CHANGED', 'an access schedule change is accepted (User.AccessType), with every value the row reports', {}, acceptsEveryValue((now) => ev.membershipForLock('lock_accesstype_changed', now)));
 });
 
+/** Each form of LockID the spec allows beyond the samples (slices lockid-form). */
+const LOCKID_FORMS: Readonly<Record<string, (now: number) => Record<string, unknown>>> = {
+  'lower-case-hex': (now) => ({ ...ev.operationApp(now), LockID: ev.LOCK_ID.toLowerCase() }),
+  'bridge-several-locks': () => ({ ...ev.bridge(), LockID: [ev.LOCK_ID, ev.OTHER_LOCK_ID] }),
+};
+
+describe('Webhook payload fields (common)', () => {
+  conformance('RECEIVER-LOCKID-FORMS', 'an event is accepted with LockID in lower-case hex, and a bridge event listing several locks', {}, async (t) => {
+    await t.eachSlice('lockid-form', async (form) => {
+      expectAccepted(t, await t.receiver.deliver(LOCKID_FORMS[form]!(Date.now())), `LockID form ${form}`);
+    });
+  });
+});
+
 describe('User events', () => {
   conformance('RECEIVER-EVENT-USER-EVENTS', 'every row of the user events table is accepted (top-level UserID, no User object)', {}, async (t) => {
     await t.eachSlice('row', async (row) => {

@@ -41,6 +41,14 @@ export const T_AGE: Dimension = {
   values: ['inside-4-min', 'beyond-5-min-30-s'],
 };
 
+/** The forms of LockID the spec's words allow. */
+export const LOCKID_FORM: Dimension = {
+  id: 'lockid-form',
+  title: 'Form of LockID the spec allows beyond the samples (letter case of the hex, several locks on a bridge event)',
+  source: 'Webhook payload fields (common): "LockID | string (hex identifier), or array of one such string in bridge online/offline events"; Lock events: "Bridge went online/offline | systemstatus | online, offline | LockID is an array of lock identifiers"',
+  values: ['lower-case-hex', 'bridge-several-locks'],
+};
+
 const LOCK_STATES = ['unlock', 'lock', 'unlatch'];
 const DOOR_STATES = ['closed', 'open', 'ajar'];
 const BATTERY_LEVELS = ['lock_state_battery_warning_none', 'lock_state_battery_warning_4week', 'lock_state_battery_warning_2week', 'lock_state_battery_warning_1week', 'lock_state_battery_warning_2day'];
@@ -51,7 +59,7 @@ const ACCESS_TYPES = ['rule_access_always', 'rule_access_temporary', 'rule_acces
 const USER_ROWS = ['user.lock_user_add', 'user.lock_user_remove', 'user.lock_usertype_changed', 'user.lock_accesstype_changed'];
 
 export const RECEIVER_SLICES: SliceDeclarations = {
-  dimensions: [SIGNATURE_FORM, CUSTOM_HEADER_BREACH, CONTENT_TYPE, T_AGE],
+  dimensions: [SIGNATURE_FORM, CUSTOM_HEADER_BREACH, CONTENT_TYPE, T_AGE, LOCKID_FORM],
   slices: {
     // Every value a row reports is accepted: a receiver that knows some of them loses the others' events.
     'RECEIVER-EVENT-OPERATION-APP': { 'enum-value': LOCK_STATES },
@@ -69,6 +77,7 @@ export const RECEIVER_SLICES: SliceDeclarations = {
     // What a conforming service may send, accepted in every form.
     'RECEIVER-SIGNATURE-FORMS': { 'signature-form': 'all' },
     'RECEIVER-CONTENT-TYPE': { 'content-type': 'all' },
+    'RECEIVER-LOCKID-FORMS': { 'lockid-form': 'all' },
     // Every forgery refused in every form, a changed body on every row.
     'RECEIVER-REJECTS-TAMPERED-BODY': { 'signature-form': 'all', row: 'all' },
     'RECEIVER-REJECTS-WRONG-KEY': { 'signature-form': 'all' },
