@@ -2,7 +2,8 @@
  * Deliveries as the service sends them (spec: Events › Delivery and Signature),
  * and the forgeries a receiver must tell apart from them. One POST per event,
  * a JSON body, Content-Type application/json, X-Signature `t=<ms>,v=<hex HMAC
- * of "t.body" keyed with the API key>`, and the registration's custom header.
+ * of "t.body" keyed with the API key>` (or any legal form of it: `form`, from
+ * harness/catalog/signature-forms.ts), and the registration's custom header.
  * Every exchange goes through the test's HttpClient, so it is logged, redacted,
  * as evidence; redirects are never followed.
  */

@@ -6,6 +6,9 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { startWebhookReceiver, webhookReceiver, type WebhookEvent } from '../../examples/app/receiver.js';
 import { computeSignature } from '../../harness/wire/signature.js';
+import { SIGNATURE_FORMS, headerInForm } from '../../harness/catalog/signature-forms.js';
+import { createHmac } from 'node:crypto';
+import { verifyDelivery } from '../../examples/app/receiver.js';
 
 const KEY = 'example-test-api-key-7777';
 const NOW = 1_700_000_000_000;
@@ -53,5 +56,15 @@ describe('the example receiver', () => {
 
   it('insists on both header and token, or neither', () => {
     expect(() => webhookReceiver({ apiKey: KEY, header: 'X-App' })).toThrow(/both header and token/);
+  });
+
+  it('accepts every legal form of X-Signature, and refuses each form signed with another key', () => {
+    const body = '{"EventType":"operation","Event":"lock"}';
+    const sign = (key: string) => (t: string) => createHmac('sha256', key).update(`${t}.${body}`).digest();
+    for (const form of SIGNATURE_FORMS) {
+      const deliver = (key: string) => verifyDelivery({ headers: { 'x-signature': headerInForm(form, NOW, sign(key)).header }, rawBody: Buffer.from(body) }, { apiKey: KEY, now: () => NOW });
+      expect(deliver(KEY), form.id).toEqual({ EventType: 'operation', Event: 'lock' });
+      expect(() => deliver('another-key'), form.id).toThrow();
+    }
   });
 });
