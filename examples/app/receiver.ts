@@ -56,6 +56,8 @@ export interface ReceiverOptions {
   now?: () => number;
   /** Named faults (receiver-faults.ts) and generated ones (`ID@dim=value`, receiver-slice-faults.ts) for lockconf's self-verification. */
   faults?: readonly (ReceiverFaultName | ReceiverSliceFault)[];
+  /** The status of an accepted delivery (default 204) and of every refusal (default: the refusal's own 4xx). Any 2xx accepts, anything else refuses. */
+  answers?: { accepted?: number; refused?: number };
   /** Only used by the `also-accepts-client-secret` fault. */
   clientSecret?: string;
 }
@@ -195,9 +197,10 @@ export function webhookReceiver(opts: ReceiverOptions): FastifyPluginAsync {
       try {
         const event = verifyDelivery({ headers: req.headers, rawBody }, opts);
         opts.onEvent?.(event);
-        return reply.code(204).send();
+        const accepted = opts.answers?.accepted ?? 204;
+        return accepted === 204 ? reply.code(204).send() : reply.code(accepted).send({ received: true });
       } catch (err) {
-        if (err instanceof Refusal) return reply.code(err.status).send({ error: err.reason });
+        if (err instanceof Refusal) return reply.code(opts.answers?.refused ?? err.status).send({ error: err.reason });
         throw err;
       }
     });

@@ -67,4 +67,14 @@ describe('the example receiver', () => {
       expect(() => deliver('another-key'), form.id).toThrow();
     }
   });
+
+  it('answers as told: another 2xx to accept, another status to refuse', async () => {
+    const app = Fastify();
+    await app.register(webhookReceiver({ apiKey: KEY, header: 'X-App', token: 'tok-123456', now: () => NOW, answers: { accepted: 200, refused: 403 } }));
+    const body = '{"EventType":"operation"}';
+    const ok = await app.inject({ method: 'POST', url: '/webhook', headers: signed(body), payload: body });
+    const refused = await app.inject({ method: 'POST', url: '/webhook', headers: { ...signed(body), 'x-app': 'wrong-token-1' }, payload: body });
+    expect([ok.statusCode, refused.statusCode]).toEqual([200, 403]);
+    await app.close();
+  });
 });

@@ -35,6 +35,8 @@ export interface ReceiverEntry {
   catches?: Array<{ requirement: string; slice: string }>;
   /** Without the custom header (neither the example nor the run knows one). */
   noHeader?: boolean;
+  /** Other answers of the example: another 2xx to accept, another non-2xx to refuse (the verdict must not depend on which). */
+  answers?: { accepted: number; refused: number };
   requirement?: string;
   /** Other requirements the fault breaks as well: each must be caught too. */
   also?: string[];
@@ -58,7 +60,7 @@ export interface ReceiverOutcome {
 export function planReceiverMatrix(generated: readonly ReceiverGeneratedFault[][] = receiverFaultRuns()): ReceiverEntry[] {
   return [
     { name: 'conforming', kind: 'conforming', faults: [] },
-    { name: 'no-custom-header', kind: 'variant', faults: [], noHeader: true },
+    { name: 'no-custom-header', kind: 'variant', faults: [], noHeader: true, answers: { accepted: 200, refused: 403 } },
     ...(Object.keys(RECEIVER_FAULTS) as ReceiverFaultName[]).map((name): ReceiverEntry => ({
       name, kind: 'fault', faults: [name], requirement: RECEIVER_FAULTS[name].requirement, also: [...RECEIVER_FAULTS[name].also],
     })),
@@ -116,6 +118,7 @@ export async function runReceiverEntry(entry: ReceiverEntry, outDir: string): Pr
   const example = await startWebhookReceiver({
     apiKey: SECRETS.apiKey,
     ...(entry.noHeader ? {} : { header: SECRETS.header, token: SECRETS.token }),
+    ...(entry.answers ? { answers: entry.answers } : {}),
     clientSecret: SECRETS.clientSecret,
     faults: entry.faults,
   });

@@ -41,7 +41,7 @@ describe('the example receiver, judged by the receiver suites', () => {
     expect(o.exitCode).toBe(0);
   });
 
-  it('is conformant without a custom header; only the custom-header requirement is not tested', () => {
+  it('is conformant without a custom header, answering 200 with a body and refusing with 403; only the custom-header requirement is not tested', () => {
     const o = outcome('no-custom-header');
     expect(o.why).toBe('conformant, nothing failed or warned');
     expect(o.notTested).toEqual(['RECEIVER-CUSTOM-HEADER']);
