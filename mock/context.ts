@@ -45,6 +45,8 @@ export interface MockOptions {
   emptyWebhookAnswers?: boolean;
   /** Variant: the X-Signature t element in epoch seconds (default milliseconds). */
   signatureTimestampSeconds?: boolean;
+  /** Variant: each delivery's X-Signature in the next legal layout (webhooks/signature.ts SIGNATURE_LAYOUTS; default t=…,v=…). */
+  signatureLayouts?: boolean;
   /** Variant: bridge events list every lock on the bridge (default: the lock concerned alone). */
   bridgeListsAllLocks?: boolean;
   /**
@@ -106,6 +108,7 @@ export interface ResolvedMockOptions {
   deliveryTimeoutMs: number;
   emptyWebhookAnswers?: boolean;
   signatureTimestampSeconds?: boolean;
+  signatureLayouts?: boolean;
   bridgeListsAllLocks?: boolean;
   revokeOnRefreshReplay?: boolean;
   lease?: boolean;

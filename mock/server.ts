@@ -59,6 +59,7 @@ function resolveOptions(options: MockOptions): ResolvedMockOptions {
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 5000,
     emptyWebhookAnswers: options.emptyWebhookAnswers ?? false,
     signatureTimestampSeconds: options.signatureTimestampSeconds ?? false,
+    signatureLayouts: options.signatureLayouts ?? false,
     bridgeListsAllLocks: options.bridgeListsAllLocks ?? false,
     lease: options.lease ?? true,
     revokeOnRefreshReplay: options.revokeOnRefreshReplay ?? false,

@@ -32,6 +32,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { shapeFault, type ReceiverFaultName } from './receiver-faults.js';
+import { ROW_REQUIREMENT, ReceiverSliceFaults, contentTypeSlice, enumValuesOf, lockIdFormsOf, rowOf, signatureFormsOf, type ReceiverSliceFault } from './receiver-slice-faults.js';
 
 export interface WebhookEvent {
   EventType?: unknown;
@@ -53,8 +54,10 @@ export interface ReceiverOptions {
   onEvent?: (event: WebhookEvent) => void;
   /** The clock (epoch ms); tests may pass their own. */
   now?: () => number;
-  /** Named faults for lockconf's self-verification (receiver-faults.ts). */
-  faults?: readonly ReceiverFaultName[];
+  /** Named faults (receiver-faults.ts) and generated ones (`ID@dim=value`, receiver-slice-faults.ts) for lockconf's self-verification. */
+  faults?: readonly (ReceiverFaultName | ReceiverSliceFault)[];
+  /** The status of an accepted delivery (default 204) and of every refusal (default: the refusal's own 4xx). Any 2xx accepts, anything else refuses. */
+  answers?: { accepted?: number; refused?: number };
   /** Only used by the `also-accepts-client-secret` fault. */
   clientSecret?: string;
 }
@@ -110,7 +113,8 @@ export function verifyDelivery(
   input: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer },
   opts: ReceiverOptions,
 ): WebhookEvent {
-  const faults = new Set(opts.faults ?? []);
+  const faults = new Set(opts.faults ?? []) as ReadonlySet<string>;
+  const sliced = new ReceiverSliceFaults(opts.faults ?? []);
   const now = (opts.now ?? Date.now)();
   const one = (name: string) => {
     const value = input.headers[name.toLowerCase()];
@@ -120,20 +124,28 @@ export function verifyDelivery(
   // 1. The registration's custom header.
   if (opts.header && opts.token && !faults.has('ignores-custom-header')) {
     const sent = one(opts.header);
-    if (sent === undefined || !sameText(sent, opts.token)) throw new Refusal(401, 'missing or wrong custom header');
+    const breach = sent === undefined ? 'missing' : sameText(sent, opts.token) ? null : 'wrong-token';
+    if (breach && !sliced.breaks('RECEIVER-CUSTOM-HEADER', { 'custom-header-breach': breach })) throw new Refusal(401, 'missing or wrong custom header');
   }
+  if (sliced.breaks('RECEIVER-CONTENT-TYPE', { 'content-type': contentTypeSlice(one('content-type')) })) throw new Refusal(415, 'unsupported Content-Type');
 
   // 2-3. The signature, over t + "." + the raw bytes, keyed with the API key.
   const signature = one('x-signature');
   if (!signature) throw new Refusal(401, 'no X-Signature');
   const { t, v } = parseSignature(signature);
   if (t === null || v.length === 0) throw new Refusal(401, 'X-Signature needs t and v');
+  // The slices of this delivery, read only when a generated fault is on.
+  const form = { 'signature-form': sliced.any ? signatureFormsOf(signature) : null };
+  const parsed = sliced.any ? safeJson(input.rawBody) : undefined;
+  const row = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? rowOf(parsed as WebhookEvent) : null;
+  if (sliced.breaks('RECEIVER-SIGNATURE-FORMS', form)) throw new Refusal(401, 'X-Signature not understood');
   let signed = input.rawBody;
-  if (faults.has('reserialized-json')) signed = Buffer.from(JSON.stringify(safeJson(input.rawBody)), 'utf8');
+  if (faults.has('reserialized-json') || sliced.breaks('RECEIVER-REJECTS-TAMPERED-BODY', { ...form, row })) signed = Buffer.from(JSON.stringify(safeJson(input.rawBody)), 'utf8');
   if (faults.has('latin1-body')) signed = Buffer.from(input.rawBody.toString('latin1'), 'utf8');
-  const keys = faults.has('also-accepts-client-secret') && opts.clientSecret ? [opts.apiKey, opts.clientSecret] : [opts.apiKey];
+  const otherKey = faults.has('also-accepts-client-secret') || sliced.breaks('RECEIVER-REJECTS-WRONG-KEY', form);
+  const keys = otherKey && opts.clientSecret ? [opts.apiKey, opts.clientSecret] : [opts.apiKey];
   const expected = keys.map((key) => hmac(key, t, signed));
-  if (faults.has('accepts-body-only-signature')) expected.push(createHmac('sha256', opts.apiKey).update(signed).digest());
+  if (faults.has('accepts-body-only-signature') || sliced.breaks('RECEIVER-REJECTS-BODY-ONLY-SIGNATURE', form)) expected.push(createHmac('sha256', opts.apiKey).update(signed).digest());
   const matches = v.some((value) => {
     const received = decodeV(value);
     return received !== null && expected.some((e) => timingSafeEqual(received, e));
@@ -143,15 +155,21 @@ export function verifyDelivery(
   // 4. The timestamp against the current time.
   const when = timestampMs(t);
   if (when === null) throw new Refusal(401, 't is not a timestamp');
-  const tolerance = faults.has('ten-minute-tolerance') ? 10 * 60_000 : (opts.toleranceMs ?? DEFAULT_TOLERANCE_MS);
-  if (Math.abs(now - when) > tolerance && !faults.has('no-tolerance')) throw new Refusal(401, 't is outside the tolerance');
+  const tolerance = faults.has('ten-minute-tolerance') || sliced.breaks('RECEIVER-TOLERANCE-5-MIN', { 't-age': 'beyond-5-min-30-s' }) ? 10 * 60_000
+    : sliced.breaks('RECEIVER-TOLERANCE-5-MIN', { 't-age': 'inside-4-min' }) ? 3 * 60_000
+      : (opts.toleranceMs ?? DEFAULT_TOLERANCE_MS);
+  const checksT = !faults.has('no-tolerance') && !sliced.breaks('RECEIVER-REJECTS-STALE-T', form);
+  if (Math.abs(now - when) > tolerance && checksT) throw new Refusal(401, 't is outside the tolerance');
 
   // 5. Only now is the body trusted enough to read.
   const event = safeJson(input.rawBody);
   if (event === undefined || event === null || typeof event !== 'object' || Array.isArray(event)) {
     throw new Refusal(400, 'the body is not a JSON object');
   }
-  const faulty = shapeFault(event as WebhookEvent, faults, now);
+  const faulty = shapeFault(event as WebhookEvent, faults as ReadonlySet<ReceiverFaultName>, now);
+  const rowRequirement = row === null ? undefined : ROW_REQUIREMENT[row];
+  if (rowRequirement && sliced.breaks(rowRequirement, { row, 'enum-value': enumValuesOf(event as WebhookEvent) })) throw new Refusal(422, 'unknown event value');
+  if (sliced.breaks('RECEIVER-LOCKID-FORMS', { 'lockid-form': lockIdFormsOf(event as WebhookEvent) })) throw new Refusal(422, 'unexpected LockID');
   if (faulty) throw new Refusal(faulty.status, faulty.reason);
   return event as WebhookEvent;
 }
@@ -168,6 +186,7 @@ function safeJson(raw: Buffer): unknown {
 export function webhookReceiver(opts: ReceiverOptions): FastifyPluginAsync {
   if (!opts.apiKey) throw new Error('webhookReceiver: apiKey is required');
   if (!opts.header !== !opts.token) throw new Error('webhookReceiver: give both header and token, or neither');
+  new ReceiverSliceFaults(opts.faults ?? []); // an unknown generated fault fails here, not on the first delivery
   return async (app) => {
     // Raw bytes for the signature, whatever the content type: these parsers apply to
     // this plugin's routes only (fastify encapsulates them), not to the rest of your app.
@@ -178,9 +197,10 @@ export function webhookReceiver(opts: ReceiverOptions): FastifyPluginAsync {
       try {
         const event = verifyDelivery({ headers: req.headers, rawBody }, opts);
         opts.onEvent?.(event);
-        return reply.code(204).send();
+        const accepted = opts.answers?.accepted ?? 204;
+        return accepted === 204 ? reply.code(204).send() : reply.code(accepted).send({ received: true });
       } catch (err) {
-        if (err instanceof Refusal) return reply.code(err.status).send({ error: err.reason });
+        if (err instanceof Refusal) return reply.code(opts.answers?.refused ?? err.status).send({ error: err.reason });
         throw err;
       }
     });
@@ -219,7 +239,7 @@ async function main(): Promise<void> {
     header: env.LOCKCONF_WEBHOOK_HEADER || null,
     token: env.LOCKCONF_WEBHOOK_TOKEN || null,
     port: Number(env.PORT ?? 0),
-    faults: (env.RECEIVER_FAULTS ?? '').split(',').filter(Boolean) as ReceiverFaultName[],
+    faults: (env.RECEIVER_FAULTS ?? '').split(',').filter(Boolean) as ReceiverFaultName[], // or ID@dim=value
     ...(env.LOCKCONF_CLIENT_SECRET ? { clientSecret: env.LOCKCONF_CLIENT_SECRET } : {}),
   });
   process.stdout.write(`${running.url}\n`);

@@ -14,7 +14,10 @@ const V = 'Webhook receiver' as const;
 export const RECEIVER_AREAS: readonly Area[] = [V];
 
 /** Why a receiver must take every documented shape: nothing is sent twice. */
-const ACCEPT = 'A correctly signed delivery of this row, with the registration\'s header and token, is accepted (2xx): the service does not retry, so a refused event is lost.';
+const ACCEPT = 'A correctly signed delivery of this row, with the registration\'s header and token, is accepted (2xx), with every value the spec lists for the row (slices enum-value, where it lists any): the service does not retry, so a refused event is lost.';
+
+/** The reading behind every "accepts what a conforming service may send" MUST. */
+const MAY_SEND = 'Reading: a receiver must accept every form a conforming service may send, since the service does not retry and an event refused for its form is lost.';
 
 export const RECEIVER_REQUIREMENTS: readonly Requirement[] = [
   // ── Genuine deliveries: every event row, accepted ────────────────────────
@@ -65,7 +68,7 @@ export const RECEIVER_REQUIREMENTS: readonly Requirement[] = [
     { reading: ACCEPT }),
   r('RECEIVER-EVENT-USER-EVENTS', 'MUST', V, 'User events',
     'All carry EventType=authorization, UserID (string UUID), LockID, EventID, timeStamp and Timestamp.',
-    { reading: `${ACCEPT} One test per row of the user events table (lock_user_add, lock_user_remove, lock_usertype_changed, lock_accesstype_changed): UserID is top-level, there is no User object.` }),
+    { reading: `${ACCEPT} Every row of the user events table (slices row: lock_user_add, lock_user_remove, lock_usertype_changed, lock_accesstype_changed) and every UserType and AccessType (slices enum-value): UserID is top-level, there is no User object.` }),
   r('RECEIVER-IMAGEINFO-NA', 'MUST', V, 'User object',
     'imageInfo | object with original and thumbnail, each having width (integer), height (integer), format (string), url (string), secure_url (string); or the string n/a',
     { reading: 'A correctly signed event whose User has imageInfo "n/a" (a user without a picture, not the master PIN) is accepted (2xx).' }),
@@ -82,25 +85,37 @@ export const RECEIVER_REQUIREMENTS: readonly Requirement[] = [
     { reading: 'The receiver verifies the signature over the body exactly as received: a correctly signed delivery whose JSON is laid out differently from a re-serialization (spaces, escaped unicode, key order) is accepted (2xx).' }),
   r('RECEIVER-REJECTS-TAMPERED-BODY', 'MUST', V, 'Signature',
     'The receiver compares expected and received signatures, and compares the timestamp to the current time.',
-    { reading: 'A delivery whose body was changed after signing (a value changed; or only its whitespace) is rejected (non-2xx).' }),
+    { reading: 'A delivery whose body was changed after signing (a value changed; or only its whitespace) is rejected (non-2xx), in every legal form of X-Signature (slices signature-form) and on every event row (slices row: the rows whose examples in the spec omit X-Signature included).' }),
   r('RECEIVER-REJECTS-WRONG-KEY', 'MUST', V, 'Signature',
     'The expected signature is HMAC with SHA-256 over payload_string, keyed with the API key.',
-    { reading: 'A delivery signed with another key than the API key (the client secret when LOCKCONF_CLIENT_SECRET is given, else a random key) is rejected (non-2xx).' }),
+    { reading: 'A delivery signed with another key than the API key (the client secret when LOCKCONF_CLIENT_SECRET is given, else a random key) is rejected (non-2xx), in every legal form of X-Signature (slices signature-form).' }),
   r('RECEIVER-REJECTS-BODY-ONLY-SIGNATURE', 'MUST', V, 'Signature',
     'payload_string is the timestamp as a string, then the character ., then the JSON request body as a string.',
-    { reading: 'A delivery whose v is the HMAC of the body alone (without the timestamp and the dot) is rejected (non-2xx).' }),
+    { reading: 'A delivery whose v is the HMAC of the body alone (without the timestamp and the dot) is rejected (non-2xx), in every legal form of X-Signature (slices signature-form).' }),
   r('RECEIVER-REJECTS-CHANGED-T', 'MUST', V, 'Signature',
     'The receiver compares expected and received signatures, and compares the timestamp to the current time.',
     { reading: 'A delivery whose t was changed after signing (by one millisecond) is rejected (non-2xx): t is covered by the signature.' }),
   r('RECEIVER-REJECTS-STALE-T', 'MUST', V, 'Signature',
     'The receiver compares expected and received signatures, and compares the timestamp to the current time.',
-    { reading: 'A correctly signed delivery whose t is a day old is rejected (non-2xx): a receiver that does not compare t with the current time accepts any recorded delivery again.' }),
+    { reading: 'A correctly signed delivery whose t is a day old is rejected (non-2xx), in every legal form of X-Signature (slices signature-form: t in epoch seconds included): a receiver that does not compare t with the current time accepts any recorded delivery again.' }),
   r('RECEIVER-TOLERANCE-5-MIN', 'SHOULD', V, 'Signature',
     'A valid signature with a timestamp older than the receiver\'s tolerance should be rejected; 5 minutes is the recommended tolerance.',
-    { reading: 'A correctly signed delivery whose t is 5 minutes and 30 seconds old is rejected (non-2xx). How a t 4 minutes old is answered is recorded.' }),
+    { reading: 'Slices t-age: a correctly signed delivery whose t is 5 minutes and 30 seconds old is rejected (non-2xx), and one whose t is 4 minutes old is accepted (2xx): a tolerance of the recommended 5 minutes takes the one and refuses the other.' }),
   r('RECEIVER-CUSTOM-HEADER', 'SHOULD', V, 'Webhook registration (request body)',
     'token | string | Value sent in the header named by header. Chosen by the application; lets the receiver recognize the sender or pass parameters.',
-    { reading: 'A correctly signed delivery without the registered header, or with a wrong token in it, is rejected (non-2xx). Not tested without LOCKCONF_WEBHOOK_HEADER and LOCKCONF_WEBHOOK_TOKEN.' }),
+    { reading: 'A correctly signed delivery without the registered header, or with a wrong token in it, is rejected (non-2xx) (slices custom-header-breach). Not tested without LOCKCONF_WEBHOOK_HEADER and LOCKCONF_WEBHOOK_TOKEN.' }),
+
+  // ── What a conforming service may send: every form accepted ──────────────
+  r('RECEIVER-SIGNATURE-FORMS', 'MUST', V, 'Signature',
+    'X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature. … Text encoding of the signature value: not shown.',
+    { reading: `A correctly signed delivery is accepted (2xx) in every legal form of X-Signature (slices signature-form; the one list lockconf's service checks accept too, harness/catalog/signature-forms.ts): v before t, blanks after or around the comma, an element of another prefix before or after them, v in upper-case hex or base64, t in epoch seconds. The spec fixes neither the order, nor that t and v are the only prefixes, nor the encoding of v, nor the unit of t. ${MAY_SEND}` }),
+  r('RECEIVER-CONTENT-TYPE', 'MUST', V, 'Delivery',
+    'The service sends one HTTP POST (JSON body, Content-Type application/json) to the registered url per event.',
+    { reading: `A correctly signed delivery is accepted (2xx) with Content-Type application/json bare and with a charset parameter (application/json; charset=utf-8), as lockconf's service check allows (DELIVERY-CONTENT-TYPE) (slices content-type). ${MAY_SEND}` }),
+
+  r('RECEIVER-LOCKID-FORMS', 'MUST', V, 'Webhook payload fields (common)',
+    'LockID | string (hex identifier), or array of one such string in bridge online/offline events … Bridge went online/offline | systemstatus | online, offline | LockID is an array of lock identifiers',
+    { reading: `A correctly signed delivery is accepted (2xx) with LockID in lower-case hex ("hex identifier" fixes no letter case) and with a bridge event whose LockID lists two locks (the Lock events row: "an array of lock identifiers"), as lockconf's service checks allow (the legal variants lower-case-lock-ids and bridge-lists-all-locks) (slices lockid-form). ${MAY_SEND}` }),
 
   // ── What the spec leaves open: recorded ──────────────────────────────────
   r('RECEIVER-UNSIGNED', 'INFO', V, 'Delivery',
@@ -112,15 +127,9 @@ export const RECEIVER_REQUIREMENTS: readonly Requirement[] = [
   r('RECEIVER-FUTURE-T', 'INFO', V, 'Signature',
     'The receiver compares expected and received signatures, and compares the timestamp to the current time.',
     { reading: 'How the receiver answers a correctly signed delivery whose t lies 10 minutes in the future is recorded: the spec only speaks of timestamps older than the tolerance.' }),
-  r('RECEIVER-SIGNATURE-ELEMENT-ORDER', 'INFO', V, 'Signature',
+  r('RECEIVER-SIGNATURE-SECOND-V', 'INFO', V, 'Signature',
     'X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature.',
-    { reading: 'How the receiver answers v before t, and unknown extra elements, is recorded: the spec fixes neither the order nor the absence of other prefixes.' }),
-  r('RECEIVER-TIMESTAMP-UNIT', 'INFO', V, 'Signature',
-    'X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature.',
-    { reading: 'lockconf sends t in epoch milliseconds, like the spec\'s sample timestamps; how the receiver answers a correctly signed delivery whose t is in epoch seconds is recorded: the spec does not give the unit of t.' }),
-  r('RECEIVER-SIGNATURE-ENCODING', 'INFO', V, 'Signature',
-    'Text encoding of the signature value: not shown.',
-    { reading: 'How the receiver answers v in lower-case hex, upper-case hex and base64 is recorded.' }),
+    { reading: 'How the receiver answers a header with a second v element that is not the signature (before the right one) is recorded: "prefix v is the signature" speaks of one, so no form of the legal list carries two (the order, other prefixes, blanks, encoding and unit of t are RECEIVER-SIGNATURE-FORMS).' }),
   r('RECEIVER-ANSWER-TIME', 'INFO', V, 'Delivery',
     'A response without an HTTP 2xx status is not retried. Each event is delivered at most once.',
     { reading: 'The time the receiver takes to answer each delivery is recorded: the service does not retry, so a receiver that answers late may lose events.' }),

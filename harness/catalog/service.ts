@@ -267,7 +267,8 @@ export const SERVICE_REQUIREMENTS: readonly Requirement[] = [
 
   // ── Signature ────────────────────────────────────────────────────────────
   r('SIGNATURE-FORMAT', 'MUST', S, 'Signature',
-    'X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature.'),
+    'X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature.',
+    { reading: 'Comma-separated prefix=value elements with exactly one t and at least one v. Every form of the one list of legal forms lockconf shares with receiver mode (harness/catalog/signature-forms.ts: either order, elements of other prefixes, blanks around the commas, v in hex of either case or base64, t in epoch seconds or milliseconds) is accepted here and by SIGNATURE-VALID and SIGNATURE-TIMESTAMP-CURRENT.' }),
   r('SIGNATURE-VALID', 'MUST', S, 'Signature',
     'payload_string is the timestamp as a string, then the character ., then the JSON request body as a string. … The expected signature is HMAC with SHA-256 over payload_string, keyed with the API key.'),
   r('SIGNATURE-TIMESTAMP-CURRENT', 'SHOULD', S, 'Signature',

@@ -14,6 +14,8 @@ import type { TraceInputs } from '../catalog/traceability.js';
 import { scanSuites } from '../run/selection.js';
 import { FAULTS } from '../../mock/faults.js';
 import { SLICE_BREAKS } from '../../mock/slice-faults.js';
+import { RECEIVER_REQUIREMENTS } from '../catalog/receiver.js';
+import { RECEIVER_SLICE_BREAKS } from '../../examples/app/receiver-slice-faults.js';
 import { ROOT } from './common.js';
 
 export async function traceInputs(root = ROOT): Promise<TraceInputs> {
@@ -27,5 +29,6 @@ export async function traceInputs(root = ROOT): Promise<TraceInputs> {
     specText: await readFile(SPEC_PATH, 'utf8'),
     controlText: await readFile(join(root, 'docs', 'control-protocol.md'), 'utf8'),
     sliceBreaks: Object.fromEntries(Object.entries(SLICE_BREAKS).map(([id, b]) => [id, b.dims])),
+    receiver: { requirements: RECEIVER_REQUIREMENTS, sliceBreaks: Object.fromEntries(Object.entries(RECEIVER_SLICE_BREAKS).map(([id, b]) => [id, b.dims])) },
   };
 }

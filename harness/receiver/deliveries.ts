@@ -2,19 +2,25 @@
  * Deliveries as the service sends them (spec: Events › Delivery and Signature),
  * and the forgeries a receiver must tell apart from them. One POST per event,
  * a JSON body, Content-Type application/json, X-Signature `t=<ms>,v=<hex HMAC
- * of "t.body" keyed with the API key>`, and the registration's custom header.
+ * of "t.body" keyed with the API key>` (or any legal form of it: `form`, from
+ * harness/catalog/signature-forms.ts), and the registration's custom header.
  * Every exchange goes through the test's HttpClient, so it is logged, redacted,
  * as evidence; redirects are never followed.
  */
 import { createHmac } from 'node:crypto';
 import { computeSignature, type SignatureEncoding } from '../wire/signature.js';
+import { signatureForm } from '../catalog/signature-forms.js';
 import { isLockconfError } from '../run/errors.js';
 import type { HttpClientLike } from '../contracts.js';
 import type { ReceiverSettings } from './settings.js';
 
 /** How a delivery departs from the genuine one. Everything left out is as the service sends it. */
 export interface DeliveryOptions {
-  /** The t element sent (default: now, epoch ms). */
+  /** The legal X-Signature form (harness/catalog/signature-forms.ts) of t, v and the header (default: plain). */
+  form?: string;
+  /** The time t stands for, epoch ms (default: now), written in the form's unit. */
+  at?: number;
+  /** The t element sent, as is (default: the form's t of `at`). */
   t?: string;
   /** The t the signature is computed over (default: the t sent). */
   signedT?: string;
@@ -30,6 +36,8 @@ export interface DeliveryOptions {
   signatureHeader?: ((t: string, v: string) => string) | null;
   /** The custom header's value; null leaves it out (default: the registered token). */
   customToken?: string | null;
+  /** The Content-Type sent (default: application/json). */
+  contentType?: string;
 }
 
 export interface DeliveryResult {
@@ -56,12 +64,19 @@ export function signatureValue(key: string, t: string, body: string, opts: Pick<
   return opts.encoding === 'HEX' ? v.toUpperCase() : v;
 }
 
+/** The 32 HMAC bytes of a delivery (over "t." and the body, or the body alone). */
+function mac(key: string, t: string, body: string, bodyOnly: boolean): Buffer {
+  return Buffer.from(signatureValue(key, t, body, { bodyOnly, encoding: 'hex' }), 'hex');
+}
+
 /** The headers of a delivery of `body`, signed (or forged) as the options say. */
 export function deliveryHeaders(settings: ReceiverSettings, body: string, opts: DeliveryOptions = {}, nowMs = Date.now()): Record<string, string> {
-  const t = opts.t ?? String(nowMs);
-  const v = signatureValue(opts.key ?? settings.apiKey, opts.signedT ?? t, opts.signedBody ?? body, opts);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (opts.signatureHeader !== null) headers['x-signature'] = opts.signatureHeader ? opts.signatureHeader(t, v) : `t=${t},v=${v}`;
+  const form = signatureForm(opts.form ?? 'plain');
+  const t = opts.t ?? form.t(opts.at ?? nowMs);
+  const bytes = mac(opts.key ?? settings.apiKey, opts.signedT ?? t, opts.signedBody ?? body, opts.bodyOnly ?? false);
+  const v = opts.encoding ? signatureValue(opts.key ?? settings.apiKey, opts.signedT ?? t, opts.signedBody ?? body, opts) : form.v(bytes);
+  const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/json' };
+  if (opts.signatureHeader !== null) headers['x-signature'] = opts.signatureHeader ? opts.signatureHeader(t, v) : form.header(t, v);
   if (settings.header) {
     const token = opts.customToken === undefined ? settings.token : opts.customToken;
     if (token !== null) headers[settings.header.toLowerCase()] = token;

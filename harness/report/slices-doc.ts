@@ -14,7 +14,12 @@ function cell(text: string): string {
 }
 
 /** `sliceBreaks`: requirement → the dimensions its mock break point covers (mock/slice-faults.ts). */
-export function renderSliceSection(catalog: readonly Requirement[], sliceBreaks: Readonly<Record<string, readonly string[]>>): string[] {
+export function renderSliceSection(
+  catalog: readonly Requirement[],
+  sliceBreaks: Readonly<Record<string, readonly string[]>>,
+  /** Another part (the receiver's): its heading and the sentence under it, without the table of dimensions. */
+  part?: { heading: string; intro: string },
+): string[] {
   const byId = new Map(catalog.map((r) => [r.id, r]));
   const ids = slicedRequirements().filter((id) => byId.has(id));
   const all = ids.flatMap((id) => slicesOf(id).map((s) => ({ id, ...s })));
@@ -25,6 +30,14 @@ export function renderSliceSection(catalog: readonly Requirement[], sliceBreaks:
     return sliceBreaks[id]?.includes(dim) ? `${id}@${dim}=${value}` : null;
   };
   const generated = all.filter((s) => faultOf(s.id, s.dim, s.value) !== null).length;
+  if (part) {
+    return [
+      '', `## ${part.heading}`, '', part.intro, '',
+      `- Requirements with slices: ${ids.length}; slices declared: ${all.length}; generated faults: ${generated}.`,
+      '', '| Requirement | Slice | Generated fault |', '|---|---|---|',
+      ...sliceRows(ids, byId, faultOf),
+    ];
+  }
   const out: string[] = [
     '',
     '## Slices: requirement × slice',
@@ -44,6 +57,13 @@ export function renderSliceSection(catalog: readonly Requirement[], sliceBreaks:
     '| Requirement | Slice | Generated fault |',
     '|---|---|---|',
   ];
+  out.push(...sliceRows(ids, byId, faultOf));
+  return out;
+}
+
+/** One row per declared slice: the requirement (on its first), the slice, its generated fault or why none. */
+function sliceRows(ids: readonly string[], byId: ReadonlyMap<string, Requirement>, faultOf: (id: string, dim: string, value: string) => string | null): string[] {
+  const out: string[] = [];
   for (const id of ids) {
     const req = byId.get(id)!;
     slicesOf(id).forEach((s, i) => {

@@ -15,7 +15,7 @@ import type { MockContext } from '../context.js';
 import { DeliveryLanes, type Refusal } from './lanes.js';
 import { describeOutcome, postOnce, type AttemptErrorKind, type AttemptOutcome } from './post-once.js';
 import type { Registration } from './registry.js';
-import { hmacSha256, signatureHeader } from './signature.js';
+import { SIGNATURE_LAYOUTS, hmacSha256, signatureHeader } from './signature.js';
 import { eventRow } from '../events/rows.js';
 import { charClasses, mangle } from './chars.js';
 import { mangleUrl } from './url-parts.js';
@@ -50,6 +50,8 @@ export interface PreparedDelivery {
 
 export class WebhookDeliverer {
   readonly #ctx: MockContext;
+  /** The signatureLayouts variant: the layout of the next delivery's X-Signature. */
+  #layout = 0;
   readonly #lanes = new DeliveryLanes();
   readonly #closing = new AbortController();
   readonly #inFlight = new Set<Promise<void>>();
@@ -99,7 +101,9 @@ export class WebhookDeliverer {
     else if (faults.has('signature-other-bytes')) signed = `${t}.${JSON.stringify(payload, null, 2)}`;
     else signed = `${t}.${body}`;
     const v = hmacSha256(key, signed, options.signatureEncoding);
-    return signatureHeader({ t, v, separator: faults.has('signature-semicolons') || broken('SIGNATURE-FORMAT') ? ';' : ',' });
+    const semicolons = faults.has('signature-semicolons') || broken('SIGNATURE-FORMAT');
+    if (options.signatureLayouts && !semicolons) return SIGNATURE_LAYOUTS[this.#layout++ % SIGNATURE_LAYOUTS.length]!.header(t, v);
+    return signatureHeader({ t, v, separator: semicolons ? ';' : ',' });
   }
 
   /** Starts delivering in the background; returns at once. */

@@ -10,18 +10,28 @@ import { operationApp } from './support/events.js';
 import { expectAccepted, expectRejected, observeAnswer } from './support/verdicts.js';
 
 describe('Webhook registration: header and token', () => {
-  conformance('RECEIVER-CUSTOM-HEADER', 'a correctly signed delivery without the registered header is rejected', {}, async (t) => {
+  conformance('RECEIVER-CUSTOM-HEADER', 'a correctly signed delivery without the registered header, or with a wrong token in it, is rejected', {}, async (t) => {
     if (!t.receiver.settings.header) t.notTested('LOCKCONF_WEBHOOK_HEADER and LOCKCONF_WEBHOOK_TOKEN are not set');
-    expectRejected(t, await t.receiver.deliver(operationApp(Date.now()), { customToken: null }), 'no custom header');
-  });
-
-  conformance('RECEIVER-CUSTOM-HEADER', 'a correctly signed delivery with a wrong token in the registered header is rejected', {}, async (t) => {
-    if (!t.receiver.settings.header) t.notTested('LOCKCONF_WEBHOOK_HEADER and LOCKCONF_WEBHOOK_TOKEN are not set');
-    expectRejected(t, await t.receiver.deliver(operationApp(Date.now()), { customToken: randomBytes(16).toString('hex') }), 'wrong custom token');
+    await t.slice({ 'custom-header-breach': 'missing' }, async () => {
+      expectRejected(t, await t.receiver.deliver(operationApp(Date.now()), { customToken: null }), 'no custom header');
+    });
+    await t.slice({ 'custom-header-breach': 'wrong-token' }, async () => {
+      expectRejected(t, await t.receiver.deliver(operationApp(Date.now()), { customToken: randomBytes(16).toString('hex') }), 'wrong custom token');
+    });
   });
 });
 
+/** The Content-Type of each slice: the media type application/json, bare or with a charset parameter. */
+const CONTENT_TYPES: Readonly<Record<string, string>> = { bare: 'application/json', 'charset-utf-8': 'application/json; charset=utf-8' };
+
 describe('Delivery', () => {
+  conformance('RECEIVER-CONTENT-TYPE', 'a correctly signed delivery is accepted with Content-Type application/json, bare or with a charset', {}, async (t) => {
+    await t.eachSlice('content-type', async (slice) => {
+      const contentType = CONTENT_TYPES[slice]!;
+      expectAccepted(t, await t.receiver.deliver(operationApp(Date.now()), { contentType }), `Content-Type ${contentType}`);
+    });
+  });
+
   conformance('RECEIVER-UNSIGNED', 'the answer to a delivery without X-Signature is recorded', {}, async (t) => {
     observeAnswer(t, 'answer to an unsigned lock battery warning', await t.receiver.deliver({ LockID: '3F2A9C0B1D4E5F60718293A4', EventType: 'system', Event: 'lock_battery_alert', warningLevel: 'lock_state_battery_warning_1week', userID: 'zoë' }, { signatureHeader: null }));
   });

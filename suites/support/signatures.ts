@@ -4,7 +4,9 @@
  *   validity:  HMAC-SHA256 over "<t>.<raw body>" keyed with the API key (hex or base64);
  *   freshness: the timestamp within 5 minutes of the TARGET's clock (it may have been moved).
  * The cryptography is the harness's verifier (harness/wire/signature.ts); the format rule is
- * read here, strictly, because a lenient parser would hide a malformed header.
+ * read here, strictly, because a lenient parser would hide a malformed header. Every legal
+ * form of harness/catalog/signature-forms.ts (the list receiver mode sends) passes all three
+ * (test/harness/catalog/signature-forms.test.ts).
  */
 import type { Delivery } from '../../harness/contracts.js';
 import { verifySignature } from '../../harness/wire/signature.js';

@@ -6,6 +6,9 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { startWebhookReceiver, webhookReceiver, type WebhookEvent } from '../../examples/app/receiver.js';
 import { computeSignature } from '../../harness/wire/signature.js';
+import { SIGNATURE_FORMS, headerInForm } from '../../harness/catalog/signature-forms.js';
+import { createHmac } from 'node:crypto';
+import { verifyDelivery } from '../../examples/app/receiver.js';
 
 const KEY = 'example-test-api-key-7777';
 const NOW = 1_700_000_000_000;
@@ -53,5 +56,25 @@ describe('the example receiver', () => {
 
   it('insists on both header and token, or neither', () => {
     expect(() => webhookReceiver({ apiKey: KEY, header: 'X-App' })).toThrow(/both header and token/);
+  });
+
+  it('accepts every legal form of X-Signature, and refuses each form signed with another key', () => {
+    const body = '{"EventType":"operation","Event":"lock"}';
+    const sign = (key: string) => (t: string) => createHmac('sha256', key).update(`${t}.${body}`).digest();
+    for (const form of SIGNATURE_FORMS) {
+      const deliver = (key: string) => verifyDelivery({ headers: { 'x-signature': headerInForm(form, NOW, sign(key)).header }, rawBody: Buffer.from(body) }, { apiKey: KEY, now: () => NOW });
+      expect(deliver(KEY), form.id).toEqual({ EventType: 'operation', Event: 'lock' });
+      expect(() => deliver('another-key'), form.id).toThrow();
+    }
+  });
+
+  it('answers as told: another 2xx to accept, another status to refuse', async () => {
+    const app = Fastify();
+    await app.register(webhookReceiver({ apiKey: KEY, header: 'X-App', token: 'tok-123456', now: () => NOW, answers: { accepted: 200, refused: 403 } }));
+    const body = '{"EventType":"operation"}';
+    const ok = await app.inject({ method: 'POST', url: '/webhook', headers: signed(body), payload: body });
+    const refused = await app.inject({ method: 'POST', url: '/webhook', headers: { ...signed(body), 'x-app': 'wrong-token-1' }, payload: body });
+    expect([ok.statusCode, refused.statusCode]).toEqual([200, 403]);
+    await app.close();
   });
 });

@@ -11,6 +11,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { requirement } from '../../harness/catalog/index.js';
 import { RECEIVER_FAULTS, type ReceiverFaultName } from '../../examples/app/receiver-faults.js';
+import type { ReceiverSliceFault } from '../../examples/app/receiver-slice-faults.js';
+import { receiverFaultRuns, type ReceiverGeneratedFault } from './receiver-slice-faults.js';
 import { startWebhookReceiver } from '../../examples/app/receiver.js';
 import { receiverCommand } from '../../harness/commands/receiver.js';
 import { prebuiltStart } from '../support/prebuilt.js';
@@ -28,9 +30,13 @@ export const SECRETS = {
 export interface ReceiverEntry {
   name: string;
   kind: 'conforming' | 'variant' | 'fault';
-  faults: ReceiverFaultName[];
+  faults: Array<ReceiverFaultName | ReceiverSliceFault>;
+  /** Generated faults: the slice (`dim=value`) of each requirement that must fail, one per fault of the entry. */
+  catches?: Array<{ requirement: string; slice: string }>;
   /** Without the custom header (neither the example nor the run knows one). */
   noHeader?: boolean;
+  /** Other answers of the example: another 2xx to accept, another non-2xx to refuse (the verdict must not depend on which). */
+  answers?: { accepted: number; refused: number };
   requirement?: string;
   /** Other requirements the fault breaks as well: each must be caught too. */
   also?: string[];
@@ -46,30 +52,44 @@ export interface ReceiverOutcome {
   ok: boolean;
   why: string;
   durationMs: number;
+  /** Generated faults: `ID [dim=value]` of each own slice that failed. */
+  slicesCaught?: string[];
 }
 
-export function planReceiverMatrix(): ReceiverEntry[] {
+/** The conforming example, its variant, every named fault, and the generated faults selected (receiver-slice-faults.ts). */
+export function planReceiverMatrix(generated: readonly ReceiverGeneratedFault[][] = receiverFaultRuns()): ReceiverEntry[] {
   return [
     { name: 'conforming', kind: 'conforming', faults: [] },
-    { name: 'no-custom-header', kind: 'variant', faults: [], noHeader: true },
+    { name: 'no-custom-header', kind: 'variant', faults: [], noHeader: true, answers: { accepted: 200, refused: 403 } },
     ...(Object.keys(RECEIVER_FAULTS) as ReceiverFaultName[]).map((name): ReceiverEntry => ({
       name, kind: 'fault', faults: [name], requirement: RECEIVER_FAULTS[name].requirement, also: [...RECEIVER_FAULTS[name].also],
+    })),
+    ...generated.map((pack, i): ReceiverEntry => ({
+      name: pack.length === 1 ? pack[0]!.name : `generated-pack-${i + 1}`,
+      kind: 'fault',
+      faults: pack.map((f) => f.name),
+      requirement: pack[0]!.requirement,
+      also: pack.slice(1).map((f) => f.requirement),
+      catches: pack.map((f) => ({ requirement: f.requirement, slice: `${f.dim}=${f.value}` })),
     })),
   ];
 }
 
 interface Report {
   verdict: string;
-  requirements: Array<{ id: string; level: string; status: string }>;
+  requirements: Array<{ id: string; level: string; status: string; slices?: Array<{ slice: string; status: string }> }>;
 }
 
-export function judgeReceiver(entry: ReceiverEntry, report: Report | null): Pick<ReceiverOutcome, 'verdict' | 'failed' | 'warned' | 'notTested' | 'ok' | 'why'> {
+export function judgeReceiver(entry: ReceiverEntry, report: Report | null): Pick<ReceiverOutcome, 'verdict' | 'failed' | 'warned' | 'notTested' | 'ok' | 'why' | 'slicesCaught'> {
   if (!report) return { verdict: null, failed: [], warned: [], notTested: [], ok: false, why: 'the run wrote no conformance.json' };
   const having = (s: string) => report.requirements.filter((r) => r.status === s).map((r) => r.id);
   const base = { verdict: report.verdict, failed: having('failed'), warned: having('warned'), notTested: having('not-tested') };
   if (entry.kind !== 'fault') {
     if (report.verdict !== 'conformant') return { ...base, ok: false, why: `verdict ${report.verdict}, expected conformant` };
     if (base.failed.length || base.warned.length) return { ...base, ok: false, why: `false failures: ${[...base.failed, ...base.warned].join(', ')}` };
+    // The traceability rule of the slices: every declared slice of a judged requirement was exercised.
+    const gaps = report.requirements.filter((r) => r.status !== 'not-tested').flatMap((r) => (r.slices ?? []).filter((s) => s.status !== 'passed').map((s) => `${r.id} [${s.slice}] ${s.status}`));
+    if (gaps.length) return { ...base, ok: false, why: `slices not exercised: ${gaps.join(', ')}` };
     return { ...base, ok: true, why: 'conformant, nothing failed or warned' };
   }
   const ids = [entry.requirement!, ...(entry.also ?? [])];
@@ -78,10 +98,18 @@ export function judgeReceiver(entry: ReceiverEntry, report: Report | null): Pick
     if (must && !base.failed.includes(id)) return { ...base, ok: false, why: `${id} was not failed` };
     if (!must && !base.warned.includes(id)) return { ...base, ok: false, why: `${id} (SHOULD) was not warned` };
   }
+  let slicesCaught: string[] | undefined;
+  if (entry.catches) {
+    // A generated fault is caught on its own slice, not merely somewhere in its requirement.
+    const statusOf = (c: { requirement: string; slice: string }) => report.requirements.find((r) => r.id === c.requirement)?.slices?.find((s) => s.slice === c.slice)?.status;
+    slicesCaught = entry.catches.filter((c) => statusOf(c) === 'failed').map((c) => `${c.requirement} [${c.slice}]`);
+    const missed = entry.catches.filter((c) => statusOf(c) !== 'failed');
+    if (missed.length) return { ...base, slicesCaught, ok: false, why: `not failed on its own slice: ${missed.map((c) => `${c.requirement} [${c.slice}] ${statusOf(c) ?? 'not reported'}`).join(', ')}` };
+  }
   if (ids.some((id) => requirement(id).level === 'MUST') && report.verdict !== 'not-conformant') {
     return { ...base, ok: false, why: `verdict ${report.verdict}, expected not-conformant` };
   }
-  return { ...base, ok: true, why: `caught: ${ids.join(', ')}` };
+  return { ...base, ...(slicesCaught ? { slicesCaught } : {}), ok: true, why: `caught: ${ids.join(', ')}` };
 }
 
 /** One run, in this process: the example with the entry's faults on 127.0.0.1, the receiver suites against it. */
@@ -90,6 +118,7 @@ export async function runReceiverEntry(entry: ReceiverEntry, outDir: string): Pr
   const example = await startWebhookReceiver({
     apiKey: SECRETS.apiKey,
     ...(entry.noHeader ? {} : { header: SECRETS.header, token: SECRETS.token }),
+    ...(entry.answers ? { answers: entry.answers } : {}),
     clientSecret: SECRETS.clientSecret,
     faults: entry.faults,
   });

@@ -1,7 +1,10 @@
 /**
  * The receiver suites judged on the example receiver: conformant as it is and
  * without a custom header; each named fault caught by the requirement it breaks
- * (test/receiver/receiver-matrix.ts). Two child processes run the entries, each its share one after the other (a few seconds a run).
+ * (test/receiver/receiver-matrix.ts); each generated fault (receiver-slice-faults.ts:
+ * one per requirement with slices by default, in packs; every one alone with LOCKCONF_RECEIVER_MATRIX_SLICES=all,
+ * none with =none) caught by its requirement on its own slice. Two child processes run the
+ * entries, each its share one after the other (a few seconds a run).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +21,7 @@ let outcomes: ReceiverOutcome[] = [];
 beforeAll(async () => {
   work = await makeTmpDir('receiver-matrix');
   outcomes = await runReceiverMatrix(entries, work);
-}, 300_000);
+}, process.env.LOCKCONF_RECEIVER_MATRIX_SLICES === 'all' ? 1_800_000 : 300_000);
 
 afterAll(async () => {
   await removeTmpDir(work);
@@ -38,11 +41,22 @@ describe('the example receiver, judged by the receiver suites', () => {
     expect(o.exitCode).toBe(0);
   });
 
-  it('is conformant without a custom header; only the custom-header requirement is not tested', () => {
+  it('is conformant without a custom header, answering 200 with a body and refusing with 403; only the custom-header requirement is not tested', () => {
     const o = outcome('no-custom-header');
     expect(o.why).toBe('conformant, nothing failed or warned');
     expect(o.notTested).toEqual(['RECEIVER-CUSTOM-HEADER']);
   });
+
+  for (const entry of entries.filter((e) => e.catches)) {
+    for (const c of entry.catches!) {
+      it(`with the generated fault ${c.requirement}@${c.slice}${entry.catches!.length > 1 ? ` (in ${entry.name})` : ''}, is caught by ${c.requirement} on that slice`, () => {
+        const o = outcome(entry.name);
+        expect(o.slicesCaught ?? [], o.why).toContain(`${c.requirement} [${c.slice}]`);
+        expect(o.ok, o.why).toBe(true);
+        expect(o.exitCode).toBe(entry.catches!.some((x) => requirement(x.requirement).level === 'MUST') ? 1 : 0);
+      });
+    }
+  }
 
   for (const [name, def] of Object.entries(RECEIVER_FAULTS)) {
     it(`with the fault ${name}, is caught by ${[def.requirement, ...def.also].join(', ')}`, () => {

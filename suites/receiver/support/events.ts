@@ -97,3 +97,55 @@ export function membershipForUser(kind: MembershipEvent, now: number): Payload {
 export function unknownEvent(now: number): Payload {
   return { EventType: 'lifecycle', Event: 'user_account_deleted', UserID: GUEST_ID, EventID: EVENT_ID, timeStamp: now, Timestamp: now };
 }
+
+/** One sample per row of both Events tables and the lifecycle event (the slice dimension `row`). */
+export const ROW_SAMPLES: Readonly<Record<string, (now: number) => Payload>> = {
+  operation_app: operationApp,
+  operation_keypad: operationKeypad,
+  operation_manual: operationManual,
+  door_state: doorState,
+  status_check: statusCheck,
+  lock_name_changed: lockNameChanged,
+  lock_battery_alert: lockBattery,
+  lock_log_timestamp_drifted: lockClockDrift,
+  keypad_pin_managed: () => keypadPinManaged(),
+  master_pin_changed: masterPin,
+  keypad_battery: keypadBattery,
+  bridge,
+  lock_user_add: (now) => membershipForLock('lock_user_add', now),
+  lock_user_remove: (now) => membershipForLock('lock_user_remove', now),
+  lock_usertype_changed: (now) => membershipForLock('lock_usertype_changed', now),
+  lock_accesstype_changed: (now) => membershipForLock('lock_accesstype_changed', now),
+  'user.lock_user_add': (now) => membershipForUser('lock_user_add', now),
+  'user.lock_user_remove': (now) => membershipForUser('lock_user_remove', now),
+  'user.lock_usertype_changed': (now) => membershipForUser('lock_usertype_changed', now),
+  'user.lock_accesstype_changed': (now) => membershipForUser('lock_accesstype_changed', now),
+  'user.lifecycle': unknownEvent,
+};
+
+const WARNING_LEVEL = /^lock_state_battery_warning_/;
+const PIN_STATE = new Set(['load', 'disable', 'enable', 'delete']);
+const USER_TYPE = new Set(['user', 'superuser']);
+const ACCESS_TYPE = /^rule_access_/;
+
+/**
+ * The sample with one enumerated value (the slice dimension `enum-value`) put
+ * where its row reports it: warningLevel, Pin.state, UserType, AccessType (in the
+ * User object when the row has one), else Event.
+ */
+export function withEnumValue(sample: Payload, value: string): Payload {
+  const out: Payload = { ...sample };
+  const user = out.User && typeof out.User === 'object' ? { ...(out.User as Payload) } : null;
+  if (WARNING_LEVEL.test(value)) out.warningLevel = value;
+  else if (PIN_STATE.has(value)) out.Pin = { ...(out.Pin as Payload), state: value };
+  else if (USER_TYPE.has(value) || ACCESS_TYPE.test(value)) {
+    const field = USER_TYPE.has(value) ? 'UserType' : 'AccessType';
+    if (user) out.User = { ...user, [field]: value };
+    else out[field] = value;
+  } else {
+    out.Event = value;
+    // A lock turned manually: User.UserID=manualunlock (unlock and unlatch) or manuallock (lock).
+    if (user && (user.UserID === 'manualunlock' || user.UserID === 'manuallock')) out.User = { ...user, UserID: value === 'lock' ? 'manuallock' : 'manualunlock' };
+  }
+  return out;
+}

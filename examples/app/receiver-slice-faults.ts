@@ -1,0 +1,132 @@
+/**
+ * Generated faults of the example receiver (issue 19's discipline on the
+ * receiver side): a fault `ID@dim=value` breaks requirement ID of the receiver
+ * catalog on that one slice (one signature form, one event row, one enumerated
+ * value…) and leaves the rest right. The list of faults is derived from the
+ * catalog's declared slices (test/receiver/receiver-slice-faults.ts), never
+ * written one by one: here is only, per requirement, its break point
+ * (RECEIVER_SLICE_BREAKS), generic over its dimensions' values, and what a
+ * delivery's slices are (the form of its X-Signature, its row, the values it reports).
+ * A real receiver has none of this.
+ */
+import { formsShownBy } from '../../harness/catalog/signature-forms.js';
+import { eventRow } from '../../mock/events/rows.js';
+
+export interface ReceiverSliceBreak {
+  dims: readonly string[];
+  description: string;
+}
+
+/** A generated fault's name: `RECEIVER-…@dim=value`. */
+export type ReceiverSliceFault = `RECEIVER-${string}@${string}=${string}`;
+
+const VALUE_UNKNOWN = 'Knows the values of this row but the one of the slice: refuses (422) the row\'s events reporting it.';
+
+/** The row of the Events tables → the receiver requirement that the row's events are accepted. */
+export const ROW_REQUIREMENT: Readonly<Record<string, string>> = {
+  operation_app: 'RECEIVER-EVENT-OPERATION-APP',
+  operation_keypad: 'RECEIVER-EVENT-OPERATION-KEYPAD',
+  operation_manual: 'RECEIVER-EVENT-OPERATION-MANUAL',
+  door_state: 'RECEIVER-EVENT-DOOR-STATE',
+  status_check: 'RECEIVER-EVENT-STATUS-CHECK',
+  lock_name_changed: 'RECEIVER-EVENT-LOCK-NAME-CHANGED',
+  lock_battery_alert: 'RECEIVER-EVENT-LOCK-BATTERY',
+  lock_log_timestamp_drifted: 'RECEIVER-EVENT-LOCK-CLOCK-DRIFT',
+  keypad_pin_managed: 'RECEIVER-EVENT-KEYPAD-PIN-MANAGED',
+  master_pin_changed: 'RECEIVER-EVENT-MASTER-PIN',
+  keypad_battery: 'RECEIVER-EVENT-KEYPAD-BATTERY',
+  bridge: 'RECEIVER-EVENT-BRIDGE',
+  lock_user_add: 'RECEIVER-EVENT-LOCK-USER-ADD',
+  lock_user_remove: 'RECEIVER-EVENT-LOCK-USER-REMOVE',
+  lock_usertype_changed: 'RECEIVER-EVENT-LOCK-USERTYPE-CHANGED',
+  lock_accesstype_changed: 'RECEIVER-EVENT-LOCK-ACCESSTYPE-CHANGED',
+  'user.lock_user_add': 'RECEIVER-EVENT-USER-EVENTS',
+  'user.lock_user_remove': 'RECEIVER-EVENT-USER-EVENTS',
+  'user.lock_usertype_changed': 'RECEIVER-EVENT-USER-EVENTS',
+  'user.lock_accesstype_changed': 'RECEIVER-EVENT-USER-EVENTS',
+  'user.lifecycle': 'RECEIVER-UNKNOWN-EVENT-TYPE',
+};
+
+const ENUM_ROWS = ['OPERATION-APP', 'OPERATION-KEYPAD', 'OPERATION-MANUAL', 'DOOR-STATE', 'STATUS-CHECK', 'LOCK-BATTERY', 'KEYPAD-PIN-MANAGED', 'KEYPAD-BATTERY', 'BRIDGE', 'LOCK-USERTYPE-CHANGED', 'LOCK-ACCESSTYPE-CHANGED'];
+
+/** Per requirement: the one place it can be broken, on any slice of these dimensions. */
+export const RECEIVER_SLICE_BREAKS: Readonly<Record<string, ReceiverSliceBreak>> = {
+  ...Object.fromEntries(ENUM_ROWS.map((row) => [`RECEIVER-EVENT-${row}`, { dims: ['enum-value'], description: VALUE_UNKNOWN }])),
+  'RECEIVER-EVENT-USER-EVENTS': { dims: ['row', 'enum-value'], description: 'Knows the user events but this row or value: refuses (422) the events of the slice.' },
+  'RECEIVER-SIGNATURE-FORMS': { dims: ['signature-form'], description: 'Cannot read X-Signature in this form: refuses (401) a correctly signed delivery in it.' },
+  'RECEIVER-CONTENT-TYPE': { dims: ['content-type'], description: 'Insists on another Content-Type: refuses (415) a delivery with this one.' },
+  'RECEIVER-LOCKID-FORMS': { dims: ['lockid-form'], description: 'Knows LockID in one form only: refuses (422) a lower-case hex LockID, or a bridge LockID listing several locks.' },
+  'RECEIVER-REJECTS-TAMPERED-BODY': { dims: ['signature-form', 'row'], description: 'For deliveries of this form or row, verifies the signature over JSON.stringify(JSON.parse(body)): a body that only gained whitespace after signing passes.' },
+  'RECEIVER-REJECTS-WRONG-KEY': { dims: ['signature-form'], description: 'For headers in this form, also takes the client secret as the key.' },
+  'RECEIVER-REJECTS-BODY-ONLY-SIGNATURE': { dims: ['signature-form'], description: 'For headers in this form, also takes an HMAC of the body alone.' },
+  'RECEIVER-REJECTS-STALE-T': { dims: ['signature-form'], description: 'For headers in this form, never compares t with the current time.' },
+  'RECEIVER-TOLERANCE-5-MIN': { dims: ['t-age'], description: 'A tolerance that misjudges this age: 3 minutes (refuses a t 4 min old) or 10 minutes (takes a t 5 min 30 s old).' },
+  'RECEIVER-CUSTOM-HEADER': { dims: ['custom-header-breach'], description: 'Lets this breach of the registration\'s custom header pass.' },
+};
+
+/** The generated faults switched on, by requirement and dimension; throws on a name with no break point. */
+export class ReceiverSliceFaults {
+  readonly #on = new Map<string, Map<string, Set<string>>>();
+
+  constructor(names: readonly string[]) {
+    for (const name of names) {
+      const m = /^([A-Z0-9-]+)@([a-z0-9-]+)=(.+)$/.exec(name);
+      if (!m) continue; // a named fault (receiver-faults.ts)
+      const [, id, dim, value] = m as unknown as [string, string, string, string];
+      const point = RECEIVER_SLICE_BREAKS[id];
+      if (!point) throw new Error(`${name}: ${id} has no slice break point in the example receiver`);
+      if (!point.dims.includes(dim)) throw new Error(`${name}: ${id} breaks only over ${point.dims.join(', ')}`);
+      const dims = this.#on.get(id) ?? new Map<string, Set<string>>();
+      dims.set(dim, (dims.get(dim) ?? new Set()).add(value));
+      this.#on.set(id, dims);
+    }
+  }
+
+  get any(): boolean {
+    return this.#on.size > 0;
+  }
+
+  /** True when a fault of `id` is on for one of the given values of one of the given dimensions. */
+  breaks(id: string, slice: Readonly<Record<string, string | readonly string[] | null | undefined>>): boolean {
+    const dims = this.#on.get(id);
+    if (!dims) return false;
+    return Object.entries(slice).some(([dim, values]) => {
+      const on = dims.get(dim);
+      if (!on || values === null || values === undefined) return false;
+      return (typeof values === 'string' ? [values] : values).some((v) => on.has(v));
+    });
+  }
+}
+
+/** The forms an X-Signature header is in (harness/catalog/signature-forms.ts): its departures, or plain. */
+export function signatureFormsOf(header: string): string[] {
+  const shown = formsShownBy(header);
+  return shown.length ? shown : ['plain'];
+}
+
+type Fields = Record<string, unknown>;
+
+/** The row of a delivered event: a user registration's events carry a top-level UserID and no User object. */
+export function rowOf(event: Fields): string {
+  const toUser = event.EventType === 'lifecycle' || (event.User === undefined && typeof event.UserID === 'string');
+  return eventRow(toUser, event);
+}
+
+/** The enumerated values an event reports: Event, warningLevel, Pin.state, UserType, AccessType. */
+export function enumValuesOf(event: Fields): string[] {
+  const user = (event.User ?? {}) as Fields;
+  const pin = (event.Pin ?? {}) as Fields;
+  return [event.Event, event.warningLevel, pin.state, user.UserType ?? event.UserType, user.AccessType ?? event.AccessType].filter((v): v is string => typeof v === 'string');
+}
+
+/** The forms of LockID an event shows beyond the samples' (upper-case hex, one lock). */
+export function lockIdFormsOf(event: Fields): string[] {
+  const id = event.LockID;
+  if (Array.isArray(id)) return id.length > 1 ? ['bridge-several-locks'] : [];
+  return typeof id === 'string' && /[a-f]/.test(id) && /^[0-9a-fA-F]+$/.test(id) ? ['lower-case-hex'] : [];
+}
+
+/** The content-type slice of a Content-Type header. */
+export function contentTypeSlice(value: string | undefined): string {
+  return /;\s*charset=/i.test(value ?? '') ? 'charset-utf-8' : 'bare';
+}

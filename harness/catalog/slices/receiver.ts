@@ -1,0 +1,89 @@
+/**
+ * Slices of the Webhook receiver area (`conformance --receiver`): the dimensions
+ * the spec gives what a receiver must accept and refuse. Shared with the service
+ * side: the event rows and enumerated values (webhooks-events.ts) and the legal
+ * X-Signature forms (../signature-forms.ts). Receiver-only dimensions are here.
+ * The generated faults break the example receiver (examples/app/receiver-faults.ts
+ * RECEIVER_SLICE_BREAKS), not the mock.
+ */
+import { SIGNATURE_FORM_IDS } from '../signature-forms.js';
+import type { Dimension, SliceDeclarations } from './types.js';
+
+/** Every legal form of the X-Signature header (harness/catalog/signature-forms.ts). */
+export const SIGNATURE_FORM: Dimension = {
+  id: 'signature-form',
+  title: 'Legal form of the X-Signature header (order, blanks, other elements, encoding of v, unit of t)',
+  source: 'Signature: "X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature." "Text encoding of the signature value: not shown." (the list and the reading of each form: harness/catalog/signature-forms.ts)',
+  values: SIGNATURE_FORM_IDS,
+};
+
+/** How a delivery can fail the registration's custom header. */
+export const CUSTOM_HEADER_BREACH: Dimension = {
+  id: 'custom-header-breach',
+  title: 'How a delivery departs from the registration\'s custom header and token',
+  source: 'Webhook registration (request body): "header | string | Name of an extra header the service adds to every webhook." "token | string | Value sent in the header named by header. … lets the receiver recognize the sender"',
+  values: ['missing', 'wrong-token'],
+};
+
+/** The Content-Type values of a JSON delivery. */
+export const CONTENT_TYPE: Dimension = {
+  id: 'content-type',
+  title: 'Content-Type of a delivery (the media type application/json, bare or with a charset parameter)',
+  source: 'Delivery: "The service sends one HTTP POST (JSON body, Content-Type application/json) to the registered url per event." (a parameter such as charset leaves the media type application/json: RFC 9110 §8.3)',
+  values: ['bare', 'charset-utf-8'],
+};
+
+/** The age of t on either side of the recommended tolerance. */
+export const T_AGE: Dimension = {
+  id: 't-age',
+  title: 'Age of a correctly signed delivery\'s t against the recommended 5-minute tolerance',
+  source: 'Signature: "A valid signature with a timestamp older than the receiver\'s tolerance should be rejected; 5 minutes is the recommended tolerance." Limits: "Recommended signature timestamp tolerance | 5 minutes."',
+  values: ['inside-4-min', 'beyond-5-min-30-s'],
+};
+
+/** The forms of LockID the spec's words allow. */
+export const LOCKID_FORM: Dimension = {
+  id: 'lockid-form',
+  title: 'Form of LockID the spec allows beyond the samples (letter case of the hex, several locks on a bridge event)',
+  source: 'Webhook payload fields (common): "LockID | string (hex identifier), or array of one such string in bridge online/offline events"; Lock events: "Bridge went online/offline | systemstatus | online, offline | LockID is an array of lock identifiers"',
+  values: ['lower-case-hex', 'bridge-several-locks'],
+};
+
+const LOCK_STATES = ['unlock', 'lock', 'unlatch'];
+const DOOR_STATES = ['closed', 'open', 'ajar'];
+const BATTERY_LEVELS = ['lock_state_battery_warning_none', 'lock_state_battery_warning_4week', 'lock_state_battery_warning_2week', 'lock_state_battery_warning_1week', 'lock_state_battery_warning_2day'];
+const KEYPAD_BATTERY = ['keypad_battery_none', 'keypad_battery_warning', 'keypad_battery_critical'];
+const PIN_STATES = ['load', 'disable', 'enable', 'delete'];
+const USER_TYPES = ['user', 'superuser'];
+const ACCESS_TYPES = ['rule_access_always', 'rule_access_temporary', 'rule_access_recurring'];
+const USER_ROWS = ['user.lock_user_add', 'user.lock_user_remove', 'user.lock_usertype_changed', 'user.lock_accesstype_changed'];
+
+export const RECEIVER_SLICES: SliceDeclarations = {
+  dimensions: [SIGNATURE_FORM, CUSTOM_HEADER_BREACH, CONTENT_TYPE, T_AGE, LOCKID_FORM],
+  slices: {
+    // Every value a row reports is accepted: a receiver that knows some of them loses the others' events.
+    'RECEIVER-EVENT-OPERATION-APP': { 'enum-value': LOCK_STATES },
+    'RECEIVER-EVENT-OPERATION-KEYPAD': { 'enum-value': LOCK_STATES },
+    'RECEIVER-EVENT-OPERATION-MANUAL': { 'enum-value': LOCK_STATES },
+    'RECEIVER-EVENT-DOOR-STATE': { 'enum-value': DOOR_STATES },
+    'RECEIVER-EVENT-STATUS-CHECK': { 'enum-value': LOCK_STATES },
+    'RECEIVER-EVENT-LOCK-BATTERY': { 'enum-value': BATTERY_LEVELS },
+    'RECEIVER-EVENT-KEYPAD-PIN-MANAGED': { 'enum-value': PIN_STATES },
+    'RECEIVER-EVENT-KEYPAD-BATTERY': { 'enum-value': KEYPAD_BATTERY },
+    'RECEIVER-EVENT-BRIDGE': { 'enum-value': ['online', 'offline'] },
+    'RECEIVER-EVENT-LOCK-USERTYPE-CHANGED': { 'enum-value': USER_TYPES },
+    'RECEIVER-EVENT-LOCK-ACCESSTYPE-CHANGED': { 'enum-value': ACCESS_TYPES },
+    'RECEIVER-EVENT-USER-EVENTS': { row: USER_ROWS, 'enum-value': [...USER_TYPES, ...ACCESS_TYPES] },
+    // What a conforming service may send, accepted in every form.
+    'RECEIVER-SIGNATURE-FORMS': { 'signature-form': 'all' },
+    'RECEIVER-CONTENT-TYPE': { 'content-type': 'all' },
+    'RECEIVER-LOCKID-FORMS': { 'lockid-form': 'all' },
+    // Every forgery refused in every form, a changed body on every row.
+    'RECEIVER-REJECTS-TAMPERED-BODY': { 'signature-form': 'all', row: 'all' },
+    'RECEIVER-REJECTS-WRONG-KEY': { 'signature-form': 'all' },
+    'RECEIVER-REJECTS-BODY-ONLY-SIGNATURE': { 'signature-form': 'all' },
+    'RECEIVER-REJECTS-STALE-T': { 'signature-form': 'all' },
+    'RECEIVER-TOLERANCE-5-MIN': { 't-age': 'all' },
+    'RECEIVER-CUSTOM-HEADER': { 'custom-header-breach': 'all' },
+  },
+};

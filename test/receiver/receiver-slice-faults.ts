@@ -1,0 +1,81 @@
+/**
+ * The example receiver's generated faults: derived from the receiver catalog's
+ * declared slices (harness/catalog/slices/receiver.ts), never written one by one.
+ * For every MUST or SHOULD receiver requirement with slices and every declared
+ * (dimension, value) its break point covers (examples/app/receiver-slice-faults.ts),
+ * the fault `ID@dim=value`, expected caught by ID. The traceability rule: every
+ * declared slice of such a requirement has a break point, or a noFault reason.
+ */
+import { RECEIVER_CATALOG } from '../../harness/catalog/index.js';
+import { noFaultReason, slicesOf } from '../../harness/catalog/slices/index.js';
+import { RECEIVER_SLICE_BREAKS, ROW_REQUIREMENT } from '../../examples/app/receiver-slice-faults.js';
+
+export interface ReceiverGeneratedFault {
+  name: `RECEIVER-${string}@${string}=${string}`;
+  requirement: string;
+  dim: string;
+  value: string;
+}
+
+const judged = () => RECEIVER_CATALOG.filter((r) => r.level !== 'INFO' && !r.untestable);
+
+/** Every generated fault, in catalog order, then dimension and value order. */
+export function receiverGeneratedFaults(): ReceiverGeneratedFault[] {
+  return judged().flatMap((r) => slicesOf(r.id)
+    .filter((s) => noFaultReason(r.id, s.dim, s.value) === null && RECEIVER_SLICE_BREAKS[r.id]?.dims.includes(s.dim))
+    .map((s) => ({ name: `${r.id}@${s.dim}=${s.value}` as ReceiverGeneratedFault['name'], requirement: r.id, dim: s.dim, value: s.value })));
+}
+
+/** One fault per requirement, the last value of its first dimension (as the service matrix samples). */
+export function receiverSampleFaults(all = receiverGeneratedFaults()): ReceiverGeneratedFault[] {
+  const firstDim = new Map<string, string>();
+  const last = new Map<string, ReceiverGeneratedFault>();
+  for (const f of all) {
+    if (!firstDim.has(f.requirement)) firstDim.set(f.requirement, f.dim);
+    if (firstDim.get(f.requirement) === f.dim) last.set(f.requirement, f);
+  }
+  return all.filter((f) => last.get(f.requirement) === f);
+}
+
+/** Declared slices of judged receiver requirements without a break point or a noFault reason; break points over undeclared dimensions. */
+export function receiverSliceTraceabilityProblems(): string[] {
+  const problems: string[] = [];
+  for (const r of judged()) {
+    for (const s of slicesOf(r.id)) {
+      if (noFaultReason(r.id, s.dim, s.value) !== null) continue;
+      if (!RECEIVER_SLICE_BREAKS[r.id]?.dims.includes(s.dim)) problems.push(`${r.id}@${s.dim}=${s.value}: no break point in examples/app/receiver-slice-faults.ts and no noFault reason`);
+    }
+  }
+  for (const [id, point] of Object.entries(RECEIVER_SLICE_BREAKS)) {
+    for (const dim of point.dims) if (!slicesOf(id).some((s) => s.dim === dim)) problems.push(`${id} breaks over ${dim}, but the catalog declares no ${dim} slice for it`);
+  }
+  return problems;
+}
+
+/**
+ * The runs of generated faults the receiver matrix makes, as LOCKCONF_RECEIVER_MATRIX_SLICES says:
+ * `all`, every fault alone; `none`, no run; else (npm test) the sample, packed.
+ */
+export function receiverFaultRuns(mode = process.env.LOCKCONF_RECEIVER_MATRIX_SLICES): ReceiverGeneratedFault[][] {
+  if (mode === 'none') return [];
+  return mode === 'all' ? receiverGeneratedFaults().map((f) => [f]) : packGenerated(receiverSampleFaults());
+}
+
+const ROW_SCOPED = new Set(Object.values(ROW_REQUIREMENT));
+
+/**
+ * npm test's sample in packs (fewer runs): one fault per dimension in a pack, save the event rows' faults, whose break points
+ * touch only the deliveries of their own row; each fault is then judged by its own
+ * slice failing. LOCKCONF_RECEIVER_MATRIX_SLICES=all runs every fault alone.
+ */
+export function packGenerated(faults: readonly ReceiverGeneratedFault[]): ReceiverGeneratedFault[][] {
+  const packs: Array<{ keys: Set<string>; faults: ReceiverGeneratedFault[] }> = [];
+  for (const f of faults) {
+    const key = ROW_SCOPED.has(f.requirement) ? `${f.dim}:${f.requirement}` : f.dim;
+    let pack = packs.find((p) => !p.keys.has(key));
+    if (!pack) packs.push((pack = { keys: new Set(), faults: [] }));
+    pack.keys.add(key);
+    pack.faults.push(f);
+  }
+  return packs.map((p) => p.faults);
+}
