@@ -44,7 +44,7 @@ function refuse(reason: string): number {
 }
 
 /** Why this invocation cannot be certified, before anything runs; null when it can. */
-async function refusal(opts: RunCommandOptions, mode: RunMode, env: NodeJS.ProcessEnv): Promise<string | null> {
+export async function certifyRefusal(opts: RunCommandOptions, mode: RunMode, env: NodeJS.ProcessEnv): Promise<string | null> {
   const embeddedMock = mode === 'service' && chooseTarget(opts.target ? resolve(opts.target) : null, env).kind === 'mock';
   const weakenedBy = mode === 'service' ? weakeningSettings(env, { embeddedMock }) : [];
   let expected: ExpectedDeviations | null = null;
@@ -62,7 +62,7 @@ export async function withProvenance(opts: RunCommandOptions, argv: readonly str
   const mode = modeOf(opts);
   let key: SigningKey | null = null;
   if (opts.certify) {
-    const why = await refusal(opts, mode, process.env);
+    const why = await certifyRefusal(opts, mode, process.env);
     if (why) return refuse(why);
     try {
       key = await loadSigningKey(process.env);
