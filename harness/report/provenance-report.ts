@@ -99,17 +99,19 @@ export function renderProvenance(result: ConformanceResult): string {
     ['Started', p.startedAt],
     ['Finished', `${p.finishedAt} (${(p.durationMs / 1000).toFixed(1)} s)`],
   ];
-  const settings = p.settings.map((s) => {
-    const value = s.value === null ? `<span class="dflt">default${s.default === null ? '' : `: ${e(s.default)}`}</span>` : e(s.value);
-    return `<tr class="${s.changed ? 'changed' : 'unchanged'}" data-setting="${e(s.name)}"><td>${e(s.name)}</td><td>${value}</td><td>${e(s.default ?? '—')}</td><td>${s.changed ? 'changed' : s.source === 'default' ? 'default' : 'as default'}</td></tr>`;
-  });
+  // The settings given (an option or a variable), a row each, changed ones highlighted; the rest on one line, at their defaults.
+  const given = p.settings.filter((s) => s.source !== 'default');
+  const rest = p.settings.filter((s) => s.source === 'default');
+  const settings = given.map((s) => `<tr class="${s.changed ? 'changed' : 'unchanged'}" data-setting="${e(s.name)}"><td>${e(s.name)}</td><td>${e(s.value)}</td><td>${e(s.default ?? '—')}</td><td>${s.changed ? 'changed' : 'as default'}</td></tr>`);
+  const defaults = rest.map((s) => `${e(s.name)}${s.default === null ? '' : `=${e(s.default)}`}`).join(', ');
   const changed = p.settings.filter((s) => s.changed).length;
   const expect = p.expectations
     ? `<h3>Expected failures (--expect)</h3><p>${e(p.expectations.file)}, sha256 <code>${e(p.expectations.sha256)}</code></p><pre>${e(p.expectations.content)}</pre>`
     : '';
   return `${result.certificate ? '' : CSS}<section class="prov" id="provenance"><h2>How this run was made</h2>
 <table>${rows.map(([k, v, hash]) => `<tr><th>${e(k)}</th><td${hash ? ' class="hash"' : ''}>${e(v)}</td></tr>`).join('')}</table>
-<details${changed ? ' open' : ''}><summary>Settings (${changed} changed from the default, highlighted)</summary>
-<table class="settings"><tr><th>Setting</th><th>Value</th><th>Default</th><th></th></tr>${settings.join('')}</table></details>
+<h3>Settings (${changed} changed from the default, highlighted)</h3>
+<table class="settings"><tr><th>Setting</th><th>Value</th><th>Default</th><th></th></tr>${settings.join('')}</table>
+<p class="dflt">At their defaults (not set): ${defaults || 'none'}</p>
 ${expect}</section>`;
 }

@@ -12,7 +12,7 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../../support/cli.js';
-import { certifyRefusal } from '../../../harness/commands/certify.js';
+import { certifyRefusal, type RunCommandOptions } from '../../../harness/commands/certify.js';
 import { CertifyError, loadSigningKey } from '../../../harness/certify/keys.js';
 import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
 
@@ -85,10 +85,11 @@ describe('conformance --certify refuses, before the run starts (exit 2, one line
 });
 
 describe('the same rules for receiver runs and client gradings', () => {
-  it.each([
+  const MODES: Array<{ mode: 'receiver' | 'client'; opts: RunCommandOptions }> = [
     { mode: 'receiver', opts: { receiver: 'http://127.0.0.1:9/hook', only: ['RECEIVER-*'], allure: false } },
     { mode: 'client', opts: { client: true, only: ['CLIENT-*'], allure: false } },
-  ] as const)('$mode: --only refused', async ({ mode, opts }) => {
+  ];
+  it.each(MODES)('$mode: --only refused', async ({ mode, opts }) => {
     expect(await certifyRefusal(opts, mode, {})).toMatch(/^the scope is narrowed by --only/);
     expect(await certifyRefusal({ ...opts, only: [] }, mode, {})).toBeNull();
   });
