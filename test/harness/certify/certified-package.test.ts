@@ -84,6 +84,20 @@ describe('a certified run (conformance --certify)', () => {
     expect(await readFile(join(pkg, 'junit.xml'), 'utf8')).not.toContain('lockconf.certificate.key'); // written before signing: the certificate is in index.html, conformance.json and the manifest
   });
 
+  it('describes itself in every report: conformance.json, index.html, junit.xml', async () => {
+    const p = result.provenance!;
+    expect(p).toMatchObject({ schema: 1, mode: 'service', seed: 21, scope: { only: null, partial: false }, target: { mock: true } });
+    expect(p.command.argv).toEqual(['conformance', '--certify', '--no-allure', '--out', pkg, '--seed', '21']);
+    const html = await readFile(join(pkg, 'index.html'), 'utf8');
+    expect(html).toContain('<h2>How this run was made</h2>');
+    expect(html).toContain(p.spec.sha256);
+    expect(html).toMatch(/<tr class="changed" data-setting="LOCKCONF_MOCK_OPTIONS">/);
+    expect(html).toMatch(/At their defaults \(not set\): [^<]*LOCKCONF_DELIVERY_WAIT_MS=15000/);
+    const junit = await readFile(join(pkg, 'junit.xml'), 'utf8');
+    expect(junit).toContain(`<property name="lockconf.spec.sha256" value="${p.spec.sha256}"/>`);
+    expect(junit).toContain(`<property name="lockconf.catalog.sha256" value="${p.catalog.sha256} (${p.catalog.requirements} requirements)"/>`);
+  });
+
   it('holds no secret in any file: neither the mock\'s credentials nor the signing key', async () => {
     const key = (await readFile(signer.privateFile, 'utf8')).replace(/-----[^-]+-----|\s/g, '');
     const leaks: string[] = [];

@@ -6,12 +6,14 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../../support/cli.js';
+import { generateSigningKeys } from '../../../harness/certify/keygen.js';
+import { keygenCommand } from '../../../harness/commands/keygen.js';
 import { certifyRefusal, type RunCommandOptions } from '../../../harness/commands/certify.js';
 import { CertifyError, loadSigningKey } from '../../../harness/certify/keys.js';
 import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
@@ -20,28 +22,26 @@ let work = '';
 let key = '';
 beforeAll(async () => {
   work = await makeTmpDir('certify-refusals');
-  const made = await cli(['keygen', '--out', join(work, 'keys')]);
-  expect(made.code, made.stderr).toBe(0);
-  key = join(work, 'keys', 'signing-key.pem');
-}, 60_000);
+  key = (await generateSigningKeys(join(work, 'keys'))).privateFile;
+});
 afterAll(() => removeTmpDir(work));
 
 describe('keygen --out DIR', () => {
   it('writes the private key (PKCS8, mode 0600) and the public key (SPKI), and prints the fingerprint', async () => {
-    const pem = await readFile(key, 'utf8');
-    const pub = await readFile(join(work, 'keys', 'signing-key.pub.pem'), 'utf8');
+    const made = await cli(['keygen', '--out', join(work, 'keys2')]);
+    expect(made.code, made.stderr).toBe(0);
+    const file = join(work, 'keys2', 'signing-key.pem');
+    const pem = await readFile(file, 'utf8');
+    const pub = await readFile(join(work, 'keys2', 'signing-key.pub.pem'), 'utf8');
     expect(pem).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
     expect(pub).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
-    expect((await stat(key)).mode & 0o777).toBe(0o600);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(createPrivateKey(pem).asymmetricKeyType).toBe('ed25519');
-    const jwk = await exportJWK(createPublicKey(pub));
-    const again = await cli(['keygen', '--out', join(work, 'keys2')]);
-    const fingerprint = /^fingerprint: (\S+)$/m.exec(again.stdout)?.[1];
-    const jwk2 = await exportJWK(createPublicKey(await readFile(join(work, 'keys2', 'signing-key.pub.pem'))));
-    expect(fingerprint).toBe(await calculateJwkThumbprint(jwk2, 'sha256'));
-    expect(fingerprint).not.toBe(await calculateJwkThumbprint(jwk, 'sha256'));
-    expect(again.stdout).not.toContain(pem.split('\n')[1]);
-  });
+    const fingerprint = /^fingerprint: (\S+)$/m.exec(made.stdout)?.[1];
+    expect(fingerprint).toBe(await calculateJwkThumbprint(await exportJWK(createPublicKey(pub)), 'sha256'));
+    expect(fingerprint).not.toBe(await calculateJwkThumbprint(await exportJWK(createPublicKey(await readFile(join(work, 'keys', 'signing-key.pub.pem')))), 'sha256'));
+    expect(made.stdout).not.toContain(pem.split('\n')[1]);
+  }, 60_000);
 
   it('never overwrites a key: exit 2, the files untouched', async () => {
     const before = await readFile(key, 'utf8');
@@ -49,12 +49,14 @@ describe('keygen --out DIR', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/signing-key.pem and .*signing-key.pub.pem already exist: keygen never overwrites a key/);
     expect(await readFile(key, 'utf8')).toBe(before);
-  });
+    await rm(join(work, 'keys', 'signing-key.pub.pem'));
+    await expect(generateSigningKeys(join(work, 'keys'))).rejects.toThrow(/signing-key.pem already exists: keygen never overwrites a key/);
+    expect(await readFile(key, 'utf8')).toBe(before);
+    expect(existsSync(join(work, 'keys', 'signing-key.pub.pem'))).toBe(false);
+  }, 60_000);
 
   it('without --out: exit 2', async () => {
-    const r = await cli(['keygen']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('keygen needs --out DIR');
+    expect(await keygenCommand({})).toBe(2);
   });
 });
 
@@ -62,7 +64,6 @@ describe('conformance --certify refuses, before the run starts (exit 2, one line
   const CASES: Array<{ name: string; args: string[]; env?: Record<string, string>; reason: RegExp; setup?: (file: string) => Promise<void> }> = [
     { name: 'a scope narrowed by --only', args: ['--only', 'OAUTH-*'], reason: /the scope is narrowed by --only OAUTH-\*: only a run of every requirement can be certified/ },
     { name: 'a run weakened by a shorter wait', args: [], env: { LOCKCONF_DELIVERY_WAIT_MS: '100' }, reason: /weakened by LOCKCONF_DELIVERY_WAIT_MS=100: only a run at default strictness/ },
-    { name: 'a run weakened by a shorter quiet window', args: [], env: { LOCKCONF_QUIET_WINDOW_MS: '1' }, reason: /weakened by LOCKCONF_QUIET_WINDOW_MS=1/ },
     { name: 'expected failures (--expect with entries)', args: ['--expect', 'EXPECT'], reason: /--expect lists 1 expected failure\(s\): expected failures change the verdict/, setup: (f) => writeFile(f, 'OAUTH-STATE-ECHO # known\n') },
   ];
   it.concurrent.each(CASES)('$name', async ({ args, env, reason, setup }) => {
@@ -97,6 +98,7 @@ describe('the same rules for receiver runs and client gradings', () => {
   it('the weakening settings of the service do not touch a receiver run', async () => {
     expect(await certifyRefusal({ receiver: 'http://127.0.0.1:9/hook', allure: false }, 'receiver', { LOCKCONF_DELIVERY_WAIT_MS: '100' })).toBeNull();
     expect(await certifyRefusal({ allure: false }, 'service', { LOCKCONF_DELIVERY_WAIT_MS: '100' })).toMatch(/weakened by LOCKCONF_DELIVERY_WAIT_MS=100/);
+    expect(await certifyRefusal({ allure: false }, 'service', { LOCKCONF_QUIET_WINDOW_MS: '1' })).toMatch(/weakened by LOCKCONF_QUIET_WINDOW_MS=1/);
     expect(await certifyRefusal({ allure: false }, 'service', { LOCKCONF_PREFLIGHT: '0', LOCKCONF_BASE_URL: 'http://127.0.0.1:9' })).toMatch(/weakened by LOCKCONF_PREFLIGHT=0/);
   });
 
