@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Provenance } from '../provenance/types.js';
 import type { ConformanceResult } from '../report/result-file.js';
@@ -84,6 +84,8 @@ export async function hashFolder(dir: string): Promise<ManifestFile[]> {
 export interface FolderDifference {
   missing: string[];
   extra: string[];
+  /** Links and other entries that are not regular files. */
+  odd: string[];
   changed: Array<{ path: string; why: string }>;
 }
 
@@ -92,7 +94,7 @@ export async function compareFolder(dir: string, listed: readonly ManifestFile[]
   const { files, odd } = await listFiles(dir);
   const present = new Set(files);
   const known = new Map(listed.map((f) => [f.path, f]));
-  const diff: FolderDifference = { missing: [], extra: [...odd.map((p) => `${p} (not a regular file)`)], changed: [] };
+  const diff: FolderDifference = { missing: [], extra: [], odd, changed: [] };
   for (const f of listed) if (!present.has(f.path)) diff.missing.push(f.path);
   for (const path of files) {
     const want = known.get(path);
@@ -111,6 +113,7 @@ export function safeManifestPath(path: unknown): path is string {
   return typeof path === 'string' && path.length > 0 && !path.startsWith('/') && !path.includes('\\') && !path.split('/').some((p) => p === '..' || p === '' || p === '.');
 }
 
+/** A folder, or a link to one (reports/latest): the package's own entries are never followed (listFiles). */
 export async function isDirectory(path: string): Promise<boolean> {
-  return (await lstat(path).catch(() => null))?.isDirectory() ?? false;
+  return (await stat(path).catch(() => null))?.isDirectory() ?? false;
 }

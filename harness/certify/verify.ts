@@ -9,7 +9,7 @@
  * per-requirement test evidence and this lockconf's catalog (rederive.ts).
  * Exit 0 valid, 1 invalid (something does not match), 2 could not verify.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { catalogDigest, specDigest } from '../provenance/hashes.js';
 import { CATALOG } from '../catalog/index.js';
@@ -43,12 +43,13 @@ function parse<T>(bytes: Buffer): T | null {
 }
 
 export async function verifyPackage(dirArg: string, opts: { keyFile?: string; root: string }): Promise<VerifyReport> {
-  const dir = resolve(dirArg);
+  let dir = resolve(dirArg);
   const lines: string[] = [];
   const problems: string[] = [];
   let result: ConformanceResult | null = null;
   const cannot = (why: string): VerifyReport => ({ code: VERIFY_EXIT.COULD_NOT_VERIFY, lines: [...lines, ...problems.map((p) => `✗ ${p}`), `COULD NOT VERIFY: ${why}`], problems });
   if (!(await isDirectory(dir))) return cannot(`${dir} is not a folder`);
+  dir = await realpath(dir); // reports/latest: the run folder it names
   let trusted: Awaited<ReturnType<typeof loadPublicKey>> | null = null;
   if (opts.keyFile) {
     try {
@@ -77,8 +78,9 @@ export async function verifyPackage(dirArg: string, opts: { keyFile?: string; ro
   const diff = await compareFolder(dir, manifest.files);
   for (const path of diff.missing) problems.push(`missing: ${path} (listed in the manifest, not in the folder)`);
   for (const path of diff.extra) problems.push(`extra: ${path} (in the folder, not in the manifest)`);
+  for (const path of diff.odd) problems.push(`extra: ${path} (not a regular file: a package holds files only)`);
   for (const c of diff.changed) problems.push(`changed: ${c.path} (${c.why})`);
-  if (!diff.missing.length && !diff.extra.length && !diff.changed.length) lines.push(`✓ ${manifest.files.length} files match their SHA-256 in ${MANIFEST}`);
+  if (!diff.missing.length && !diff.extra.length && !diff.odd.length && !diff.changed.length) lines.push(`✓ ${manifest.files.length} files match their SHA-256 in ${MANIFEST}`);
 
   // 3. The manifest against the result, the result against the other reports.
   const resultBytes = await readMaybe(join(dir, 'conformance.json'));

@@ -5,7 +5,7 @@
  * names what changed. Copies of the one package are tampered with; verify runs in
  * this process (its exit codes through the command line once each).
  */
-import { readFile, writeFile, rm, readdir } from 'node:fs/promises';
+import { readFile, writeFile, rm, readdir, symlink } from 'node:fs/promises';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,18 @@ describe('verify: a package as it was written', () => {
     expect(r.code).toBe(0);
     expect(r.lines).toContain(`✓ signature valid for key ${signer.fingerprint}; no trusted key given (pass --key with the signer's published public key to know who signed)`);
     expect(r.lines.at(-1)).toMatch(/^VALID \(untrusted signer\)/);
+  });
+
+  it('through a link to the folder (reports/latest): the folder it names', async () => {
+    const link = join(work, 'latest');
+    await symlink(pkg, link, 'dir');
+    expect((await verify(link)).code).toBe(0);
+  });
+
+  it('a link inside the package: invalid, named', async () => {
+    const dir = await copyPackage(pkg, work);
+    await symlink(join(dir, 'junit.xml'), join(dir, 'linked.xml'));
+    expect((await verify(dir)).problems).toContain('extra: linked.xml (not a regular file: a package holds files only)');
   });
 
   it('with another key: invalid, naming both keys', async () => {
