@@ -90,6 +90,8 @@ export async function verifyPackage(dirArg: string, opts: { keyFile?: string; ro
     return finish();
   }
   if (manifest.verdict !== result.verdict) problems.push(`verdict: the manifest says ${manifest.verdict}, conformance.json says ${result.verdict}`);
+  if (!result.certificate) problems.push('conformance.json has no certificate block (it was not written by conformance --certify, or it was removed)');
+  if (result.provenance && manifest.mode !== result.provenance.mode) problems.push(`mode: the manifest says ${manifest.mode}, conformance.json says ${result.provenance.mode}`);
   if (result.certificate?.verdict !== undefined && result.certificate.verdict !== result.verdict) problems.push(`verdict: the certificate block says ${result.certificate.verdict}, conformance.json says ${result.verdict}`);
   if (manifest.provenanceSha256 !== provenanceDigest(result.provenance)) problems.push('provenance: conformance.json\'s provenance is not the one the manifest records (its digest differs)');
   if (signature.fingerprint && manifest.keyFingerprint !== signature.fingerprint) problems.push(`signer: the manifest names key ${manifest.keyFingerprint}, the signature key ${signature.fingerprint}`);

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { arch, platform, release, type } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CATALOG } from '../catalog/index.js';
 import { toolVersion } from '../report/result-file.js';
 import type { ConformanceResult } from '../report/result-file.js';
@@ -50,7 +50,7 @@ export async function profileSeen(targetFile: string | null, env: NodeJS.Process
       const parsed = JSON.parse(await readFile(targetFile, 'utf8')) as unknown;
       profile = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
     } catch {
-      profile = {};
+      profile = null; // unreadable: the command says so; nothing to fingerprint
     }
   }
   for (const [field, name] of Object.entries(PROFILE_ENV)) {
@@ -80,7 +80,9 @@ function secretValues(env: NodeJS.ProcessEnv, profile: Record<string, unknown> |
 
 export async function collectProvenance(inv: RunInvocation): Promise<ProvenanceDraft> {
   const { options: o, env, mode } = inv;
-  const targetFile = o.target ? resolve(inv.cwd, o.target) : mode === 'client' && env.LOCKCONF_TARGET_FILE ? resolve(env.LOCKCONF_TARGET_FILE) : null;
+  // The profile the command reads: --target; for a client grading also LOCKCONF_TARGET_FILE, else the grading mock's (commands/client.ts).
+  const targetFile = o.target ? resolve(inv.cwd, o.target)
+    : mode === 'client' ? resolve(inv.cwd, env.LOCKCONF_TARGET_FILE ?? join(inv.root, '.lockconf/mock-target.json')) : null;
   const profile = await profileSeen(targetFile, env);
   const scrub = makeScrubber(secretValues(env, profile));
   const options: OptionSetting[] = [
@@ -109,7 +111,7 @@ export async function collectProvenance(inv: RunInvocation): Promise<ProvenanceD
     runtime: { node: process.version, platform: platform(), arch: arch(), os: `${type()} ${release()}` },
     command: { argv: inv.argv.map((a) => withoutUserinfo(scrub(a))), cwd: inv.cwd },
     mode,
-    settings: collectSettings(env, { mode, embeddedMock: mode === 'service' && !profile }, options).map((s) => (s.value === null ? s : { ...s, value: scrub(s.value) })),
+    settings: collectSettings(env, { mode, embeddedMock: mode === 'service' && !targetFile && !profile }, options).map((s) => (s.value === null ? s : { ...s, value: scrub(s.value) })),
     expectations,
     seed: o.seed ?? null,
     target: {
@@ -117,7 +119,7 @@ export async function collectProvenance(inv: RunInvocation): Promise<ProvenanceD
       baseUrl: null,
       receiverUrl: mode === 'receiver' && o.receiver ? withoutUserinfo(o.receiver) : null,
       clientId,
-      mock: mode === 'service' && !profile,
+      mock: mode === 'service' && !targetFile && !profile,
       profileSha256: profile ? sha256Hex(canonicalJson(withoutSecrets(profile))) : null,
     },
     startedAt: (inv.startedAt ?? new Date()).toISOString(),
