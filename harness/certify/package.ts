@@ -5,8 +5,8 @@
  * (run/weakening.ts) or given an --expect file with entries (expected failures
  * change the verdict) is refused before it starts; a run that ends without a
  * verdict of its own (error, interrupted, interfered, partial) is refused after.
- * The package: the run's files, index.html with a certificate block,
- * badge.svg, manifest.json (every file's SHA-256) and manifest.sig.
+ * The package: the run's files, index.html with a certificate block (and
+ * junit.xml with its lockconf.certificate.* properties), badge.svg, manifest.json (every file's SHA-256) and manifest.sig.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { canonicalJson, sha256Hex } from '../provenance/hashes.js';
 import type { ConformanceResult } from '../report/result-file.js';
 import { renderIndexHtml } from '../report/index-html.js';
+import { renderJunit } from '../report/junit.js';
 import { renderBadge } from './badge.js';
 import { CertifyError, type SigningKey } from './keys.js';
 import { BADGE, MANIFEST, SIGNATURE, hashFolder, type Manifest } from './manifest.js';
@@ -61,6 +62,7 @@ export async function certifyFolder(runDir: string, key: SigningKey, now = new D
   result.certificate = { keyFingerprint: key.fingerprint, signedAt, verdict: result.verdict, scope: scopeLine(result), mode: result.provenance!.mode };
   await writeFileAtomic(resultFile, `${JSON.stringify(result, null, 2)}\n`);
   await writeFileAtomic(join(runDir, 'index.html'), renderIndexHtml(result));
+  await writeFileAtomic(join(runDir, 'junit.xml'), renderJunit(result)); // lockconf.certificate.* properties
   await writeFileAtomic(join(runDir, BADGE), renderBadge(result.verdict, key.fingerprint));
   const manifest: Manifest = {
     schema: 1,

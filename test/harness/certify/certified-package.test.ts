@@ -81,7 +81,7 @@ describe('a certified run (conformance --certify)', () => {
     expect(html).toContain(`data-key="${signer.fingerprint}"`);
     expect(html).toMatch(/<section class="cert v-bad"[^]*not-conformant/);
     expect(result.certificate).toMatchObject({ keyFingerprint: signer.fingerprint, verdict: 'not-conformant', mode: 'service' });
-    expect(await readFile(join(pkg, 'junit.xml'), 'utf8')).not.toContain('lockconf.certificate.key'); // written before signing: the certificate is in index.html, conformance.json and the manifest
+    expect(await readFile(join(pkg, 'junit.xml'), 'utf8')).toContain(`<property name="lockconf.certificate.key" value="${signer.fingerprint}"/>`);
   });
 
   it('describes itself in every report: conformance.json, index.html, junit.xml', async () => {
