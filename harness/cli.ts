@@ -9,6 +9,8 @@
  *   login --target FILE [--browser] [--no-open]
  *   compare A B [--json] [--html FILE]      (exit 0 no regression, 1 a regression, 2 bad input)
  *   replay DIR [--target FILE] [--out DIR] [--no-allure]   (exit 0 reproduced, 1 differs, 2 cannot replay)
+ *   conformance … --certify (key from LOCKCONF_SIGNING_KEY); keygen --out DIR; verify DIR [--key PUBLIC-KEY-PEM]
+ *   (docs/certification.md)
  *
  * Exit codes of `conformance`: 0 conformant or partial (the whole narrowed or
  * weakened scope passed; also incomplete with --allow-incomplete), 1 not
@@ -31,6 +33,7 @@ import type { LoginCommandOptions } from './commands/login.js';
 import type { MockCommandOptions } from './commands/mock.js';
 import { CONFORMANCE_HELP, PROGRAM_HELP } from './commands/help.js';
 import { COMPARE_HELP, REPLAY_HELP } from './commands/compare-help.js';
+import { withProvenance } from './commands/certify.js';
 
 export { EXIT, exitCodeFor };
 
@@ -56,8 +59,23 @@ export function buildProgram(run: (code: number) => void): Command {
     .addOption(new Option('--strict', 'accepted for compatibility (incomplete exits 1 by default now)').hideHelp())
     .option('--receiver <url>', "test an application's webhook receiver at URL instead (signing values from LOCKCONF_API_KEY, LOCKCONF_WEBHOOK_HEADER, LOCKCONF_WEBHOOK_TOKEN)")
     .option('--client', `grade an application's OAuth client from the grading mock's recording (${lockconfCommand('mock', '--grade')}); --target defaults to .lockconf/mock-target.json`)
+    .option('--certify', 'make the run folder a signed package (full scope, default strictness; key file from LOCKCONF_SIGNING_KEY): docs/certification.md')
     .addHelpText('after', CONFORMANCE_HELP)
-    .action(async (opts: ConformanceOptions & { client?: boolean }) => run(opts.client ? await (await import('./commands/client.js')).clientCommand(opts) : await conformanceCommand(opts)));
+    .action(async (opts: ConformanceOptions & { client?: boolean; certify?: boolean }, command: Command) =>
+      run(await withProvenance(opts, commandLine(command), async () => (opts.client ? (await import('./commands/client.js')).clientCommand(opts) : conformanceCommand(opts)))));
+
+  program
+    .command('keygen')
+    .description('make an Ed25519 key pair for --certify: DIR/signing-key.pem (private, 0600) and DIR/signing-key.pub.pem')
+    .option('--out <dir>', 'the folder for the two key files (never overwritten)')
+    .action(async (opts: { out?: string }) => run(await (await import('./commands/keygen.js')).keygenCommand(opts)));
+
+  program
+    .command('verify')
+    .description('check a certified package offline: every file, the signature, the verdict re-derived (exit 0 valid, 1 invalid, 2 could not verify)')
+    .argument('<dir>', 'the run folder written by conformance --certify')
+    .option('--key <file>', "the signer's published public key (PEM); without it the signer is not vouched for")
+    .action(async (dir: string, opts: { key?: string }) => run(await (await import('./commands/verify.js')).verifyCommand(dir, opts)));
 
   program
     .command('mock')
@@ -109,6 +127,12 @@ export function buildProgram(run: (code: number) => void): Command {
 
   program.addHelpText('after', PROGRAM_HELP);
   return program;
+}
+
+/** The arguments after `lockconf` the program was given (commander keeps them as rawArgs: node, script, then these). */
+function commandLine(command: Command): string[] {
+  const raw = (command.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs;
+  return (raw ?? process.argv).slice(2);
 }
 
 function explain(err: unknown): string {

@@ -39,6 +39,8 @@ Environment variables:
                              60000; then exit 2 naming the holder)
   LOCKCONF_SEQUENTIAL=1      one test at a time, even when the fixtures let tests run side by side
   LOCKCONF_NO_ALLURE=1       same as --no-allure
+  LOCKCONF_SIGNING_KEY       the Ed25519 private key's PEM file --certify signs with (never argv;
+                             lockconf keygen --out DIR makes one; docs/certification.md)
   NO_COLOR, FORCE_COLOR      colour of the output (none when it is not a terminal)`;
 
 export const CONFORMANCE_HELP = `${EXIT_CODES}
@@ -49,8 +51,14 @@ Examples:
   lockconf conformance                                   the embedded reference mock
   lockconf conformance --target sandbox.json             another implementation
   lockconf conformance --only 'WEBHOOK-*' --allow-incomplete
+  LOCKCONF_SIGNING_KEY=keys/signing-key.pem lockconf conformance --target t.json --certify
+                                                         a signed package (--certify: full scope,
+                                                         default strictness, no expected failures;
+                                                         refused with exit 2 otherwise)
 `;
 
 export const PROGRAM_HELP = `
 Run \`lockconf conformance --help\` for the exit codes and environment variables;
-\`lockconf --version\` for the version and the source it runs from.`;
+\`lockconf --version\` for the version and the source it runs from.
+Certificates: \`lockconf keygen --out DIR\`, \`conformance --certify\`, \`lockconf verify DIR --key PUB\`
+(exit 0 valid, 1 invalid, 2 could not verify): docs/certification.md.`;

@@ -52,6 +52,18 @@ function packedSource(root: string): string | null {
   }
 }
 
+/** The integrity npm recorded for an installed package (…/node_modules/lockconf) in node_modules/.package-lock.json, or null. */
+export function installedIntegrity(root: string): string | null {
+  const m = /^(.*[\\/]node_modules)[\\/](.+)$/.exec(root);
+  if (!m) return null;
+  try {
+    const lock = JSON.parse(readFileSync(join(m[1]!, '.package-lock.json'), 'utf8')) as { packages?: Record<string, { integrity?: string }> };
+    return lock.packages?.[`node_modules/${m[2]!.split('\\').join('/')}`]?.integrity ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export function versionText(root: string): string {
   let version = '0.0.0';
   try {
@@ -64,7 +76,7 @@ export function versionText(root: string): string {
   const source = git
     ? `git commit ${git.commit.slice(0, 12)}${git.branch ? ` (branch ${git.branch})` : ' (detached)'} in ${root}`
     : packed
-      ? `the package packed from git commit ${packed}, installed in ${root}`
-      : /[\\/]node_modules[\\/]/.test(root) ? `the installed package in ${root} (packed outside a git clone)` : `${root} (not a git clone)`;
+      ? `the package packed from git commit ${packed}, installed in ${root}${installedIntegrity(root) ? `, integrity ${installedIntegrity(root)}` : ''}`
+      : /[\\/]node_modules[\\/]/.test(root) ? `the installed package in ${root}${installedIntegrity(root) ? `, integrity ${installedIntegrity(root)}` : ''} (packed outside a git clone)` : `${root} (not a git clone)`;
   return `lockconf ${version}\nsource: ${source}`;
 }

@@ -49,9 +49,20 @@ const INTERNAL = new Set([
 ]);
 
 /** Options that are the scope, the seed or the output, replayed otherwise or not behaviour at all. */
-const HANDLED_OPTIONS = new Set(['--seed', '--only', '--out', '--target', '--receiver', '--client', '--expect', '--no-allure', '--allow-incomplete', '--timings', '--certify', '--list', '--strict']);
+const HANDLED_OPTIONS = new Set(['--seed', '--only', '--out', '--target', '--receiver', '--client', '--expect', '--no-allure', '--allure', '--allow-incomplete', '--timings', '--certify', '--list', '--strict']);
 
 const SECRET_VALUE = '(set)';
+
+/** LOCKCONF_MOCK_OPTIONS as recorded: its credentials blanked to "(set)"; the replay's mock makes its own. */
+function withoutBlankedCredentials(value: string): string {
+  try {
+    const parsed = JSON.parse(value) as Record<string, unknown>;
+    if (parsed && typeof parsed === 'object' && parsed.credentials === SECRET_VALUE) delete parsed.credentials;
+    return JSON.stringify(parsed);
+  } catch {
+    return value;
+  }
+}
 
 function settingsFrom(settings: readonly ProvenanceSetting[], ctx: ReplayContext, plan: ReplayPlan): void {
   const skip = new Set([...INTERNAL, ...ctx.profileVariables]);
@@ -66,7 +77,7 @@ function settingsFrom(settings: readonly ProvenanceSetting[], ctx: ReplayContext
       continue;
     }
     if (s.changed) {
-      plan.env[s.name] = s.value;
+      plan.env[s.name] = s.name === 'LOCKCONF_MOCK_OPTIONS' && s.value !== null ? withoutBlankedCredentials(s.value) : s.value;
       plan.applied.push(s.value === null ? `${s.name} unset` : `${s.name}=${s.value}`);
     } else if (ctx.env[s.name] !== undefined) {
       plan.env[s.name] = null;

@@ -16,6 +16,7 @@ import { renderIndexHtml } from './index-html.js';
 import { renderJunit } from './junit.js';
 import type { ConformanceResult, RunError } from './result-file.js';
 import type { Weakening } from '../run/weakening.js';
+import { completeProvenance, runProvenance } from '../provenance/collect.js';
 
 export interface ErrorRunInfo {
   version: string;
@@ -85,6 +86,8 @@ async function writeAllureError(dir: string, error: RunError, now: number): Prom
 /** Writes conformance.json, index.html, junit.xml and (unless allure is off) the Allure results and report. */
 export async function writeErrorReport(opts: { runDir: string; root: string; info: ErrorRunInfo }): Promise<ConformanceResult> {
   const result = buildErrorResult(opts.info);
+  const provenance = runProvenance(); // registered by the CLI (harness/provenance/collect.ts)
+  if (provenance) result.provenance = completeProvenance(provenance, result);
   await mkdir(opts.runDir, { recursive: true });
   await writeFileAtomic(join(opts.runDir, 'conformance.json'), `${JSON.stringify(result, null, 2)}\n`);
   await writeFileAtomic(join(opts.runDir, 'index.html'), renderIndexHtml(result));

@@ -13,6 +13,7 @@ import type { SliceResult } from '../run/slice-results.js';
 import type { ConformanceResult, TestEvidence } from './result-file.js';
 import { VERDICT_NOTE, VERDICT_TITLE as VERDICT_TEXT, scopeText, weakenedText } from './verdict-text.js';
 import { lockconfCommand } from '../commands/command-style.js';
+import { renderCertificate, renderProvenance } from './provenance-report.js';
 
 const e = (value: unknown): string => escapeHtml(value === undefined || value === null ? '' : String(value));
 
@@ -321,12 +322,14 @@ export function renderIndexHtml(result: ConformanceResult): string {
 ${renderScope(result)}${runError}${renderNotTestedHint(result)}${renderCounts(result)}
 <p class="links">${links.join('')}</p>
 </div><div>${renderDetails(result)}</div></div>
+${renderCertificate(result)}
 <h2>By spec area</h2>
 ${renderAreaTable(result)}
 ${renderAttention(result)}
 ${errors}
 ${renderCommonHeaders(common)}
 ${renderRequirements(result, common)}
+${renderProvenance(result)}
 <footer class="page">${e(result.tool.name)} ${e(result.tool.version)} · ${e(result.requirements.length)} requirements · finished ${e(result.finishedAt)}</footer>
 </main></body></html>
 `;

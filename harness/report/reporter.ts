@@ -46,6 +46,7 @@ import { scanSuites } from '../run/selection.js';
 import { weakeningSettings, type Weakening } from '../run/weakening.js';
 import { VERDICT_LINE, scopeText, weakenedText } from './verdict-text.js';
 import { currentRunGuard } from '../run/run-guard.js';
+import { completeProvenance, runProvenance } from '../provenance/collect.js';
 
 export interface LockconfReporterOptions {
   runDir?: string;
@@ -298,6 +299,8 @@ export default class LockconfReporter implements Reporter {
       errors: interrupted ? ['the run was interrupted: tests that had not finished are reported not tested', ...errors] : errors,
     });
 
+    const provenance = runProvenance(); // registered by the CLI (harness/provenance/collect.ts)
+    if (provenance) result.provenance = completeProvenance(provenance, result);
     await mkdir(this.#runDir, { recursive: true });
     // The Allure drill-down (a child process) is generated while the other reports are written.
     const allureDone = allure ? this.#writeAllure(result, catalog) : Promise.resolve(true);

@@ -12,6 +12,7 @@ import type { RunTimings } from './timings.js';
 import type { Weakening } from '../run/weakening.js';
 import { slicesFor, type SliceResult } from '../run/slice-results.js';
 import { runInputs, type RunInputs } from '../run/generated-inputs.js';
+import type { Provenance } from '../provenance/types.js';
 
 /** What global setup leaves in {runDir}/run-context.json (no secrets). */
 export interface RunContext {
@@ -69,6 +70,20 @@ export interface ConformanceResult {
   errors: string[];
   /** Where the run's time went, phase by phase, up to the reports (report/timings.ts); absent outside the CLI. */
   timings?: RunTimings;
+  /** What the run was (suite source, spec and catalog digests, command, settings, target): harness/provenance/. Absent in older files and outside the CLI. */
+  provenance?: Provenance;
+  /** Set on a certified run (lockconf conformance --certify): who signed, when (harness/certify/). */
+  certificate?: Certificate;
+}
+
+/** The certificate block of a certified run (docs/certification.md). */
+export interface Certificate {
+  /** RFC 7638 JWK thumbprint (SHA-256, base64url) of the Ed25519 public key that signed manifest.json. */
+  keyFingerprint: string;
+  signedAt: string;
+  verdict: ConformanceResult['verdict'];
+  scope: string;
+  mode: Provenance['mode'];
 }
 
 /** Why a run could not be carried out (interfaces.md §3). */

@@ -4,6 +4,7 @@
  * weakened run names its scope and its settings wherever its verdict appears.
  */
 import type { ConformanceResult } from './result-file.js';
+import { provenanceFacts } from './provenance-report.js';
 
 type RunVerdict = ConformanceResult['verdict'];
 
@@ -63,5 +64,6 @@ export function runFacts(result: ConformanceResult): Array<[string, string]> {
   if (result.selection.only) facts.push(['lockconf.only', result.selection.only.join(',')]);
   for (const w of result.selection.weakenedBy ?? []) facts.push([`lockconf.weakened.${w.setting}`, `${w.value} (${w.effect})`]);
   if (result.interference) facts.push(['lockconf.interference', result.interference]);
+  facts.push(...provenanceFacts(result)); // what the run was (harness/provenance/), and its certificate
   return facts;
 }

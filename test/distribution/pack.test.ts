@@ -141,8 +141,10 @@ describe('the package', () => {
     expect(r.code, `${installedBy}\n${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`).toBe(0);
     expect(r.stdout).toContain('target: the embedded reference mock');
     const latest = join(app, 'reports', 'latest');
-    const result = JSON.parse(await readFile(join(latest, 'conformance.json'), 'utf8')) as { verdict: string };
+    const result = JSON.parse(await readFile(join(latest, 'conformance.json'), 'utf8')) as { verdict: string; provenance?: { suite: { source: Record<string, unknown> } } };
     expect(result.verdict).toBe('partial'); // --only: the scope passed, no certificate
+    // The run names the installed package it ran from (docs/certification.md): its integrity from the package lock, else a digest of its files.
+    expect(result.provenance?.suite.source).toMatchObject({ kind: 'package', path: join(app, 'node_modules', 'lockconf'), integrity: expect.stringMatching(/^(sha512-|sha256-files:)/) });
     expect(existsSync(join(latest, 'index.html'))).toBe(true);
     expect(existsSync(join(latest, 'junit.xml'))).toBe(true);
     // The command line ran prebuilt, from the build cache inside the installed package (bin/bundle.js).
@@ -155,6 +157,15 @@ describe('the package', () => {
     expect(r.stderr).toContain('start the mock with npx lockconf mock --grade');
     expect(r.stdout + r.stderr).not.toContain('npm run');
   });
+
+  it('lockconf keygen and verify work from the installed package, offline', async () => {
+    const keys = await run(bin(), ['keygen', '--out', 'keys'], app);
+    expect(keys.code, keys.stderr).toBe(0);
+    expect(existsSync(join(app, 'keys', 'signing-key.pub.pem'))).toBe(true);
+    const verified = await run(bin(), ['verify', 'reports/latest', '--key', 'keys/signing-key.pub.pem'], app);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(2); // an uncertified run: nothing to check it against
+    expect(verified.stdout).toMatch(/COULD NOT VERIFY: .* manifest.json is missing/);
+  }, 60_000);
 
   it('lockconf mock starts, prints a short banner naming npx commands, writes .lockconf/ where it runs, and stops on SIGTERM', async () => {
     const child = spawn(bin(), ['mock', '--port', '0'], { cwd: app, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
