@@ -8,6 +8,7 @@ import { LockconfError } from '../run/errors.js';
 import { didYouMean } from '../run/did-you-mean.js';
 import { parseDriverFields, type BrowserSteps } from './drivers/browser-steps.js';
 import type { DriverKind } from './drivers/driver.js';
+import type { ClientJudgement } from './judge.js';
 
 export interface DriverChoice {
   driver: DriverKind;
@@ -30,4 +31,10 @@ export async function driverChoice(file: string | null, env: NodeJS.ProcessEnv):
     throw new LockconfError('ERR_PROFILE_INVALID', `LOCKCONF_DRIVER must be http or chromium${didYouMean(variable, ['http', 'chromium'])}`);
   }
   return { driver: (variable as DriverKind | undefined) || fields.driver || 'http', browser: fields.browser };
+}
+
+/** What the driver could not drive (a connect page, the profile's buttons), said beside each rule left untested. */
+export function withUndriven(judgements: ClientJudgement[], undriven: string | null): ClientJudgement[] {
+  if (!undriven) return judgements;
+  return judgements.map((j) => (j.status === 'not-tested' && !j.reason.includes(undriven) ? { ...j, reason: `${j.reason} (${undriven})` } : j));
 }

@@ -19,7 +19,7 @@ import type { LockconfSetup } from '../contracts.js';
 import { applicationUrls, controlOf, fetchRecording, probeUser } from './grading-client.js';
 import { judgeClient, type ProbeReport } from './judge.js';
 import { runProbes } from './probes.js';
-import { driverChoice } from './driver-choice.js';
+import { driverChoice, withUndriven } from './driver-choice.js';
 import { httpDrivers } from './drivers/http.js';
 import type { DriverFactory } from './drivers/driver.js';
 import type {} from './provided-context.js';
@@ -56,9 +56,7 @@ export default async function setup(project: TestProject): Promise<void> {
     probes = { tamperedState: { ran: false, why }, denial: { ran: false, why }, api401: { ran: false, why }, refreshRefused: { ran: false, why } };
   }
   const recording = await fetchRecording(profile);
-  // What the driver could not drive (a connect page, the profile's buttons) is said beside each rule left untested.
-  const judgements = judgeClient(recording.events, profile.clientId, probes)
-    .map((j) => (undriven && j.status === 'not-tested' && !j.reason.includes(undriven) ? { ...j, reason: `${j.reason} (${undriven})` } : j));
+  const judgements = withUndriven(judgeClient(recording.events, profile.clientId, probes), undriven);
 
   const seed = Number(env.LOCKCONF_SEED ?? 0) || 0;
   const runDir = env.LOCKCONF_RUN_DIR ?? null;
