@@ -39,6 +39,9 @@ Environment variables:
                              60000; then exit 2 naming the holder)
   LOCKCONF_SEQUENTIAL=1      one test at a time, even when the fixtures let tests run side by side
   LOCKCONF_NO_ALLURE=1       same as --no-allure
+  LOCKCONF_DRIVER            with --client: http (default) or chromium (same as --browser, or the
+                             profile's "driver"); LOCKCONF_CHROMIUM: the Chromium binary
+                             (default /usr/bin/chromium)
   NO_COLOR, FORCE_COLOR      colour of the output (none when it is not a terminal)`;
 
 export const CONFORMANCE_HELP = `${EXIT_CODES}
@@ -49,6 +52,7 @@ Examples:
   lockconf conformance                                   the embedded reference mock
   lockconf conformance --target sandbox.json             another implementation
   lockconf conformance --only 'WEBHOOK-*' --allow-incomplete
+  lockconf conformance --client --browser                your application's pages, driven by Chromium
 `;
 
 export const PROGRAM_HELP = `
