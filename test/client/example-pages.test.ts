@@ -4,15 +4,17 @@
  * actions) driven by Chromium as a person would, through the buttons the
  * profile names. One Chromium for the file.
  */
-import type { Browser } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_CATALOG } from '../../harness/catalog/index.js';
-import { launchChromium } from '../support/chromium.js';
+import { ensureChromium } from '../support/chromium.js';
+import Fastify from 'fastify';
+import { chromiumDrivers, launchOptions } from '../../harness/client/drivers/chromium.js';
 import { gradePages } from './support/pages-example.js';
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium(); // installs Debian's chromium when missing, or says how
+  browser = await chromium.launch(launchOptions(ensureChromium())); // as the driver launches it; installs Debian's chromium when missing, or says how
 });
 afterAll(async () => {
   await browser?.close();
@@ -30,13 +32,13 @@ describe('the example application with pages, driven by Chromium', () => {
     expect(undriven).toBeNull();
     expect(judgements.map((j) => j.id)).toEqual(CLIENT_CATALOG.map((r) => r.id));
     expect(judgements.filter((j) => j.status !== 'passed').map((j) => `${j.id}: ${j.status}: ${j.reason}`)).toEqual([]);
-  });
+  }, 120_000);
 
   it('catches, each by its requirement, a client that reuses its refresh token (refreshed through the POST-only button) and one that registers webhooks under another clientID (through the CSRF-protected form)', async () => {
     const { judgements } = await gradePages({ browser, faults: ['reuses-refresh-token', 'webhook-other-client-id'] });
     expect(judgements.find((j) => j.id === 'CLIENT-REFRESH-SINGLE-USE')?.status).toBe('failed');
     expect(judgements.find((j) => j.id === 'CLIENT-WEBHOOK-CLIENT-ID')?.status).toBe('failed');
-  });
+  }, 120_000);
 });
 
 describe('the same application with the plain HTTP driver', () => {
@@ -47,4 +49,27 @@ describe('the same application with the plain HTTP driver', () => {
     expect(judgements.filter((j) => j.status !== 'not-tested').map((j) => `${j.id}: ${j.status}`)).toEqual([]);
     for (const j of judgements) expect(j.reason, j.id).toContain('conformance --client --browser');
   });
+});
+
+describe('the Chromium driver stays on loopback', () => {
+  it('aborts every request to another host (a page\'s resources, a redirect to a host name, an address given to it)', async () => {
+    const app = Fastify();
+    app.get('/page', async (_r, reply) => reply.type('text/html').send('<img src="http://lockconf-test.invalid/a.png"><img src="http://192.0.2.1/b.png"><p>page</p>'));
+    app.get('/away', async (_r, reply) => reply.redirect('http://lockconf-away.invalid/', 302));
+    const url = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('[::1]', '127.0.0.1');
+    const target = { authUrl: `${url}/oauth`, connectUrl: `${url}/page` };
+    const drivers = await chromiumDrivers(target, { browser });
+    try {
+      const driver = await drivers.open(target);
+      expect((await driver.browse(`${url}/page`)).status).toBe(200);
+      expect(drivers.undriven).toContain('lockconf-test.invalid');
+      expect(drivers.undriven).toContain('192.0.2.1');
+      const away = await driver.browse(`${url}/away`).catch((err: Error) => err);
+      if (!(away instanceof Error)) expect(away.url).not.toContain('invalid'); // the redirect went nowhere
+      await expect(driver.browse('http://lockconf-elsewhere.invalid/')).rejects.toThrow('loopback addresses only');
+    } finally {
+      await drivers.close();
+      await app.close();
+    }
+  }, 60_000);
 });

@@ -12,7 +12,7 @@
  * nowhere either); no DNS lookup is made. Nothing the browser sees (URLs with
  * codes or state, page text) goes into messages: only the profile's own labels.
  */
-import { chromium, type Browser as Chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser as Chromium, type BrowserContext, type LaunchOptions, type Locator, type Page } from 'playwright-core';
 import { chromiumPath } from './chromium-path.js';
 import type { BrowserSteps, Click, Press } from './browser-steps.js';
 import { DriverFailure, type Driver, type DriverFactory, type DriverTarget, type Landing } from './driver.js';
@@ -21,10 +21,15 @@ import { DriverFailure, type Driver, type DriverFactory, type DriverTarget, type
 const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE ::1', // no name is looked up
 ];
 /** Requests the routes cannot see (redirects) go to this proxy, where nothing listens: they fail. */
 const DEAD_PROXY = { server: 'http://127.0.0.1:9', bypass: '127.0.0.1,localhost,[::1]' };
+
+/** How the driver launches Chromium (tests launch their shared browser the same way). */
+export function launchOptions(executablePath: string): LaunchOptions {
+  return { executablePath, args: CHROMIUM_ARGS, proxy: DEAD_PROXY };
+}
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 export function isLoopback(url: URL): boolean {
@@ -170,7 +175,7 @@ export interface ChromiumDriversOptions {
 export async function chromiumDrivers(target: DriverTarget, opts: ChromiumDriversOptions = {}): Promise<DriverFactory> {
   const steps = target.browser ?? null;
   const own = !opts.browser;
-  const browser = opts.browser ?? (await chromium.launch({ executablePath: chromiumPath(steps, opts.env), args: CHROMIUM_ARGS, proxy: DEAD_PROXY }));
+  const browser = opts.browser ?? (await chromium.launch(launchOptions(chromiumPath(steps, opts.env))));
   const timeout = steps?.stepTimeoutMs ?? 10_000;
   const contexts: BrowserContext[] = [];
   const refused = new Set<string>();

@@ -5,8 +5,9 @@
  * buttons the way an application team would (docs/target-profile.md).
  */
 import type { Browser } from 'playwright-core';
-import { createMock } from '../../../mock/server.js';
-import { startExampleApp } from '../../../examples/app/server.js';
+import { request } from 'undici';
+import { createMock, type RunningMock } from '../../../mock/server.js';
+import { startExampleApp, type ExampleApp } from '../../../examples/app/server.js';
 import type { ClientFault } from '../../../examples/app/client-faults.js';
 import { judgeClient, type ClientJudgement, type ProbeReport } from '../../../harness/client/judge.js';
 import { runProbes } from '../../../harness/client/probes.js';
@@ -35,14 +36,43 @@ export interface GradedPages {
   undriven: string | null;
 }
 
-/** Starts mock and pages app, probes through the driver (Chromium when `browser` is given), judges. */
-export async function gradePages(opts: { browser?: Browser; faults?: ClientFault[] } = {}): Promise<GradedPages> {
+export interface PagesExample {
+  mock: RunningMock;
+  app: ExampleApp;
+  /** The profile a client run reads: the mock's, with the pages app's client-mode fields. */
+  profile: Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+/** A grading mock and the pages app, the app started first and its callback registered through control afterwards. */
+export async function startPagesExample(faults: ClientFault[] = []): Promise<PagesExample> {
   const mock = await createMock({ grade: true });
   const p = mock.profile;
   const config = { authUrl: p.authUrl, baseUrl: p.baseUrl, clientId: p.clientId, clientSecret: p.clientSecret, apiKey: p.apiKey, redirectUri: '' };
-  const app = await startExampleApp({ config, faults: opts.faults ?? [], pages: true });
+  const app = await startExampleApp({ config, faults, pages: true });
   config.redirectUri = `${app.url}/callback`;
-  mock.ctx.credentials.redirectUri = config.redirectUri;
+  const registered = await request(`${p.controlUrl}/redirect-uri`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'x-control-token': p.controlToken! },
+    body: JSON.stringify({ redirectUri: config.redirectUri }),
+  });
+  await registered.body.dump();
+  if (registered.statusCode !== 200) throw new Error(`PUT /_control/redirect-uri answered ${registered.statusCode}`);
+  return {
+    mock,
+    app,
+    profile: { ...p, redirectUri: config.redirectUri, ...pagesProfileFields(app.url) },
+    close: async () => {
+      await app.close();
+      await mock.close();
+    },
+  };
+}
+
+/** Starts mock and pages app, probes through the driver (Chromium when `browser` is given), judges. */
+export async function gradePages(opts: { browser?: Browser; faults?: ClientFault[] } = {}): Promise<GradedPages> {
+  const { mock, app, close } = await startPagesExample(opts.faults ?? []);
+  const p = mock.profile;
   try {
     const fields = pagesProfileFields(app.url);
     const { browser } = parseDriverFields(fields, 'test profile');
@@ -57,7 +87,6 @@ export async function gradePages(opts: { browser?: Browser; faults?: ClientFault
     const recording = mock.ctx.grading!.snapshot(p.clientId);
     return { judgements: withUndriven(judgeClient(recording.events, p.clientId, probes), drivers.undriven), probes, undriven: drivers.undriven };
   } finally {
-    await app.close();
-    await mock.close();
+    await close();
   }
 }
