@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('conformance --client --browser', () => {
-  it('grades an application with pages conformant through Chromium, and says which driver ran', async () => {
+  it('grades an application with pages conformant through Chromium, says which driver ran, and writes no secret', async () => {
     ensureChromium(); // installs Debian's chromium when missing, or says how
     const example = await startPagesExample();
     try {
@@ -38,6 +38,14 @@ describe('conformance --client --browser', () => {
       const context = JSON.parse(await readFile(join(out, 'run-context.json'), 'utf8')) as { application: { driver: string } };
       expect(context.application.driver).toBe('chromium');
       expect(existsSync(join(out, 'index.html'))).toBe(true);
+      const p = example.mock.profile;
+      for (const file of ['index.html', 'conformance.json', 'junit.xml', 'run-context.json']) {
+        const text = await readFile(join(out, file), 'utf8');
+        for (const [secret, what] of [[p.clientSecret, 'client secret'], [p.apiKey, 'API key'], [p.controlToken!, 'control token']] as const) {
+          expect(text.includes(secret), `${what} in ${file}`).toBe(false);
+        }
+      }
+      expect(run.stdout + run.stderr).not.toContain(p.clientSecret);
     } finally {
       await example.close();
     }
