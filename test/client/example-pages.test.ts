@@ -10,7 +10,7 @@ import { CLIENT_CATALOG } from '../../harness/catalog/index.js';
 import { ensureChromium } from '../support/chromium.js';
 import Fastify from 'fastify';
 import { chromiumDrivers, launchOptions } from '../../harness/client/drivers/chromium.js';
-import { gradePages } from './support/pages-example.js';
+import { gradePages, startPagesExample } from './support/pages-example.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -51,7 +51,24 @@ describe('the same application with the plain HTTP driver', () => {
   });
 });
 
-describe('the Chromium driver stays on loopback', () => {
+describe('the Chromium driver', () => {
+  it('names the profile\'s button it cannot find on the connect page, and nothing the page holds', async () => {
+    const { mock, app, close } = await startPagesExample();
+    try {
+      const target = { authUrl: mock.profile.authUrl, connectUrl: `${app.url}/`, browser: { connect: { click: 'Connect my locks' }, stepTimeoutMs: 10_000 } };
+      const drivers = await chromiumDrivers(target, { browser });
+      try {
+        const driver = await drivers.open(target);
+        await expect(driver.toAuthorization()).rejects.toThrow('no button or link "Connect my locks" on the application\'s page on the way to authorization');
+      } finally {
+        await drivers.close();
+      }
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+
   it('aborts every request to another host (a page\'s resources, a redirect to a host name, an address given to it)', async () => {
     const app = Fastify();
     app.get('/page', async (_r, reply) => reply.type('text/html').send('<img src="http://lockconf-test.invalid/a.png"><img src="http://192.0.2.1/b.png"><p>page</p>'));
