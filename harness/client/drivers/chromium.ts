@@ -43,7 +43,20 @@ class ChromiumDriver implements Driver {
   /** The application's page the last browse landed on (where buttons are pressed by default). */
   #home: string | null = null;
 
-  constructor(private readonly target: DriverTarget, private readonly context: BrowserContext, private readonly page: Page, private readonly timeout: number) {}
+  constructor(
+    private readonly target: DriverTarget,
+    private readonly context: BrowserContext,
+    private readonly page: Page,
+    private readonly timeout: number,
+    /** Tells the run what could not be driven (said beside the rules left untested). */
+    private readonly note: (why: string) => void = () => {},
+  ) {}
+
+  /** A failure of a step the profile names: noted for the report, then thrown. */
+  private fail(why: string): never {
+    this.note(why);
+    throw new DriverFailure(why);
+  }
 
   get canRefresh(): boolean {
     return Boolean(this.target.browser?.refresh ?? this.target.refreshUrl);
@@ -96,7 +109,7 @@ class ChromiumDriver implements Driver {
     }
     if (!this.page.url().startsWith(this.authz)) {
       const how = clicks.length ? `after clicking ${clicks.map(describeClick).join(', ')}` : `(the connect URL answered ${landing.status}; a button to press there goes in the profile's browser.connect.click)`;
-      throw new DriverFailure(`the browser did not reach ${this.authz} ${how}`);
+      this.fail(`the browser did not reach ${this.authz} ${how}`);
     }
     return this.page.url();
   }
@@ -138,7 +151,7 @@ class ChromiumDriver implements Driver {
       await loaded;
     } catch (err) {
       loaded.catch(() => {});
-      throw new DriverFailure(`clicking ${describeClick(click)} ${what} led to no page (${(err as Error).name})`);
+      this.fail(`clicking ${describeClick(click)} ${what} led to no page (${(err as Error).name})`);
     }
   }
 
@@ -159,8 +172,8 @@ class ChromiumDriver implements Driver {
       found = 'selector' in click ? this.page.locator(click.selector) : byName(click.label);
     }
     const count = await found.count();
-    if (count === 0) throw new DriverFailure(`no button or link ${describeClick(click)} on the application's page ${what}`);
-    if (count > 1) throw new DriverFailure(`${count} elements match ${describeClick(click)} on the application's page ${what}: name one`);
+    if (count === 0) this.fail(`no button or link ${describeClick(click)} on the application's page ${what}`);
+    if (count > 1) this.fail(`${count} elements match ${describeClick(click)} on the application's page ${what}: name one`);
     return found;
   }
 }
@@ -179,6 +192,7 @@ export async function chromiumDrivers(target: DriverTarget, opts: ChromiumDriver
   const timeout = steps?.stepTimeoutMs ?? 10_000;
   const contexts: BrowserContext[] = [];
   const refused = new Set<string>();
+  const notes = new Set<string>();
   return {
     kind: 'chromium',
     async open(t) {
@@ -190,10 +204,12 @@ export async function chromiumDrivers(target: DriverTarget, opts: ChromiumDriver
       });
       const page = await context.newPage();
       page.setDefaultTimeout(timeout);
-      return new ChromiumDriver(t, context, page, timeout);
+      return new ChromiumDriver(t, context, page, timeout, (why) => notes.add(why));
     },
     get undriven() {
-      return refused.size ? `the browser was kept from requests to other hosts (${[...refused].slice(0, 5).join(', ')}): lockconf drives loopback addresses only` : null;
+      const all = [...notes];
+      if (refused.size) all.push(`the browser was kept from requests to other hosts (${[...refused].slice(0, 5).join(', ')}): lockconf drives loopback addresses only`);
+      return all.length ? all.join('; ') : null;
     },
     async close() {
       for (const c of contexts.splice(0)) await c.close().catch(() => {});
