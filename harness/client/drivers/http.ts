@@ -56,21 +56,18 @@ export class Browser implements Driver {
     return { url: current, status: 0, reachedAuthorization: false };
   }
 
-  /** The connect URL must redirect straight to the authorization endpoint: this driver reads no page. */
+  /** The connect URL must lead to the authorization endpoint by redirects (within the app, then there): this driver reads no page. */
   async toAuthorization(): Promise<string> {
-    const start = await this.get(this.target.connectUrl);
     const authz = `${this.target.authUrl}/authorization`;
-    if (!start.location?.startsWith(authz)) {
-      const why = `the connect URL answered ${start.status} without a redirect to ${authz}`;
-      if (start.status >= 200 && start.status < 300) {
-        const page = `${why}: a page the HTTP driver cannot go through; ${BROWSER_OPTION}`;
-        this.note(page);
-        throw new DriverFailure(page);
-      }
-      throw new DriverFailure(why);
+    const landed = await this.browse(this.target.connectUrl); // GETs the authorization URL too: the mock records it, as from the user's browser
+    if (landed.reachedAuthorization) return landed.url;
+    const why = `the connect URL led to an answer ${landed.status} without a redirect to ${authz}`;
+    if (landed.status >= 200 && landed.status < 300) {
+      const page = `${why}: a page the HTTP driver cannot go through; ${BROWSER_OPTION}`;
+      this.note(page);
+      throw new DriverFailure(page);
     }
-    await this.get(start.location); // the mock records the authorization request, as from the user's browser
-    return start.location;
+    throw new DriverFailure(why);
   }
 
   async refresh(): Promise<void> {
