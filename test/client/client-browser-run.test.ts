@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLIENT_CATALOG } from '../../harness/catalog/index.js';
 import { cli } from '../support/cli.js';
 import { ensureChromium } from '../support/chromium.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
@@ -34,6 +35,7 @@ describe('conformance --client --browser', () => {
       expect(run.stdout).toContain('driven by Chromium');
       const result = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')) as { verdict: string; requirements: Array<{ id: string; status: string; reason: string }> };
       expect(result.verdict).toBe('conformant');
+      expect(result.requirements.map((r) => r.id)).toEqual(CLIENT_CATALOG.map((r) => r.id));
       expect(result.requirements.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
       const context = JSON.parse(await readFile(join(out, 'run-context.json'), 'utf8')) as { application: { driver: string } };
       expect(context.application.driver).toBe('chromium');
