@@ -42,6 +42,8 @@ class ChromiumDriver implements Driver {
   readonly kind = 'chromium' as const;
   /** The application's page the last browse landed on (where buttons are pressed by default). */
   #home: string | null = null;
+  /** The application sent the user back to authorization after the sign-in (a 401, a refused refresh): its session ended. */
+  #sessionEnded = false;
 
   constructor(
     private readonly target: DriverTarget,
@@ -82,6 +84,7 @@ class ChromiumDriver implements Driver {
     const landed = this.page.url();
     const app = new URL(this.target.connectUrl).origin;
     if (status === 200 && URL.canParse(landed) && new URL(landed).origin === app) this.#home = landed;
+    if (landed.startsWith(this.authz)) this.#sessionEnded = true;
     return { url: landed, status, reachedAuthorization: landed.startsWith(this.authz) };
   }
 
@@ -111,6 +114,7 @@ class ChromiumDriver implements Driver {
       const how = clicks.length ? `after clicking ${clicks.map(describeClick).join(', ')}` : `(the connect URL answered ${landing.status}; a button to press there goes in the profile's browser.connect.click)`;
       this.fail(`the browser did not reach ${this.authz} ${how}`);
     }
+    this.#sessionEnded = false; // the sign-in starts here
     return this.page.url();
   }
 
@@ -131,14 +135,16 @@ class ChromiumDriver implements Driver {
   }
 
   /**
-   * Opens the press's page (unless the browser is on it) and presses its button. When the
-   * application has sent the user to authorization (a refused refresh ends a session),
-   * there is nothing to press: a person would face the sign-in page.
+   * Opens the press's page (unless the browser is on it) and presses its button. Once the
+   * application has sent the user back to authorization (a 401, a refused refresh ends a
+   * session), there may be nothing to press: a person would face the sign-in page or the
+   * connect page, and the step ends there.
    */
   private async pressOn(press: Press, what: string): Promise<void> {
     if (this.page.url().startsWith(this.authz)) return;
     const page = press.page ?? this.#home ?? new URL(this.target.connectUrl).origin;
     if (this.page.url() !== page) await this.browse(page);
+    if (this.#sessionEnded && (await this.count(press.click)) === 0) return;
     await this.press(press.click, `(${what})`);
   }
 
@@ -149,14 +155,28 @@ class ChromiumDriver implements Driver {
     try {
       await target.click({ timeout: this.timeout });
       await loaded;
+      if (this.page.url().startsWith(this.authz)) this.#sessionEnded = true;
     } catch (err) {
       loaded.catch(() => {});
       this.fail(`clicking ${describeClick(click)} ${what} led to no page (${(err as Error).name})`);
     }
   }
 
-  /** A string is a CSS selector when it matches on the page, else the accessible name of a button or link. */
+  private async count(click: Click): Promise<number> {
+    return (await this.find(click)).count();
+  }
+
+  /** The one element a click names, or a failure naming the click. */
   private async locate(click: Click, what: string): Promise<Locator> {
+    const found = await this.find(click);
+    const count = await found.count();
+    if (count === 0) this.fail(`no button or link ${describeClick(click)} on the application's page ${what}`);
+    if (count > 1) this.fail(`${count} elements match ${describeClick(click)} on the application's page ${what}: name one`);
+    return found;
+  }
+
+  /** A string is a CSS selector when it matches on the page, else the accessible name of a button or link. */
+  private async find(click: Click): Promise<Locator> {
     const byName = (name: string) => this.page.getByRole('button', { name, exact: true }).or(this.page.getByRole('link', { name, exact: true }));
     let found: Locator;
     if (typeof click === 'string') {
@@ -171,9 +191,6 @@ class ChromiumDriver implements Driver {
     } else {
       found = 'selector' in click ? this.page.locator(click.selector) : byName(click.label);
     }
-    const count = await found.count();
-    if (count === 0) this.fail(`no button or link ${describeClick(click)} on the application's page ${what}`);
-    if (count > 1) this.fail(`${count} elements match ${describeClick(click)} on the application's page ${what}: name one`);
     return found;
   }
 }
