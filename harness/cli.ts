@@ -3,7 +3,7 @@
  *   conformance [--target FILE] [--only PATTERN…] [--seed N] [--out DIR] [--expect FILE] [--list] [--no-allure] [--allow-incomplete]
  *   conformance --receiver URL [--target FILE] [--only PATTERN…] [--out DIR] [--list] (an application's webhook receiver)
  *   mock [--port N] [--host H] [--fault NAME…] [--no-control]
- *   conformance --client [--target FILE] [--only …] [--out DIR] [--no-allure] [--allow-incomplete]
+ *   conformance --client [--browser] [--target FILE] [--only …] [--out DIR] [--no-allure] [--allow-incomplete]
  *   mock [--port N] [--host H] [--fault NAME…] [--no-control] [--grade] [--redirect-uri URL] [--jitter [SEED]]
  *   report:serve [--port N]
  *   login --target FILE [--browser] [--no-open]
@@ -59,10 +59,13 @@ export function buildProgram(run: (code: number) => void): Command {
     .addOption(new Option('--strict', 'accepted for compatibility (incomplete exits 1 by default now)').hideHelp())
     .option('--receiver <url>', "test an application's webhook receiver at URL instead (signing values from LOCKCONF_API_KEY, LOCKCONF_WEBHOOK_HEADER, LOCKCONF_WEBHOOK_TOKEN)")
     .option('--client', `grade an application's OAuth client from the grading mock's recording (${lockconfCommand('mock', '--grade')}); --target defaults to .lockconf/mock-target.json`)
+    .option('--browser', "with --client: drive the application's pages with Chromium (its forms, CSRF tokens and the buttons of the profile's browser section) instead of plain HTTP")
     .option('--certify', 'make the run folder a signed package (full scope, default strictness; key file from LOCKCONF_SIGNING_KEY): docs/certification.md')
     .addHelpText('after', CONFORMANCE_HELP)
-    .action(async (opts: ConformanceOptions & { client?: boolean; certify?: boolean }, command: Command) =>
-      run(await withProvenance(opts, commandLine(command), async () => (opts.client ? (await import('./commands/client.js')).clientCommand(opts) : conformanceCommand(opts)))));
+    .action(async (opts: ConformanceOptions & { client?: boolean; certify?: boolean; browser?: boolean }, command: Command) => {
+      if (opts.browser && !opts.client) throw new UsageFailure("--browser drives an application's pages: it goes with --client");
+      run(await withProvenance(opts, commandLine(command), async () => (opts.client ? (await import('./commands/client.js')).clientCommand(opts) : conformanceCommand(opts))));
+    });
 
   program
     .command('keygen')

@@ -8,9 +8,11 @@
  *   POST /unwatch?lockId=… deletes that registration
  *   POST /webhook    the webhook receiver (examples/app/receiver.ts)
  * Sessions live in memory, named by an HttpOnly cookie.
+ * With `pages: true` (PAGES=1) the page, refresh and webhook actions are real HTML pages
+ * and CSRF-protected POST forms instead, behind a "Connect your locks" page (pages.ts).
  *
  * Run it against a grading mock (README, "Certifying your OAuth client"):
- *   npx tsx examples/app/server.ts [profile.json]   (default .lockconf/mock-target.json; PORT, default 3000)
+ *   npx tsx examples/app/server.ts [profile.json]   (default .lockconf/mock-target.json; PORT, default 3000; PAGES=1)
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -19,12 +21,15 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { LockClient, NeedsAuthorization, type ClientConfig, type Session } from './client.js';
 import type { ClientFault } from './client-faults.js';
 import { webhookReceiver, type WebhookEvent } from './receiver.js';
+import { examplePages } from './pages.js';
 
 export interface ExampleAppOptions {
   config: ClientConfig;
   faults?: Iterable<ClientFault>;
   host?: string;
   port?: number;
+  /** The pages variant (pages.ts): a connect page, CSRF-protected POST forms for refresh and the webhook actions. */
+  pages?: boolean;
 }
 
 export interface ExampleApp {
@@ -79,42 +84,49 @@ export async function startExampleApp(opts: ExampleAppOptions): Promise<ExampleA
     return reply.code(outcome === 'denied' ? 200 : 400).type('text/html; charset=utf-8').send(page('Not connected', `<p>${text}</p><p><a href="/connect">Connect</a></p>`));
   });
 
-  app.get('/', async (request, reply) => {
-    const session = sessionOf(request, reply);
-    if (!session.tokens) return reply.type('text/html; charset=utf-8').send(page('Lock app', '<p><a href="/connect">Connect your locks</a></p>'));
-    return withTokens(reply, async () => {
-      const answer = await client.api(session, 'GET', '/users/locks/mine');
-      if (answer.status !== 200) return reply.code(502).type('text/html; charset=utf-8').send(page('Lock app', `<p>The service answered ${answer.status}.</p>`));
-      const count = Array.isArray(answer.body) ? answer.body.length : 0;
-      return reply.type('text/html; charset=utf-8').send(page('Lock app', `<p>Connected: ${count} lock(s).</p><p><a href="/refresh">Refresh the token</a></p>`));
+  if (opts.pages) {
+    await app.register(examplePages({
+      client, sessionOf, withTokens, page, escapeHtml,
+      webhook: () => ({ url: `${url}/webhook`, header: 'x-example-app', token: webhookToken }),
+    }));
+  } else {
+    app.get('/', async (request, reply) => {
+      const session = sessionOf(request, reply);
+      if (!session.tokens) return reply.type('text/html; charset=utf-8').send(page('Lock app', '<p><a href="/connect">Connect your locks</a></p>'));
+      return withTokens(reply, async () => {
+        const answer = await client.api(session, 'GET', '/users/locks/mine');
+        if (answer.status !== 200) return reply.code(502).type('text/html; charset=utf-8').send(page('Lock app', `<p>The service answered ${answer.status}.</p>`));
+        const count = Array.isArray(answer.body) ? answer.body.length : 0;
+        return reply.type('text/html; charset=utf-8').send(page('Lock app', `<p>Connected: ${count} lock(s).</p><p><a href="/refresh">Refresh the token</a></p>`));
+      });
     });
-  });
 
-  app.get('/refresh', async (request, reply) => {
-    const session = sessionOf(request, reply);
-    return withTokens(reply, async () => {
-      await client.refresh(session);
-      return reply.redirect('/', 302);
+    app.get('/refresh', async (request, reply) => {
+      const session = sessionOf(request, reply);
+      return withTokens(reply, async () => {
+        await client.refresh(session);
+        return reply.redirect('/', 302);
+      });
     });
-  });
 
-  const lockIdOf = (request: FastifyRequest) => new URL(request.url, 'http://app.invalid').searchParams.get('lockId') ?? '';
+    const lockIdOf = (request: FastifyRequest) => new URL(request.url, 'http://app.invalid').searchParams.get('lockId') ?? '';
 
-  app.post('/watch', async (request, reply) => {
-    const session = sessionOf(request, reply);
-    return withTokens(reply, async () => {
-      const answer = await client.watchLock(session, lockIdOf(request), `${url}/webhook`, { header: 'x-example-app', token: webhookToken });
-      return reply.code(answer.status < 300 ? 200 : 502).send({ status: answer.status });
+    app.post('/watch', async (request, reply) => {
+      const session = sessionOf(request, reply);
+      return withTokens(reply, async () => {
+        const answer = await client.watchLock(session, lockIdOf(request), `${url}/webhook`, { header: 'x-example-app', token: webhookToken });
+        return reply.code(answer.status < 300 ? 200 : 502).send({ status: answer.status });
+      });
     });
-  });
 
-  app.post('/unwatch', async (request, reply) => {
-    const session = sessionOf(request, reply);
-    return withTokens(reply, async () => {
-      const answer = await client.unwatchLock(session, lockIdOf(request));
-      return reply.code(answer.status < 300 ? 200 : 502).send({ status: answer.status });
+    app.post('/unwatch', async (request, reply) => {
+      const session = sessionOf(request, reply);
+      return withTokens(reply, async () => {
+        const answer = await client.unwatchLock(session, lockIdOf(request));
+        return reply.code(answer.status < 300 ? 200 : 502).send({ status: answer.status });
+      });
     });
-  });
+  }
 
   // ── Webhook receiver ─────────────────────────────────────────────────────
   // The deliveries of the registrations made above: verified over their raw bytes with
@@ -142,8 +154,9 @@ async function main(): Promise<void> {
   const profile = JSON.parse(await readFile(file, 'utf8')) as ClientConfig;
   const port = Number(process.env.PORT ?? 3000);
   const { authUrl, baseUrl, clientId, clientSecret, apiKey, redirectUri } = profile;
-  const running = await startExampleApp({ config: { authUrl, baseUrl, clientId, clientSecret, apiKey, redirectUri }, port });
-  process.stdout.write(`example app on ${running.url} (connect: ${running.url}/connect; redirect_uri must be ${running.url}/callback)\n`);
+  const pages = process.env.PAGES === '1';
+  const running = await startExampleApp({ config: { authUrl, baseUrl, clientId, clientSecret, apiKey, redirectUri }, port, pages });
+  process.stdout.write(`example app on ${running.url} (connect: ${running.url}${pages ? '/' : '/connect'}; redirect_uri must be ${running.url}/callback)\n`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {

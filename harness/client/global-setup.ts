@@ -4,7 +4,8 @@
  * - the profile of the grading mock (LOCKCONF_TARGET_FILE, default
  *   .lockconf/mock-target.json, and LOCKCONF_* variables), with the application's
  *   connectUrl and refreshUrl when given;
- * - the probes against the application (probes.ts), when a connectUrl is given;
+ * - the probes against the application (probes.ts), when a connectUrl is given, through
+ *   the driver the run names (driver-choice.ts: plain HTTP, or Chromium with --browser);
  * - the recording of the profile's client (GET /_control/grading) and its
  *   judgement (judge.ts), handed to the tests;
  * - {runDir}/run-context.json (no secrets) for the reporter.
@@ -18,6 +19,9 @@ import type { LockconfSetup } from '../contracts.js';
 import { applicationUrls, controlOf, fetchRecording, probeUser } from './grading-client.js';
 import { judgeClient, type ProbeReport } from './judge.js';
 import { runProbes } from './probes.js';
+import { driverChoice, withUndriven } from './driver-choice.js';
+import { httpDrivers } from './drivers/http.js';
+import type { DriverFactory } from './drivers/driver.js';
 import type {} from './provided-context.js';
 import type {} from '../service/provided-context.js';
 import { lockconfCommand } from '../commands/command-style.js';
@@ -32,17 +36,28 @@ export default async function setup(project: TestProject): Promise<void> {
   if (!profile) throw new LockconfError('ERR_PROFILE_INVALID', `no profile at ${file}: start the grading mock with ${lockconfCommand('mock', '--grade')}`);
   const { controlUrl, controlToken } = controlOf(profile);
   const { connectUrl, refreshUrl, actionUrls } = await applicationUrls(file, env);
+  const { driver, browser } = await driverChoice(file, env);
   await fetchRecording(profile); // the mock grades, and answers, before any probe
 
   let probes: ProbeReport = {};
   const why = 'the profile names no connectUrl (the application\'s address that starts authorization; LOCKCONF_CONNECT_URL)';
+  let undriven: string | null = null;
   if (connectUrl) {
-    probes = await runProbes({ authUrl: profile.authUrl, controlUrl, controlToken, userId: await probeUser(profile), connectUrl, refreshUrl, actionUrls });
+    const application = { authUrl: profile.authUrl, connectUrl, refreshUrl, actionUrls, browser };
+    const drivers: DriverFactory = driver === 'chromium'
+      ? await (await import('./drivers/chromium.js')).chromiumDrivers(application, { env }) // playwright loads only when asked for
+      : httpDrivers(application);
+    try {
+      probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers });
+    } finally {
+      undriven = drivers.undriven;
+      await drivers.close();
+    }
   } else {
     probes = { tamperedState: { ran: false, why }, denial: { ran: false, why }, api401: { ran: false, why }, refreshRefused: { ran: false, why } };
   }
   const recording = await fetchRecording(profile);
-  const judgements = judgeClient(recording.events, profile.clientId, probes);
+  const judgements = withUndriven(judgeClient(recording.events, profile.clientId, probes), undriven);
 
   const seed = Number(env.LOCKCONF_SEED ?? 0) || 0;
   const runDir = env.LOCKCONF_RUN_DIR ?? null;
@@ -54,7 +69,7 @@ export default async function setup(project: TestProject): Promise<void> {
     const context = {
       target: { authUrl: profile.authUrl, baseUrl: profile.baseUrl, mock: true },
       kind: 'oauth-client',
-      application: { connectUrl, refreshUrl, actionUrls },
+      application: { connectUrl, refreshUrl, actionUrls, driver },
       capabilities: [],
       missing: {},
       seed,

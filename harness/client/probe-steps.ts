@@ -1,15 +1,18 @@
 /**
  * The steps the client probes are made of: the control calls to the grading
  * mock (consent as the user, markers, adversary probes), authorization as the
- * user and a full sign-in. Nothing a step sees (codes, state, URLs with them)
- * goes into its messages.
+ * user and a full sign-in, through whichever driver (drivers/driver.ts) the run
+ * uses: the driver brings the browser to the authorization endpoint (the mock
+ * records the request), consent is given through control, and the driver opens
+ * the Location, so the app's callback runs in that browser with its cookies.
+ * Nothing a step sees (codes, state, URLs with them) goes into its messages.
  */
 import { request } from 'undici';
 import { readBoundedText } from '../wire/bounded-body.js';
-import type { Browser } from './drivers/http.js';
+import { DriverFailure, type Driver } from './drivers/driver.js';
 import type { ProbeTarget } from './probe-target.js';
 
-export class ProbeFailure extends Error {}
+export class ProbeFailure extends DriverFailure {}
 
 export async function control(target: ProbeTarget, path: string, body: unknown): Promise<unknown> {
   const res = await request(`${target.controlUrl}${path}`, {
@@ -26,20 +29,15 @@ export async function control(target: ProbeTarget, path: string, body: unknown):
 }
 
 /** Connect → authorization (as the browser) → the user's decision; the Location back to the app. */
-export async function authorize(target: ProbeTarget, browser: Browser, decision: 'approve' | 'deny'): Promise<string> {
-  const start = await browser.get(target.connectUrl);
-  const authz = `${target.authUrl}/authorization`;
-  if (!start.location?.startsWith(authz)) {
-    throw new ProbeFailure(`the connect URL answered ${start.status} without a redirect to ${authz}`);
-  }
-  await browser.get(start.location); // the mock records the authorization request, as from the user's browser
-  const answer = (await control(target, '/consent', { authorizationUrl: start.location, userId: target.userId, decision })) as { location?: unknown };
+export async function authorize(target: ProbeTarget, browser: Driver, decision: 'approve' | 'deny'): Promise<string> {
+  const authorizationUrl = await browser.toAuthorization(); // the mock has recorded the request, as from the user's browser
+  const answer = (await control(target, '/consent', { authorizationUrl, userId: target.userId, decision })) as { location?: unknown };
   if (typeof answer?.location !== 'string') throw new ProbeFailure('the mock gave no redirect for the authorization request');
   return answer.location;
 }
 
 /** A full sign-in; the app's page the browser lands on. */
-export async function signIn(target: ProbeTarget, browser: Browser): Promise<string> {
+export async function signIn(target: ProbeTarget, browser: Driver): Promise<string> {
   const back = await authorize(target, browser, 'approve');
   const landed = await browser.browse(back);
   if (landed.status !== 200) throw new ProbeFailure(`after the redirect back the application answered ${landed.status}`);
@@ -56,5 +54,5 @@ export async function marked<T>(target: ProbeTarget, probe: string, fn: () => Pr
 }
 
 export function failed(err: unknown): { ran: false; why: string } {
-  return { ran: false, why: err instanceof ProbeFailure ? err.message : `the probe could not run: ${err instanceof Error ? err.name : 'error'}` };
+  return { ran: false, why: err instanceof DriverFailure ? err.message : `the probe could not run: ${err instanceof Error ? err.name : 'error'}` };
 }

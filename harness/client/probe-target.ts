@@ -1,5 +1,7 @@
 /** What the client probes need to know about the application and the grading mock. */
-export interface ProbeTarget {
+import type { DriverTarget } from './drivers/driver.js';
+
+export interface ProbeTarget extends DriverTarget {
   authUrl: string;
   controlUrl: string;
   controlToken: string;

@@ -8,13 +8,13 @@
  *   denial           the user cancels: no code exchange may follow
  *   api-401          the mock answers the app's next API call 401: the user must be sent through authorization again
  *   refresh-refused  the mock refuses the app's next refresh (400): the token must not be presented again
- * The browser is a driver (harness/client/drivers/); its steps are in probe-steps.ts. Markers in the
+ * The browser is a driver (harness/client/drivers/driver.ts: plain HTTP, or Chromium with --browser); its steps are in probe-steps.ts. Markers in the
  * mock's recording (POST /_control/grading/mark) delimit each probe for the judge.
  * Nothing a probe sees (codes, state, URLs with them) goes into its messages.
  */
 import { fingerprint } from '../../mock/grading/recording.js';
 import type { ProbeReport } from './judge.js';
-import { Browser } from './drivers/http.js';
+import { canRefresh, openDriver } from './drivers/open.js';
 import type { ProbeTarget } from './probe-target.js';
 import { ProbeFailure, authorize, control, failed, marked, signIn } from './probe-steps.js';
 
@@ -28,14 +28,14 @@ export async function runProbes(target: ProbeTarget): Promise<ProbeReport> {
   const noRefresh = 'the profile names no refreshUrl (an address of the application that makes it refresh now)';
 
   try {
-    const browser = new Browser(target);
+    const browser = await openDriver(target);
     await marked(target, 'session', async () => {
       const home = await signIn(target, browser);
       await browser.browse(home);
-      for (const action of target.actionUrls ?? []) await browser.post(action);
-      if (target.refreshUrl) {
-        await browser.browse(target.refreshUrl);
-        await browser.browse(target.refreshUrl);
+      await browser.act();
+      if (browser.canRefresh) {
+        await browser.refresh();
+        await browser.refresh();
         await browser.browse(home);
       }
     });
@@ -44,7 +44,7 @@ export async function runProbes(target: ProbeTarget): Promise<ProbeReport> {
   }
 
   try {
-    const browser = new Browser(target);
+    const browser = await openDriver(target);
     const back = await authorize(target, browser, 'approve');
     const url = new URL(back);
     const code = url.searchParams.get('code');
@@ -57,7 +57,7 @@ export async function runProbes(target: ProbeTarget): Promise<ProbeReport> {
   }
 
   try {
-    const browser = new Browser(target);
+    const browser = await openDriver(target);
     await marked(target, 'denial', async () => {
       const back = await authorize(target, browser, 'deny');
       await browser.browse(back);
@@ -68,7 +68,7 @@ export async function runProbes(target: ProbeTarget): Promise<ProbeReport> {
   }
 
   try {
-    const browser = new Browser(target);
+    const browser = await openDriver(target);
     const home = await signIn(target, browser);
     await marked(target, 'api-401', async () => {
       await control(target, '/grading/probe', { kind: 'api-401' });
@@ -79,15 +79,15 @@ export async function runProbes(target: ProbeTarget): Promise<ProbeReport> {
     report.api401 = failed(err);
   }
 
-  if (!target.refreshUrl) report.refreshRefused = { ran: false, why: noRefresh };
+  if (!canRefresh(target)) report.refreshRefused = { ran: false, why: noRefresh };
   else {
     try {
-      const browser = new Browser(target);
+      const browser = await openDriver(target);
       await signIn(target, browser);
       await marked(target, 'refresh-refused', async () => {
         await control(target, '/grading/probe', { kind: 'refresh-refused' });
-        await browser.browse(target.refreshUrl!);
-        await browser.browse(target.refreshUrl!);
+        await browser.refresh();
+        await browser.refresh();
       });
       report.refreshRefused = { ran: true };
     } catch (err) {

@@ -21,10 +21,12 @@ import { InterruptOnSignal } from '../run/interrupt.js';
 import { claimRunDir } from './run-dir.js';
 import { lockconfCommand } from './command-style.js';
 import { namedPath, userPath } from './user-paths.js';
+import { driverChoice } from '../client/driver-choice.js';
+import { chromiumPath } from '../client/drivers/chromium-path.js';
 
 export const DEFAULT_CLIENT_TARGET = '.lockconf/mock-target.json';
 
-export async function clientCommand(opts: ConformanceOptions): Promise<number> {
+export async function clientCommand(opts: ConformanceOptions & { browser?: boolean }): Promise<number> {
   if (opts.expect) throw new UsageFailure('--expect is for runs against the service; a client run has no known deviations');
   const only = opts.only?.length ? expandSelection(opts.only, CLIENT_CATALOG) : null;
   const targetFile = opts.target ? userPath(opts.target) : resolve(process.env.LOCKCONF_TARGET_FILE ?? join(ROOT, DEFAULT_CLIENT_TARGET));
@@ -36,6 +38,9 @@ export async function clientCommand(opts: ConformanceOptions): Promise<number> {
       : `no grading mock profile at ${targetFile}: start the mock with ${lockconfCommand('mock', '--grade')} (or name a profile with --target)`);
   }
   await loadProfile({ file: targetFile, env: process.env }); // throws ERR_PROFILE_INVALID naming the field
+  if (opts.browser) process.env.LOCKCONF_DRIVER = 'chromium';
+  const { driver, browser } = await driverChoice(targetFile, process.env); // the browser section, checked before any run
+  if (driver === 'chromium') chromiumPath(browser, process.env); // no Chromium: exit 2, saying how to install it
   if (opts.list) {
     process.stdout.write(`${CLIENT_CATALOG.map((r) => `${r.id.padEnd(32)} ${r.level.padEnd(6)} ${r.section}`).join('\n')}\n`);
     return EXIT.OK;
@@ -46,13 +51,13 @@ export async function clientCommand(opts: ConformanceOptions): Promise<number> {
   if (opts.out && opts.out !== runDir) process.stdout.write(`lockconf: --out ${namedPath(opts.out, runDir)}: the reports go there\n`);
   const release = await claimRunDir(runDir); // this run alone writes there (run-dir.ts)
   try {
-    return await grade(opts, { only, runDir, allure, targetFile });
+    return await grade(opts, { only, runDir, allure, targetFile, driver });
   } finally {
     await release();
   }
 }
 
-async function grade(opts: ConformanceOptions, run: { only: string[] | null; runDir: string; allure: boolean; targetFile: string }): Promise<number> {
+async function grade(opts: ConformanceOptions, run: { only: string[] | null; runDir: string; allure: boolean; targetFile: string; driver: 'http' | 'chromium' }): Promise<number> {
   const { only, runDir, allure, targetFile } = run;
   await mkdir(runDir, { recursive: true });
   await clearRunDir(runDir);
@@ -74,7 +79,9 @@ async function grade(opts: ConformanceOptions, run: { only: string[] | null; run
   if (allure) reporters.push(new LockconfAllureReporter({ resultsDir: join(runDir, 'allure-results') }));
   reporters.push(reporter);
 
-  process.stdout.write(`lockconf: OAuth client grading (${targetFile}) → ${runDir}\n`);
+  process.env.LOCKCONF_DRIVER = run.driver;
+  const driver = run.driver === 'chromium' ? 'Chromium (headless, loopback only)' : 'plain HTTP';
+  process.stdout.write(`lockconf: OAuth client grading (${targetFile}), the application driven by ${driver} → ${runDir}\n`);
   try {
     await runVitestProject({ project: 'client', reporters, only });
   } finally {

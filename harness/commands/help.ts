@@ -41,6 +41,9 @@ Environment variables:
   LOCKCONF_NO_ALLURE=1       same as --no-allure
   LOCKCONF_SIGNING_KEY       the Ed25519 private key's PEM file --certify signs with (never argv;
                              lockconf keygen --out DIR makes one; docs/certification.md)
+  LOCKCONF_DRIVER            with --client: http (default) or chromium (same as --browser, or the
+                             profile's "driver"); LOCKCONF_CHROMIUM: the Chromium binary
+                             (default /usr/bin/chromium)
   NO_COLOR, FORCE_COLOR      colour of the output (none when it is not a terminal)`;
 
 export const CONFORMANCE_HELP = `${EXIT_CODES}
@@ -55,6 +58,7 @@ Examples:
                                                          a signed package (--certify: full scope,
                                                          default strictness, no expected failures;
                                                          refused with exit 2 otherwise)
+  lockconf conformance --client --browser                your application's pages, driven by Chromium
 `;
 
 export const PROGRAM_HELP = `

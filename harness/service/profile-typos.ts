@@ -9,10 +9,10 @@ import { closestNames } from '../run/did-you-mean.js';
 
 /**
  * Fields of the same file that other commands read, each checked there: `login`
- * (login --browser), `connectUrl`, `refreshUrl`, `actionUrls` (conformance --client),
+ * (login --browser), `connectUrl`, `refreshUrl`, `actionUrls`, `driver`, `browser` (conformance --client),
  * `webhookHeader`, `webhookToken` (conformance --receiver).
  */
-export const OTHER_COMMANDS_FIELDS = ['login', 'connectUrl', 'refreshUrl', 'actionUrls', 'webhookHeader', 'webhookToken'] as const;
+export const OTHER_COMMANDS_FIELDS = ['login', 'connectUrl', 'refreshUrl', 'actionUrls', 'driver', 'browser', 'webhookHeader', 'webhookToken'] as const;
 
 /** Notes a file may carry: a key starting with "$", "_" or "//" ("$schema", "_comment", "//") is never a field. */
 const NOTE_KEY = /^(\$|_|\/\/)/;
@@ -130,7 +130,7 @@ export function asMeant(input: unknown, fields: readonly string[]): unknown {
 const OTHER_VARIABLES: ReadonlySet<string> = new Set([
   'LOCKCONF_DELIVERY_WAIT_MS', 'LOCKCONF_SEQUENTIAL', 'LOCKCONF_PREFLIGHT', 'LOCKCONF_NO_ALLURE', 'LOCKCONF_MOCK_OPTIONS', 'LOCKCONF_QUIET_WINDOW_MS',
   'LOCKCONF_LOGIN_EMAIL', 'LOCKCONF_LOGIN_PASSWORD', 'LOCKCONF_SMS_CODE', 'LOCKCONF_CHROMIUM',
-  'LOCKCONF_CONNECT_URL', 'LOCKCONF_REFRESH_URL', 'LOCKCONF_ACTION_URLS', 'LOCKCONF_WEBHOOK_HEADER', 'LOCKCONF_WEBHOOK_TOKEN',
+  'LOCKCONF_CONNECT_URL', 'LOCKCONF_REFRESH_URL', 'LOCKCONF_ACTION_URLS', 'LOCKCONF_DRIVER', 'LOCKCONF_WEBHOOK_HEADER', 'LOCKCONF_WEBHOOK_TOKEN',
   'LOCKCONF_RECEIVER_URL', 'LOCKCONF_RECEIVER_EXPLICIT', 'LOCKCONF_RUN_DIR', 'LOCKCONF_SEED', 'LOCKCONF_TARGET_FILE', 'LOCKCONF_SELECTION',
   'LOCKCONF_EXPECT_FILE', 'LOCKCONF_NO_BUILD',
 ]);

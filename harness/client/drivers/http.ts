@@ -1,15 +1,22 @@
 /**
- * The plain HTTP driver of the client probes: a browser reduced to a cookie jar
- * over undici. It follows redirects only within the app's origin and to the
- * authorization endpoint, never elsewhere. Nothing it sees goes into messages.
+ * The plain HTTP driver of the client probes (driver.ts): a browser reduced to a
+ * cookie jar over undici. It follows redirects only within the app's origin and
+ * to the authorization endpoint, never elsewhere; it reads no page, so it cannot
+ * go through a connect page, press a button or send a form's CSRF token (the
+ * chromium driver does). Nothing it sees goes into messages.
  */
 import { request } from 'undici';
-import type { ProbeTarget } from '../probe-target.js';
+import { BROWSER_OPTION, DriverFailure, type Driver, type DriverFactory, type DriverTarget, type Landing } from './driver.js';
 
 /** A browser session: cookies, and the last page reached. */
-export class Browser {
+export class Browser implements Driver {
+  readonly kind = 'http' as const;
   readonly #cookies = new Map<string, string>();
-  constructor(private readonly target: ProbeTarget) {}
+  constructor(private readonly target: DriverTarget, private readonly note: (why: string) => void = () => {}) {}
+
+  get canRefresh(): boolean {
+    return Boolean(this.target.refreshUrl);
+  }
 
   /** One GET, no redirect followed. */
   async get(url: string): Promise<{ status: number; location: string | null }> {
@@ -34,7 +41,7 @@ export class Browser {
   }
 
   /** GET and follow redirects within the app and to the authorization endpoint; the last URL and status. */
-  async browse(url: string, maxHops = 8): Promise<{ url: string; status: number; reachedAuthorization: boolean }> {
+  async browse(url: string, maxHops = 8): Promise<Landing> {
     const app = new URL(this.target.connectUrl).origin;
     const authz = `${this.target.authUrl}/authorization`;
     let current = url;
@@ -48,4 +55,47 @@ export class Browser {
     }
     return { url: current, status: 0, reachedAuthorization: false };
   }
+
+  /** The connect URL must lead to the authorization endpoint by redirects (within the app, then there): this driver reads no page. */
+  async toAuthorization(): Promise<string> {
+    const authz = `${this.target.authUrl}/authorization`;
+    const landed = await this.browse(this.target.connectUrl); // GETs the authorization URL too: the mock records it, as from the user's browser
+    if (landed.reachedAuthorization) return landed.url;
+    const why = `the connect URL led to an answer ${landed.status} without a redirect to ${authz}`;
+    if (landed.status >= 200 && landed.status < 300) {
+      const page = `${why}: a page the HTTP driver cannot go through; ${BROWSER_OPTION}`;
+      this.note(page);
+      throw new DriverFailure(page);
+    }
+    throw new DriverFailure(why);
+  }
+
+  async refresh(): Promise<void> {
+    if (!this.target.refreshUrl) throw new DriverFailure('the profile names no refreshUrl (an address of the application that makes it refresh now)');
+    await this.browse(this.target.refreshUrl);
+  }
+
+  async act(): Promise<void> {
+    for (const action of this.target.actionUrls ?? []) await this.post(action);
+  }
+}
+
+export { Browser as HttpDriver };
+
+/** The HTTP drivers of a run; what they could not drive (a connect page, the profile's browser buttons) is noted once. */
+export function httpDrivers(target: DriverTarget): DriverFactory {
+  const notes: string[] = [];
+  const note = (why: string) => {
+    if (!notes.includes(why)) notes.push(why);
+  };
+  const b = target.browser;
+  if (b && (b.connect || b.refresh || b.actions?.length)) note(`the profile's browser section is pressed by Chromium only; ${BROWSER_OPTION}`);
+  return {
+    kind: 'http',
+    open: async (t) => new Browser(t, note),
+    get undriven() {
+      return notes.length ? notes.join('; ') : null;
+    },
+    close: async () => {},
+  };
 }

@@ -1,0 +1,81 @@
+/**
+ * Client mode with a real browser: the example application's pages variant
+ * (a connect page, CSRF-protected POST forms for refresh and the webhook
+ * actions) driven by Chromium as a person would, through the buttons the
+ * profile names. One Chromium for the file. That the correct application is
+ * graded conformant through Chromium is shown end to end, by the command line, in
+ * client-browser-run.test.ts (one Chromium grading fewer here).
+ */
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureChromium } from '../support/chromium.js';
+import Fastify from 'fastify';
+import { chromiumDrivers, launchOptions } from '../../harness/client/drivers/chromium.js';
+import { gradePages, startPagesExample } from './support/pages-example.js';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await chromium.launch(launchOptions(ensureChromium())); // as the driver launches it; installs Debian's chromium when missing, or says how
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the example application with pages, driven by Chromium', () => {
+  it('catches, each by its requirement, a client that reuses its refresh token (refreshed through the POST-only button) and one that registers webhooks under another clientID (through the CSRF-protected form)', async () => {
+    const { judgements } = await gradePages({ browser, faults: ['reuses-refresh-token', 'webhook-other-client-id'] });
+    expect(judgements.find((j) => j.id === 'CLIENT-REFRESH-SINGLE-USE')?.status).toBe('failed');
+    expect(judgements.find((j) => j.id === 'CLIENT-WEBHOOK-CLIENT-ID')?.status).toBe('failed');
+  }, 120_000);
+});
+
+describe('the same application with the plain HTTP driver', () => {
+  it('leaves every rule it cannot drive not tested, the reason naming the browser option, and passes none', async () => {
+    const { judgements, probes, undriven } = await gradePages();
+    expect(undriven).toContain('--browser');
+    expect(probes.tamperedState).toEqual({ ran: false, why: expect.stringContaining('--browser') });
+    expect(judgements.filter((j) => j.status !== 'not-tested').map((j) => `${j.id}: ${j.status}`)).toEqual([]);
+    for (const j of judgements) expect(j.reason, j.id).toContain('conformance --client --browser');
+  });
+});
+
+describe('the Chromium driver', () => {
+  it('names the profile\'s button it cannot find on the connect page, and nothing the page holds', async () => {
+    const { mock, app, close } = await startPagesExample();
+    try {
+      const target = { authUrl: mock.profile.authUrl, connectUrl: `${app.url}/`, browser: { connect: { click: 'Connect my locks' }, stepTimeoutMs: 10_000 } };
+      const drivers = await chromiumDrivers(target, { browser });
+      try {
+        const driver = await drivers.open(target);
+        await expect(driver.toAuthorization()).rejects.toThrow('no button or link "Connect my locks" on the application\'s page on the way to authorization');
+        expect(drivers.undriven).toContain('"Connect my locks"'); // said beside each rule left untested
+      } finally {
+        await drivers.close();
+      }
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+
+  it('aborts every request to another host (a page\'s resources, a redirect to a host name, an address given to it)', async () => {
+    const app = Fastify();
+    app.get('/page', async (_r, reply) => reply.type('text/html').send('<img src="http://lockconf-test.invalid/a.png"><img src="http://192.0.2.1/b.png"><p>page</p>'));
+    app.get('/away', async (_r, reply) => reply.redirect('http://lockconf-away.invalid/', 302));
+    const url = (await app.listen({ host: '127.0.0.1', port: 0 })).replace('[::1]', '127.0.0.1');
+    const target = { authUrl: `${url}/oauth`, connectUrl: `${url}/page` };
+    const drivers = await chromiumDrivers(target, { browser });
+    try {
+      const driver = await drivers.open(target);
+      expect((await driver.browse(`${url}/page`)).status).toBe(200);
+      expect(drivers.undriven).toContain('lockconf-test.invalid');
+      expect(drivers.undriven).toContain('192.0.2.1');
+      const away = await driver.browse(`${url}/away`).catch((err: Error) => err);
+      if (!(away instanceof Error)) expect(away.url).not.toContain('invalid'); // the redirect went nowhere
+      await expect(driver.browse('http://lockconf-elsewhere.invalid/')).rejects.toThrow('loopback addresses only');
+    } finally {
+      await drivers.close();
+      await app.close();
+    }
+  }, 60_000);
+});
