@@ -18,10 +18,18 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   r('CLIENT-AUTHZ-REQUEST', 'MUST', O, 'Authorization code flow',
     'The application sends the user to GET {auth_url}/authorization with client_id, redirect_uri and state.',
     { reading: 'Every authorization request the mock receives for the client carries client_id, redirect_uri and a non-empty state.' }),
+  // get-auth-url-authorization/row-2
+  r('CLIENT-AUTHZ-REDIRECT-URI', 'MUST', O, 'GET {auth_url}/authorization',
+    'redirect_uri | yes | The registered redirect URL, URL-encoded.',
+    { reading: 'The redirect_uri of every authorization request, decoded, is the registered redirect URL: same scheme, host, port, path, query and letter case (the grading mock\'s --redirect-uri).' }),
+  // get-auth-url-authorization/para-2
+  r('CLIENT-AUTHZ-URL-ENCODED', 'MUST', O, 'GET {auth_url}/authorization',
+    'All values must be URL-encoded.',
+    { reading: 'The redirect_uri is sent URL-encoded: its reserved characters (":", "/", "?", "&", "=", "#", "+", space) percent-encoded, as every URL-encoding of a URL (encodeURIComponent, URLSearchParams) writes them. client_id and state are judged when they hold such characters.' }),
   // authorization-code-flow/item-3
   r('CLIENT-STATE-CHECKED', 'MUST', O, 'Authorization code flow',
     'The application must check that state matches what it sent.',
-    { reading: 'Probe: lockconf signs in through the application\'s connect URL and brings the browser back with the state changed; the code of that redirect must never reach the token endpoint.' }),
+    { reading: 'Probe family: lockconf brings the browser back to the application with a code the mock issued and a state that is not the one in progress (a suffix or prefix added, cut short, empty, missing, letter case changed, the valid state of another session, the state of a flow that already ended), after an approval and after a cancellation; the code must never reach the token endpoint. A percent-encoded equivalent of the state is the same state (not a violation).' }),
   // post-auth-url-access-token/row-4
   r('CLIENT-CODE-FROM-REDIRECT', 'MUST', O, 'POST {auth_url}/access_token',
     'code | grant_type=authorization_code | Authorization code from the redirect.',

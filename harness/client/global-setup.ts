@@ -38,7 +38,7 @@ export default async function setup(project: TestProject): Promise<void> {
   if (connectUrl) {
     probes = await runProbes({ authUrl: profile.authUrl, controlUrl, controlToken, userId: await probeUser(profile), connectUrl, refreshUrl, actionUrls });
   } else {
-    probes = { tamperedState: { ran: false, why }, denial: { ran: false, why }, api401: { ran: false, why }, refreshRefused: { ran: false, why } };
+    probes = { state: [{ tamper: 'suffix', flowEnd: 'approval', ran: false, why }], denial: { ran: false, why }, api401: { ran: false, why }, api401Family: [], refreshRefused: { ran: false, why } };
   }
   const recording = await fetchRecording(profile);
   const judgements = judgeClient(recording.events, profile.clientId, probes);

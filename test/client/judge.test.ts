@@ -52,7 +52,7 @@ describe('Authorization code flow', () => {
 
   it('CLIENT-STATE-CHECKED: not tested without the probe; failed when the tampered code is exchanged', () => {
     expect(judged(recording(redirect('c1'), codeGrant('c1')), 'CLIENT-STATE-CHECKED').reason).toContain('connectUrl');
-    const probes: ProbeReport = { tamperedState: { ran: true, codeFp: 'c1' } };
+    const probes: ProbeReport = { state: [{ tamper: 'suffix', flowEnd: 'approval', ran: true, codeFp: 'c1' }] };
     expect(judged(recording(redirect('c1')), 'CLIENT-STATE-CHECKED', probes).status).toBe('passed');
     expect(judged(recording(redirect('c1'), codeGrant('c1')), 'CLIENT-STATE-CHECKED', probes).status).toBe('failed');
   });

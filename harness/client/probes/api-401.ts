@@ -1,0 +1,61 @@
+/**
+ * The 401 probe family (CLIENT-REAUTHORIZE-ON-401): the mock answers 401 to the
+ * application's first call of one endpoint (one probe per endpoint the spec
+ * names), while lockconf walks the application as its user: its page, every
+ * action, again, a refresh, the page and the actions once more. Whatever call
+ * the 401 lands on, later calls show whether the refused token is presented again.
+ * The page probe (`api-401`): the 401 lands on the call the application's page
+ * makes while browsing it, so the browser can follow the application to authorization.
+ */
+import { ENDPOINT } from '../../catalog/slices/dimensions.js';
+import type { Api401Probe } from '../judge.js';
+import { Browser } from '../drivers/http.js';
+import type { ProbeTarget } from '../probe-target.js';
+import { control, failed, marked, signIn } from '../probe-steps.js';
+
+/** The walk: the page, the actions, the page, the actions, a refresh, the page, the actions, the page. */
+export async function walk(target: ProbeTarget, browser: Browser, home: string): Promise<void> {
+  const actions = async () => {
+    for (const action of target.actionUrls ?? []) await browser.post(action);
+  };
+  await browser.browse(home);
+  await actions();
+  await browser.browse(home);
+  await actions();
+  if (target.refreshUrl) await browser.browse(target.refreshUrl);
+  await browser.browse(home);
+  await actions();
+  await browser.browse(home);
+}
+
+export async function pageProbe(target: ProbeTarget): Promise<{ ran: true } | { ran: false; why: string }> {
+  try {
+    const browser = new Browser(target);
+    const home = await signIn(target, browser);
+    await marked(target, 'api-401', async () => {
+      await control(target, '/grading/probe', { kind: 'api-401' });
+      await browser.browse(home);
+    });
+    return { ran: true };
+  } catch (err) {
+    return failed(err);
+  }
+}
+
+export async function api401Family(target: ProbeTarget, endpoints: readonly string[] = ENDPOINT.values): Promise<Api401Probe[]> {
+  const out: Api401Probe[] = [];
+  for (const endpoint of endpoints) {
+    try {
+      const browser = new Browser(target);
+      const home = await signIn(target, browser);
+      await marked(target, `api-401@${endpoint}`, async () => {
+        await control(target, '/grading/probe', { kind: 'api-401', endpoint });
+        await walk(target, browser, home);
+      });
+      out.push({ endpoint, ran: true });
+    } catch (err) {
+      out.push({ endpoint, ...failed(err) });
+    }
+  }
+  return out;
+}
