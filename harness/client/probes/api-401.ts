@@ -2,8 +2,9 @@
  * The 401 probe family (CLIENT-REAUTHORIZE-ON-401): the mock answers 401 to the
  * application's first call of one endpoint (one probe per endpoint the spec
  * names), while lockconf walks the application as its user: its page, every
- * action, again, a refresh, the page and the actions once more. Whatever call
- * the 401 lands on, later calls show whether the refused token is presented again.
+ * action, the page, a refresh, the page. Whatever call the 401 lands on, a later
+ * call of the same session follows before any refresh could replace the token, so
+ * it shows whether the refused token is presented again.
  * The page probe (`api-401`): the 401 lands on the call the application's page
  * makes while browsing it, so the browser can follow the application to authorization.
  */
@@ -13,18 +14,12 @@ import { Browser } from '../drivers/http.js';
 import type { ProbeTarget } from '../probe-target.js';
 import { control, failed, marked, signIn } from '../probe-steps.js';
 
-/** The walk: the page, the actions, the page, the actions, a refresh, the page, the actions, the page. */
+/** The walk: the page, the actions, the page, a refresh, the page. */
 export async function walk(target: ProbeTarget, browser: Browser, home: string): Promise<void> {
-  const actions = async () => {
-    for (const action of target.actionUrls ?? []) await browser.post(action);
-  };
   await browser.browse(home);
-  await actions();
+  for (const action of target.actionUrls ?? []) await browser.post(action);
   await browser.browse(home);
-  await actions();
   if (target.refreshUrl) await browser.browse(target.refreshUrl);
-  await browser.browse(home);
-  await actions();
   await browser.browse(home);
 }
 

@@ -32,3 +32,15 @@ export function clientSliceTraceabilityProblems(): string[] {
   }
   return problems;
 }
+
+/**
+ * The generated faults npm test runs: every one with LOCKCONF_CLIENT_FAULTS=all, else a
+ * deterministic sample: per requirement and dimension, its last value (every requirement
+ * and every dimension of it is broken at least once).
+ */
+export function clientFaultsToRun(all: readonly ClientSliceFault[] = clientSliceFaults(), env: NodeJS.ProcessEnv = process.env): ClientSliceFault[] {
+  if (env.LOCKCONF_CLIENT_FAULTS === 'all') return [...all];
+  const last = new Map<string, ClientSliceFault>();
+  for (const f of all) last.set(`${f.requirement}@${f.dim}`, f);
+  return all.filter((f) => last.get(`${f.requirement}@${f.dim}`) === f);
+}
