@@ -25,7 +25,7 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // get-auth-url-authorization/para-2
   r('CLIENT-AUTHZ-URL-ENCODED', 'MUST', O, 'GET {auth_url}/authorization',
     'All values must be URL-encoded.',
-    { reading: 'The redirect_uri is sent URL-encoded: its reserved characters (":", "/", "?", "&", "=", "#", "+", space) percent-encoded, as every URL-encoding of a URL (encodeURIComponent, URLSearchParams) writes them. client_id and state are judged when they hold such characters.' }),
+    { reading: 'The redirect_uri is sent URL-encoded: no ":", "/", "?", "@", "$", ",", ";", bracket, space, non-ASCII character or stray "%" left as it is, as every URL-encoding of a URL (encodeURIComponent, URLSearchParams) writes it. client_id and state are judged the same way when they hold such characters.' }),
   // authorization-code-flow/item-3
   r('CLIENT-STATE-CHECKED', 'MUST', O, 'Authorization code flow',
     'The application must check that state matches what it sent.',

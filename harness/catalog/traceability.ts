@@ -49,6 +49,8 @@ export interface TraceInputs {
   controlText?: string;
   /** Requirement → the dimensions its slice break point covers (mock/slice-faults.ts); docs/coverage.md lists requirement × slice with it. */
   sliceBreaks?: Readonly<Record<string, readonly string[]>>;
+  /** CLIENT- requirement → the dimensions the example application's break point covers (examples/app/client-faults.ts). */
+  clientSliceBreaks?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The marker a reading carries when an RFC rule stays MUST because the spec implies it. */

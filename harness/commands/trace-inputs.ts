@@ -14,6 +14,7 @@ import type { TraceInputs } from '../catalog/traceability.js';
 import { scanSuites } from '../run/selection.js';
 import { FAULTS } from '../../mock/faults.js';
 import { SLICE_BREAKS } from '../../mock/slice-faults.js';
+import { CLIENT_SLICE_BREAKS } from '../../examples/app/client-faults.js';
 import { ROOT } from './common.js';
 
 export async function traceInputs(root = ROOT): Promise<TraceInputs> {
@@ -27,5 +28,6 @@ export async function traceInputs(root = ROOT): Promise<TraceInputs> {
     specText: await readFile(SPEC_PATH, 'utf8'),
     controlText: await readFile(join(root, 'docs', 'control-protocol.md'), 'utf8'),
     sliceBreaks: Object.fromEntries(Object.entries(SLICE_BREAKS).map(([id, b]) => [id, b.dims])),
+    clientSliceBreaks: Object.fromEntries(Object.entries(CLIENT_SLICE_BREAKS).map(([id, b]) => [id, b.dims])),
   };
 }

@@ -12,7 +12,7 @@ import {
   testsByRequirement,
   type TraceInputs,
 } from '../catalog/traceability.js';
-import { renderSliceSection } from './slices-doc.js';
+import { renderClientSliceSection, renderSliceSection } from './slices-doc.js';
 
 function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -79,6 +79,7 @@ export function renderCoverageDoc(input: TraceInputs & { catalog: readonly Requi
     });
   }
   if (input.sliceBreaks) out.push(...renderSliceSection(input.requirements, input.sliceBreaks));
+  if (input.clientSliceBreaks) out.push(...renderClientSliceSection(input.catalog, input.clientSliceBreaks));
   out.push('');
   return out.join('\n');
 }

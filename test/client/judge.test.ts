@@ -159,3 +159,64 @@ describe('the recording', () => {
     expect(window(events, 'api-401')).toBeNull();
   });
 });
+
+describe('slices (harness/catalog/slices/client.ts)', () => {
+  const slice = (j: ClientJudgement, dim: string, value: string) => j.slices?.find((s) => s.dim === dim && s.value === value);
+
+  it('judges each header rule per endpoint: a missing x-api-key on one endpoint fails that slice only; an endpoint never called is not tested', () => {
+    const events = recording(api({ route: '/users/me' }), api({ method: 'POST', route: '/webhook/user', apiKey: 'missing' }));
+    const j = judged(events, 'CLIENT-API-KEY-HEADER');
+    expect(j.status).toBe('failed');
+    expect(slice(j, 'endpoint', 'POST /webhook/user')?.status).toBe('failed');
+    expect(slice(j, 'endpoint', 'GET /users/me')?.status).toBe('passed');
+    expect(slice(j, 'endpoint', 'DELETE /webhook/user')).toMatchObject({ status: 'not-tested', reason: 'the application never called DELETE /webhook/user' });
+    expect(slice(judged(recording(api({ method: 'PUT', route: '/remoteoperate/:lockId/status' })), 'CLIENT-API-KEY-HEADER'), 'endpoint', '/remoteoperate/status')?.status).toBe('passed');
+  });
+
+  it('CLIENT-STATE-CHECKED: each probe is its tamper and its flow end; an exchanged probe code fails both slices', () => {
+    const probes: ProbeReport = { state: [
+      { tamper: 'suffix', flowEnd: 'approval', ran: true, codeFp: 'c1' },
+      { tamper: 'replayed', flowEnd: 'cancellation', ran: true, codeFp: 'c2' },
+      { tamper: 'case', flowEnd: 'approval', ran: false, why: 'no letter' },
+    ] };
+    const j = judged(recording(redirect('c1'), redirect('c2'), codeGrant('c2')), 'CLIENT-STATE-CHECKED', probes);
+    expect(j.status).toBe('failed');
+    expect(j.violations).toEqual([expect.stringContaining('that of a flow that had already ended (after cancellation) was exchanged')]);
+    expect(slice(j, 'state-tamper', 'replayed')?.status).toBe('failed');
+    expect(slice(j, 'flow-end', 'cancellation')?.status).toBe('failed');
+    expect(slice(j, 'state-tamper', 'suffix')?.status).toBe('passed');
+    expect(slice(j, 'state-tamper', 'case')).toMatchObject({ status: 'not-tested', reason: expect.stringContaining('no letter') });
+  });
+
+  it('the refresh chain: a link past the first presenting a redeemed token fails position=later only', () => {
+    const chain = recording(redirect('c1'), codeGrant('c1'), token({ refreshFp: 'r0', issuedRefreshFp: 'r1' }), token({ refreshFp: 'r1', issuedRefreshFp: 'r2' }), token({ refreshFp: 'r1', status: 400 }));
+    const single = judged(chain, 'CLIENT-REFRESH-SINGLE-USE');
+    expect(slice(single, 'position', 'later')?.status).toBe('failed');
+    expect(slice(single, 'position', 'first')?.status).toBe('passed');
+    const store = judged(chain, 'CLIENT-REFRESH-STORE-NEW');
+    expect(slice(store, 'position', 'later')?.status).toBe('failed');
+  });
+
+  it('the authorization request: a missing parameter, a redirect_uri component, an unencoded value each fail their slice', () => {
+    const authz = (over: Record<string, unknown>): New => ({ type: 'authorize', hasClientId: true, hasRedirectUri: true, hasState: true, status: 200, secretIn: [], redirectUriParts: [], unencoded: [], ...over } as New);
+    expect(slice(judged(recording(authz({ hasClientId: false })), 'CLIENT-AUTHZ-REQUEST'), 'authz-param', 'client_id')?.status).toBe('failed');
+    expect(slice(judged(recording(authz({ hasClientId: false })), 'CLIENT-AUTHZ-REQUEST'), 'authz-param', 'state')?.status).toBe('passed');
+    const port = judged(recording(authz({ redirectUriParts: ['port'] })), 'CLIENT-AUTHZ-REDIRECT-URI');
+    expect([slice(port, 'redirect-uri-part', 'port')?.status, slice(port, 'redirect-uri-part', 'path')?.status]).toEqual(['failed', 'passed']);
+    expect(slice(judged(recording(authz({ unencoded: ['redirect_uri'] })), 'CLIENT-AUTHZ-URL-ENCODED'), 'authz-param', 'redirect_uri')?.status).toBe('failed');
+  });
+
+  it('CLIENT-REAUTHORIZE-ON-401 and CLIENT-ADOPT-NEW-ACCESS-TOKEN: the slice is the endpoint that answered, not the call that came after', () => {
+    const refused = recording(api({ method: 'DELETE', route: '/webhook/user', status: 401, accessFp: 'a0' }), api({ route: '/users/locks/mine', accessFp: 'a0' }));
+    const reauth = judged(refused, 'CLIENT-REAUTHORIZE-ON-401');
+    expect(slice(reauth, 'endpoint', 'DELETE /webhook/user')?.status).toBe('failed');
+    expect(slice(reauth, 'endpoint', 'GET /users/locks/mine')?.status).toBe('not-tested');
+    const kept = recording(api({ route: '/users/me', accessFp: 'a0', rotatedFp: 'a1' }), api({ route: '/users/locks/mine', accessFp: 'a0' }));
+    expect(slice(judged(kept, 'CLIENT-ADOPT-NEW-ACCESS-TOKEN'), 'endpoint', 'GET /users/me')?.status).toBe('failed');
+  });
+
+  it('the secret: a Basic header on an API call fails request-kind=api', () => {
+    const j = judged(recording(api({ secretIn: ['header:authorization (Basic)'] })), 'CLIENT-SECRET-ONLY-IN-FORM');
+    expect(slice(j, 'request-kind', 'api')?.status).toBe('failed');
+  });
+});
