@@ -121,7 +121,7 @@ export class LockClient {
     if (this.#faults.has('ignores-state') || this.#faults.has('no-state')) return true;
     if (approval && this.breaks(STATE, { 'flow-end': 'approval' })) return true;
     if (got === null) return this.breaks(STATE, { 'state-tamper': 'missing' });
-    if (got === '') return this.breaks(STATE, { 'state-tamper': 'empty' });
+    if (got === '') return expected === '' || this.breaks(STATE, { 'state-tamper': 'empty' });
     if (this.breaks(STATE, { 'state-tamper': 'other-session' }) && this.#issuedStates.has(got)) return true;
     if (expected === null) return false;
     if (got === expected) return true;
@@ -137,8 +137,10 @@ export class LockClient {
     session.state = null; // one use, whatever happens
     const denied = query.get('error') === 'access_denied';
     const outcome = await this.#callback(session, query, expected, denied);
-    if (expected !== null && outcome === 'connected' && this.breaks(STATE, { 'state-tamper': 'replayed' })) session.state = expected;
-    if (expected !== null && outcome === 'denied' && this.breaks(STATE, { 'flow-end': 'cancellation' })) session.state = expected;
+    const keeps = (flowEnd: string) => this.breaks('CLIENT-STATE-ONE-USE', { 'flow-end': flowEnd });
+    if (expected !== null && outcome === 'connected' && (keeps('approval') || this.#faults.has('reuses-state'))) session.state = expected;
+    if (expected !== null && outcome === 'denied' && keeps('cancellation')) session.state = expected;
+    if (outcome === 'denied' && this.breaks(STATE, { 'flow-end': 'cancellation' })) session.state = ''; // a reset that leaves an empty string
     if (outcome !== 'refused' && expected !== null) this.#issuedStates.delete(expected);
     return outcome;
   }

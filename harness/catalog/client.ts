@@ -29,7 +29,11 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // authorization-code-flow/item-3
   r('CLIENT-STATE-CHECKED', 'MUST', O, 'Authorization code flow',
     'The application must check that state matches what it sent.',
-    { reading: 'Probe family: lockconf brings the browser back to the application with a code the mock issued and a state that is not the one in progress (a suffix or prefix added, cut short, empty, missing, letter case changed, the valid state of another session, the state of a flow that already ended), after an approval and after a cancellation; the code must never reach the token endpoint. A percent-encoded equivalent of the state is the same state (not a violation).' }),
+    { reading: 'Probe family: lockconf brings the browser back to the application with a code the mock issued and a state that is not the one in progress (a suffix or prefix added, cut short, empty, missing, letter case changed, the valid state of another session), while the flow is in progress after the user approved, and after the user cancelled it; the code must never reach the token endpoint. A percent-encoded equivalent of the state is the same state (not a violation).' }),
+  // get-auth-url-authorization/row-3
+  r('CLIENT-STATE-ONE-USE', 'SHOULD', O, 'GET {auth_url}/authorization',
+    'state | yes | Value chosen by the application; returned unchanged at the end; typically a CSRF guard.',
+    { reading: 'Probe: once a flow has ended (approved and signed in, or cancelled), a redirect back carrying that flow\'s state and a fresh code is not accepted: the code must never reach the token endpoint. SHOULD: the spec asks that state match what the application sent; that a CSRF guard is used once is OAuth\'s security practice (RFC 9700 §2.1), not the spec\'s words.' }),
   // post-auth-url-access-token/row-4
   r('CLIENT-CODE-FROM-REDIRECT', 'MUST', O, 'POST {auth_url}/access_token',
     'code | grant_type=authorization_code | Authorization code from the redirect.',

@@ -176,16 +176,21 @@ describe('slices (harness/catalog/slices/client.ts)', () => {
   it('CLIENT-STATE-CHECKED: each probe is its tamper and its flow end; an exchanged probe code fails both slices', () => {
     const probes: ProbeReport = { state: [
       { tamper: 'suffix', flowEnd: 'approval', ran: true, codeFp: 'c1' },
-      { tamper: 'replayed', flowEnd: 'cancellation', ran: true, codeFp: 'c2' },
+      { tamper: 'empty', flowEnd: 'cancellation', ran: true, codeFp: 'c2' },
       { tamper: 'case', flowEnd: 'approval', ran: false, why: 'no letter' },
+      { tamper: 'replayed', flowEnd: 'approval', ran: true, codeFp: 'c3' },
     ] };
-    const j = judged(recording(redirect('c1'), redirect('c2'), codeGrant('c2')), 'CLIENT-STATE-CHECKED', probes);
+    const events = recording(redirect('c1'), redirect('c2'), codeGrant('c2'), redirect('c3'));
+    const j = judged(events, 'CLIENT-STATE-CHECKED', probes);
     expect(j.status).toBe('failed');
-    expect(j.violations).toEqual([expect.stringContaining('that of a flow that had already ended (after cancellation) was exchanged')]);
-    expect(slice(j, 'state-tamper', 'replayed')?.status).toBe('failed');
+    expect(j.violations).toEqual([expect.stringContaining('whose state was empty (after cancellation) was exchanged')]);
+    expect(slice(j, 'state-tamper', 'empty')?.status).toBe('failed');
     expect(slice(j, 'flow-end', 'cancellation')?.status).toBe('failed');
     expect(slice(j, 'state-tamper', 'suffix')?.status).toBe('passed');
     expect(slice(j, 'state-tamper', 'case')).toMatchObject({ status: 'not-tested', reason: expect.stringContaining('no letter') });
+    // The replayed probe is CLIENT-STATE-ONE-USE's (SHOULD): held here, broken when its code is exchanged.
+    expect(slice(judged(events, 'CLIENT-STATE-ONE-USE', probes), 'flow-end', 'approval')?.status).toBe('passed');
+    expect(slice(judged([...events, ...recording(codeGrant('c3'))].map((e, i) => ({ ...e, seq: i + 1, startTick: 2 * i + 1, endTick: 2 * i + 2 })), 'CLIENT-STATE-ONE-USE', probes), 'flow-end', 'approval')?.status).toBe('failed');
   });
 
   it('the refresh chain: a link past the first presenting a redeemed token fails position=later only', () => {

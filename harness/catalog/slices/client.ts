@@ -21,6 +21,8 @@ const slices: Record<string, SliceDeclaration> = {
   // "The application must check that state matches what it sent." on approval ("the query carries code and state")
   // and after a cancellation ("error=access_denied and state"): every way a state can differ from the one in progress.
   'CLIENT-STATE-CHECKED': { 'state-tamper': 'all', 'flow-end': 'all' },
+  // "typically a CSRF guard": the state of a flow that ended, approved or cancelled, is not accepted again (SHOULD).
+  'CLIENT-STATE-ONE-USE': { 'flow-end': 'all' },
   // POST {auth_url}/access_token, every grant an application uses without the operator's permission
   // (client_credentials: "Credentials cannot use this grant unless the service operator grants permission").
   'CLIENT-TOKEN-FORM-POST': { grant: ['authorization_code', 'refresh_token'] },
@@ -59,8 +61,8 @@ export const CLIENT_SLICES: SliceDeclarations = {
     {
       id: 'state-tamper',
       title: 'Way the state of a redirect back differs from the one the application sent for this flow',
-      source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed, the valid state of another session, the state of a flow that already ended)',
-      values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case', 'other-session', 'replayed'],
+      source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed, the valid state of another session; the state of a flow that already ended is CLIENT-STATE-ONE-USE)',
+      values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case', 'other-session'],
     },
     {
       id: 'flow-end',

@@ -40,7 +40,7 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
   });
 
   // The state family: each probe brought the browser back with a code the mock issued and a state not the one in progress.
-  const stateProbes = probes.state ?? [];
+  const stateProbes = (probes.state ?? []).filter((p) => p.tamper !== 'replayed');
   const byCode = new Map<string, StateProbe & { ran: true }>();
   for (const p of stateProbes) if (p.ran) byCode.set(p.codeFp, p);
   const probeOf = (e: GradedEvent) => (e.type === 'redirect' || e.type === 'token') && e.codeFp ? byCode.get(e.codeFp) ?? null : null;
@@ -59,6 +59,24 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
       const p = probeOf(e)!;
       return [e, `the code of a redirect whose state was ${DESCRIBE[p.tamper] ?? p.tamper} (after ${p.flowEnd}) was exchanged`];
     }),
+  });
+
+  // The replayed probes: the state of a flow that had ended, with a fresh code (CLIENT-STATE-ONE-USE).
+  const replays = (probes.state ?? []).filter((p) => p.tamper === 'replayed');
+  const replayByCode = new Map<string, StateProbe & { ran: true }>();
+  for (const p of replays) if (p.ran) replayByCode.set(p.codeFp, p);
+  const replayOf = (e: GradedEvent) => (e.type === 'redirect' || e.type === 'token') && e.codeFp ? replayByCode.get(e.codeFp) ?? null : null;
+  rules.push({
+    id: 'CLIENT-STATE-ONE-USE',
+    applies: redirects.filter((r) => replayOf(r) !== null),
+    untested: 'no replayed-state probe ran',
+    notTested: replayByCode.size > 0 ? null : whyNot(replays.find((p) => !p.ran), 'the replayed-state probes did not run: the profile names no connectUrl'),
+    sliceOf: { 'flow-end': (e) => replayOf(e)?.flowEnd ?? null },
+    untestedSlice: (_dim, value) => {
+      const p = replays.find((x) => x.flowEnd === value && !x.ran);
+      return p && !p.ran ? `the replayed-state probe after ${value} did not run: ${p.why}` : `no replayed-state probe after ${value}`;
+    },
+    violations: codeGrants.filter((e) => replayOf(e) !== null).map((e): Violation => [e, `a fresh code that came back with the state of a flow that had ended (by ${replayOf(e)!.flowEnd}) was exchanged`]),
   });
 
   const issuedCodes = new Map(redirects.filter((r) => r.codeFp).map((r) => [r.codeFp!, r]));

@@ -78,6 +78,8 @@ export function probesFor(requirement: string, dim?: string, value?: string): Pr
   switch (requirement) {
     case 'CLIENT-STATE-CHECKED':
       return { ...ONLY_SESSION, session: false, state: dim === 'flow-end' ? { flowEnds: [value!] } : dim ? { tampers: [value!] } : { tampers: ['suffix'], flowEnds: ['approval'] } };
+    case 'CLIENT-STATE-ONE-USE':
+      return { ...ONLY_SESSION, session: false, state: { tampers: ['replayed'], flowEnds: dim ? [value!] : ['approval'] } };
     case 'CLIENT-REAUTHORIZE-ON-401':
       return dim ? { ...ONLY_SESSION, session: false, api401Family: [value!] } : { ...ONLY_SESSION, session: false, api401: true };
     case 'CLIENT-CODE-FROM-REDIRECT':
