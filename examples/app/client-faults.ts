@@ -27,6 +27,8 @@ export const CLIENT_FAULTS = {
   'retries-refused-refresh': { requirement: 'CLIENT-REFRESH-NO-RETRY', description: 'retries a refresh the service refused with 400' },
   'no-api-key': { requirement: 'CLIENT-API-KEY-HEADER', description: 'calls the API without x-api-key' },
   'no-access-token': { requirement: 'CLIENT-API-ACCESS-TOKEN-HEADER', description: 'calls the API without x-access-token' },
+  'refresh-token-as-access-token': { requirement: 'CLIENT-API-ACCESS-TOKEN-HEADER', description: 'sends the refresh token as x-access-token' },
+  'refreshes-without-token': { requirement: 'CLIENT-TOKEN-BODY-FIELDS', description: 'leaves refresh_token out of the refresh request (its grant requires it)' },
   'no-content-type': { requirement: 'CLIENT-API-CONTENT-TYPE', description: 'calls the API without content-type: application/json' },
   'url-encodes-headers': { requirement: 'CLIENT-API-HEADERS-NOT-ENCODED', description: 'URL-encodes the x-api-key header value' },
   'keeps-old-access-token': { requirement: 'CLIENT-ADOPT-NEW-ACCESS-TOKEN', description: 'ignores the x-access-token of answers and keeps the first token' },

@@ -174,7 +174,8 @@ export class LockClient {
     const position = links === 0 ? 'first' : 'later';
     const useAccess = this.#faults.has('refreshes-with-access-token') || this.breaks('CLIENT-REFRESH-STORE-NEW', { position });
     const presented = useAccess ? current.accessToken : current.refreshToken;
-    let answer = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: presented });
+    const fields: Record<string, string> = this.#faults.has('refreshes-without-token') ? { grant_type: 'refresh_token' } : { grant_type: 'refresh_token', refresh_token: presented };
+    let answer = await this.tokenRequest(fields);
     if (!answer && this.#faults.has('retries-refused-refresh')) answer = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: presented });
     if (!answer) {
       session.tokens = null; // a refused refresh token is dead: authorize again
@@ -222,7 +223,7 @@ export class LockClient {
     const encodeKey = this.#faults.has('url-encodes-headers') || this.breaks('CLIENT-API-HEADERS-NOT-ENCODED', at);
     const headers: Record<string, string> = {
       'x-api-key': encodeKey ? encodeURIComponent(this.config.apiKey) : this.config.apiKey,
-      'x-access-token': tokens.accessToken,
+      'x-access-token': this.#faults.has('refresh-token-as-access-token') ? tokens.refreshToken : tokens.accessToken,
       'content-type': 'application/json',
     };
     if (this.#faults.has('no-api-key') || this.breaks('CLIENT-API-KEY-HEADER', at)) delete headers['x-api-key'];

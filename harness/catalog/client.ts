@@ -48,8 +48,8 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
     { reading: 'Every token request is a POST with Content-Type application/x-www-form-urlencoded.' }),
   // post-auth-url-access-token/row-1..3
   r('CLIENT-TOKEN-BODY-FIELDS', 'MUST', O, 'POST {auth_url}/access_token',
-    'client_id | always | Client ID. … client_secret | always | Client secret. … grant_type | always | authorization_code, client_credentials or refresh_token.',
-    { reading: 'Every token request carries client_id, client_secret and grant_type in its form body.' }),
+    'client_id | always | Client ID. … client_secret | always | Client secret. … grant_type | always | authorization_code, client_credentials or refresh_token. … code | grant_type=authorization_code | Authorization code from the redirect. … refresh_token | grant_type=refresh_token | Current refresh token.',
+    { reading: 'Every token request carries client_id, client_secret and grant_type in its form body, and code (authorization_code grant) or refresh_token (refresh_token grant) when its grant requires it.' }),
   // post-auth-url-access-token/para-2
   r('CLIENT-TOKEN-NO-BASIC', 'MUST', O, 'POST {auth_url}/access_token',
     'client_id and client_secret must be in the body; a Basic Authorization header is ignored (any values, real or bogus, are ignored) and must not be used to carry them.',
@@ -77,7 +77,7 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // request-headers-for-api-calls/row-2
   r('CLIENT-API-ACCESS-TOKEN-HEADER', 'MUST', O, 'Request headers for API calls',
     'x-access-token | <ACCESS_TOKEN>',
-    { reading: 'Every API call carries x-access-token.' }),
+    { reading: 'Every API call carries x-access-token, and it is an access token the service issued to this client (a token response\'s access_token or an answer\'s x-access-token), not a refresh token or a made-up value.' }),
   // request-headers-for-api-calls/row-3
   r('CLIENT-API-CONTENT-TYPE', 'MUST', O, 'Request headers for API calls',
     'content-type | application/json',

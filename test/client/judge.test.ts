@@ -103,12 +103,15 @@ describe('Refresh flow', () => {
 
 describe('Request headers for API calls', () => {
   it('judges each header and their encoding', () => {
-    const bad = recording(api({ apiKey: 'missing', accessToken: 'missing', contentType: null }), api({ apiKey: 'url-encoded' }));
+    const bad = recording(codeGrant('c1'), api({ apiKey: 'missing', accessToken: 'missing', contentType: null }), api({ apiKey: 'url-encoded' }));
     expect(judged(bad, 'CLIENT-API-KEY-HEADER').violations).toHaveLength(1);
     expect(judged(bad, 'CLIENT-API-ACCESS-TOKEN-HEADER').violations).toHaveLength(1);
     expect(judged(bad, 'CLIENT-API-CONTENT-TYPE').violations).toHaveLength(1);
     expect(judged(bad, 'CLIENT-API-HEADERS-NOT-ENCODED').violations).toHaveLength(1);
     expect(judged(recording(api({ contentType: 'application/json; charset=utf-8' })), 'CLIENT-API-CONTENT-TYPE').status).toBe('passed');
+    // x-access-token carries an access token the service issued to this client (a token response's, or an answer's x-access-token).
+    expect(judged(recording(api({ accessFp: 'r0' })), 'CLIENT-API-ACCESS-TOKEN-HEADER').violations).toEqual([expect.stringContaining('not an access token the service issued')]);
+    expect(judged(recording(codeGrant('c1'), api({ accessFp: 'a0', rotatedFp: 'a1' }), api({ accessFp: 'a1' })), 'CLIENT-API-ACCESS-TOKEN-HEADER').status).toBe('passed');
   });
 
   it('CLIENT-ADOPT-NEW-ACCESS-TOKEN: the replaced token presented after its successor arrived fails', () => {

@@ -15,6 +15,12 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
   const noApiCall = 'the application made no API call';
   const byEndpoint = { endpoint: endpointOf };
   const never = (_dim: string, endpoint: string) => `the application never called ${endpoint}`;
+  // Access tokens issued to this client: a token response's access_token, a successful answer's x-access-token.
+  const issuedAccess = new Set<string>();
+  for (const e of events) {
+    if (e.type === 'token' && e.issuedAccessFp) issuedAccess.add(e.issuedAccessFp);
+    if (e.type === 'api' && e.rotatedFp) issuedAccess.add(e.rotatedFp);
+  }
   const header = (id: string, bad: (e: ApiEvent) => string | null): Rule => ({
     id, applies: api, untested: noApiCall, sliceOf: byEndpoint, untestedSlice: never,
     violations: api.flatMap((e): Violation[] => {
@@ -24,7 +30,9 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
   });
   const rules: Rule[] = [
     header('CLIENT-API-KEY-HEADER', (e) => (e.apiKey === 'missing' ? 'x-api-key missing' : e.apiKey === 'wrong' ? 'x-api-key is not the credential\'s API key' : null)),
-    header('CLIENT-API-ACCESS-TOKEN-HEADER', (e) => (e.accessToken === 'missing' ? 'no x-access-token' : null)),
+    header('CLIENT-API-ACCESS-TOKEN-HEADER', (e) => (e.accessToken === 'missing'
+      ? 'no x-access-token'
+      : e.accessFp && !issuedAccess.has(e.accessFp) ? 'x-access-token is not an access token the service issued to this client' : null)),
     header('CLIENT-API-CONTENT-TYPE', (e) => (isJson(e.contentType) ? null : `content-type ${e.contentType ?? 'missing'}`)),
     header('CLIENT-API-HEADERS-NOT-ENCODED', (e) => {
       const encoded = [e.apiKey === 'url-encoded' && 'x-api-key', e.accessToken === 'url-encoded' && 'x-access-token'].filter(Boolean);

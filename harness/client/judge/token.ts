@@ -26,7 +26,9 @@ export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport):
   rules.push({
     id: 'CLIENT-TOKEN-BODY-FIELDS', applies: token, untested: noTokenRequest, sliceOf: byGrant, untestedSlice: grantUntested,
     violations: token.flatMap((e): Violation[] => {
-      const missing = ['client_id', 'client_secret', 'grant_type'].filter((f) => !e.bodyFields.includes(f));
+      // "Required when": always client_id, client_secret, grant_type; code with authorization_code; refresh_token with refresh_token.
+      const perGrant = e.grantType === 'authorization_code' ? ['code'] : e.grantType === 'refresh_token' ? ['refresh_token'] : [];
+      const missing = ['client_id', 'client_secret', 'grant_type', ...perGrant].filter((f) => !e.bodyFields.includes(f));
       return missing.length ? [[e, `not in the form body: ${missing.join(', ')}`]] : [];
     }),
   });
