@@ -140,7 +140,7 @@ export function mockBanner(inputs: {
   file: string;
   loginRedirectUri: string;
   style: CommandStyle;
-  opts: Pick<MockCommandOptions, 'fault' | 'seed' | 'credentials' | 'grade'>;
+  opts: Pick<MockCommandOptions, 'fault' | 'seed' | 'credentials' | 'grade' | 'profileOut'>;
 }): string {
   const { mock, file, loginRedirectUri, style, opts } = inputs;
   const signIn = new URL(`${mock.profile.authUrl}/authorization`);
@@ -160,7 +160,7 @@ export function mockBanner(inputs: {
     + `  test with: ${cmd('conformance', `--target ${file}`)}\n`
     + `  sign in with: ${cmd('login', `--target ${file}`)} (its redirect comes back to ${loginRedirectUri})\n`
     + `sign in as a fixture user (${hint}) starting at:\n  ${signIn.toString()}\n`
-    + (opts.grade ? `grading: every request of client ${mock.profile.clientId} is recorded; grade it with: ${cmd('conformance', '--client')}\n` : '')
+    + (opts.grade ? `grading: every request of client ${mock.profile.clientId} is recorded; grade it with: ${cmd('conformance', opts.profileOut ? `--client --target ${file}` : '--client')}\n` : '')
     + 'Ctrl-C stops it.\n'
   );
 }

@@ -40,6 +40,7 @@ describe('lockconf mock --profile-out (items 1 and 2)', () => {
         }, 50);
       });
       expect(running.output()).toContain(file);
+      expect(running.output()).toContain(`--client --target ${file}`);
       expect((await stat(file)).mode & 0o777).toBe(0o600);
       const profile = JSON.parse(await readFile(file, 'utf8')) as { controlUrl: string; controlToken: string };
       const answer = await request(`${profile.controlUrl}/grading`, { headers: { 'x-control-token': profile.controlToken } });
