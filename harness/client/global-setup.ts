@@ -18,6 +18,8 @@ import type { LockconfSetup } from '../contracts.js';
 import { applicationUrls, controlOf, fetchRecording, probeUser } from './grading-client.js';
 import { judgeClient, type ProbeReport } from './judge.js';
 import { runProbes } from './probes.js';
+import { FLOW_ENDS, STATE_TAMPERS } from './probes/state.js';
+import { ENDPOINT } from '../catalog/slices/dimensions.js';
 import type {} from './provided-context.js';
 import type {} from '../service/provided-context.js';
 
@@ -38,7 +40,13 @@ export default async function setup(project: TestProject): Promise<void> {
   if (connectUrl) {
     probes = await runProbes({ authUrl: profile.authUrl, controlUrl, controlToken, userId: await probeUser(profile), connectUrl, refreshUrl, actionUrls });
   } else {
-    probes = { state: [{ tamper: 'suffix', flowEnd: 'approval', ran: false, why }], denial: { ran: false, why }, api401: { ran: false, why }, api401Family: [], refreshRefused: { ran: false, why } };
+    probes = {
+      state: FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ran: false as const, why }))),
+      denial: { ran: false, why },
+      api401: { ran: false, why },
+      api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
+      refreshRefused: { ran: false, why },
+    };
   }
   const recording = await fetchRecording(profile);
   const judgements = judgeClient(recording.events, profile.clientId, probes);
