@@ -89,6 +89,7 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--no-control', 'do not serve the control protocol')
     .option('--grade', "record every request of the application's client, for `conformance --client`")
     .option('--redirect-uri <url>', "the registered redirect_uri (your application's callback)")
+    .option('--profile-out <file>', 'write the profile (secrets included, mode 0600) to FILE instead of .lockconf/mock-target.json; written once the mock listens, removed when it stops')
     .option('--seed <n>', 'stable identities: the same client ID, secrets, user and lock IDs on every start with this seed', intOption('--seed', 0, 2 ** 31 - 1))
     .option('--credentials <file>', 'stable identities from a JSON file (clientId, clientSecret, apiKey, controlToken, seed)')
     .option('--jitter [seed]', 'deliveries in a random order with random latency (0-300 ms), OAuth and API answers after a random delay (0-25 ms); the seed replays a round (default: a random one, printed)', intOption('--jitter', 0, 2 ** 31 - 1))

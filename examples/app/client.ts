@@ -13,12 +13,12 @@
  *   as they are (never URL-encoded); every answer's new x-access-token is adopted.
  *   A 401 means the token is dead: the user authorizes again.
  *
- * `faults` switches on the named mistakes of client-faults.ts (for lockconf's own
- * tests); leave it empty in a real application.
+ * `faults` switches on the mistakes of client-faults.ts, named or one slice of a
+ * rule (for lockconf's own tests); leave it empty in a real application.
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import type { ClientFault } from './client-faults.js';
+import { ClientFaults, type SlicedRequirement } from './client-faults.js';
 
 export interface ClientConfig {
   authUrl: string;
@@ -45,6 +45,8 @@ export interface Session {
   tokens: Tokens | null;
   /** The last code exchanged (only the reuses-code fault looks at it). */
   lastCode?: string;
+  /** Refreshes since the code grant (0: the next presents the code grant's refresh token). */
+  refreshLinks?: number;
 }
 
 /** The user has to go through authorization (again). */
@@ -60,26 +62,93 @@ export interface ApiAnswer {
   body: unknown;
 }
 
+/** The spec's name of an API call (`GET /users/me`, `POST /webhook/:lockID`, …). */
+function endpointOf(method: string, path: string): string {
+  if (path.startsWith('/remoteoperate/')) return '/remoteoperate/status';
+  if (path === '/webhook/user') return `${method} /webhook/user`;
+  if (path.startsWith('/webhook/')) return method === 'DELETE' ? 'DELETE /webhook/:lockID/:clientID' : 'POST /webhook/:lockID';
+  return `${method} ${path}`;
+}
+
+const STATE: SlicedRequirement = 'CLIENT-STATE-CHECKED';
+
 export class LockClient {
-  constructor(private readonly config: ClientConfig, private readonly faults: ReadonlySet<ClientFault> = new Set()) {}
+  readonly #faults: ClientFaults;
+  /** Every state handed out and not yet used (only the state-tamper=other-session fault accepts any of them). */
+  readonly #issuedStates = new Set<string>();
+
+  constructor(private readonly config: ClientConfig, faults: Iterable<string> = []) {
+    this.#faults = new ClientFaults(faults);
+  }
+
+  private breaks(id: SlicedRequirement, slice: Readonly<Record<string, string | null>>): boolean {
+    return this.#faults.breaks(id, slice);
+  }
 
   /** Step 1: where to send the user; the state is remembered in the session. */
   authorizationUrl(session: Session): string {
     session.state = randomBytes(24).toString('base64url');
-    const url = new URL(`${this.config.authUrl}/authorization`);
-    url.searchParams.set('client_id', this.config.clientId);
-    url.searchParams.set('redirect_uri', this.config.redirectUri);
-    if (!this.faults.has('no-state')) url.searchParams.set('state', session.state);
+    this.#issuedStates.add(session.state);
+    const params: Array<[string, string]> = [];
+    const leaves = (p: string) => this.breaks('CLIENT-AUTHZ-REQUEST', { 'authz-param': p });
+    if (!leaves('client_id')) params.push(['client_id', this.config.clientId]);
+    if (!leaves('redirect_uri')) params.push(['redirect_uri', this.redirectUriSent()]);
+    if (!leaves('state') && !this.#faults.has('no-state')) params.push(['state', session.state]);
+    if (this.breaks('CLIENT-SECRET-ONLY-IN-FORM', { 'request-kind': 'authorization' })) params.push(['client_secret', this.config.clientSecret]);
+    const raw = (k: string) => this.breaks('CLIENT-AUTHZ-URL-ENCODED', { 'authz-param': k }) || (k === 'redirect_uri' && this.#faults.has('raw-redirect-uri'));
+    const query = params.map(([k, v]) => `${k}=${raw(k) ? v : encodeURIComponent(v)}`).join('&');
+    return `${this.config.authUrl}/authorization?${query}`;
+  }
+
+  /** The registered redirect URI (a fault changes one component of it). */
+  private redirectUriSent(): string {
+    const registered = this.config.redirectUri;
+    const part = ['scheme', 'host', 'port', 'path', 'query', 'case'].find((p) => this.breaks('CLIENT-AUTHZ-REDIRECT-URI', { 'redirect-uri-part': p })
+      || (p === 'query' && this.#faults.has('redirect-uri-extra-query')));
+    if (!part) return registered;
+    const url = new URL(registered);
+    if (part === 'case') return registered.replace(url.pathname, url.pathname.toUpperCase());
+    if (part === 'scheme') url.protocol = url.protocol === 'https:' ? 'http:' : 'https:';
+    if (part === 'host') url.hostname = url.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+    if (part === 'port') url.port = String(Number(url.port || 80) + 1);
+    if (part === 'path') url.pathname = `${url.pathname}/again`;
+    if (part === 'query') url.searchParams.set('from', 'app');
     return url.toString();
+  }
+
+  /** Does the state of the redirect back match the one in progress? (Each fault compares one way wrongly.) */
+  private stateMatches(expected: string | null, got: string | null, approval: boolean): boolean {
+    if (this.#faults.has('ignores-state') || this.#faults.has('no-state')) return true;
+    if (approval && this.breaks(STATE, { 'flow-end': 'approval' })) return true;
+    if (got === null) return this.breaks(STATE, { 'state-tamper': 'missing' });
+    if (got === '') return expected === '' || this.breaks(STATE, { 'state-tamper': 'empty' });
+    if (this.breaks(STATE, { 'state-tamper': 'other-session' }) && this.#issuedStates.has(got)) return true;
+    if (expected === null) return false;
+    if (got === expected) return true;
+    if (this.breaks(STATE, { 'state-tamper': 'suffix' }) && got.startsWith(expected)) return true;
+    if (this.breaks(STATE, { 'state-tamper': 'prefix' }) && got.endsWith(expected)) return true;
+    if (this.breaks(STATE, { 'state-tamper': 'truncated' }) && expected.startsWith(got)) return true;
+    return this.breaks(STATE, { 'state-tamper': 'case' }) && got.toLowerCase() === expected.toLowerCase();
   }
 
   /** Step 3–4: the redirect back. Checks state, then exchanges the code. */
   async handleCallback(session: Session, query: URLSearchParams): Promise<'connected' | 'denied' | 'refused'> {
     const expected = session.state;
     session.state = null; // one use, whatever happens
-    if (!this.faults.has('ignores-state') && !this.faults.has('no-state') && (expected === null || query.get('state') !== expected)) return 'refused';
-    if (query.get('error') === 'access_denied') {
-      if (this.faults.has('exchanges-after-denial')) await this.exchangeCode(session, query.get('code') ?? session.lastCode ?? 'none');
+    const denied = query.get('error') === 'access_denied';
+    const outcome = await this.#callback(session, query, expected, denied);
+    const keeps = (flowEnd: string) => this.breaks('CLIENT-STATE-ONE-USE', { 'flow-end': flowEnd });
+    if (expected !== null && outcome === 'connected' && (keeps('approval') || this.#faults.has('reuses-state'))) session.state = expected;
+    if (expected !== null && outcome === 'denied' && keeps('cancellation')) session.state = expected;
+    if (outcome === 'denied' && this.breaks(STATE, { 'flow-end': 'cancellation' })) session.state = ''; // a reset that leaves an empty string
+    if (outcome !== 'refused' && expected !== null) this.#issuedStates.delete(expected);
+    return outcome;
+  }
+
+  async #callback(session: Session, query: URLSearchParams, expected: string | null, denied: boolean): Promise<'connected' | 'denied' | 'refused'> {
+    if (!this.stateMatches(expected, query.get('state'), !denied && query.has('code'))) return 'refused';
+    if (denied) {
+      if (this.#faults.has('exchanges-after-denial')) await this.exchangeCode(session, query.get('code') ?? session.lastCode ?? 'none');
       return 'denied';
     }
     const code = query.get('code');
@@ -89,42 +158,55 @@ export class LockClient {
 
   private async exchangeCode(session: Session, code: string): Promise<boolean> {
     const answer = await this.tokenRequest({ grant_type: 'authorization_code', code });
-    if (this.faults.has('reuses-code')) await this.tokenRequest({ grant_type: 'authorization_code', code });
+    if (this.#faults.has('reuses-code')) await this.tokenRequest({ grant_type: 'authorization_code', code });
     session.lastCode = code;
     if (!answer) return false;
     session.tokens = answer;
+    session.refreshLinks = 0;
     return true;
   }
 
-  /** The refresh grant: the new pair replaces the old one at once. */
+  /** The refresh grant: the new pair replaces the old one at once, and the new token is verified (GET /users/me). */
   async refresh(session: Session): Promise<void> {
     const current = session.tokens;
     if (!current) throw new NeedsAuthorization('not connected');
-    const presented = this.faults.has('refreshes-with-access-token') ? current.accessToken : current.refreshToken;
-    let answer = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: presented });
-    if (!answer && this.faults.has('retries-refused-refresh')) answer = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: presented });
+    const links = session.refreshLinks ?? 0;
+    const position = links === 0 ? 'first' : 'later';
+    const useAccess = this.#faults.has('refreshes-with-access-token') || this.breaks('CLIENT-REFRESH-STORE-NEW', { position });
+    const presented = useAccess ? current.accessToken : current.refreshToken;
+    const fields: Record<string, string> = this.#faults.has('refreshes-without-token') ? { grant_type: 'refresh_token' } : { grant_type: 'refresh_token', refresh_token: presented };
+    let answer = await this.tokenRequest(fields);
+    if (!answer && this.#faults.has('retries-refused-refresh')) answer = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: presented });
     if (!answer) {
       session.tokens = null; // a refused refresh token is dead: authorize again
       throw new NeedsAuthorization('the refresh was refused');
     }
-    session.tokens = this.faults.has('reuses-refresh-token') ? { ...answer, refreshToken: current.refreshToken } : answer;
+    if (this.breaks('CLIENT-REFRESH-SINGLE-USE', { position })) await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: presented });
+    const keepOld = this.#faults.has('reuses-refresh-token') || (this.#faults.has('stores-refresh-token-once') && links >= 1);
+    session.tokens = keepOld ? { ...answer, refreshToken: current.refreshToken } : answer;
+    session.refreshLinks = links + 1;
+    await this.api(session, 'GET', '/users/me'); // the spec's cheap call to verify a new access token
   }
 
   /** POST {auth_url}/access_token: a form with the client's credentials in the body. */
   private async tokenRequest(fields: Record<string, string>): Promise<Tokens | null> {
-    const inBasic = this.faults.has('secret-in-basic-only');
-    const form = new URLSearchParams(inBasic ? fields : { client_id: this.config.clientId, client_secret: this.config.clientSecret, ...fields });
+    const grant = { grant: fields.grant_type ?? null };
+    const inBasic = this.#faults.has('secret-in-basic-only');
+    const idInQuery = this.breaks('CLIENT-TOKEN-BODY-FIELDS', grant);
+    const credentials = { ...(idInQuery ? {} : { client_id: this.config.clientId }), client_secret: this.config.clientSecret };
+    const form = new URLSearchParams(inBasic ? fields : { ...credentials, ...fields });
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-    if (inBasic || this.faults.has('secret-in-basic')) {
+    if (inBasic || this.#faults.has('secret-in-basic') || this.breaks('CLIENT-TOKEN-NO-BASIC', grant)) {
       headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`).toString('base64')}`;
     }
     let body = form.toString();
-    if (this.faults.has('token-request-as-json')) {
+    if (this.#faults.has('token-request-as-json') || this.breaks('CLIENT-TOKEN-FORM-POST', grant)) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(Object.fromEntries(form));
     }
     const url = new URL(`${this.config.authUrl}/access_token`);
-    if (this.faults.has('secret-in-url')) url.searchParams.set('client_secret', this.config.clientSecret);
+    if (this.#faults.has('secret-in-url') || this.breaks('CLIENT-SECRET-ONLY-IN-FORM', { 'request-kind': 'token' })) url.searchParams.set('client_secret', this.config.clientSecret);
+    if (idInQuery) url.searchParams.set('client_id', this.config.clientId);
     const res = await request(url, { method: 'POST', headers, body });
     const text = await res.body.text();
     if (res.statusCode !== 200) return null;
@@ -137,14 +219,19 @@ export class LockClient {
   async api(session: Session, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<ApiAnswer> {
     const tokens = session.tokens;
     if (!tokens) throw new NeedsAuthorization('not connected');
+    const at = { endpoint: endpointOf(method, path) };
+    const encodeKey = this.#faults.has('url-encodes-headers') || this.breaks('CLIENT-API-HEADERS-NOT-ENCODED', at);
     const headers: Record<string, string> = {
-      'x-api-key': this.faults.has('url-encodes-headers') ? encodeURIComponent(this.config.apiKey) : this.config.apiKey,
-      'x-access-token': tokens.accessToken,
+      'x-api-key': encodeKey ? encodeURIComponent(this.config.apiKey) : this.config.apiKey,
+      'x-access-token': this.#faults.has('refresh-token-as-access-token') ? tokens.refreshToken : tokens.accessToken,
       'content-type': 'application/json',
     };
-    if (this.faults.has('no-api-key')) delete headers['x-api-key'];
-    if (this.faults.has('no-access-token')) delete headers['x-access-token'];
-    if (this.faults.has('no-content-type')) delete headers['content-type'];
+    if (this.#faults.has('no-api-key') || this.breaks('CLIENT-API-KEY-HEADER', at)) delete headers['x-api-key'];
+    if (this.#faults.has('no-access-token') || this.breaks('CLIENT-API-ACCESS-TOKEN-HEADER', at)) delete headers['x-access-token'];
+    if (this.#faults.has('no-content-type') || this.breaks('CLIENT-API-CONTENT-TYPE', at)) delete headers['content-type'];
+    if (this.breaks('CLIENT-SECRET-ONLY-IN-FORM', { 'request-kind': 'api' })) {
+      headers.authorization = `Basic ${Buffer.from(`${this.config.clientId}:${this.config.clientSecret}`).toString('base64')}`;
+    }
     const res = await request(`${this.config.baseUrl}${path}`, {
       method,
       headers,
@@ -152,11 +239,12 @@ export class LockClient {
     });
     const text = await res.body.text();
     const rotated = res.headers['x-access-token'];
-    if (res.statusCode >= 200 && res.statusCode < 300 && typeof rotated === 'string' && rotated && !this.faults.has('keeps-old-access-token')) {
-      session.tokens = { ...tokens, accessToken: rotated, receivedAt: Date.now() };
+    const adopts = !this.#faults.has('keeps-old-access-token') && !this.breaks('CLIENT-ADOPT-NEW-ACCESS-TOKEN', at);
+    if (res.statusCode >= 200 && res.statusCode < 300 && typeof rotated === 'string' && rotated && adopts && session.tokens) {
+      session.tokens = { ...session.tokens, accessToken: rotated, receivedAt: Date.now() };
     }
     if (res.statusCode === 401) {
-      if (this.faults.has('stays-on-401')) return { status: 401, body: null };
+      if (this.#faults.has('stays-on-401') || this.breaks('CLIENT-REAUTHORIZE-ON-401', at)) return { status: 401, body: null };
       session.tokens = null;
       throw new NeedsAuthorization('the access token was refused (401)');
     }
@@ -169,22 +257,46 @@ export class LockClient {
     return { status: res.statusCode, body: parsed };
   }
 
+  private clientIdFor(endpoint: string): string {
+    const other = this.#faults.has('webhook-other-client-id') || this.breaks('CLIENT-WEBHOOK-CLIENT-ID', { endpoint });
+    return other ? `${this.config.clientId}-other` : this.config.clientId;
+  }
+
   /** POST /webhook/:lockID: a lock registration naming this application's client_id. */
   async watchLock(session: Session, lockId: string, url: string, custom: { header: string; token: string }): Promise<ApiAnswer> {
-    const groups = this.faults.has('webhook-user-group-on-lock') ? ['operation', 'lifecycle'] : ['operation', 'battery'];
+    const endpoint = 'POST /webhook/:lockID';
+    const wrong = this.#faults.has('webhook-user-group-on-lock') || this.breaks('CLIENT-WEBHOOK-GROUPS', { endpoint });
     return this.api(session, 'POST', `/webhook/${encodeURIComponent(lockId)}`, {
-      url,
-      method: 'POST',
-      clientID: this.faults.has('webhook-other-client-id') ? `${this.config.clientId}-other` : this.config.clientId,
-      header: custom.header,
-      token: custom.token,
-      notificationTypes: groups,
+      url, method: 'POST', clientID: this.clientIdFor(endpoint), header: custom.header, token: custom.token,
+      notificationTypes: wrong ? ['operation', 'lifecycle'] : ['operation', 'battery'],
+    });
+  }
+
+  /** POST /webhook/user: the user registration, same body shape, user groups. */
+  async watchUser(session: Session, url: string, custom: { header: string; token: string }): Promise<ApiAnswer> {
+    const endpoint = 'POST /webhook/user';
+    const wrong = this.breaks('CLIENT-WEBHOOK-GROUPS', { endpoint });
+    return this.api(session, 'POST', '/webhook/user', {
+      url, method: 'POST', clientID: this.clientIdFor(endpoint), header: custom.header, token: custom.token,
+      notificationTypes: wrong ? ['lockmembership', 'battery'] : ['lockmembership', 'lifecycle'],
     });
   }
 
   /** DELETE /webhook/:lockID/:clientID, with no body. */
   async unwatchLock(session: Session, lockId: string): Promise<ApiAnswer> {
-    const path = `/webhook/${encodeURIComponent(lockId)}/${encodeURIComponent(this.config.clientId)}`;
-    return this.api(session, 'DELETE', path, this.faults.has('delete-with-body') ? { lockId } : undefined);
+    const endpoint = 'DELETE /webhook/:lockID/:clientID';
+    const path = `/webhook/${encodeURIComponent(lockId)}/${encodeURIComponent(this.clientIdFor(endpoint))}`;
+    const withBody = this.#faults.has('delete-with-body') || this.breaks('CLIENT-DELETE-NO-BODY', { endpoint });
+    return this.api(session, 'DELETE', path, withBody ? { lockId } : undefined);
+  }
+
+  /** DELETE /webhook/user, with no body. */
+  async unwatchUser(session: Session): Promise<ApiAnswer> {
+    return this.api(session, 'DELETE', '/webhook/user', this.breaks('CLIENT-DELETE-NO-BODY', { endpoint: 'DELETE /webhook/user' }) ? { user: true } : undefined);
+  }
+
+  /** The status check: the service sends a status webhook to every listener of the lock. */
+  async checkStatus(session: Session, lockId: string): Promise<ApiAnswer> {
+    return this.api(session, 'PUT', `/remoteoperate/${encodeURIComponent(lockId)}/status`);
   }
 }

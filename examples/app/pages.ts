@@ -8,6 +8,8 @@
  *   POST /connect   starts authorization (303 to the authorization endpoint)
  *   POST /refresh   refreshes the session's token now
  *   POST /watch     registers a lock webhook (form field lockId); POST /unwatch deletes it
+ *   POST /status    asks the lock's status (form field lockId)
+ *   POST /watch-user, /unwatch-user   registers / deletes the user webhook
  * Every POST is a form carrying the page's CSRF token (@fastify/csrf-protection,
  * bound to the session): a POST without it is refused with 403, so a driver
  * that does not read the page cannot press these buttons.
@@ -65,7 +67,8 @@ export function examplePages(deps: PagesDeps) {
           .join('');
         return html(reply, 'Lock app', `<p>Connected: ${locks.length} lock(s).</p>`
           + form('/refresh', csrf, '<button type="submit" id="refresh">Refresh the token</button>')
-          + form('/watch', csrf, `<label>Lock <select name="lockId">${options}</select></label> <button type="submit">Register webhook</button> <button type="submit" formaction="/unwatch">Delete webhook</button>`));
+          + form('/watch', csrf, `<label>Lock <select name="lockId">${options}</select></label> <button type="submit">Register webhook</button> <button type="submit" formaction="/status">Check the lock's status</button> <button type="submit" formaction="/unwatch">Delete webhook</button>`)
+          + form('/watch-user', csrf, '<button type="submit">Watch my account</button> <button type="submit" formaction="/unwatch-user">Stop watching my account</button>'));
       });
     });
 
@@ -94,13 +97,22 @@ export function examplePages(deps: PagesDeps) {
       });
     });
 
-    app.post('/unwatch', guarded, async (request, reply) => {
-      const session = sessionOf(request, reply);
-      return withTokens(reply, async () => {
-        const answer = await client.unwatchLock(session, lockIdOf(request));
-        if (answer.status >= 300) return reply.code(502).type('text/html; charset=utf-8').send(page('Lock app', `<p>The service answered ${answer.status}.</p><p><a href="/">Back</a></p>`));
-        return reply.redirect('/', 303);
+    const act = (path: string, call: (session: Session, request: FastifyRequest) => Promise<{ status: number }>) => {
+      app.post(path, guarded, async (request, reply) => {
+        const session = sessionOf(request, reply);
+        return withTokens(reply, async () => {
+          const answer = await call(session, request);
+          if (answer.status >= 300) return reply.code(502).type('text/html; charset=utf-8').send(page('Lock app', `<p>The service answered ${answer.status}.</p><p><a href="/">Back</a></p>`));
+          return reply.redirect('/', 303);
+        });
       });
+    };
+    act('/unwatch', (session, request) => client.unwatchLock(session, lockIdOf(request)));
+    act('/status', (session, request) => client.checkStatus(session, lockIdOf(request)));
+    act('/watch-user', (session) => {
+      const { url, header, token } = deps.webhook();
+      return client.watchUser(session, url, { header, token });
     });
+    act('/unwatch-user', (session) => client.unwatchUser(session));
   };
 }

@@ -6,6 +6,8 @@
  *   GET  /refresh    refreshes the session's token now (a "refresh" button; lockconf's probes use it)
  *   POST /watch?lockId=…   registers a lock webhook to this app's /webhook
  *   POST /unwatch?lockId=… deletes that registration
+ *   POST /watch-user, /unwatch-user   registers / deletes the user webhook (user events)
+ *   POST /status?lockId=…  asks the lock's status (the service sends a status webhook)
  *   POST /webhook    the webhook receiver (examples/app/receiver.ts)
  * Sessions live in memory, named by an HttpOnly cookie.
  * With `pages: true` (PAGES=1) the page, refresh and webhook actions are real HTML pages
@@ -19,13 +21,13 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { LockClient, NeedsAuthorization, type ClientConfig, type Session } from './client.js';
-import type { ClientFault } from './client-faults.js';
 import { webhookReceiver, type WebhookEvent } from './receiver.js';
 import { examplePages } from './pages.js';
 
 export interface ExampleAppOptions {
   config: ClientConfig;
-  faults?: Iterable<ClientFault>;
+  /** Faults of client-faults.ts (named, or `ID@dim=value`); none in a real application. */
+  faults?: Iterable<string>;
   host?: string;
   port?: number;
   /** The pages variant (pages.ts): a connect page, CSRF-protected POST forms for refresh and the webhook actions. */
@@ -49,7 +51,7 @@ function page(title: string, body: string): string {
 }
 
 export async function startExampleApp(opts: ExampleAppOptions): Promise<ExampleApp> {
-  const client = new LockClient(opts.config, new Set(opts.faults ?? []));
+  const client = new LockClient(opts.config, opts.faults ?? []);
   const sessions = new Map<string, Session>();
   const webhookToken = randomBytes(16).toString('hex');
   const app = Fastify({ logger: false });
@@ -126,6 +128,19 @@ export async function startExampleApp(opts: ExampleAppOptions): Promise<ExampleA
         return reply.code(answer.status < 300 ? 200 : 502).send({ status: answer.status });
       });
     });
+
+    const act = (path: string, call: (session: Session, request: FastifyRequest) => Promise<{ status: number }>) => {
+      app.post(path, async (request, reply) => {
+        const session = sessionOf(request, reply);
+        return withTokens(reply, async () => {
+          const answer = await call(session, request);
+          return reply.code(answer.status < 300 ? 200 : 502).send({ status: answer.status });
+        });
+      });
+    };
+    act('/watch-user', (session) => client.watchUser(session, `${url}/webhook`, { header: 'x-example-app', token: webhookToken }));
+    act('/unwatch-user', (session) => client.unwatchUser(session));
+    act('/status', (session, request) => client.checkStatus(session, lockIdOf(request)));
   }
 
   // ── Webhook receiver ─────────────────────────────────────────────────────

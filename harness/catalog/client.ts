@@ -18,10 +18,22 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   r('CLIENT-AUTHZ-REQUEST', 'MUST', O, 'Authorization code flow',
     'The application sends the user to GET {auth_url}/authorization with client_id, redirect_uri and state.',
     { reading: 'Every authorization request the mock receives for the client carries client_id, redirect_uri and a non-empty state.' }),
+  // get-auth-url-authorization/row-2
+  r('CLIENT-AUTHZ-REDIRECT-URI', 'MUST', O, 'GET {auth_url}/authorization',
+    'redirect_uri | yes | The registered redirect URL, URL-encoded.',
+    { reading: 'The redirect_uri of every authorization request, decoded, is the registered redirect URL: same scheme, host, port, path, query and letter case (the grading mock\'s --redirect-uri).' }),
+  // get-auth-url-authorization/para-2
+  r('CLIENT-AUTHZ-URL-ENCODED', 'MUST', O, 'GET {auth_url}/authorization',
+    'All values must be URL-encoded.',
+    { reading: 'The redirect_uri is sent URL-encoded: no ":", "/", "?", "@", "$", ",", ";", bracket, space, non-ASCII character or stray "%" left as it is, as every URL-encoding of a URL (encodeURIComponent, URLSearchParams) writes it. client_id and state are judged the same way when they hold such characters.' }),
   // authorization-code-flow/item-3
   r('CLIENT-STATE-CHECKED', 'MUST', O, 'Authorization code flow',
     'The application must check that state matches what it sent.',
-    { reading: 'Probe: lockconf signs in through the application\'s connect URL and brings the browser back with the state changed; the code of that redirect must never reach the token endpoint.' }),
+    { reading: 'Probe family: lockconf brings the browser back to the application with a code the mock issued and a state that is not the one in progress (a suffix or prefix added, cut short, empty, missing, letter case changed, the valid state of another session), while the flow is in progress after the user approved, and after the user cancelled it; the code must never reach the token endpoint. A percent-encoded equivalent of the state is the same state (not a violation).' }),
+  // get-auth-url-authorization/row-3
+  r('CLIENT-STATE-ONE-USE', 'SHOULD', O, 'GET {auth_url}/authorization',
+    'state | yes | Value chosen by the application; returned unchanged at the end; typically a CSRF guard.',
+    { reading: 'Probe: once a flow has ended (approved and signed in, or cancelled), a redirect back carrying that flow\'s state and a fresh code is not accepted: the code must never reach the token endpoint. SHOULD: the spec asks that state match what the application sent; that a CSRF guard is used once is OAuth\'s security practice (RFC 9700 §2.1), not the spec\'s words.' }),
   // post-auth-url-access-token/row-4
   r('CLIENT-CODE-FROM-REDIRECT', 'MUST', O, 'POST {auth_url}/access_token',
     'code | grant_type=authorization_code | Authorization code from the redirect.',
@@ -36,8 +48,8 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
     { reading: 'Every token request is a POST with Content-Type application/x-www-form-urlencoded.' }),
   // post-auth-url-access-token/row-1..3
   r('CLIENT-TOKEN-BODY-FIELDS', 'MUST', O, 'POST {auth_url}/access_token',
-    'client_id | always | Client ID. … client_secret | always | Client secret. … grant_type | always | authorization_code, client_credentials or refresh_token.',
-    { reading: 'Every token request carries client_id, client_secret and grant_type in its form body.' }),
+    'client_id | always | Client ID. … client_secret | always | Client secret. … grant_type | always | authorization_code, client_credentials or refresh_token. … code | grant_type=authorization_code | Authorization code from the redirect. … refresh_token | grant_type=refresh_token | Current refresh token.',
+    { reading: 'Every token request carries client_id, client_secret and grant_type in its form body, and code (authorization_code grant) or refresh_token (refresh_token grant) when its grant requires it.' }),
   // post-auth-url-access-token/para-2
   r('CLIENT-TOKEN-NO-BASIC', 'MUST', O, 'POST {auth_url}/access_token',
     'client_id and client_secret must be in the body; a Basic Authorization header is ignored (any values, real or bogus, are ignored) and must not be used to carry them.',
@@ -65,7 +77,7 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // request-headers-for-api-calls/row-2
   r('CLIENT-API-ACCESS-TOKEN-HEADER', 'MUST', O, 'Request headers for API calls',
     'x-access-token | <ACCESS_TOKEN>',
-    { reading: 'Every API call carries x-access-token.' }),
+    { reading: 'Every API call carries x-access-token, and it is an access token the service issued to this client (a token response\'s access_token or an answer\'s x-access-token), not a refresh token or a made-up value.' }),
   // request-headers-for-api-calls/row-3
   r('CLIENT-API-CONTENT-TYPE', 'MUST', O, 'Request headers for API calls',
     'content-type | application/json',

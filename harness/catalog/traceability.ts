@@ -51,6 +51,8 @@ export interface TraceInputs {
   sliceBreaks?: Readonly<Record<string, readonly string[]>>;
   /** The receiver catalog and its slice break points (examples/app/receiver-slice-faults.ts): the receiver part of requirement × slice. */
   receiver?: { requirements: readonly Requirement[]; sliceBreaks: Readonly<Record<string, readonly string[]>> };
+  /** CLIENT- requirement → the dimensions the example application's break point covers (examples/app/client-faults.ts). */
+  clientSliceBreaks?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The marker a reading carries when an RFC rule stays MUST because the spec implies it. */

@@ -25,10 +25,18 @@ export function conformance(id: string, title: string): void {
       const run = inject('lockconfClient');
       const judged = run.judgements.find((j) => j.id === id);
       if (!judged) throw new Error(`${id}: no judgement (the grading found no rule of that ID)`);
-      if (judged.status === 'not-tested') t.notTested(judged.reason);
+      if (judged.status === 'not-tested' && !judged.slices?.some((s) => s.status !== 'not-tested')) t.notTested(judged.reason);
       t.observe('requests checked', judged.checked);
       if (judged.evidence.length) t.observe('recorded requests', judged.evidence);
-      t.expect(judged.violations, `${id}: requests of the application that break the rule`).toEqual([]);
+      // Each declared slice is its own check (harness/catalog/slices/client.ts); what no slice holds is checked as a whole.
+      for (const slice of judged.slices ?? []) {
+        await t.slice({ [slice.dim]: slice.value }, () => {
+          if (slice.status === 'not-tested') t.notTested(slice.reason);
+          t.expect(slice.violations, `${id} on ${slice.dim}=${slice.value}: requests of the application that break the rule`).toEqual([]);
+        });
+      }
+      const sliced = new Set((judged.slices ?? []).flatMap((s) => s.violations));
+      t.expect(judged.violations.filter((v) => !sliced.has(v)), `${id}: requests of the application that break the rule`).toEqual([]);
     }, ctx, RUNTIME);
   });
 }

@@ -22,6 +22,8 @@ import { runProbes } from './probes.js';
 import { driverChoice, withUndriven } from './driver-choice.js';
 import { httpDrivers } from './drivers/http.js';
 import type { DriverFactory } from './drivers/driver.js';
+import { FLOW_ENDS, STATE_TAMPERS } from './probes/state.js';
+import { ENDPOINT } from '../catalog/slices/dimensions.js';
 import type {} from './provided-context.js';
 import type {} from '../service/provided-context.js';
 import { lockconfCommand } from '../commands/command-style.js';
@@ -54,7 +56,13 @@ export default async function setup(project: TestProject): Promise<void> {
       await drivers.close();
     }
   } else {
-    probes = { tamperedState: { ran: false, why }, denial: { ran: false, why }, api401: { ran: false, why }, refreshRefused: { ran: false, why } };
+    probes = {
+      state: FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ran: false as const, why }))),
+      denial: { ran: false, why },
+      api401: { ran: false, why },
+      api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
+      refreshRefused: { ran: false, why },
+    };
   }
   const recording = await fetchRecording(profile);
   const judgements = withUndriven(judgeClient(recording.events, profile.clientId, probes), undriven);

@@ -1,41 +1,64 @@
 /**
  * The active probes of client grading: lockconf plays the user's browser at the
  * application (its connect URL), acts as the user at the mock's consent step
- * (control POST /consent) and has the mock play the adversary once:
- *   session          sign in, open the app's page twice, POST each actionUrl, refresh twice (refreshUrl):
- *                    the ordinary life of a client
- *   tampered-state   the redirect back carries a changed state: its code must never be exchanged
+ * (control POST /consent) and has the mock play the adversary. One family per
+ * file under probes/:
+ *   session          sign in, the page, every action, the page, four refreshes (a chain of five
+ *                    tokens: later links count), the page and the actions again: the ordinary life
+ *   state            probes/state.ts: redirects back whose state is not the one in progress
  *   denial           the user cancels: no code exchange may follow
- *   api-401          the mock answers the app's next API call 401: the user must be sent through authorization again
+ *   api-401          probes/api-401.ts: a 401 on the page's call, then on each kind of call
  *   refresh-refused  the mock refuses the app's next refresh (400): the token must not be presented again
- * The browser is a driver (harness/client/drivers/driver.ts: plain HTTP, or Chromium with --browser); its steps are in probe-steps.ts. Markers in the
+ * The browser is a driver (harness/client/drivers/); its steps are in probe-steps.ts. Markers in the
  * mock's recording (POST /_control/grading/mark) delimit each probe for the judge.
  * Nothing a probe sees (codes, state, URLs with them) goes into its messages.
  */
-import { fingerprint } from '../../mock/grading/recording.js';
 import type { ProbeReport } from './judge.js';
 import { canRefresh, openDriver } from './drivers/open.js';
 import type { ProbeTarget } from './probe-target.js';
-import { ProbeFailure, authorize, control, failed, marked, signIn } from './probe-steps.js';
+import { authorize, control, failed, marked, signIn } from './probe-steps.js';
+import { api401Family, pageProbe } from './probes/api-401.js';
+import { stateFamily } from './probes/state.js';
 
 export type { ProbeTarget } from './probe-target.js';
 export { Browser } from './drivers/http.js';
 export { signIn } from './probe-steps.js';
 
-/** Runs every probe against the application; what each did, for the judge. */
-export async function runProbes(target: ProbeTarget): Promise<ProbeReport> {
+/** How many times the session refreshes: a chain of REFRESH_LINKS + 1 refresh tokens. */
+export const REFRESH_LINKS = 4;
+
+/** Which probes to run (default: all); a probe left out is reported as not run, with the reason. */
+export interface ProbeSelection {
+  session?: boolean;
+  /** The state family, or the part of it over these tampers and flow ends. */
+  state?: boolean | { tampers?: readonly string[]; flowEnds?: readonly string[] };
+  denial?: boolean;
+  api401?: boolean;
+  /** The 401 family, or its probes of these endpoints. */
+  api401Family?: boolean | readonly string[];
+  refreshRefused?: boolean;
+}
+
+const LEFT_OUT = { ran: false as const, why: 'left out of this run\'s probe selection' };
+
+/** Runs the probes against the application; what each did, for the judge. */
+export async function runProbes(target: ProbeTarget, select: ProbeSelection = {}): Promise<ProbeReport> {
   const report: ProbeReport = {};
   const noRefresh = 'the profile names no refreshUrl (an address of the application that makes it refresh now)';
+  const on = (part: unknown) => part !== false;
 
-  try {
+  if (on(select.session)) try {
     const browser = await openDriver(target);
     await marked(target, 'session', async () => {
       const home = await signIn(target, browser);
+      const actions = () => browser.act();
       await browser.browse(home);
-      await browser.act();
+      await actions();
+      await browser.browse(home);
       if (browser.canRefresh) {
-        await browser.refresh();
-        await browser.refresh();
+        for (let link = 0; link < REFRESH_LINKS; link++) await browser.refresh();
+        await browser.browse(home);
+        await actions();
         await browser.browse(home);
       }
     });
@@ -43,20 +66,10 @@ export async function runProbes(target: ProbeTarget): Promise<ProbeReport> {
     // The passive rules judge whatever the session left in the recording.
   }
 
-  try {
-    const browser = await openDriver(target);
-    const back = await authorize(target, browser, 'approve');
-    const url = new URL(back);
-    const code = url.searchParams.get('code');
-    if (!code) throw new ProbeFailure('the approval redirect carried no code');
-    url.searchParams.set('state', `${url.searchParams.get('state') ?? ''}tampered`);
-    await marked(target, 'tampered-state', () => browser.browse(url.toString()));
-    report.tamperedState = { ran: true, codeFp: fingerprint(code) };
-  } catch (err) {
-    report.tamperedState = failed(err);
-  }
+  report.state = on(select.state) ? await stateFamily(target, typeof select.state === 'object' ? select.state : {}) : [];
 
-  try {
+  if (!on(select.denial)) report.denial = LEFT_OUT;
+  else try {
     const browser = await openDriver(target);
     await marked(target, 'denial', async () => {
       const back = await authorize(target, browser, 'deny');
@@ -67,19 +80,11 @@ export async function runProbes(target: ProbeTarget): Promise<ProbeReport> {
     report.denial = failed(err);
   }
 
-  try {
-    const browser = await openDriver(target);
-    const home = await signIn(target, browser);
-    await marked(target, 'api-401', async () => {
-      await control(target, '/grading/probe', { kind: 'api-401' });
-      await browser.browse(home);
-    });
-    report.api401 = { ran: true };
-  } catch (err) {
-    report.api401 = failed(err);
-  }
+  report.api401 = on(select.api401) ? await pageProbe(target) : LEFT_OUT;
+  report.api401Family = on(select.api401Family) ? await api401Family(target, Array.isArray(select.api401Family) ? select.api401Family : undefined) : [];
 
-  if (!canRefresh(target)) report.refreshRefused = { ran: false, why: noRefresh };
+  if (!on(select.refreshRefused)) report.refreshRefused = LEFT_OUT;
+  else if (!canRefresh(target)) report.refreshRefused = { ran: false, why: noRefresh };
   else {
     try {
       const browser = await openDriver(target);

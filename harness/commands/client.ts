@@ -8,6 +8,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
+import { request } from 'undici';
 import { join, resolve } from 'node:path';
 import { CLIENT_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
@@ -37,7 +38,7 @@ export async function clientCommand(opts: ConformanceOptions & { browser?: boole
       ? `--target ${namedPath(opts.target, targetFile)}: no such file`
       : `no grading mock profile at ${targetFile}: start the mock with ${lockconfCommand('mock', '--grade')} (or name a profile with --target)`);
   }
-  await loadProfile({ file: targetFile, env: process.env }); // throws ERR_PROFILE_INVALID naming the field
+  const profile = await loadProfile({ file: targetFile, env: process.env }); // throws ERR_PROFILE_INVALID naming the field
   if (opts.browser) process.env.LOCKCONF_DRIVER = 'chromium';
   const { driver, browser } = await driverChoice(targetFile, process.env); // the browser section, checked before any run
   if (driver === 'chromium') chromiumPath(browser, process.env); // no Chromium: exit 2, saying how to install it
@@ -45,6 +46,10 @@ export async function clientCommand(opts: ConformanceOptions & { browser?: boole
     process.stdout.write(`${CLIENT_CATALOG.map((r) => `${r.id.padEnd(32)} ${r.level.padEnd(6)} ${r.section}`).join('\n')}\n`);
     return EXIT.OK;
   }
+
+  const named = opts.target ?? process.env.LOCKCONF_TARGET_FILE;
+  if (!named) process.stderr.write(`lockconf: grading the client of the mock whose profile is ${targetFile} (name another with --target)\n`);
+  if (profile) await ensureGradingMock(profile, targetFile, !named);
 
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
   const runDir = opts.out ? userPath(opts.out) : defaultRunDir(ROOT);
@@ -55,6 +60,28 @@ export async function clientCommand(opts: ConformanceOptions & { browser?: boole
   } finally {
     await release();
   }
+}
+
+/**
+ * The profile's grading mock must be running and grading: a profile whose mock has
+ * stopped (a stale file), or whose address another mock now holds, is refused with the
+ * file it came from, before any probe; never graded against whichever mock answers.
+ */
+async function ensureGradingMock(profile: { controlUrl?: string | null; controlToken?: string | null }, file: string, defaulted: boolean): Promise<void> {
+  if (!profile.controlUrl || !profile.controlToken) return; // the run reports the missing fields itself
+  const which = defaulted ? `the default profile ${file}` : file;
+  let status: number;
+  try {
+    const res = await request(`${profile.controlUrl}/grading?clientId=${encodeURIComponent('-')}`, {
+      headers: { 'x-control-token': profile.controlToken }, headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(15_000),
+    });
+    await res.body.dump();
+    status = res.statusCode;
+  } catch {
+    throw new UsageFailure(`${which} names a grading mock at ${profile.controlUrl} that is not running (a stale profile?): start it with ${lockconfCommand('mock', '--grade')}, or name the running mock's profile with --target`);
+  }
+  if (status === 401) throw new UsageFailure(`${which}: the mock at ${profile.controlUrl} refuses its control token: another mock holds that address now (a stale profile?); name the running mock's profile with --target`);
+  if (status === 404) throw new UsageFailure(`${which}: the mock at ${profile.controlUrl} does not grade: start it with ${lockconfCommand('mock', '--grade')}`);
 }
 
 async function grade(opts: ConformanceOptions, run: { only: string[] | null; runDir: string; allure: boolean; targetFile: string; driver: 'http' | 'chromium' }): Promise<number> {

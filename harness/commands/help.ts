@@ -38,6 +38,14 @@ Environment variables:
   LOCKCONF_LEASE_WAIT_MS     how long to wait for another run's lease on the target (default
                              60000; then exit 2 naming the holder)
   LOCKCONF_SEQUENTIAL=1      one test at a time, even when the fixtures let tests run side by side
+  LOCKCONF_CONNECT_URL       --client: the application's address that starts authorization
+                             (the profile's connectUrl); without it the probes do not run
+  LOCKCONF_REFRESH_URL       --client: an address that makes the application refresh its token
+                             now (the profile's refreshUrl)
+  LOCKCONF_ACTION_URLS       --client: addresses POSTed to once signed in, in order, space- or
+                             comma-separated (the profile's actionUrls)
+  LOCKCONF_TARGET_FILE       --client: the grading mock's profile when --target is not given
+                             (default .lockconf/mock-target.json)
   LOCKCONF_NO_ALLURE=1       same as --no-allure
   LOCKCONF_SIGNING_KEY       the Ed25519 private key's PEM file --certify signs with (never argv;
                              lockconf keygen --out DIR makes one; docs/certification.md)

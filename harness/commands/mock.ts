@@ -1,14 +1,18 @@
 /**
- * `mock`: the reference mock alone, its profile written to .lockconf/mock-target.json and a short banner printed (never a secret).
+ * `mock`: the reference mock alone, its profile written to .lockconf/mock-target.json (or to
+ * `--profile-out FILE`) and a short banner printed (never a secret). The file is written
+ * atomically once the mock listens, and removed when it stops (when it still holds this
+ * mock's profile): a file that exists names a running mock, so parallel mocks each write
+ * their own file and CI can wait for it without picking up a stale one.
  *
  * `--seed N` or `--credentials FILE` give it the same identities on every start
  * (client ID, secret, API key, control token, user and lock IDs). The profile file
  * names a second registered redirect URI, a loopback address on the next port, so
  * `npm run login -- --target .lockconf/mock-target.json` can be rehearsed against it.
  */
-import { chmod, mkdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, unlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import type { TargetProfile } from '../contracts.js';
@@ -35,6 +39,8 @@ export interface MockCommandOptions {
   jitter?: boolean | number;
   /** How the mock's pages name lockconf's commands (default: `npm run …`). */
   commandStyle?: CommandStyle;
+  /** Where to write the profile (default: .lockconf/mock-target.json of the checkout). */
+  profileOut?: string;
 }
 
 /** The fields a credentials file may fix; others are ignored, so a saved mock-target.json works too. */
@@ -127,7 +133,7 @@ export function mockBanner(inputs: {
   file: string;
   loginRedirectUri: string;
   style: CommandStyle;
-  opts: Pick<MockCommandOptions, 'fault' | 'seed' | 'credentials' | 'grade'>;
+  opts: Pick<MockCommandOptions, 'fault' | 'seed' | 'credentials' | 'grade' | 'profileOut'>;
 }): string {
   const { mock, file, loginRedirectUri, style, opts } = inputs;
   const signIn = new URL(`${mock.profile.authUrl}/authorization`);
@@ -147,7 +153,7 @@ export function mockBanner(inputs: {
     + `  test with: ${cmd('conformance', `--target ${file}`)}\n`
     + `  sign in with: ${cmd('login', `--target ${file}`)} (its redirect comes back to ${loginRedirectUri})\n`
     + `sign in as a fixture user (${hint}) starting at:\n  ${signIn.toString()}\n`
-    + (opts.grade ? `grading: every request of client ${mock.profile.clientId} is recorded; grade it with: ${cmd('conformance', '--client')}\n` : '')
+    + (opts.grade ? `grading: every request of client ${mock.profile.clientId} is recorded; grade it with: ${cmd('conformance', opts.profileOut ? `--client --target ${file}` : '--client')}\n` : '')
     + 'Ctrl-C stops it.\n'
   );
 }
@@ -158,16 +164,33 @@ export async function mockCommand(opts: MockCommandOptions): Promise<number> {
   const stopped = untilStopped();
   const style = await commandStyleOf(ROOT);
   const { mock, profile, loginRedirectUri } = await startCommandMock({ ...opts, commandStyle: style }, (line) => process.stderr.write(`mock: ${line}\n`));
-  const dir = join(WORK_ROOT, '.lockconf');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await chmod(dir, 0o700);
-  const file = join(dir, 'mock-target.json');
-  await writeFileAtomic(file, `${JSON.stringify(profile, null, 2)}\n`, { mode: 0o600 });
-  await chmod(file, 0o600);
+  const file = opts.profileOut ? resolve(opts.profileOut) : join(WORK_ROOT, '.lockconf', 'mock-target.json');
+  const text = `${JSON.stringify(profile, null, 2)}\n`;
+  try {
+    if (!opts.profileOut) {
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+      await chmod(dirname(file), 0o700);
+    }
+    await writeFileAtomic(file, text, { mode: 0o600 });
+    await chmod(file, 0o600);
+  } catch (err) {
+    await mock.close();
+    throw new UsageFailure(`${opts.profileOut ? '--profile-out ' : ''}${file}: cannot write the profile there (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
 
   // The profile (2,380 lines with its fixtures, and its secrets) is in the file only.
   process.stdout.write(mockBanner({ mock, file, loginRedirectUri, style, opts }));
   await stopped;
   await mock.close();
+  await removeOwnProfile(file, text);
   return EXIT.OK;
+}
+
+/** Removes the profile file on stop when it still holds this mock's profile (another mock may have written it since). */
+export async function removeOwnProfile(file: string, text: string): Promise<void> {
+  try {
+    if ((await readFile(file, 'utf8')) === text) await unlink(file);
+  } catch {
+    // Gone already, or unreadable: nothing of ours to remove.
+  }
 }

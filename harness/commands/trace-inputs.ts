@@ -16,6 +16,7 @@ import { FAULTS } from '../../mock/faults.js';
 import { SLICE_BREAKS } from '../../mock/slice-faults.js';
 import { RECEIVER_REQUIREMENTS } from '../catalog/receiver.js';
 import { RECEIVER_SLICE_BREAKS } from '../../examples/app/receiver-slice-faults.js';
+import { CLIENT_SLICE_BREAKS } from '../../examples/app/client-faults.js';
 import { ROOT } from './common.js';
 
 export async function traceInputs(root = ROOT): Promise<TraceInputs> {
@@ -30,5 +31,6 @@ export async function traceInputs(root = ROOT): Promise<TraceInputs> {
     controlText: await readFile(join(root, 'docs', 'control-protocol.md'), 'utf8'),
     sliceBreaks: Object.fromEntries(Object.entries(SLICE_BREAKS).map(([id, b]) => [id, b.dims])),
     receiver: { requirements: RECEIVER_REQUIREMENTS, sliceBreaks: Object.fromEntries(Object.entries(RECEIVER_SLICE_BREAKS).map(([id, b]) => [id, b.dims])) },
+    clientSliceBreaks: Object.fromEntries(Object.entries(CLIENT_SLICE_BREAKS).map(([id, b]) => [id, b.dims])),
   };
 }

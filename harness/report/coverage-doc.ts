@@ -12,7 +12,7 @@ import {
   testsByRequirement,
   type TraceInputs,
 } from '../catalog/traceability.js';
-import { renderSliceSection } from './slices-doc.js';
+import { renderClientSliceSection, renderSliceSection } from './slices-doc.js';
 
 function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -85,6 +85,7 @@ export function renderCoverageDoc(input: TraceInputs & { catalog: readonly Requi
       intro: 'The same discipline on the receiver side: each declared slice is checked by its own assertion in suites/receiver/ and broken by its own generated fault `ID@dim=value` in the example receiver (examples/app/receiver-slice-faults.ts); test/receiver/receiver-self-verification.test.ts runs one per requirement, `LOCKCONF_RECEIVER_MATRIX_SLICES=all` every one alone. The X-Signature forms are the one list of harness/catalog/signature-forms.ts, which the service checks accept too.',
     }));
   }
+  if (input.clientSliceBreaks) out.push(...renderClientSliceSection(input.catalog, input.clientSliceBreaks));
   out.push('');
   return out.join('\n');
 }

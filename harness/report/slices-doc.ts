@@ -75,3 +75,31 @@ function sliceRows(ids: readonly string[], byId: ReadonlyMap<string, Requirement
   }
   return out;
 }
+
+/**
+ * The application side's requirement × slice (the CLIENT- requirements): each declared
+ * slice with the example application's generated fault that breaks it
+ * (examples/app/client-faults.ts; test/client/ proves each caught by its requirement).
+ */
+export function renderClientSliceSection(catalog: readonly Requirement[], breaks: Readonly<Record<string, readonly string[]>>): string[] {
+  const clients = catalog.filter((r) => r.id.startsWith('CLIENT-') && slicesOf(r.id).length > 0);
+  const all = clients.flatMap((r) => slicesOf(r.id).map((s) => ({ id: r.id, ...s })));
+  const out: string[] = [
+    '',
+    '## Client slices: requirement × slice',
+    '',
+    'The application-side rules (`conformance --client`) declare their slices too (harness/catalog/slices/client.ts). Each is judged on its own (conformance.json lists it) and broken by its own generated fault `ID@dim=value` in the example application (examples/app/client-faults.ts: one break point per requirement); test/client/ proves each caught by its requirement on its slice (a sample in npm test, every one with `LOCKCONF_CLIENT_FAULTS=all`).',
+    '',
+    `- Requirements with slices: ${clients.length}; slices declared: ${all.length}; generated faults: ${all.filter((s) => breaks[s.id]?.includes(s.dim)).length}.`,
+    '',
+    '| Requirement | Slice | Generated fault of the example application |',
+    '|---|---|---|',
+  ];
+  for (const r of clients) {
+    slicesOf(r.id).forEach((s, i) => {
+      const fault = breaks[r.id]?.includes(s.dim) ? `\`${cell(`${r.id}@${s.dim}=${s.value}`)}\`` : '**none**';
+      out.push(`| ${i === 0 ? `\`${r.id}\` ${r.level}` : ''} | \`${cell(`${s.dim}=${s.value}`)}\` | ${fault} |`);
+    });
+  }
+  return out;
+}

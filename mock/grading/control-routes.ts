@@ -13,7 +13,7 @@ import { ControlError } from '../context.js';
 import { PROBE_KINDS, type GradingStore, type ProbeKind } from './store.js';
 
 const MarkBody = z.object({ label: z.string().min(1).max(100) });
-const ProbeBody = z.object({ kind: z.enum(PROBE_KINDS as [ProbeKind, ...ProbeKind[]]) });
+const ProbeBody = z.object({ kind: z.enum(PROBE_KINDS as [ProbeKind, ...ProbeKind[]]), endpoint: z.string().min(1).max(100).optional() });
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
@@ -42,8 +42,8 @@ export function registerGradingControl(app: FastifyInstance, store: GradingStore
   });
 
   app.post('/grading/probe', async (request, reply) => {
-    const { kind } = parse(ProbeBody, request.body);
-    active().arm(kind);
+    const { kind, endpoint } = parse(ProbeBody, request.body);
+    active().arm(kind, endpoint ?? null);
     return reply.code(204).send();
   });
 

@@ -65,3 +65,45 @@ export function queryNames(url: string): string[] {
 export function gradingApiKey(random: Buffer): string {
   return `${random.toString('base64').replace(/=+$/, '')}+/k`;
 }
+
+/** The endpoint as the spec names it (`GET /users/me`, `/remoteoperate/status`), from the method and the route's pattern; null for another path. */
+export function specEndpointName(method: string, route: string): string | null {
+  const r = route.replace(/^\/api/, '');
+  if (r.startsWith('/remoteoperate/')) return '/remoteoperate/status';
+  const name = `${method.toUpperCase()} ${r}`;
+  const known = ['GET /users/me', 'GET /users/locks/mine', 'POST /webhook/:lockID', 'POST /webhook/user', 'DELETE /webhook/:lockID/:clientID', 'DELETE /webhook/user'];
+  return known.includes(name) ? name : null;
+}
+
+const REGISTERED_PARTS = ['scheme', 'host', 'port', 'path', 'query'] as const;
+
+/** The components of a redirect_uri that differ from the registered one: scheme, host, port, path, query, or only the letter case. */
+export function redirectUriDiff(sent: string, registered: string): string[] {
+  if (sent === registered) return [];
+  if (sent.toLowerCase() === registered.toLowerCase()) return ['case'];
+  let a: URL;
+  let b: URL;
+  try {
+    a = new URL(sent);
+    b = new URL(registered);
+  } catch {
+    return ['path'];
+  }
+  const of = (u: URL) => ({ scheme: u.protocol, host: u.hostname, port: u.port, path: u.pathname.toLowerCase(), query: u.search });
+  const [x, y] = [of(a), of(b)];
+  const differ = REGISTERED_PARTS.filter((p) => x[p] !== y[p]);
+  return differ.length ? differ : ['case'];
+}
+
+/** The parameters of a raw query string whose value holds a character URL-encoding escapes (":", "/", "?", "@", "$", ",", ";", "[", "]", a space, non-ASCII, a "%" not starting an escape). */
+export function unencodedParams(rawUrl: string, names: readonly string[]): string[] {
+  const query = rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1).split('#')[0]! : '';
+  const out: string[] = [];
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? '' : pair.slice(eq + 1);
+    if (names.includes(name) && /[:/?@$,;[\] "<>\\^`{|}]|[^\x00-\x7f]|%(?![0-9A-Fa-f]{2})/.test(value) && !out.includes(name)) out.push(name);
+  }
+  return out;
+}

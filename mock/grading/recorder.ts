@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MockContext } from '../context.js';
-import { basicCredentials, decodedHeader, gradingApiKey, headerState, placesOf, queryNames, stringFields } from './inspect.js';
+import { basicCredentials, decodedHeader, gradingApiKey, headerState, placesOf, queryNames, redirectUriDiff, specEndpointName, stringFields, unencodedParams } from './inspect.js';
 import { fingerprint, type ApiEvent, type TokenEvent } from './recording.js';
 import { GradingStore } from './store.js';
 
@@ -46,14 +46,18 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
   if (!opts.fixedApiKey) ctx.credentials.apiKey = gradingApiKey(randomBytes(24));
   const secret = () => ctx.credentials.clientSecret;
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (request) => {
     arrivals.set(request, store.tick());
-    if (pathOf(request).startsWith('/api/') && store.take('api-401')) {
-      return reply.code(401).send({ error: 'invalid_token', message: 'x-access-token is invalid or expired; the user must authorize again' });
-    }
   });
 
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', async (request, reply) => {
+    // The armed 401 answers once the body is read, so that the refused request (a registration, say) is recorded in full.
+    if (pathOf(request).startsWith('/api/')) {
+      if (store.take('api-401', specEndpointName(request.method, request.routeOptions.url ?? pathOf(request)))) {
+        return reply.code(401).send({ error: 'invalid_token', message: 'x-access-token is invalid or expired; the user must authorize again' });
+      }
+      return;
+    }
     if (!pathOf(request).endsWith('/oauth/access_token')) return;
     const form = stringFields(request.body);
     const token = form.get('refresh_token');
@@ -80,9 +84,13 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     const status = reply.statusCode;
     if (path.endsWith('/oauth/authorization') && request.method === 'GET') {
       const q = new URL(request.url, 'http://mock.invalid').searchParams;
+      const redirectUri = q.get('redirect_uri');
       store.add({
-        type: 'authorize', at, ...ticks, clientId: q.get('client_id'), status,
-        hasClientId: !!q.get('client_id'), hasRedirectUri: !!q.get('redirect_uri'), hasState: !!q.get('state'),
+        // A request naming no client is the mock's own client's (a grading mock serves one): judged, never filtered out.
+        type: 'authorize', at, ...ticks, clientId: q.get('client_id') || ctx.credentials.clientId, status,
+        hasClientId: !!q.get('client_id'), hasRedirectUri: !!redirectUri, hasState: !!q.get('state'),
+        ...(redirectUri ? { redirectUriParts: redirectUriDiff(redirectUri, ctx.credentials.redirectUri) } : {}),
+        unencoded: unencodedParams(request.url, ['client_id', 'redirect_uri', 'state']),
         secretIn: placesOf(secret(), [['url', request.url]]),
       });
     } else if (path.endsWith('/oauth/consent') || path.endsWith('/_control/consent')) {
@@ -134,12 +142,13 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     return {
       type: 'token', at, status,
       // A body that is not a form still names its client (JSON, say): the request is this client's mistake.
-      clientId: form.get('client_id') ?? stringFields(request.body).get('client_id') ?? query.get('client_id') ?? basic?.id ?? null,
+      // …and one that names no client at all is the mock's own client's.
+      clientId: form.get('client_id') ?? stringFields(request.body).get('client_id') ?? query.get('client_id') ?? basic?.id ?? ctx.credentials.clientId,
       method: request.method,
       contentType,
       bodyFields: [...form.keys()],
       queryFields: queryNames(request.url),
-      grantType: form.get('grant_type') ?? query.get('grant_type') ?? null,
+      grantType: form.get('grant_type') ?? stringFields(request.body).get('grant_type') ?? query.get('grant_type') ?? null,
       basicHeader: /^Basic\s/i.test(authorization ?? ''),
       secretIn: placesOf(secret(), [['url', request.url], ...otherHeaders, ['body (not a form)', body]]),
       codeFp: code ? fingerprint(code) : null,
@@ -155,11 +164,14 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     const token = decodedHeader(request.headers['x-access-token']);
     let clientId: string | null = apiKey === 'ok' || apiKey === 'url-encoded' ? ctx.credentials.clientId : null;
     if (clientId === null && token) clientId = (await ctx.tokens.verify(token))?.clientId ?? null;
+    clientId ??= ctx.credentials.clientId; // a call naming no client is the mock's own client's (a grading mock serves one)
     const json = stringFields(request.body);
     const rawBody = request.body === undefined || request.body === null ? undefined : JSON.stringify(request.body);
     const length = Number(header(request, 'content-length') ?? '0');
     const rotated = reply.getHeader('x-access-token');
     const headers = Object.entries(request.headers).map(([name, v]): [string, string | undefined] => [`header:${name}`, Array.isArray(v) ? v.join(',') : v]);
+    const basic = basicCredentials(header(request, 'authorization'));
+    if (basic && basic.secret === secret()) headers.push(['header:authorization (Basic)', secret()]);
     let registration: ApiEvent['registration'] = null;
     if (request.method === 'POST' && route.startsWith('/webhook/') && request.body && typeof request.body === 'object') {
       const groups = (request.body as { notificationTypes?: unknown }).notificationTypes;

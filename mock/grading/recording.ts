@@ -34,6 +34,10 @@ export interface AuthorizeEvent extends Base {
   hasRedirectUri: boolean;
   hasState: boolean;
   status: number;
+  /** The components of redirect_uri (decoded) that differ from the registered one: scheme, host, port, path, query, case (absent without redirect_uri). */
+  redirectUriParts?: string[];
+  /** The parameters (client_id, redirect_uri, state) whose raw value holds a character URL-encoding escapes. */
+  unencoded?: string[];
   /** Where the client secret appeared ('url'). */
   secretIn: string[];
 }

@@ -15,7 +15,8 @@ type NewEvent = GradedEvent extends infer E ? (E extends GradedEvent ? Omit<E, '
 
 export class GradingStore {
   readonly #events: GradedEvent[] = [];
-  readonly #armed = new Set<ProbeKind>();
+  /** Armed probes, each with the endpoint it waits for (null: the next matching request). */
+  readonly #armed = new Map<ProbeKind, string | null>();
   #seq = 0;
   #tick = 0;
   #dropped = 0;
@@ -37,12 +38,16 @@ export class GradingStore {
     return this.#tick;
   }
 
-  arm(kind: ProbeKind): void {
-    this.#armed.add(kind);
+  /** Arms a probe; with `endpoint` (the spec's name, `GET /users/me`), it waits for a request to that endpoint. */
+  arm(kind: ProbeKind, endpoint: string | null = null): void {
+    this.#armed.set(kind, endpoint);
   }
 
-  /** True once per arming: the probe fires on the next matching request. */
-  take(kind: ProbeKind): boolean {
+  /** True once per arming: the probe fires on the next matching request (of its endpoint, when armed with one). */
+  take(kind: ProbeKind, endpoint: string | null = null): boolean {
+    if (!this.#armed.has(kind)) return false;
+    const wanted = this.#armed.get(kind);
+    if (wanted !== null && wanted !== endpoint) return false;
     return this.#armed.delete(kind);
   }
 

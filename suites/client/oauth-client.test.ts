@@ -9,7 +9,10 @@ import { conformance } from '../../harness/client/conformance.js';
 
 describe('Authorization code flow', () => {
   conformance('CLIENT-AUTHZ-REQUEST', 'authorization requests carry client_id, redirect_uri and state');
-  conformance('CLIENT-STATE-CHECKED', 'a redirect back with a changed state is not redeemed');
+  conformance('CLIENT-AUTHZ-REDIRECT-URI', 'the redirect_uri is the registered one, in every component');
+  conformance('CLIENT-AUTHZ-URL-ENCODED', 'the redirect_uri is sent URL-encoded');
+  conformance('CLIENT-STATE-CHECKED', 'no redirect back whose state is not the one in progress is redeemed, after approval or cancellation');
+  conformance('CLIENT-STATE-ONE-USE', 'the state of a flow that ended is not accepted again');
   conformance('CLIENT-CODE-FROM-REDIRECT', 'only codes from a redirect are exchanged; none after access_denied');
   conformance('CLIENT-CODE-ONCE', 'no authorization code is exchanged twice');
 });

@@ -51,7 +51,7 @@ describe('conformance --client --browser', () => {
     } finally {
       await example.close();
     }
-  }, 120_000);
+  }, 400_000);
 
   it('is refused without --client, exit 2 with one line', async () => {
     const run = await cli(['conformance', '--browser']);

@@ -9,6 +9,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
+import { declaredSlices, slicedRequirements } from '../../harness/catalog/slices/index.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { startGradedExample, writeProfile, type GradedExample } from './support/example.js';
 
@@ -35,7 +36,7 @@ async function gradeWithCli(example: GradedExample, extra: string[] = []) {
   const out = join(dir, 'out');
   const run = await cli(['conformance', '--client', '--target', target, '--out', out, ...extra]);
   const result = existsSync(join(out, 'conformance.json'))
-    ? (JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')) as { verdict: string; requirements: Array<{ id: string; status: string; reason: string }> })
+    ? (JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')) as { verdict: string; requirements: Array<{ id: string; status: string; reason: string; slices?: Array<{ slice: string; status: string; reason?: string }> }> })
     : null;
   return { run, out, result };
 }
@@ -50,6 +51,12 @@ describe.concurrent('conformance --client', () => {
       expect(result?.verdict).toBe('conformant');
       expect(result!.requirements.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
       expect(result!.requirements.every((r) => r.id.startsWith('CLIENT-'))).toBe(true);
+      // Traceability: every declared slice of every CLIENT- requirement was exercised by an assertion, and held.
+      for (const id of slicedRequirements().filter((i) => i.startsWith('CLIENT-'))) {
+        const slices = result!.requirements.find((r) => r.id === id)?.slices ?? [];
+        expect(slices.map((s) => s.slice), `${id} lists its declared slices`).toEqual(declaredSlices(id));
+        expect(slices.filter((s) => s.status !== 'passed').map((s) => `${id} [${s.slice}] ${s.status}: ${s.reason ?? ''}`)).toEqual([]);
+      }
       for (const file of ['index.html', 'junit.xml', 'conformance.json', 'allure-report/index.html']) expect(existsSync(join(out, file)), file).toBe(true);
       const p = example.mock.profile;
       for (const file of await filesUnder(out)) {

@@ -1,35 +1,51 @@
 /**
  * The example application's OAuth client, graded by the mock: correct, it is
- * judged conformant with every rule exercised; each named fault of
- * examples/app/client-faults.ts is caught by the requirement it breaks.
+ * judged conformant with every rule and every declared slice exercised; each
+ * named fault of examples/app/client-faults.ts, and each fault generated from a
+ * declared slice (`ID@dim=value`, test/client/support/client-slice-faults.ts),
+ * is caught by the requirement it breaks (generated ones: on that slice).
+ * npm test runs a sample of the generated faults; `LOCKCONF_CLIENT_FAULTS=all npx vitest
+ * run --project unit test/client/example-app.test.ts` runs every one.
  */
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CATALOG } from '../../harness/catalog/index.js';
 import { CLIENT_FAULTS, type ClientFault } from '../../examples/app/client-faults.js';
-import { gradeExample } from './support/example.js';
+import { gradeExample, probesFor } from './support/example.js';
+import { clientFaultsToRun, clientSliceTraceabilityProblems } from './support/client-slice-faults.js';
 
 describe('the example OAuth client, graded by the mock', () => {
-  it('is conformant: every CLIENT- rule exercised and held, the probes all ran', async () => {
+  it('is conformant: every CLIENT- rule and every declared slice exercised and held, the probes all ran', async () => {
     const { judgements, probes } = await gradeExample();
-    expect(probes).toEqual({
-      tamperedState: { ran: true, codeFp: expect.any(String) },
-      denial: { ran: true },
-      api401: { ran: true },
-      refreshRefused: { ran: true },
-    });
+    expect([probes.denial, probes.api401, probes.refreshRefused]).toEqual([{ ran: true }, { ran: true }, { ran: true }]);
+    expect(probes.state?.filter((p) => !p.ran)).toEqual([]);
+    expect(probes.state).toHaveLength(16);
+    expect(probes.api401Family?.filter((p) => !p.ran)).toEqual([]);
     expect(judgements.map((j) => j.id)).toEqual(CLIENT_CATALOG.map((r) => r.id));
     expect(judgements.filter((j) => j.status !== 'passed').map((j) => `${j.id}: ${j.status}: ${j.reason}`)).toEqual([]);
+    const slices = judgements.flatMap((j) => (j.slices ?? []).map((s) => ({ id: j.id, ...s })));
+    expect(slices.filter((s) => s.status !== 'passed').map((s) => `${s.id} [${s.dim}=${s.value}] ${s.status}: ${s.reason}`)).toEqual([]);
   });
 
   const faults = Object.entries(CLIENT_FAULTS) as Array<[ClientFault, (typeof CLIENT_FAULTS)[ClientFault]]>;
-  it('has a fault for every CLIENT- requirement', () => {
+  it('has a fault for every CLIENT- requirement, and a break point for every declared slice', () => {
     const covered = new Set<string>(faults.map(([, f]) => f.requirement));
     expect(CLIENT_CATALOG.filter((r) => !covered.has(r.id)).map((r) => r.id)).toEqual([]);
+    expect(clientSliceTraceabilityProblems()).toEqual([]);
   });
 
-  it.each(faults)('catches %s by its requirement', async (name, fault) => {
-    const { judgements } = await gradeExample([name]);
+  // Each fault runs the probes that exercise its rule (probesFor), side by side: the time is the mock's and the app's latency.
+  it.concurrent.each(faults)('catches %s by its requirement', async (name, fault) => {
+    const { judgements } = await gradeExample([name], probesFor(fault.requirement));
     const judged = judgements.find((j) => j.id === fault.requirement);
     expect(judged?.status, `${fault.requirement} for fault ${name}: ${judged?.reason}`).toBe('failed');
+  });
+
+  // A sample in npm test (the last value of each dimension of each requirement); LOCKCONF_CLIENT_FAULTS=all runs every one.
+  it.concurrent.each(clientFaultsToRun().map((f) => [f.name, f] as const))('catches the generated fault %s by its requirement, on its slice', async (_name, fault) => {
+    const { judgements } = await gradeExample([fault.name], probesFor(fault.requirement, fault.dim, fault.value));
+    const judged = judgements.find((j) => j.id === fault.requirement);
+    expect(judged?.status, `${fault.name}: ${judged?.reason}`).toBe('failed');
+    const slice = judged?.slices?.find((s) => s.dim === fault.dim && s.value === fault.value);
+    expect(slice?.status, `${fault.name} on its slice: ${slice?.reason}`).toBe('failed');
   });
 });

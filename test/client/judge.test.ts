@@ -52,7 +52,7 @@ describe('Authorization code flow', () => {
 
   it('CLIENT-STATE-CHECKED: not tested without the probe; failed when the tampered code is exchanged', () => {
     expect(judged(recording(redirect('c1'), codeGrant('c1')), 'CLIENT-STATE-CHECKED').reason).toContain('connectUrl');
-    const probes: ProbeReport = { tamperedState: { ran: true, codeFp: 'c1' } };
+    const probes: ProbeReport = { state: [{ tamper: 'suffix', flowEnd: 'approval', ran: true, codeFp: 'c1' }] };
     expect(judged(recording(redirect('c1')), 'CLIENT-STATE-CHECKED', probes).status).toBe('passed');
     expect(judged(recording(redirect('c1'), codeGrant('c1')), 'CLIENT-STATE-CHECKED', probes).status).toBe('failed');
   });
@@ -103,12 +103,15 @@ describe('Refresh flow', () => {
 
 describe('Request headers for API calls', () => {
   it('judges each header and their encoding', () => {
-    const bad = recording(api({ apiKey: 'missing', accessToken: 'missing', contentType: null }), api({ apiKey: 'url-encoded' }));
+    const bad = recording(codeGrant('c1'), api({ apiKey: 'missing', accessToken: 'missing', contentType: null }), api({ apiKey: 'url-encoded' }));
     expect(judged(bad, 'CLIENT-API-KEY-HEADER').violations).toHaveLength(1);
     expect(judged(bad, 'CLIENT-API-ACCESS-TOKEN-HEADER').violations).toHaveLength(1);
     expect(judged(bad, 'CLIENT-API-CONTENT-TYPE').violations).toHaveLength(1);
     expect(judged(bad, 'CLIENT-API-HEADERS-NOT-ENCODED').violations).toHaveLength(1);
     expect(judged(recording(api({ contentType: 'application/json; charset=utf-8' })), 'CLIENT-API-CONTENT-TYPE').status).toBe('passed');
+    // x-access-token carries an access token the service issued to this client (a token response's, or an answer's x-access-token).
+    expect(judged(recording(api({ accessFp: 'r0' })), 'CLIENT-API-ACCESS-TOKEN-HEADER').violations).toEqual([expect.stringContaining('not an access token the service issued')]);
+    expect(judged(recording(codeGrant('c1'), api({ accessFp: 'a0', rotatedFp: 'a1' }), api({ accessFp: 'a1' })), 'CLIENT-API-ACCESS-TOKEN-HEADER').status).toBe('passed');
   });
 
   it('CLIENT-ADOPT-NEW-ACCESS-TOKEN: the replaced token presented after its successor arrived fails', () => {
@@ -157,5 +160,71 @@ describe('the recording', () => {
     const events = recording({ type: 'mark', label: 'denial:start', clientId: null } as New, api({}), { type: 'mark', label: 'denial:end', clientId: null } as New);
     expect(window(events, 'denial')?.map((e) => e.seq)).toEqual([2]);
     expect(window(events, 'api-401')).toBeNull();
+  });
+});
+
+describe('slices (harness/catalog/slices/client.ts)', () => {
+  const slice = (j: ClientJudgement, dim: string, value: string) => j.slices?.find((s) => s.dim === dim && s.value === value);
+
+  it('judges each header rule per endpoint: a missing x-api-key on one endpoint fails that slice only; an endpoint never called is not tested', () => {
+    const events = recording(api({ route: '/users/me' }), api({ method: 'POST', route: '/webhook/user', apiKey: 'missing' }));
+    const j = judged(events, 'CLIENT-API-KEY-HEADER');
+    expect(j.status).toBe('failed');
+    expect(slice(j, 'endpoint', 'POST /webhook/user')?.status).toBe('failed');
+    expect(slice(j, 'endpoint', 'GET /users/me')?.status).toBe('passed');
+    expect(slice(j, 'endpoint', 'DELETE /webhook/user')).toMatchObject({ status: 'not-tested', reason: 'the application never called DELETE /webhook/user' });
+    expect(slice(judged(recording(api({ method: 'PUT', route: '/remoteoperate/:lockId/status' })), 'CLIENT-API-KEY-HEADER'), 'endpoint', '/remoteoperate/status')?.status).toBe('passed');
+  });
+
+  it('CLIENT-STATE-CHECKED: each probe is its tamper and its flow end; an exchanged probe code fails both slices', () => {
+    const probes: ProbeReport = { state: [
+      { tamper: 'suffix', flowEnd: 'approval', ran: true, codeFp: 'c1' },
+      { tamper: 'empty', flowEnd: 'cancellation', ran: true, codeFp: 'c2' },
+      { tamper: 'case', flowEnd: 'approval', ran: false, why: 'no letter' },
+      { tamper: 'replayed', flowEnd: 'approval', ran: true, codeFp: 'c3' },
+    ] };
+    const events = recording(redirect('c1'), redirect('c2'), codeGrant('c2'), redirect('c3'));
+    const j = judged(events, 'CLIENT-STATE-CHECKED', probes);
+    expect(j.status).toBe('failed');
+    expect(j.violations).toEqual([expect.stringContaining('whose state was empty (after cancellation) was exchanged')]);
+    expect(slice(j, 'state-tamper', 'empty')?.status).toBe('failed');
+    expect(slice(j, 'flow-end', 'cancellation')?.status).toBe('failed');
+    expect(slice(j, 'state-tamper', 'suffix')?.status).toBe('passed');
+    expect(slice(j, 'state-tamper', 'case')).toMatchObject({ status: 'not-tested', reason: expect.stringContaining('no letter') });
+    // The replayed probe is CLIENT-STATE-ONE-USE's (SHOULD): held here, broken when its code is exchanged.
+    expect(slice(judged(events, 'CLIENT-STATE-ONE-USE', probes), 'flow-end', 'approval')?.status).toBe('passed');
+    expect(slice(judged([...events, ...recording(codeGrant('c3'))].map((e, i) => ({ ...e, seq: i + 1, startTick: 2 * i + 1, endTick: 2 * i + 2 })), 'CLIENT-STATE-ONE-USE', probes), 'flow-end', 'approval')?.status).toBe('failed');
+  });
+
+  it('the refresh chain: a link past the first presenting a redeemed token fails position=later only', () => {
+    const chain = recording(redirect('c1'), codeGrant('c1'), token({ refreshFp: 'r0', issuedRefreshFp: 'r1' }), token({ refreshFp: 'r1', issuedRefreshFp: 'r2' }), token({ refreshFp: 'r1', status: 400 }));
+    const single = judged(chain, 'CLIENT-REFRESH-SINGLE-USE');
+    expect(slice(single, 'position', 'later')?.status).toBe('failed');
+    expect(slice(single, 'position', 'first')?.status).toBe('passed');
+    const store = judged(chain, 'CLIENT-REFRESH-STORE-NEW');
+    expect(slice(store, 'position', 'later')?.status).toBe('failed');
+  });
+
+  it('the authorization request: a missing parameter, a redirect_uri component, an unencoded value each fail their slice', () => {
+    const authz = (over: Record<string, unknown>): New => ({ type: 'authorize', hasClientId: true, hasRedirectUri: true, hasState: true, status: 200, secretIn: [], redirectUriParts: [], unencoded: [], ...over } as New);
+    expect(slice(judged(recording(authz({ hasClientId: false })), 'CLIENT-AUTHZ-REQUEST'), 'authz-param', 'client_id')?.status).toBe('failed');
+    expect(slice(judged(recording(authz({ hasClientId: false })), 'CLIENT-AUTHZ-REQUEST'), 'authz-param', 'state')?.status).toBe('passed');
+    const port = judged(recording(authz({ redirectUriParts: ['port'] })), 'CLIENT-AUTHZ-REDIRECT-URI');
+    expect([slice(port, 'redirect-uri-part', 'port')?.status, slice(port, 'redirect-uri-part', 'path')?.status]).toEqual(['failed', 'passed']);
+    expect(slice(judged(recording(authz({ unencoded: ['redirect_uri'] })), 'CLIENT-AUTHZ-URL-ENCODED'), 'authz-param', 'redirect_uri')?.status).toBe('failed');
+  });
+
+  it('CLIENT-REAUTHORIZE-ON-401 and CLIENT-ADOPT-NEW-ACCESS-TOKEN: the slice is the endpoint that answered, not the call that came after', () => {
+    const refused = recording(api({ method: 'DELETE', route: '/webhook/user', status: 401, accessFp: 'a0' }), api({ route: '/users/locks/mine', accessFp: 'a0' }));
+    const reauth = judged(refused, 'CLIENT-REAUTHORIZE-ON-401');
+    expect(slice(reauth, 'endpoint', 'DELETE /webhook/user')?.status).toBe('failed');
+    expect(slice(reauth, 'endpoint', 'GET /users/locks/mine')?.status).toBe('not-tested');
+    const kept = recording(api({ route: '/users/me', accessFp: 'a0', rotatedFp: 'a1' }), api({ route: '/users/locks/mine', accessFp: 'a0' }));
+    expect(slice(judged(kept, 'CLIENT-ADOPT-NEW-ACCESS-TOKEN'), 'endpoint', 'GET /users/me')?.status).toBe('failed');
+  });
+
+  it('the secret: a Basic header on an API call fails request-kind=api', () => {
+    const j = judged(recording(api({ secretIn: ['header:authorization (Basic)'] })), 'CLIENT-SECRET-ONLY-IN-FORM');
+    expect(slice(j, 'request-kind', 'api')?.status).toBe('failed');
   });
 });

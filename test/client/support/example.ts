@@ -6,9 +6,8 @@
 import { writeFile } from 'node:fs/promises';
 import { createMock, type RunningMock } from '../../../mock/server.js';
 import { startExampleApp, type ExampleApp } from '../../../examples/app/server.js';
-import type { ClientFault } from '../../../examples/app/client-faults.js';
 import { judgeClient, type ClientJudgement, type ProbeReport } from '../../../harness/client/judge.js';
-import { runProbes } from '../../../harness/client/probes.js';
+import { runProbes, type ProbeSelection } from '../../../harness/client/probes.js';
 
 export interface GradedExample {
   mock: RunningMock;
@@ -18,7 +17,7 @@ export interface GradedExample {
   close(): Promise<void>;
 }
 
-export async function startGradedExample(faults: ClientFault[] = []): Promise<GradedExample> {
+export async function startGradedExample(faults: string[] = []): Promise<GradedExample> {
   const mock = await createMock({ grade: true });
   const p = mock.profile;
   const config = { authUrl: p.authUrl, baseUrl: p.baseUrl, clientId: p.clientId, clientSecret: p.clientSecret, apiKey: p.apiKey, redirectUri: '' };
@@ -31,7 +30,10 @@ export async function startGradedExample(faults: ClientFault[] = []): Promise<Gr
     redirectUri: config.redirectUri,
     connectUrl: `${app.url}/connect`,
     refreshUrl: `${app.url}/refresh`,
-    actionUrls: [`${app.url}/watch?lockId=${lockId}`, `${app.url}/unwatch?lockId=${lockId}`],
+    actionUrls: [
+      `${app.url}/watch?lockId=${lockId}`, `${app.url}/watch-user`, `${app.url}/status?lockId=${lockId}`,
+      `${app.url}/unwatch?lockId=${lockId}`, `${app.url}/unwatch-user`,
+    ],
   };
   return {
     mock,
@@ -49,7 +51,7 @@ export async function writeProfile(example: GradedExample, file: string): Promis
 }
 
 /** Probes, then the judgement of the recording. */
-export async function gradeExample(faults: ClientFault[] = []): Promise<{ judgements: ClientJudgement[]; probes: ProbeReport }> {
+export async function gradeExample(faults: string[] = [], select: ProbeSelection = {}): Promise<{ judgements: ClientJudgement[]; probes: ProbeReport }> {
   const example = await startGradedExample(faults);
   try {
     const p = example.mock.profile;
@@ -61,10 +63,30 @@ export async function gradeExample(faults: ClientFault[] = []): Promise<{ judgem
       connectUrl: example.profile.connectUrl as string,
       refreshUrl: example.profile.refreshUrl as string,
       actionUrls: example.profile.actionUrls as string[],
-    });
+    }, select);
     const recording = example.mock.ctx.grading!.snapshot(p.clientId);
     return { judgements: judgeClient(recording.events, p.clientId, probes), probes };
   } finally {
     await example.close();
+  }
+}
+
+const ONLY_SESSION: ProbeSelection = { state: false, denial: false, api401: false, api401Family: false, refreshRefused: false };
+
+/** The probes a fault of `requirement` (on `dim=value`) needs to show: the session, or the one family that exercises it. */
+export function probesFor(requirement: string, dim?: string, value?: string): ProbeSelection {
+  switch (requirement) {
+    case 'CLIENT-STATE-CHECKED':
+      return { ...ONLY_SESSION, session: false, state: dim === 'flow-end' ? { flowEnds: [value!] } : dim ? { tampers: [value!] } : { tampers: ['suffix'], flowEnds: ['approval'] } };
+    case 'CLIENT-STATE-ONE-USE':
+      return { ...ONLY_SESSION, session: false, state: { tampers: ['replayed'], flowEnds: dim ? [value!] : ['approval'] } };
+    case 'CLIENT-REAUTHORIZE-ON-401':
+      return dim ? { ...ONLY_SESSION, session: false, api401Family: [value!] } : { ...ONLY_SESSION, session: false, api401: true };
+    case 'CLIENT-CODE-FROM-REDIRECT':
+      return { ...ONLY_SESSION, denial: true };
+    case 'CLIENT-REFRESH-NO-RETRY':
+      return { ...ONLY_SESSION, session: false, refreshRefused: true };
+    default:
+      return ONLY_SESSION;
   }
 }

@@ -8,9 +8,8 @@ import type { Browser } from 'playwright-core';
 import { request } from 'undici';
 import { createMock, type RunningMock } from '../../../mock/server.js';
 import { startExampleApp, type ExampleApp } from '../../../examples/app/server.js';
-import type { ClientFault } from '../../../examples/app/client-faults.js';
 import { judgeClient, type ClientJudgement, type ProbeReport } from '../../../harness/client/judge.js';
-import { runProbes } from '../../../harness/client/probes.js';
+import { runProbes, type ProbeSelection } from '../../../harness/client/probes.js';
 import { parseDriverFields } from '../../../harness/client/drivers/browser-steps.js';
 import { chromiumDrivers } from '../../../harness/client/drivers/chromium.js';
 import { httpDrivers } from '../../../harness/client/drivers/http.js';
@@ -24,7 +23,10 @@ export function pagesProfileFields(appUrl: string): Record<string, unknown> {
     browser: {
       connect: { click: 'Connect your locks' },
       refresh: { click: 'button#refresh' },
-      actions: [{ click: 'Register webhook' }, { click: { label: 'Delete webhook' } }],
+      actions: [
+        { click: 'Register webhook' }, { click: 'Watch my account' }, { click: 'Check the lock\'s status' },
+        { click: { label: 'Delete webhook' } }, { click: 'Stop watching my account' },
+      ],
     },
   };
 }
@@ -45,7 +47,7 @@ export interface PagesExample {
 }
 
 /** A grading mock and the pages app, the app started first and its callback registered through control afterwards. */
-export async function startPagesExample(faults: ClientFault[] = []): Promise<PagesExample> {
+export async function startPagesExample(faults: string[] = []): Promise<PagesExample> {
   const mock = await createMock({ grade: true });
   const p = mock.profile;
   const config = { authUrl: p.authUrl, baseUrl: p.baseUrl, clientId: p.clientId, clientSecret: p.clientSecret, apiKey: p.apiKey, redirectUri: '' };
@@ -70,7 +72,7 @@ export async function startPagesExample(faults: ClientFault[] = []): Promise<Pag
 }
 
 /** Starts mock and pages app, probes through the driver (Chromium when `browser` is given), judges. */
-export async function gradePages(opts: { browser?: Browser; faults?: ClientFault[] } = {}): Promise<GradedPages> {
+export async function gradePages(opts: { browser?: Browser; faults?: string[]; select?: ProbeSelection } = {}): Promise<GradedPages> {
   const { mock, app, close } = await startPagesExample(opts.faults ?? []);
   const p = mock.profile;
   try {
@@ -80,7 +82,7 @@ export async function gradePages(opts: { browser?: Browser; faults?: ClientFault
     const drivers = opts.browser ? await chromiumDrivers(application, { browser: opts.browser }) : httpDrivers(application);
     let probes: ProbeReport;
     try {
-      probes = await runProbes({ ...application, controlUrl: p.controlUrl!, controlToken: p.controlToken!, userId: p.fixtures!.users[0]!.userId, drivers });
+      probes = await runProbes({ ...application, controlUrl: p.controlUrl!, controlToken: p.controlToken!, userId: p.fixtures!.users[0]!.userId, drivers }, opts.select);
     } finally {
       await drivers.close();
     }

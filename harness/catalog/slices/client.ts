@@ -1,0 +1,89 @@
+/**
+ * Slices of the application-side rules (the OAuth client, harness/catalog/client.ts):
+ * for each CLIENT- requirement, the dimensions the spec gives it, with their values.
+ * They are checked by the client judgement (harness/client/judge/) on what the
+ * grading mock recorded, and broken one slice at a time by the example
+ * application's generated faults (examples/app/client-faults.ts, CLIENT_SLICE_BREAKS),
+ * never by the mock: every client slice is listed in `noFault` for the mock's matrix.
+ */
+import { ENDPOINT } from './dimensions.js';
+import type { SliceDeclaration, SliceDeclarations } from './types.js';
+
+const API_CALLS = { endpoint: 'all' } as const;
+
+const slices: Record<string, SliceDeclaration> = {
+  // GET {auth_url}/authorization: "client_id | yes …", "redirect_uri | yes …", "state | yes …".
+  'CLIENT-AUTHZ-REQUEST': { 'authz-param': 'all' },
+  // "redirect_uri | yes | The registered redirect URL": a URL that differs in any component is another URL.
+  'CLIENT-AUTHZ-REDIRECT-URI': { 'redirect-uri-part': 'all' },
+  // "All values must be URL-encoded.": observable on the value the application builds from a URL.
+  'CLIENT-AUTHZ-URL-ENCODED': { 'authz-param': ['redirect_uri'] },
+  // "The application must check that state matches what it sent." on approval ("the query carries code and state")
+  // and after a cancellation ("error=access_denied and state"): every way a state can differ from the one in progress.
+  'CLIENT-STATE-CHECKED': { 'state-tamper': 'all', 'flow-end': 'all' },
+  // "typically a CSRF guard": the state of a flow that ended, approved or cancelled, is not accepted again (SHOULD).
+  'CLIENT-STATE-ONE-USE': { 'flow-end': 'all' },
+  // POST {auth_url}/access_token, every grant an application uses without the operator's permission
+  // (client_credentials: "Credentials cannot use this grant unless the service operator grants permission").
+  'CLIENT-TOKEN-FORM-POST': { grant: ['authorization_code', 'refresh_token'] },
+  'CLIENT-TOKEN-BODY-FIELDS': { grant: ['authorization_code', 'refresh_token'] },
+  'CLIENT-TOKEN-NO-BASIC': { grant: ['authorization_code', 'refresh_token'] },
+  // "client_secret | string | Password-like; sent only in form bodies of token requests": every request the application makes.
+  'CLIENT-SECRET-ONLY-IN-FORM': { 'request-kind': 'all' },
+  // "valid for exactly one use"; "the returned refresh_token replaces the old one and must be stored": every link.
+  'CLIENT-REFRESH-SINGLE-USE': { position: 'all' },
+  'CLIENT-REFRESH-STORE-NEW': { position: 'all' },
+  // Request headers for API calls: every API call, so every endpoint the spec names.
+  'CLIENT-API-KEY-HEADER': API_CALLS,
+  'CLIENT-API-ACCESS-TOKEN-HEADER': API_CALLS,
+  'CLIENT-API-CONTENT-TYPE': API_CALLS,
+  'CLIENT-API-HEADERS-NOT-ENCODED': API_CALLS,
+  // "Every successful API response carries an updated x-access-token header": the answer of every endpoint.
+  'CLIENT-ADOPT-NEW-ACCESS-TOKEN': API_CALLS,
+  // "Invalid access token on an API call | HTTP 401; the user must authorize again.": a 401 on every kind of call.
+  'CLIENT-REAUTHORIZE-ON-401': API_CALLS,
+  // Webhook registration "clientID | string | The application's client_id", and the clientID of the lock deletion's path.
+  'CLIENT-WEBHOOK-CLIENT-ID': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user', 'DELETE /webhook/:lockID/:clientID'] },
+  'CLIENT-WEBHOOK-GROUPS': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user'] },
+  'CLIENT-DELETE-NO-BODY': { endpoint: ['DELETE /webhook/:lockID/:clientID', 'DELETE /webhook/user'] },
+};
+
+const APPLICATION_SIDE = 'an application-side rule: the mock cannot break it; the example application\'s generated fault does (examples/app/client-faults.ts, test/client/)';
+
+export const CLIENT_SLICES: SliceDeclarations = {
+  dimensions: [
+    {
+      id: 'authz-param',
+      title: 'Query parameter of the authorization request',
+      source: 'GET {auth_url}/authorization: "client_id | yes", "redirect_uri | yes", "state | yes"; "All values must be URL-encoded."',
+      values: ['client_id', 'redirect_uri', 'state'],
+    },
+    {
+      id: 'state-tamper',
+      title: 'Way the state of a redirect back differs from the one the application sent for this flow',
+      source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed, the valid state of another session; the state of a flow that already ended is CLIENT-STATE-ONE-USE)',
+      values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case', 'other-session'],
+    },
+    {
+      id: 'flow-end',
+      title: 'How the user ended the flow whose state is checked',
+      source: 'Authorization code flow: "On approval the query carries code and state. On cancellation the query carries error=access_denied and state."',
+      values: ['approval', 'cancellation'],
+    },
+    {
+      id: 'request-kind',
+      title: 'Kind of request the application makes',
+      source: 'API credentials: "client_id … sent in the authorization request and in every token request", "client_secret … sent only in form bodies of token requests", "API key … Sent as the x-api-key header on API calls"',
+      values: ['authorization', 'token', 'api'],
+    },
+  ],
+  slices,
+  noFault: Object.fromEntries(Object.entries(slices).flatMap(([id, decl]) => Object.keys(decl).map((dim) => [`${id}@${dim}`, APPLICATION_SIDE]))),
+};
+
+/** The spec's name of an API call (the `endpoint` dimension), or null for a path it does not name. */
+export function clientEndpoint(method: string, route: string): string | null {
+  const m = method.toUpperCase();
+  const name = route.startsWith('/remoteoperate/') ? '/remoteoperate/status' : `${m} ${route}`;
+  return ENDPOINT.values.includes(name) ? name : null;
+}

@@ -1,0 +1,101 @@
+/**
+ * The rules of the application's API calls, each on every endpoint the spec
+ * names: the three headers as issued, the newest x-access-token adopted, a 401
+ * ending the token (the 401 probe family: one per kind of call), and what a
+ * webhook registration or deletion names and carries.
+ */
+import type { ApiEvent, GradedEvent } from '../../../mock/grading/recording.js';
+import { endpointOf, isJson, window, type ProbeReport, type Rule, type Violation } from './model.js';
+
+export const LOCK_GROUPS: readonly string[] = ['operation', 'operation.type', 'configuration', 'battery', 'systemstatus', 'accessmgmt'];
+export const USER_GROUPS: readonly string[] = ['lockmembership', 'lifecycle'];
+
+export function apiRules(events: readonly GradedEvent[], allEvents: readonly GradedEvent[], clientId: string, probes: ProbeReport): Rule[] {
+  const api = events.filter((e): e is ApiEvent => e.type === 'api');
+  const noApiCall = 'the application made no API call';
+  const byEndpoint = { endpoint: endpointOf };
+  const never = (_dim: string, endpoint: string) => `the application never called ${endpoint}`;
+  // Access tokens issued to this client: a token response's access_token, a successful answer's x-access-token.
+  const issuedAccess = new Set<string>();
+  for (const e of events) {
+    if (e.type === 'token' && e.issuedAccessFp) issuedAccess.add(e.issuedAccessFp);
+    if (e.type === 'api' && e.rotatedFp) issuedAccess.add(e.rotatedFp);
+  }
+  const header = (id: string, bad: (e: ApiEvent) => string | null): Rule => ({
+    id, applies: api, untested: noApiCall, sliceOf: byEndpoint, untestedSlice: never,
+    violations: api.flatMap((e): Violation[] => {
+      const why = bad(e);
+      return why ? [[e, why]] : [];
+    }),
+  });
+  const rules: Rule[] = [
+    header('CLIENT-API-KEY-HEADER', (e) => (e.apiKey === 'missing' ? 'x-api-key missing' : e.apiKey === 'wrong' ? 'x-api-key is not the credential\'s API key' : null)),
+    header('CLIENT-API-ACCESS-TOKEN-HEADER', (e) => (e.accessToken === 'missing'
+      ? 'no x-access-token'
+      : e.accessFp && !issuedAccess.has(e.accessFp) ? 'x-access-token is not an access token the service issued to this client' : null)),
+    header('CLIENT-API-CONTENT-TYPE', (e) => (isJson(e.contentType) ? null : `content-type ${e.contentType ?? 'missing'}`)),
+    header('CLIENT-API-HEADERS-NOT-ENCODED', (e) => {
+      const encoded = [e.apiKey === 'url-encoded' && 'x-api-key', e.accessToken === 'url-encoded' && 'x-access-token'].filter(Boolean);
+      return encoded.length ? `URL-encoded: ${encoded.join(', ')}` : null;
+    }),
+  ];
+
+  // Rotation: a token whose answer carried a successor, presented again after that answer arrived (slice: the answering endpoint).
+  const successors = api.filter((e) => e.rotatedFp && e.accessFp);
+  const stale = api.flatMap((e): Violation[] => {
+    const replaced = successors.find((s) => s.accessFp === e.accessFp && s.endTick < e.startTick && s !== e);
+    return replaced ? [[e, `an access token replaced by the x-access-token of #${replaced.seq} (${endpointOf(replaced) ?? replaced.route}) was presented again`, { endpoint: endpointOf(replaced) ?? '' }]] : [];
+  });
+  const followed = successors.filter((s) => api.some((e) => e.startTick > s.endTick));
+  rules.push({
+    id: 'CLIENT-ADOPT-NEW-ACCESS-TOKEN', applies: followed, untested: 'no API call followed an answer that carried a new x-access-token', violations: stale,
+    sliceOf: byEndpoint, untestedSlice: (_dim, endpoint) => `no API call followed an answer of ${endpoint} that carried a new x-access-token`,
+  });
+
+  // 401: the refused token is not presented again (every kind of call); browsing the app's page, authorization follows.
+  const refused401 = api.filter((e) => e.status === 401);
+  const reauth: Violation[] = [];
+  for (const e of refused401) {
+    const again = api.find((a) => a.accessFp === e.accessFp && a.startTick > e.endTick);
+    if (e.accessFp && again) reauth.push([again, `the access token refused with 401 in #${e.seq} (${endpointOf(e) ?? e.route}) was presented again`, { endpoint: endpointOf(e) ?? '' }]);
+  }
+  const probeWindow = probes.api401?.ran ? window(allEvents, 'api-401') : null;
+  if (probeWindow) {
+    const hit = probeWindow.find((e): e is ApiEvent => e.type === 'api' && e.clientId === clientId && e.status === 401);
+    const next = hit && probeWindow.find((e) => e.type === 'authorize' && e.clientId === clientId && e.startTick > hit.endTick);
+    if (hit && !next) reauth.push([hit, 'after this 401 on the application\'s page the user was not sent through authorization again']);
+  }
+  const family = probes.api401Family ?? [];
+  rules.push({
+    id: 'CLIENT-REAUTHORIZE-ON-401', applies: refused401,
+    untested: `no API call of the application was answered 401${probes.api401 && !probes.api401.ran ? ` (the 401 probe did not run: ${probes.api401.why})` : ''}`,
+    violations: reauth, sliceOf: byEndpoint,
+    untestedSlice: (_dim, endpoint) => {
+      const p = family.find((x) => x.endpoint === endpoint);
+      return p && !p.ran ? `the 401 probe on ${endpoint} did not run: ${p.why}` : `the application made no ${endpoint} call after the mock armed a 401 for it`;
+    },
+  });
+
+  const registrations = api.filter((e) => e.registration);
+  const deletes = api.filter((e) => e.method === 'DELETE' && e.route.startsWith('/webhook/'));
+  const namingClient = [...registrations.filter((e) => e.registration!.clientIdOwn !== null), ...deletes.filter((e) => e.deleteClientIdOwn !== null)];
+  rules.push({
+    id: 'CLIENT-WEBHOOK-CLIENT-ID', applies: namingClient, untested: 'the application registered or deleted no webhook naming a clientID', sliceOf: byEndpoint,
+    untestedSlice: (_dim, endpoint) => `the application made no ${endpoint} call naming a clientID`,
+    violations: namingClient.filter((e) => e.registration?.clientIdOwn === false || e.deleteClientIdOwn === false).map((e): Violation => [e, 'a clientID that is not the application\'s own client_id']),
+  });
+  rules.push({
+    id: 'CLIENT-WEBHOOK-GROUPS', applies: registrations, untested: 'the application registered no webhook', sliceOf: byEndpoint, untestedSlice: never,
+    violations: registrations.flatMap((e): Violation[] => {
+      const reg = e.registration!;
+      const valid = reg.kind === 'user' ? USER_GROUPS : LOCK_GROUPS;
+      const bad = reg.groups.filter((g) => !valid.includes(g));
+      return bad.length ? [[e, `${reg.kind} registration asks for groups that are not ${reg.kind} groups: ${bad.join(', ')}`]] : [];
+    }),
+  });
+  rules.push({
+    id: 'CLIENT-DELETE-NO-BODY', applies: deletes, untested: 'the application deleted no webhook registration', sliceOf: byEndpoint, untestedSlice: never,
+    violations: deletes.filter((e) => e.hasBody).map((e): Violation => [e, 'a DELETE with a body']),
+  });
+  return rules;
+}

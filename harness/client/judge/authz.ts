@@ -1,0 +1,121 @@
+/**
+ * The rules of the authorization code flow, as the application plays it: the
+ * authorization request (parameters, the registered redirect_uri, URL-encoding),
+ * the state check (the state probe family), and which codes it exchanges.
+ */
+import type { AuthorizeEvent, GradedEvent, RedirectEvent, TokenEvent } from '../../../mock/grading/recording.js';
+import { whyNot, window, type ProbeReport, type Rule, type StateProbe, type Violation } from './model.js';
+
+const PARAMS = ['client_id', 'redirect_uri', 'state'] as const;
+const PARTS = ['scheme', 'host', 'port', 'path', 'query', 'case'];
+
+export function authzRules(events: readonly GradedEvent[], allEvents: readonly GradedEvent[], clientId: string, probes: ProbeReport): Rule[] {
+  const authorize = events.filter((e): e is AuthorizeEvent => e.type === 'authorize');
+  const redirects = events.filter((e): e is RedirectEvent => e.type === 'redirect');
+  const codeGrants = events.filter((e): e is TokenEvent => e.type === 'token' && e.grantType === 'authorization_code');
+  const rules: Rule[] = [];
+  const noAuthz = 'the application sent no user to the authorization endpoint';
+
+  rules.push({
+    id: 'CLIENT-AUTHZ-REQUEST', applies: authorize, untested: noAuthz,
+    sliceOf: { 'authz-param': () => PARAMS },
+    violations: authorize.flatMap((e): Violation[] => {
+      const has = { client_id: e.hasClientId, redirect_uri: e.hasRedirectUri, state: e.hasState };
+      return PARAMS.filter((p) => !has[p]).map((p): Violation => [e, `no ${p}`, { 'authz-param': p }]);
+    }),
+  });
+
+  const withUri = authorize.filter((e) => e.hasRedirectUri && e.redirectUriParts !== undefined);
+  rules.push({
+    id: 'CLIENT-AUTHZ-REDIRECT-URI', applies: withUri, untested: 'the application sent no authorization request with a redirect_uri',
+    sliceOf: { 'redirect-uri-part': () => PARTS },
+    violations: withUri.flatMap((e) => (e.redirectUriParts ?? []).map((part): Violation => [e, `the redirect_uri is not the registered one (its ${part} differs)`, { 'redirect-uri-part': part }])),
+  });
+
+  const encodedChecked = authorize.filter((e) => e.unencoded !== undefined);
+  rules.push({
+    id: 'CLIENT-AUTHZ-URL-ENCODED', applies: encodedChecked, untested: 'the application sent no authorization request',
+    sliceOf: { 'authz-param': (e) => (e.type === 'authorize' && e.hasRedirectUri ? ['redirect_uri'] : []) },
+    violations: encodedChecked.flatMap((e) => (e.unencoded ?? []).map((p): Violation => [e, `${p} is not URL-encoded`, { 'authz-param': p }])),
+  });
+
+  // The state family: each probe brought the browser back with a code the mock issued and a state not the one in progress.
+  const stateProbes = (probes.state ?? []).filter((p) => p.tamper !== 'replayed');
+  const byCode = new Map<string, StateProbe & { ran: true }>();
+  for (const p of stateProbes) if (p.ran) byCode.set(p.codeFp, p);
+  const probeOf = (e: GradedEvent) => (e.type === 'redirect' || e.type === 'token') && e.codeFp ? byCode.get(e.codeFp) ?? null : null;
+  const firstNotRun = stateProbes.find((p) => !p.ran);
+  rules.push({
+    id: 'CLIENT-STATE-CHECKED',
+    applies: redirects.filter((r) => probeOf(r) !== null),
+    untested: 'no state probe ran',
+    notTested: byCode.size > 0 ? null : whyNot(firstNotRun ?? probes.state?.[0], 'the state probes did not run: the profile names no connectUrl'),
+    sliceOf: { 'state-tamper': (e) => probeOf(e)?.tamper ?? null, 'flow-end': (e) => probeOf(e)?.flowEnd ?? null },
+    untestedSlice: (dim, value) => {
+      const p = stateProbes.find((x) => (dim === 'state-tamper' ? x.tamper : x.flowEnd) === value && !x.ran);
+      return p && !p.ran ? `the ${p.tamper} state probe after ${p.flowEnd} did not run: ${p.why}` : `no state probe covered ${dim}=${value}`;
+    },
+    violations: codeGrants.filter((e) => probeOf(e) !== null).map((e): Violation => {
+      const p = probeOf(e)!;
+      return [e, `the code of a redirect whose state was ${DESCRIBE[p.tamper] ?? p.tamper} (after ${p.flowEnd}) was exchanged`];
+    }),
+  });
+
+  // The replayed probes: the state of a flow that had ended, with a fresh code (CLIENT-STATE-ONE-USE).
+  const replays = (probes.state ?? []).filter((p) => p.tamper === 'replayed');
+  const replayByCode = new Map<string, StateProbe & { ran: true }>();
+  for (const p of replays) if (p.ran) replayByCode.set(p.codeFp, p);
+  const replayOf = (e: GradedEvent) => (e.type === 'redirect' || e.type === 'token') && e.codeFp ? replayByCode.get(e.codeFp) ?? null : null;
+  rules.push({
+    id: 'CLIENT-STATE-ONE-USE',
+    applies: redirects.filter((r) => replayOf(r) !== null),
+    untested: 'no replayed-state probe ran',
+    notTested: replayByCode.size > 0 ? null : whyNot(replays.find((p) => !p.ran), 'the replayed-state probes did not run: the profile names no connectUrl'),
+    sliceOf: { 'flow-end': (e) => replayOf(e)?.flowEnd ?? null },
+    untestedSlice: (_dim, value) => {
+      const p = replays.find((x) => x.flowEnd === value && !x.ran);
+      return p && !p.ran ? `the replayed-state probe after ${value} did not run: ${p.why}` : `no replayed-state probe after ${value}`;
+    },
+    violations: codeGrants.filter((e) => replayOf(e) !== null).map((e): Violation => [e, `a fresh code that came back with the state of a flow that had ended (by ${replayOf(e)!.flowEnd}) was exchanged`]),
+  });
+
+  const issuedCodes = new Map(redirects.filter((r) => r.codeFp).map((r) => [r.codeFp!, r]));
+  const denialWindow = probes.denial?.ran ? window(allEvents, 'denial') : null;
+  const afterDenial = (denialWindow ?? []).filter((e): e is TokenEvent => e.type === 'token' && e.grantType === 'authorization_code' && e.clientId === clientId);
+  const denialRan = probes.denial?.ran === true && denialWindow !== null;
+  rules.push({
+    id: 'CLIENT-CODE-FROM-REDIRECT', applies: [...codeGrants, ...(denialRan ? redirects.filter((r) => r.denied) : [])],
+    untested: `the application exchanged no code${probes.denial && !probes.denial.ran ? ` and the denial probe did not run: ${probes.denial.why}` : ''}`,
+    violations: [
+      ...codeGrants.flatMap((e): Violation[] => {
+        if (!e.codeFp) return [[e, 'a code exchange without a code']];
+        const issued = issuedCodes.get(e.codeFp);
+        return !issued || issued.endTick > e.startTick ? [[e, 'a code no redirect had carried was exchanged']] : [];
+      }),
+      ...afterDenial.map((e): Violation => [e, 'a code was exchanged after the user cancelled (access_denied)']),
+    ].filter((v, i, all) => all.findIndex((w) => w[0] === v[0]) === i),
+  });
+
+  const seenCodes = new Set<string>();
+  rules.push({
+    id: 'CLIENT-CODE-ONCE', applies: codeGrants, untested: 'the application exchanged no code',
+    violations: codeGrants.flatMap((e): Violation[] => {
+      if (!e.codeFp) return [];
+      if (seenCodes.has(e.codeFp)) return [[e, 'the same code was presented again']];
+      seenCodes.add(e.codeFp);
+      return [];
+    }),
+  });
+  return rules;
+}
+
+const DESCRIBE: Record<string, string> = {
+  suffix: 'the real one with characters added at the end',
+  prefix: 'the real one with characters added at the start',
+  truncated: 'the real one cut short',
+  empty: 'empty',
+  missing: 'missing',
+  case: 'the real one in another letter case',
+  'other-session': 'the valid state of another session',
+  replayed: 'that of a flow that had already ended',
+};

@@ -1,0 +1,96 @@
+/**
+ * The rules of the application's token requests and of its refresh chain: form
+ * POSTs with the credentials in the body on every grant, the secret nowhere else
+ * on any kind of request, and every link of a refresh chain presenting the latest
+ * refresh token, once (position: the first link, the code grant's token; later
+ * links, those a refresh issued).
+ */
+import type { ApiEvent, AuthorizeEvent, GradedEvent, TokenEvent } from '../../../mock/grading/recording.js';
+import { isForm, type ProbeReport, type Rule, type Violation } from './model.js';
+
+export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport): Rule[] {
+  const token = events.filter((e): e is TokenEvent => e.type === 'token');
+  const refreshes = token.filter((e) => e.grantType === 'refresh_token');
+  const noTokenRequest = 'the application made no token request';
+  const byGrant = { grant: (e: GradedEvent) => (e.type === 'token' ? e.grantType : null) };
+  const grantUntested = (_dim: string, grant: string) => `the application made no token request with grant_type=${grant}`;
+  const rules: Rule[] = [];
+
+  rules.push({
+    id: 'CLIENT-TOKEN-FORM-POST', applies: token, untested: noTokenRequest, sliceOf: byGrant, untestedSlice: grantUntested,
+    violations: token.flatMap((e): Violation[] => {
+      const wrong = [e.method !== 'POST' && `method ${e.method}`, !isForm(e.contentType) && `content-type ${e.contentType ?? 'missing'}`].filter(Boolean);
+      return wrong.length ? [[e, `not a form POST (${wrong.join(', ')})`]] : [];
+    }),
+  });
+  rules.push({
+    id: 'CLIENT-TOKEN-BODY-FIELDS', applies: token, untested: noTokenRequest, sliceOf: byGrant, untestedSlice: grantUntested,
+    violations: token.flatMap((e): Violation[] => {
+      // "Required when": always client_id, client_secret, grant_type; code with authorization_code; refresh_token with refresh_token.
+      const perGrant = e.grantType === 'authorization_code' ? ['code'] : e.grantType === 'refresh_token' ? ['refresh_token'] : [];
+      const missing = ['client_id', 'client_secret', 'grant_type', ...perGrant].filter((f) => !e.bodyFields.includes(f));
+      return missing.length ? [[e, `not in the form body: ${missing.join(', ')}`]] : [];
+    }),
+  });
+  rules.push({
+    id: 'CLIENT-TOKEN-NO-BASIC', applies: token, untested: noTokenRequest, sliceOf: byGrant, untestedSlice: grantUntested,
+    violations: token.filter((e) => e.basicHeader).map((e): Violation => [e, 'an Authorization: Basic header on a token request']),
+  });
+
+  const carriers = events.filter((e): e is AuthorizeEvent | TokenEvent | ApiEvent => e.type === 'authorize' || e.type === 'token' || e.type === 'api');
+  const kind = (e: GradedEvent) => (e.type === 'authorize' ? 'authorization' : e.type === 'token' || e.type === 'api' ? e.type : null);
+  rules.push({
+    id: 'CLIENT-SECRET-ONLY-IN-FORM', applies: carriers, untested: 'the application made no request',
+    sliceOf: { 'request-kind': kind },
+    untestedSlice: (_dim, value) => `the application made no ${value === 'api' ? 'API call' : `${value} request`}`,
+    violations: carriers.filter((e) => e.secretIn.length > 0).map((e): Violation => [e, `the client secret was sent in: ${e.secretIn.join(', ')}`]),
+  });
+
+  // The refresh chain: tokens issued (by which request), redeemed (200), refused (400).
+  const issuedBy = new Map<string, TokenEvent>();
+  const redeemed = new Map<string, TokenEvent>();
+  const refused = new Map<string, TokenEvent>();
+  const position = new Map<GradedEvent, string>();
+  const single: Violation[] = [];
+  const latest: Violation[] = [];
+  const retry: Violation[] = [];
+  let linksSinceCode = 0;
+  for (const e of token) {
+    if (e.grantType === 'authorization_code') linksSinceCode = 0;
+    if (e.grantType === 'refresh_token') {
+      const fp = e.refreshFp;
+      const source = fp ? issuedBy.get(fp) : undefined;
+      // The link: that of the token presented (issued by a code grant: the first), else by order since the last code grant.
+      position.set(e, source ? (source.grantType === 'refresh_token' ? 'later' : 'first') : linksSinceCode === 0 ? 'first' : 'later');
+      linksSinceCode += 1;
+      if (!fp) latest.push([e, 'a refresh without a refresh_token']);
+      else {
+        const spent = redeemed.get(fp);
+        if (spent && spent.endTick < e.startTick) single.push([e, `a refresh token redeemed in #${spent.seq} was presented again`]);
+        const issued = issuedBy.get(fp);
+        if (!issued || issued.issuedRefreshFp !== fp) latest.push([e, 'a refresh token the service never issued to this client (or not yet) was presented']);
+        else if (spent) latest.push([e, `not the latest refresh token: #${spent.seq} had replaced it`]);
+        const no = refused.get(fp);
+        if (no && no.endTick < e.startTick) retry.push([e, `a refresh token refused with ${no.status} in #${no.seq} was presented again`]);
+        if (e.status === 200) redeemed.set(fp, e);
+        else if (e.status === 400 && !refused.has(fp)) refused.set(fp, e);
+      }
+    }
+    if (e.issuedRefreshFp) issuedBy.set(e.issuedRefreshFp, e);
+    if (e.issuedAccessFp && !issuedBy.has(e.issuedAccessFp)) issuedBy.set(e.issuedAccessFp, e);
+  }
+  const noRefresh = 'the application never refreshed';
+  const byPosition = { position: (e: GradedEvent) => position.get(e) ?? null };
+  const positionUntested = (_dim: string, value: string) => (value === 'first'
+    ? noRefresh
+    : 'the application never refreshed with a refresh token a refresh had issued (a chain of at least two links)');
+  rules.push({ id: 'CLIENT-REFRESH-SINGLE-USE', applies: refreshes, untested: noRefresh, violations: single, sliceOf: byPosition, untestedSlice: positionUntested });
+  rules.push({ id: 'CLIENT-REFRESH-STORE-NEW', applies: refreshes, untested: noRefresh, violations: latest, sliceOf: byPosition, untestedSlice: positionUntested });
+  const refusedRefreshes = refreshes.filter((e) => e.status === 400);
+  rules.push({
+    id: 'CLIENT-REFRESH-NO-RETRY', applies: refusedRefreshes,
+    untested: `no refresh of the application was refused${probes.refreshRefused && !probes.refreshRefused.ran ? ` (the refused-refresh probe did not run: ${probes.refreshRefused.why})` : ''}`,
+    violations: retry,
+  });
+  return rules;
+}

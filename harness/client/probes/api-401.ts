@@ -1,0 +1,57 @@
+/**
+ * The 401 probe family (CLIENT-REAUTHORIZE-ON-401): the mock answers 401 to the
+ * application's first call of one endpoint (one probe per endpoint the spec
+ * names), while lockconf walks the application as its user: its page, every
+ * action, the page, a refresh, the page. Whatever call the 401 lands on, a later
+ * call of the same session follows before any refresh could replace the token, so
+ * it shows whether the refused token is presented again.
+ * The page probe (`api-401`): the 401 lands on the call the application's page
+ * makes while browsing it, so the browser can follow the application to authorization.
+ */
+import { ENDPOINT } from '../../catalog/slices/dimensions.js';
+import type { Api401Probe } from '../judge.js';
+import type { Driver } from '../drivers/driver.js';
+import { openDriver } from '../drivers/open.js';
+import type { ProbeTarget } from '../probe-target.js';
+import { control, failed, marked, signIn } from '../probe-steps.js';
+
+/** The walk: the page, the actions, the page, a refresh, the page. */
+export async function walk(target: ProbeTarget, browser: Driver, home: string): Promise<void> {
+  await browser.browse(home);
+  await browser.act();
+  await browser.browse(home);
+  if (browser.canRefresh) await browser.refresh();
+  await browser.browse(home);
+}
+
+export async function pageProbe(target: ProbeTarget): Promise<{ ran: true } | { ran: false; why: string }> {
+  try {
+    const browser = await openDriver(target);
+    const home = await signIn(target, browser);
+    await marked(target, 'api-401', async () => {
+      await control(target, '/grading/probe', { kind: 'api-401' });
+      await browser.browse(home);
+    });
+    return { ran: true };
+  } catch (err) {
+    return failed(err);
+  }
+}
+
+export async function api401Family(target: ProbeTarget, endpoints: readonly string[] = ENDPOINT.values): Promise<Api401Probe[]> {
+  const out: Api401Probe[] = [];
+  for (const endpoint of endpoints) {
+    try {
+      const browser = await openDriver(target);
+      const home = await signIn(target, browser);
+      await marked(target, `api-401@${endpoint}`, async () => {
+        await control(target, '/grading/probe', { kind: 'api-401', endpoint });
+        await walk(target, browser, home);
+      });
+      out.push({ endpoint, ran: true });
+    } catch (err) {
+      out.push({ endpoint, ...failed(err) });
+    }
+  }
+  return out;
+}
