@@ -35,7 +35,10 @@ describe('the browser section', () => {
     expect(browser).toEqual({
       connect: { click: 'Connect your locks' },
       refresh: { click: 'button#refresh' },
-      actions: [{ click: 'Register webhook' }, { click: { label: 'Delete webhook' } }],
+      actions: [
+        { click: 'Register webhook' }, { click: 'Watch my account' }, { click: 'Check the lock\'s status' },
+        { click: { label: 'Delete webhook' } }, { click: 'Stop watching my account' },
+      ],
       stepTimeoutMs: 10_000,
     });
     expect(parseDriverFields({}, 'p.json')).toEqual({ driver: null, browser: null });
