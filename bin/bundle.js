@@ -55,6 +55,9 @@ export function currentBuild(opts) {
     return null;
   }
   if (record?.format !== FORMAT || JSON.stringify(record.entryPoints) !== JSON.stringify(opts.entryPoints)) return null;
+  // A build embeds its root's paths (import.meta of the sources): a cache copied to another checkout
+  // (a worktree whose node_modules is hard-linked from the first) must not run the first one's sources.
+  if (record.root !== root) return null;
   for (const [path, size, mtimeMs, hash] of record.inputs) {
     const abs = resolve(root, path);
     let st;
@@ -184,7 +187,7 @@ export async function build(opts) {
     if (err.code !== 'EEXIST' && err.code !== 'ENOTEMPTY') throw err; // else: the same build was published by another launch
   }
   const recordTmp = join(cache, `.tmp-${opts.name}-${tag}.json`);
-  writeFileSync(recordTmp, JSON.stringify({ format: FORMAT, entryPoints: opts.entryPoints, dir, entries, inputs }));
+  writeFileSync(recordTmp, JSON.stringify({ format: FORMAT, root, entryPoints: opts.entryPoints, dir, entries, inputs }));
   renameSync(recordTmp, join(cache, `${opts.name}.json`));
   sweep(cache, opts.name, dir);
   const abs = {};
