@@ -58,6 +58,7 @@ describe('self-verification', () => {
       slices: process.env.LOCKCONF_MATRIX_SLICES === 'all' || process.env.LOCKCONF_MATRIX_SLICES === 'none' ? process.env.LOCKCONF_MATRIX_SLICES : 'sample',
       ...(process.env.LOCKCONF_MATRIX_CONCURRENCY ? { concurrency: Number(process.env.LOCKCONF_MATRIX_CONCURRENCY) } : {}),
       pack: process.env.LOCKCONF_MATRIX_PACK !== '0',
+      variants: process.env.LOCKCONF_MATRIX_VARIANTS === 'full' ? 'full' : 'touched',
       onOutcome: (o) => process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)` +
         `${o.collateral.length ? ` collateral: ${o.collateral.join(', ')}` : ''}${o.blocked.length ? ` [${o.blocked.length} blocked]` : ''}\n`),
     });

@@ -25,6 +25,8 @@ export interface SessionOptions {
   filter: string | null;
   /** Which generated faults run without a filter: every one, one per requirement (slice-faults.ts sampleFaults), or none. */
   slices: 'all' | 'sample' | 'none';
+  /** 'touched': each legal variant on the spec areas its option reaches (npm test); 'full' (default): on every suite (matrix.ts VARIANTS). */
+  variants?: 'touched' | 'full';
   /** `{ index, count }`: run only this part of the entries (1-based), like vitest --shard. */
   shard?: { index: number; count: number };
   concurrency?: number;
@@ -67,7 +69,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const generated = opts.filter ? selectGenerated(opts.filter, all) : opts.slices === 'all' ? all : opts.slices === 'none' ? [] : sampleFaults(all);
   const earlier = await readEarlier(existsSync(REPORT) ? REPORT : HINTS);
   const alone = earlier.alone;
-  let entries = planMatrix({ scope: opts.scope, alone, generated, ...(faults ? { faults } : {}) });
+  let entries = planMatrix({ scope: opts.scope, alone, generated, variants: opts.variants ?? 'full', ...(faults ? { faults } : {}) });
   if (opts.shard) entries = shardEntries(entries, opts.shard.index, opts.shard.count);
   const outDir = await mkdtemp(join(tmpdir(), 'lockconf-matrix-'));
   const concurrency = opts.concurrency ?? defaultConcurrency();

@@ -59,6 +59,8 @@ async function main(): Promise<number> {
       seed,
       filter: values.faults?.trim() || null,
       slices: values.all ? 'all' : 'sample',
+      // --all judges every legal variant on every suite; the sample (as npm test) on the areas each one reaches.
+      variants: values.all ? 'full' : 'touched',
       ...(shard ? { shard } : {}),
       ...(concurrency ? { concurrency } : {}),
       onOutcome: (o) => {
