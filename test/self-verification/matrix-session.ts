@@ -18,6 +18,14 @@ export const REPORT = join(ROOT, 'reports', 'self-verification.json');
 export const SELECTION_REPORT = join(ROOT, 'reports', 'self-verification-selection.json');
 export const HINTS = join(ROOT, 'test', 'self-verification', 'matrix-hints.json');
 
+/** The most OTHER requirements one fault may fail (issue 20): what rests on its rule is blocked, not failed. */
+export const MAX_COLLATERAL = 3;
+
+/** The faults (and scope checks) that failed or warned more than MAX_COLLATERAL other requirements, named with them. */
+export function cascades(outcomes: readonly MatrixOutcome[], max = MAX_COLLATERAL): string[] {
+  return outcomes.filter((o) => o.collateral.length > max).map((o) => `${o.entry.name}: ${o.collateral.join(', ')}`);
+}
+
 export interface SessionOptions {
   scope: 'full' | 'area';
   seed: number;
