@@ -44,6 +44,9 @@ export const SLICE_BREAKS = {
   'REFRESH-NEW-ACCESS-TOKEN-WORKS': { dims: ['position', 'actor'], description: 'The access token returned for a refresh token at that link of its chain (or of that account) is refused by the API.' },
   'REFRESH-VALID-WITHIN-YEAR': { dims: ['position'], description: 'A refresh token at that link of its chain expires 30 days after the chain began, not a year after its own issue.' },
   'REFRESH-EXPIRED-AFTER-YEAR': { dims: ['position'], description: 'A refresh token at that link of its chain never expires.' },
+  'REFRESH-REVOKED': { dims: ['position', 'actor'], description: 'Revoking a refresh token at that link of its chain (or of that account) leaves it redeemable.' },
+  'REFRESH-ERROR-RESPONSE': { dims: ['refusal-cause'], description: 'A refresh token refused for that cause (used, expired, revoked) gets HTTP 400 with a plain-text body, not an OAuth 2.0 error object.' },
+  'REFRESH-ERROR-INVALID-GRANT': { dims: ['refusal-cause'], description: 'A refresh token refused for that cause gets error=invalid_request instead of invalid_grant.' },
 
   // API headers
   'HEADERS-ROTATION-ON-SUCCESS': { dims: ['endpoint', 'position', 'actor'], description: 'Successful answers of that endpoint (at that link of the rotation, or for that account) carry no x-access-token header.' },

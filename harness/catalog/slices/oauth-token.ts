@@ -21,6 +21,12 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
       source: 'Token response: "access_token | string (a JWT)", "expires_in | integer", "refresh_token | string"',
       values: ['access_token', 'expires_in', 'refresh_token'],
     },
+    {
+      id: 'refusal-cause',
+      title: 'Why a refresh token is refused',
+      source: 'Errors: "refresh_token expired, already used, or revoked | HTTP 400 with an error message in the body following OAuth 2.0."; Refresh token: "used, expired or revoked | any use | none | unchanged | HTTP 400 with an OAuth2 error body."',
+      values: ['used', 'expired', 'revoked'],
+    },
   ],
   slices: {
     // GET {auth_url}/authorization: "state … returned unchanged at the end"; "All values must be URL-encoded."
@@ -54,6 +60,11 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "1 year from issue": each token's own issue, whatever link it is.
     'REFRESH-VALID-WITHIN-YEAR': { position: 'all' },
     'REFRESH-EXPIRED-AFTER-YEAR': { position: 'all' },
+    // "issued | revocation | token revoked | revoked": any issued token, whatever link of its chain, the application's own too.
+    'REFRESH-REVOKED': { position: 'all', actor: 'all' },
+    // Errors: "refresh_token expired, already used, or revoked | HTTP 400 with an error message in the body following OAuth 2.0": each cause.
+    'REFRESH-ERROR-RESPONSE': { 'refusal-cause': 'all' },
+    'REFRESH-ERROR-INVALID-GRANT': { 'refusal-cause': 'all' },
 
     // "Every successful API response returns an updated x-access-token header": every endpoint named,
     // every link of the rotation, the user's and the application's tokens.

@@ -104,6 +104,15 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'WEBHOOK-LOCK-DELETE': { untouched: ['other-lock', 'other-user', 'user-registration'] },
     'WEBHOOK-USER-OVERWRITE': { untouched: ['other-user', 'lock-registration'] },
     'WEBHOOK-USER-DELETE': { untouched: ['other-user', 'lock-registration'] },
+    // Registration groups: each event the group's meaning names ("Lock locked, unlocked, unlatched, or status checked by anyone; door opened or closed", …), as its own row.
+    'WEBHOOK-GROUP-OPERATION': { row: ['operation_app', 'operation_manual', 'door_state', 'status_check'] },
+    'WEBHOOK-GROUP-OPERATION-TYPE': { row: ['operation_keypad'] },
+    'WEBHOOK-GROUP-CONFIGURATION': { row: ['lock_name_changed', 'keypad_pin_managed', 'master_pin_changed'] },
+    'WEBHOOK-GROUP-BATTERY': { row: ['lock_battery_alert', 'keypad_battery'] },
+    'WEBHOOK-GROUP-SYSTEMSTATUS': { row: ['bridge'] },
+    'WEBHOOK-GROUP-ACCESSMGMT': { row: ['lock_user_add', 'lock_user_remove', 'lock_usertype_changed', 'lock_accesstype_changed'] },
+    'WEBHOOK-GROUP-LOCKMEMBERSHIP': { row: ['user.lock_user_add', 'user.lock_user_remove'] },
+    'WEBHOOK-GROUP-LIFECYCLE': { row: ['user.lifecycle'] },
     // Delivery: "one HTTP POST (JSON body, Content-Type application/json) … per event"; "Headers on each delivery: Content-Type, X-Signature, and the application-chosen header".
     'DELIVERY-ONE-POST': EVERY_ROW,
     'DELIVERY-CONTENT-TYPE': EVERY_ROW,
