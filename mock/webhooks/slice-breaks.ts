@@ -32,6 +32,8 @@ export const WEBHOOK_SLICE_BREAKS = {
   'WEBHOOK-GROUP-ACCESSMGMT': GROUP_ROW,
   'WEBHOOK-GROUP-LOCKMEMBERSHIP': GROUP_ROW,
   'WEBHOOK-GROUP-LIFECYCLE': GROUP_ROW,
+  // Event payloads: the unit of the time stamps (mock/events/payload-breaks.ts)
+  'EVENT-TIMESTAMP-UNITS': { dims: ['row'], description: 'That row\'s Timestamp and timeStamp are epoch seconds.' },
   // Webhook delivery
   'DELIVERY-ONE-POST': { dims: ['row'], description: 'Deliveries of that event row are sent twice.' },
   'DELIVERY-CONTENT-TYPE': { dims: ['row'], description: 'Deliveries of that event row carry Content-Type text/plain.' },

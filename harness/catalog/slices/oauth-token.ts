@@ -72,6 +72,8 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'HEADERS-ROTATED-TOKEN-WORKS': { endpoint: 'all', position: 'all', actor: 'all' },
     'HEADERS-ROTATED-TOKEN-JWT': { endpoint: 'all' },
     'HEADERS-ROTATION-EXTENDS': { endpoint: 'all', position: 'all' },
+    // "Using the newest one keeps a valid token": the first rotated token, and later ones.
+    'HEADERS-NEWEST-KEEPS-ACCESS': { position: 'all' },
     'HEADERS-PREVIOUS-TOKEN-VALID': { endpoint: 'all', position: 'all' },
     // "access tokens are not issued valid for less than 24 hours": from every grant and every rotation.
     'HEADERS-TOKEN-LIFETIME-24H': { endpoint: 'all', position: 'all', grant: 'all' },

@@ -150,6 +150,9 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'EVENT-LOCK-USER-REMOVE': { field: [...AUTHZ] },
     'EVENT-LOCK-USERTYPE-CHANGED': { field: [...AUTHZ, 'User.UserType', 'timeStamp', 'EventID', 'Timestamp'], 'enum-value': [...USER_TYPES] },
     'EVENT-LOCK-ACCESSTYPE-CHANGED': { field: [...AUTHZ, 'User.AccessType', 'timeStamp', 'EventID', 'Timestamp'], 'enum-value': [...ACCESS_TYPES] },
+    // "Timestamp | integer (epoch milliseconds in samples) … timeStamp | integer (epoch milliseconds in samples)": every row the Events tables give one
+    // (manual operation, lock clock, master PIN, access level and schedule; all four user events).
+    'EVENT-TIMESTAMP-UNITS': { row: ['operation_manual', 'lock_log_timestamp_drifted', 'master_pin_changed', 'lock_usertype_changed', 'lock_accesstype_changed', 'user.lock_user_add', 'user.lock_user_remove', 'user.lock_usertype_changed', 'user.lock_accesstype_changed'] },
     // User events: the common fields of every row, and the row's extra field.
     'EVENT-USER-LOCK-USER-ADD': { field: [...USER_EVENT] },
     'EVENT-USER-LOCK-USER-REMOVE': { field: [...USER_EVENT] },
