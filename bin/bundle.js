@@ -55,7 +55,8 @@ export function currentBuild(opts) {
     return null;
   }
   if (record?.format !== FORMAT || JSON.stringify(record.entryPoints) !== JSON.stringify(opts.entryPoints)) return null;
-  // A build made for a copy of this tree elsewhere (node_modules copied with it) names that copy's files.
+  // A build embeds its root's paths (import.meta of the sources): a cache copied to another checkout
+  // (a worktree whose node_modules is hard-linked from the first) must not run the first one's sources.
   if (record.root !== root) return null;
   for (const [path, size, mtimeMs, hash] of record.inputs) {
     const abs = resolve(root, path);

@@ -44,11 +44,15 @@ export const SLICE_BREAKS = {
   'REFRESH-NEW-ACCESS-TOKEN-WORKS': { dims: ['position', 'actor'], description: 'The access token returned for a refresh token at that link of its chain (or of that account) is refused by the API.' },
   'REFRESH-VALID-WITHIN-YEAR': { dims: ['position'], description: 'A refresh token at that link of its chain expires 30 days after the chain began, not a year after its own issue.' },
   'REFRESH-EXPIRED-AFTER-YEAR': { dims: ['position'], description: 'A refresh token at that link of its chain never expires.' },
+  'REFRESH-REVOKED': { dims: ['position', 'actor'], description: 'Revoking a refresh token at that link of its chain (or of that account) leaves it redeemable.' },
+  'REFRESH-ERROR-RESPONSE': { dims: ['refusal-cause'], description: 'A refresh token refused for that cause (used, expired, revoked) gets HTTP 400 with a plain-text body, not an OAuth 2.0 error object.' },
+  'REFRESH-ERROR-INVALID-GRANT': { dims: ['refusal-cause'], description: 'A refresh token refused for that cause gets error=invalid_request instead of invalid_grant.' },
 
   // API headers
   'HEADERS-ROTATION-ON-SUCCESS': { dims: ['endpoint', 'position', 'actor'], description: 'Successful answers of that endpoint (at that link of the rotation, or for that account) carry no x-access-token header.' },
   'HEADERS-ROTATED-TOKEN-WORKS': { dims: ['endpoint', 'position', 'actor'], description: 'The x-access-token of that endpoint\'s answers (at that link, or for that account) is a token the API refuses.' },
   'HEADERS-ROTATED-TOKEN-JWT': { dims: ['endpoint'], description: 'The x-access-token of that endpoint\'s answers is an opaque random string (which the API accepts), not a JWT.' },
+  'HEADERS-NEWEST-KEEPS-ACCESS': { dims: ['position'], description: 'A token rotated at that link of the rotation is valid only an hour past the token presented, never for a day: an application calling once a day with the newest token loses access.' },
   'HEADERS-ROTATION-EXTENDS': { dims: ['endpoint', 'position'], description: 'A token rotated by that endpoint (or at that link) expires at the same moment as the one presented.' },
   'HEADERS-PREVIOUS-TOKEN-VALID': { dims: ['endpoint', 'position'], description: 'Rotating on that endpoint (or at that link) invalidates the token presented.' },
   'HEADERS-TOKEN-LIFETIME-24H': { dims: ['endpoint', 'position', 'grant'], description: 'Tokens rotated by that endpoint (or at that link), or issued by that grant, are valid for one hour only.' },

@@ -184,7 +184,9 @@ export function createFlows(deps: FlowsDeps): LockconfFlows {
       const shown = redactor.redact(res.text).slice(0, 500);
       const message = `${what}: expected HTTP 200 with a token response {access_token, expires_in, refresh_token}; got HTTP ${res.status}: ${shown}`;
       if (pairRequirement === null) throw new Error(message);
-      throw new PrerequisiteFailed(pairOk ? 'TOKEN-RESPONSE-SHAPE' : pairRequirement, message);
+      // A 200 whose tokens are there but of another type rests on the response's shape too (a scoped run may not judge pairRequirement).
+      const typeOnly = res.status === 200 && accessToken != null && accessToken !== '' && refreshToken != null && refreshToken !== '';
+      throw new PrerequisiteFailed(pairOk ? 'TOKEN-RESPONSE-SHAPE' : typeOnly ? [pairRequirement, 'TOKEN-RESPONSE-SHAPE'] : pairRequirement, message);
     }
     redactor.add(accessToken, 'access_token');
     redactor.add(refreshToken, 'refresh_token');

@@ -177,6 +177,7 @@ async function rotate(ctx: MockContext, denylist: TokenDenylist, faulty: FaultSt
     ? presented
     : Math.max(presented + ROTATION_EXTENSION_MS, ctx.clock.now() + minimum);
   if (ctx.faults.breaks('HEADERS-TOKEN-LIFETIME-24H', at)) expiresAtMs = ctx.clock.now() + SHORT_ROTATION_MINIMUM_MS;
+  if (ctx.faults.breaks('HEADERS-NEWEST-KEEPS-ACCESS', at)) expiresAtMs = presented + SHORT_ROTATION_MINIMUM_MS;
   const cap = ctx.faults.has('rotation-capped') ? (faulty.caps.get(digest(caller.token)) ?? presented + ROTATION_CAP_MS) : null;
   if (cap !== null) expiresAtMs = Math.min(expiresAtMs, cap);
   const grantId = caller.claims.grantId;

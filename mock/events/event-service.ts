@@ -14,6 +14,8 @@ import type { FaultName } from '../faults.js';
 import { LOCK_GROUPS, USER_GROUPS } from '../webhooks/groups.js';
 import * as build from './payloads.js';
 import { breakPayload } from './payload-breaks.js';
+import { eventRow } from './rows.js';
+import type { SliceBreakId } from '../slice-faults.js';
 
 type Payload = Record<string, unknown>;
 
@@ -27,6 +29,18 @@ interface BuiltEvent {
 const DEFAULT_DRIFT_MS = 60 * 60 * 1000;
 
 /** The fault that makes a registration naming this group, but not every group of its kind, miss the group's events. */
+/** Group → the requirement that states it (catalog IDs, shared by convention): the slice faults' break point. */
+const GROUP_REQUIREMENT: Record<Group, SliceBreakId> = {
+  operation: 'WEBHOOK-GROUP-OPERATION',
+  'operation.type': 'WEBHOOK-GROUP-OPERATION-TYPE',
+  configuration: 'WEBHOOK-GROUP-CONFIGURATION',
+  battery: 'WEBHOOK-GROUP-BATTERY',
+  systemstatus: 'WEBHOOK-GROUP-SYSTEMSTATUS',
+  accessmgmt: 'WEBHOOK-GROUP-ACCESSMGMT',
+  lockmembership: 'WEBHOOK-GROUP-LOCKMEMBERSHIP',
+  lifecycle: 'WEBHOOK-GROUP-LIFECYCLE',
+};
+
 const ALONE_IGNORED: Record<Group, FaultName> = {
   operation: 'operation-group-alone-ignored',
   'operation.type': 'operation-type-group-alone-ignored',
@@ -165,11 +179,13 @@ export class LockEventService implements EventService {
   /** Sends the built event to every matching registration; the number of deliveries attempted. */
   #dispatch(event: BuiltEvent, fromKeypad: boolean): number {
     const { faults, options } = this.ctx;
-    const wants = (r: Registration, group: Group, also: readonly Group[] = []) => {
+    const wants = (r: Registration, group: Group, also: readonly Group[] = [], row: () => string = () => '') => {
       if (faults.has('filter-ignored')) return true;
       const every = r.lockId === null ? USER_GROUPS : LOCK_GROUPS;
-      return [group, ...also].some((g) => r.notificationTypes.includes(g)
-        && !(faults.has(ALONE_IGNORED[g]) && !every.every((x) => r.notificationTypes.includes(x))));
+      const narrowed = !every.every((x) => r.notificationTypes.includes(x));
+      // Slice faults WEBHOOK-GROUP-*@row=<row>: a registration naming the group without every other one misses that row.
+      const rowBroken = (g: Group) => narrowed && faults.anySlice() && faults.breaks(GROUP_REQUIREMENT[g], { row: row() });
+      return [group, ...also].some((g) => r.notificationTypes.includes(g) && !(faults.has(ALONE_IGNORED[g]) && narrowed) && !rowBroken(g));
     };
     const finish = (payload: Payload) => (options.extraFields ? build.withExtraField(payload) : payload);
     let emitted = 0;
@@ -177,7 +193,7 @@ export class LockEventService implements EventService {
       const { lockIds, group, onlyUserId, alsoGroups } = event.lock;
       const payload = breakPayload(faults, false, event.lock.payload);
       for (const registration of this.registry.forLocks(lockIds)) {
-        if (!wants(registration, group, alsoGroups)) continue;
+        if (!wants(registration, group, alsoGroups, () => eventRow(false, payload))) continue;
         if (onlyUserId !== undefined && registration.userId !== onlyUserId) continue;
         this.deliverer.deliver(registration, finish(payload));
         emitted++;
@@ -187,7 +203,7 @@ export class LockEventService implements EventService {
       const { userId, group } = event.user;
       const payload = breakPayload(faults, true, event.user.payload);
       for (const registration of this.registry.forUser(userId)) {
-        if (!wants(registration, group)) continue;
+        if (!wants(registration, group, [], () => eventRow(true, payload))) continue;
         this.deliverer.deliver(registration, finish(payload));
         emitted++;
       }

@@ -44,10 +44,15 @@ function wrongType(value: unknown): unknown {
 
 /** The payload as sent to registrations of this kind (user or lock), with the payload slice faults applied. */
 export function breakPayload(faults: FaultSet, toUser: boolean, payload: Payload): Payload {
-  const requirement = PAYLOAD_REQUIREMENT[eventRow(toUser, payload)] as SliceBreakId | undefined;
+  const row = eventRow(toUser, payload);
+  const requirement = PAYLOAD_REQUIREMENT[row] as SliceBreakId | undefined;
   if (!requirement) return payload;
   let out = payload;
   const edit = () => (out === payload ? (out = { ...payload }) : out);
+  // EVENT-TIMESTAMP-UNITS@row=<row>: that row's Timestamp and timeStamp in epoch seconds.
+  if (faults.breaks('EVENT-TIMESTAMP-UNITS', { row })) {
+    for (const field of ['Timestamp', 'timeStamp']) if (typeof payload[field] === 'number') set(edit(), field, Math.floor((payload[field] as number) / 1000));
+  }
   for (const path of fieldPaths(payload)) {
     if (faults.breaks(requirement, { field: path })) set(edit(), path, wrongType(get(payload, path)));
   }

@@ -115,6 +115,7 @@ export class RefreshTokens {
     const spent = this.#spent.get(hash);
     if (!live && !spent) return false;
     if (this.ctx.faults.has('refresh-revocation-ignored')) return true;
+    if (live && this.ctx.faults.breaks('REFRESH-REVOKED', { position: chainPosition(live.link), actor: live.userId === null ? 'application' : 'user' })) return true;
     if (live) this.#spend(hash, live, 'revoked');
     else spent!.state = 'revoked';
     const grantId = live?.grantId ?? spent?.grantId;

@@ -15,6 +15,13 @@ import { chainPosition, type RefreshTokens } from './refresh-tokens.js';
 import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
 import { documented } from '../docs/common-schemas.js';
 
+/** A refused refresh token's reason (refresh-tokens.ts) → its cause, as the Errors table names it. */
+const REFUSAL_CAUSES: Readonly<Record<string, string>> = {
+  'refresh token already used': 'used',
+  'refresh token expired': 'expired',
+  'refresh token revoked': 'revoked',
+};
+
 export const TOKEN_PATH = '/access_token';
 /** The access token lifetime under the slice fault HEADERS-TOKEN-LIFETIME-24H@grant=…: one hour. */
 const SHORT_GRANT_LIFETIME_SEC = 3600;
@@ -167,10 +174,12 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
 
   /** A used, expired, revoked or unknown refresh token: 400 with an OAuth 2.0 error body. */
   function refreshRefused(reply: FastifyReply, reason: string): FastifyReply {
-    if (ctx.faults.has('refresh-error-not-oauth')) {
+    // The slice dimension `refusal-cause` (mock/slice-faults.ts): used, expired or revoked.
+    const cause = { 'refusal-cause': REFUSAL_CAUSES[reason] ?? 'other' };
+    if (ctx.faults.has('refresh-error-not-oauth') || ctx.faults.breaks('REFRESH-ERROR-RESPONSE', cause)) {
       return reply.code(400).type('text/plain; charset=utf-8').send(`refresh failed: ${reason}`);
     }
-    const error = ctx.faults.has('refresh-error-invalid-request') ? 'invalid_request' : 'invalid_grant';
+    const error = ctx.faults.has('refresh-error-invalid-request') || ctx.faults.breaks('REFRESH-ERROR-INVALID-GRANT', cause) ? 'invalid_request' : 'invalid_grant';
     return oauthError(reply, 400, error, reason);
   }
 

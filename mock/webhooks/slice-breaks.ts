@@ -14,6 +14,7 @@ const FIELD = 'On that payload field of the row: a value of the wrong type (a st
 const VALUE = 'When the row reports that enumerated value, it reports the next value of the same enumeration instead.';
 const payload = { dims: ['field', 'enum-value'], description: `${FIELD} ${VALUE}` } as const;
 const fieldOnly = { dims: ['field'], description: FIELD } as const;
+const GROUP_ROW = { dims: ['row'], description: 'A registration naming the group without every other group of its kind receives no event of that row (mock/events/event-service.ts #dispatch).' } as const;
 
 export const WEBHOOK_SLICE_BREAKS = {
   // Webhook registration
@@ -23,6 +24,16 @@ export const WEBHOOK_SLICE_BREAKS = {
   'WEBHOOK-LOCK-DELETE': { dims: ['untouched'], description: 'Deleting a lock registration also removes the registrations of that class (the user\'s on other locks, other users\' on the lock, the user\'s user registration).' },
   'WEBHOOK-USER-OVERWRITE': { dims: ['untouched'], description: 'Registering the user webhook again also removes the registrations of that class (other users\' user registrations, the user\'s lock registrations).' },
   'WEBHOOK-USER-DELETE': { dims: ['untouched'], description: 'Deleting the user registration also removes the registrations of that class (other users\' user registrations, the user\'s lock registrations).' },
+  'WEBHOOK-GROUP-OPERATION': GROUP_ROW,
+  'WEBHOOK-GROUP-OPERATION-TYPE': GROUP_ROW,
+  'WEBHOOK-GROUP-CONFIGURATION': GROUP_ROW,
+  'WEBHOOK-GROUP-BATTERY': GROUP_ROW,
+  'WEBHOOK-GROUP-SYSTEMSTATUS': GROUP_ROW,
+  'WEBHOOK-GROUP-ACCESSMGMT': GROUP_ROW,
+  'WEBHOOK-GROUP-LOCKMEMBERSHIP': GROUP_ROW,
+  'WEBHOOK-GROUP-LIFECYCLE': GROUP_ROW,
+  // Event payloads: the unit of the time stamps (mock/events/payload-breaks.ts)
+  'EVENT-TIMESTAMP-UNITS': { dims: ['row'], description: 'That row\'s Timestamp and timeStamp are epoch seconds.' },
   // Webhook delivery
   'DELIVERY-ONE-POST': { dims: ['row'], description: 'Deliveries of that event row are sent twice.' },
   'DELIVERY-CONTENT-TYPE': { dims: ['row'], description: 'Deliveries of that event row carry Content-Type text/plain.' },

@@ -153,16 +153,23 @@ describe('Request headers for API calls', () => {
     const clock = control(t);
     await clock.advanceClock(Math.max(0, session.expiresIn * 1000 - 600_000));
     let token = await rotate(t, session.accessToken);
-    // Four days of an application calling once every 23 hours with the newest token it holds.
-    for (let day = 1; day <= 4; day++) {
+    // Four days of an application calling once every 23 hours with the newest token it holds: the
+    // first link of the rotation (day 1 uses the first rotated token) and later ones (days 3 and 4: the third and fourth).
+    const day = async (n: number) => {
       await clock.advanceClock(23 * 3_600_000);
       const res = await call(t, '/users/me', token);
-      refusedRotated(t, res, token, `day ${day}, calling with the newest token`, t.requirement.id);
-      t.expect(res.status, `day ${day} after the first token's expiry window, calling every 23 hours with the newest token: "using the newest one keeps a valid token" (2xx expected); got HTTP ${res.status}`).toBeLessThan(300);
+      refusedRotated(t, res, token, `day ${n}, calling with the newest token`, t.requirement.id);
+      t.expect(res.status, `day ${n} after the first token's expiry window, calling every 23 hours with the newest token: "using the newest one keeps a valid token" (2xx expected); got HTTP ${res.status}`).toBeLessThan(300);
       t.expect(res.status).toBeGreaterThanOrEqual(200);
       if (res.headers['x-access-token']) fromRotation.add(res.headers['x-access-token']);
       token = res.headers['x-access-token'] ?? token;
-    }
+    };
+    await t.slice({ position: 'first' }, () => day(1));
+    await day(2);
+    await t.slice({ position: 'later' }, async () => {
+      await day(3);
+      await day(4);
+    });
     const first = await call(t, '/users/me', session.accessToken);
     t.observe('the first token, 3 days and 22 hours past its expiry', first.status);
   });

@@ -15,6 +15,7 @@ import { checkProperty } from '../support/property.js';
 import { charClassExample } from '../support/char-classes.js';
 import { codeGrant, freshCode, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
+import { tokenResponseOf } from '../support/grants.js';
 
 /** True when the URL points at the given redirect URI (same origin and path). */
 function isOn(location: string | null, redirectUri: string): boolean {
@@ -217,8 +218,10 @@ describe('Authorization code flow', () => {
     const code = await freshCode(t);
     const res = await postToken(t, codeGrant(t, code));
     t.expect(res.status, `code exchange: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(200);
-    t.expect(typeof res.json?.access_token, 'code exchange: the response must carry access_token').toBe('string');
-    t.expect(typeof res.json?.refresh_token, 'code exchange: the response must carry refresh_token').toBe('string');
+    t.expect(res.json?.access_token ?? null, 'code exchange: the response must carry access_token').not.toBeNull();
+    t.expect(res.json?.refresh_token ?? null, 'code exchange: the response must carry refresh_token').not.toBeNull();
+    // The fields' types are the token response's rule (TOKEN-RESPONSE-SHAPE): a wrong one blocks, it does not fail here.
+    await tokenResponseOf(t, res, 'code exchange');
   });
 
   conformance('OAUTH-CODE-EXCHANGE', 'the tokens of a code exchange work: the API accepts the access token, the refresh grant redeems the refresh token', { needs: ['consent'] }, async (t) => {
@@ -226,11 +229,12 @@ describe('Authorization code flow', () => {
     const code = await freshCode(t);
     const res = await postToken(t, codeGrant(t, code));
     t.expect(tokenIssued(res), `code exchange: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(true);
-    const me = await t.http.api('GET', '/users/me', { accessToken: res.json.access_token });
+    const tokens = await tokenResponseOf(t, res, 'code exchange');
+    const me = await t.http.api('GET', '/users/me', { accessToken: tokens.access_token });
     t.expect(me.status, 'GET /users/me with the access token of a code exchange: the token was refused as invalid (HTTP 401)').not.toBe(401);
     t.expect(me.status, `GET /users/me with the access token of a code exchange: the token was refused (HTTP ${me.status})`).not.toBe(403);
     t.expect(me.status, `GET /users/me with the access token of a code exchange: HTTP ${me.status}`).toBeLessThan(500);
-    const refreshed = await postToken(t, refreshGrant(t, res.json.refresh_token));
+    const refreshed = await postToken(t, refreshGrant(t, tokens.refresh_token));
     t.expect(tokenIssued(refreshed), `refresh grant with the refresh_token of a code exchange: expected HTTP 200 with a new token pair; got HTTP ${refreshed.status}`).toBe(true);
   });
 
@@ -240,7 +244,7 @@ describe('Authorization code flow', () => {
     const second = await freshCode(t, 1);
     const res = await postToken(t, codeGrant(t, first));
     t.expect(res.status, `the first user's code, exchanged after the second user's code was issued: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(200);
-    t.expect(typeof res.json?.access_token, 'the first user\'s code: the response must carry access_token').toBe('string');
+    t.expect(tokenIssued(res), 'the first user\'s code: the response must carry access_token').toBe(true);
     const other = await postToken(t, codeGrant(t, second));
     t.expect(other.status, `the second user's code, exchanged after the first: expected HTTP 200 with a token response; got HTTP ${other.status}`).toBe(200);
   });

@@ -38,6 +38,28 @@ async function expectOAuthErrorBody(t: SuiteContext, res: HttpResponse, what: st
   });
 }
 
+/**
+ * A refresh request refused for `cause` (Errors: "refresh_token expired, already used, or
+ * revoked"): a token used once, one past its year (the target's clock), one revoked (the
+ * control protocol). A target that cannot bring the cause about leaves the slice not tested.
+ */
+async function refusedFor(t: SuiteContext, cause: string): Promise<HttpResponse> {
+  if (cause === 'used') {
+    const { session } = await usedRefreshToken(t);
+    return refresh(t, session.refreshToken);
+  }
+  const need = cause === 'expired' ? 'clock' : 'revoke';
+  if (!t.target.has(need)) t.notTested(`a ${cause} refresh token needs ${need}: ${t.target.whyMissing(need) ?? 'not offered by the target'}`);
+  const session = await t.flows.userSession();
+  if (cause === 'expired') {
+    await control(t).advanceClock(366 * DAY + 60_000);
+  } else {
+    const status = await control(t).revokeRefreshToken(session.refreshToken);
+    if (status < 200 || status >= 300) t.notTested(`control: revoking a live refresh token answered ${status}`);
+  }
+  return refresh(t, session.refreshToken);
+}
+
 function expectRefused400(t: SuiteContext, res: HttpResponse, what: string): void {
   t.expect(tokenIssued(res), `${what}: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   t.expect(res.status, `${what}: expected HTTP 400; got HTTP ${res.status}`).toBe(400);
@@ -72,20 +94,22 @@ describe('Refresh token', () => {
     expectRefused400(t, again, 'second use of a refresh token');
   });
 
-  conformance('REFRESH-ERROR-RESPONSE', 'a refused refresh token gets 400 with an OAuth 2.0 error body', { needs: ['user-token'] }, async (t) => {
-    const { session } = await usedRefreshToken(t);
-    const again = await refresh(t, session.refreshToken);
-    t.expect(again.status, `reuse of a refresh token: expected HTTP 400; got HTTP ${again.status}`).toBe(400);
-    t.observe('content-type', again.headers['content-type'] ?? null);
-    const parsed = oauthErrorSchema.safeParse(again.json);
-    t.expect(parsed.success, `reuse of a refresh token: the body must be an OAuth 2.0 error object {"error": "…"}; ${again.json === undefined ? `got non-JSON ${JSON.stringify(again.text.slice(0, 80))}` : explain(parsed)}`).toBe(true);
-    t.observe('error', again.json?.error ?? null);
+  conformance('REFRESH-ERROR-RESPONSE', 'a refresh token refused as used, expired or revoked gets 400 with an OAuth 2.0 error body', { needs: ['user-token'] }, async (t) => {
+    await t.eachSlice('refusal-cause', async (cause) => {
+      const again = await refusedFor(t, cause);
+      t.expect(again.status, `a ${cause} refresh token: expected HTTP 400; got HTTP ${again.status}`).toBe(400);
+      t.observe(`content-type (${cause})`, again.headers['content-type'] ?? null);
+      const parsed = oauthErrorSchema.safeParse(again.json);
+      t.expect(parsed.success, `a ${cause} refresh token: the body must be an OAuth 2.0 error object {"error": "…"}; ${again.json === undefined ? `got non-JSON ${JSON.stringify(again.text.slice(0, 80))}` : explain(parsed)}`).toBe(true);
+      t.observe(`error (${cause})`, again.json?.error ?? null);
+    });
   });
 
-  conformance('REFRESH-ERROR-INVALID-GRANT', 'a refused refresh token gets error=invalid_grant', { needs: ['user-token'] }, async (t) => {
-    const { session } = await usedRefreshToken(t);
-    const again = await refresh(t, session.refreshToken);
-    t.expect(again.json?.error, `reuse of a refresh token: RFC 6749 §5.2 names invalid_grant; got ${JSON.stringify(again.json?.error ?? again.text.slice(0, 80))}`).toBe('invalid_grant');
+  conformance('REFRESH-ERROR-INVALID-GRANT', 'a refresh token refused as used, expired or revoked gets error=invalid_grant', { needs: ['user-token'] }, async (t) => {
+    await t.eachSlice('refusal-cause', async (cause) => {
+      const again = await refusedFor(t, cause);
+      t.expect(again.json?.error, `a ${cause} refresh token: RFC 6749 §5.2 names invalid_grant; got ${JSON.stringify(again.json?.error ?? again.text.slice(0, 80))}`).toBe('invalid_grant');
+    });
   });
 
   conformance('REFRESH-UNKNOWN-REFUSED', 'a refresh token the service never issued is refused with 400', { needs: ['user-token'] }, async (t) => {
@@ -108,13 +132,16 @@ describe('Refresh token', () => {
     t.expect(tokenIssued(res), `a live refresh token of the profile's credential, redeemed with a second credential's client_id and client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   });
 
-  conformance('REFRESH-REVOKED', 'a revoked refresh token can no longer be redeemed', { needs: ['user-token', 'revoke'] }, async (t) => {
-    const session = await t.flows.userSession();
-    const status = await control(t).revokeRefreshToken(session.refreshToken);
-    t.expect(status >= 200 && status < 300, `control: revoking a live refresh token answered ${status}`).toBe(true);
-    const res = await refresh(t, session.refreshToken);
-    expectRefused400(t, res, 'a revoked refresh token');
-    await expectOAuthErrorBody(t, res, 'a revoked refresh token');
+  conformance('REFRESH-REVOKED', 'a revoked refresh token can no longer be redeemed, at every link of a chain and for both accounts', { needs: ['revoke'] }, async (t) => {
+    const revokedIsRefused = async (link: ChainLink, what: string) => {
+      const status = await control(t).revokeRefreshToken(link.refreshToken);
+      t.expect(status >= 200 && status < 300, `control: revoking ${what} answered ${status}`).toBe(true);
+      const res = await refresh(t, link.refreshToken);
+      expectRefused400(t, res, `${what}, revoked`);
+      await expectOAuthErrorBody(t, res, `${what}, revoked`);
+    };
+    await t.eachSlice('position', (position) => withChainLink(t, { position }, (link) => revokedIsRefused(link, `the ${position} link of a chain`)));
+    await t.eachSlice('actor', (actor) => withChainLink(t, { position: 'first', actor }, (link) => revokedIsRefused(link, `the ${actor}'s refresh token`)));
   });
 });
 

@@ -4,7 +4,11 @@
  * refresh_token"): a correct token request of each grant, ready to send, so a
  * rule of the endpoint is checked on every grant, not on the code grant alone.
  */
+import { z } from 'zod';
+import type { HttpResponse } from '../../harness/contracts.js';
+import { explain, tokenResponseSchema, type TokenResponse } from '../schemas/token.js';
 import type { SuiteContext } from './context.js';
+import { prerequisite } from './prerequisite.js';
 import { control } from './context.js';
 import { codeGrant, freshCode, refreshGrant } from './tokens.js';
 
@@ -47,4 +51,24 @@ export async function withGrantRequest<T>(t: SuiteContext, grant: string, fn: (b
       }
     }
   }
+}
+
+/**
+ * The token response a test's next step rests on (its tokens are used, or its fields
+ * compared): the fields the spec gives it, of their types ("Token response":
+ * access_token a string, expires_in an integer, refresh_token a string). A response of
+ * another shape blocks the test by TOKEN-RESPONSE-SHAPE, whose own test judges every
+ * grant's response field by field (there, it is a failure); that a token was issued at
+ * all (HTTP 2xx with an access_token) stays the caller's own check (tokenIssued).
+ * `fields`: only those the step uses (default: every one).
+ */
+export async function tokenResponseOf(t: SuiteContext, res: HttpResponse, what: string, fields?: ReadonlyArray<keyof TokenResponse>): Promise<TokenResponse> {
+  return prerequisite(t, 'TOKEN-RESPONSE-SHAPE', () => {
+    const shape = tokenResponseSchema.shape;
+    const parsed = fields
+      ? z.object(Object.fromEntries(fields.map((f) => [f, shape[f as keyof typeof shape]]))).safeParse(res.json)
+      : tokenResponseSchema.safeParse(res.json);
+    if (!parsed.success) throw new Error(`${what}: the token response's fields are not of the spec's types: ${explain(parsed)}`);
+    return res.json as TokenResponse;
+  });
 }

@@ -52,7 +52,7 @@ export async function withChainLink<T>(t: SuiteContext, opts: ChainOptions, fn: 
   if (opts.actor === 'application') {
     return withGrantRequest(t, 'client_credentials', async (body) => {
       const res = await postToken(t, body);
-      await prerequisite(t, 'TOKEN-CC-ENABLED-WORKS', () => {
+      await prerequisite(t, ['TOKEN-CC-ENABLED-WORKS', 'TOKEN-RESPONSE-SHAPE'], () => {
         t.expect(tokenIssued(res) && typeof res.json?.refresh_token === 'string', `client_credentials grant (permitted): expected a token pair; got HTTP ${res.status}`).toBe(true);
       });
       return build({ refreshToken: res.json.refresh_token, accessToken: res.json.access_token });

@@ -46,7 +46,9 @@ export function rememberTokens(t: SuiteContext, res: HttpResponse): void {
 
 /** True when the response issued a token: the only thing a refusal must not do. */
 export function tokenIssued(res: HttpResponse): boolean {
-  return res.status >= 200 && res.status < 300 && typeof res.json?.access_token === 'string';
+  // Issued whatever the field's type (a wrong type is TOKEN-RESPONSE-SHAPE's to judge: grants.ts tokenResponseOf).
+  const token: unknown = res.json?.access_token;
+  return res.status >= 200 && res.status < 300 && token !== undefined && token !== null && token !== '';
 }
 
 /**

@@ -28,6 +28,8 @@ interface Trigger {
   fire: ControlEvent | 'status-check';
   /** The delivery that is this event; null: any delivery that is not the foreign event (payload not shown). */
   event: string | null;
+  /** The row of the Events tables it is (the slice dimension `row`). */
+  row: string;
 }
 
 interface GroupCase {
@@ -41,8 +43,8 @@ interface GroupCase {
 
 const QUIET_AFTER_ANCHOR_MS = 150;
 
-const ev = (what: string, lock: FixtureLock, fire: Omit<ControlEvent, 'lockId'>, event: string | null): Trigger => ({
-  what, lock, fire: { ...fire, lockId: lock.lockId }, event,
+const ev = (what: string, lock: FixtureLock, fire: Omit<ControlEvent, 'lockId'>, event: string | null, row: string): Trigger => ({
+  what, lock, fire: { ...fire, lockId: lock.lockId }, event, row,
 });
 
 const renamed = (t: SuiteContext) => ({ request: { kind: 'lock_name_changed', lockId: firstLock(t).lockId, userId: user(t, 0).userId, value: `Not asked ${Date.now().toString(36)}` }, event: 'lock_name_changed' });
@@ -71,20 +73,26 @@ async function runGroup(t: SuiteContext, c: GroupCase): Promise<void> {
   const isForeign: Predicate = foreign ? isEvent(foreign.event) : () => false;
   if (foreign) await control(t).emit(foreign.request);
 
-  for (const x of triggers) {
-    const inbox = inboxFor(x);
-    const seen = new Set((await inbox.deliveries()).map((d) => d.seq));
-    if (x.fire === 'status-check') await triggerStatusCheck(t, x.lock!.lockId, owner!.accessToken);
-    else await control(t).emit(x.fire);
-    const about: Predicate = x.lock ? isAbout(x.lock.lockId) : () => true;
-    const matches: Predicate = (d) => !seen.has(d.seq) && !isForeign(d) && (x.event === null ? true : isEvent(x.event)(d) && about(d));
-    // A keypad's event that never arrives may be WEBHOOK-KEYPAD-VIA-LOCK's failure, not the filter's.
-    // So may one on a lock of several this user registered: WEBHOOK-LOCK-PER-LOCK's.
-    const keypad = x.fire !== 'status-check' && KEYPAD_EVENTS.has(x.fire.kind);
-    const also = [...(keypad ? ['WEBHOOK-KEYPAD-VIA-LOCK'] : []), ...(c.kind === 'lock' && inboxes.size > 1 ? ['WEBHOOK-LOCK-PER-LOCK'] : [])];
-    await expectDelivery(t, inbox, `a registration naming ${c.group} alone, after ${x.what}`, {
-      predicate: matches,
-      ...(also.length ? { restsOn: [groupRequirement(c.group), ...also] } : {}),
+  // One slice per row of the group (harness/catalog/slices: WEBHOOK-GROUP-* over `row`), each with its events.
+  for (const row of [...new Set(triggers.map((x) => x.row))]) {
+    await t.slice({ row }, async () => {
+      for (const x of triggers.filter((y) => y.row === row)) {
+        const inbox = inboxFor(x);
+        const seen = new Set((await inbox.deliveries()).map((d) => d.seq));
+        if (x.fire === 'status-check') await triggerStatusCheck(t, x.lock!.lockId, owner!.accessToken);
+        else await control(t).emit(x.fire);
+        const about: Predicate = x.lock ? isAbout(x.lock.lockId) : () => true;
+        const matches: Predicate = (d) => !seen.has(d.seq) && !isForeign(d) && (x.event === null ? true : isEvent(x.event)(d) && about(d));
+        // A keypad's event that never arrives may be WEBHOOK-KEYPAD-VIA-LOCK's failure, not the filter's.
+        // So may one on a lock of several this user registered: WEBHOOK-LOCK-PER-LOCK's.
+        const keypad = x.fire !== 'status-check' && KEYPAD_EVENTS.has(x.fire.kind);
+        const also = [...(keypad ? ['WEBHOOK-KEYPAD-VIA-LOCK'] : []), ...(c.kind === 'lock' && inboxes.size > 1 ? ['WEBHOOK-LOCK-PER-LOCK'] : [])];
+        const got = await expectDelivery(t, inbox, `a registration naming ${c.group} alone, after ${x.what}`, {
+          predicate: matches,
+          ...(also.length ? { restsOn: [groupRequirement(c.group), ...also] } : {}),
+        });
+        t.expect(got, `a registration naming ${c.group} alone, after ${x.what}: its delivery`).toBeDefined();
+      }
     });
   }
 
@@ -105,10 +113,10 @@ describe('Registration groups (notificationTypes)', () => {
       const lock = lockWith(t, 'doorSensor');
       const u = user(t, 0).userId;
       return [
-        ...(['lock', 'unlock', 'unlatch'] as const).map((v) => ev(`an app ${v}`, lock, { kind: 'operation.app', userId: u, value: v }, v)),
-        ...(['unlock', 'lock'] as const).map((v) => ev(`a manual ${v}`, lock, { kind: 'operation.manual', value: v }, v)),
-        ...(['open', 'ajar', 'closed'] as const).map((v) => ev(`door ${v}`, lock, { kind: 'door', value: v }, v)),
-        { what: 'a status check', lock, fire: 'status-check', event: null },
+        ...(['lock', 'unlock', 'unlatch'] as const).map((v) => ev(`an app ${v}`, lock, { kind: 'operation.app', userId: u, value: v }, v, 'operation_app')),
+        ...(['unlock', 'lock'] as const).map((v) => ev(`a manual ${v}`, lock, { kind: 'operation.manual', value: v }, v, 'operation_manual')),
+        ...(['open', 'ajar', 'closed'] as const).map((v) => ev(`door ${v}`, lock, { kind: 'door', value: v }, v, 'door_state')),
+        { what: 'a status check', lock, fire: 'status-check', event: null, row: 'status_check' },
       ];
     },
   }));
@@ -118,7 +126,7 @@ describe('Registration groups (notificationTypes)', () => {
     triggers: (t) => {
       const lock = lockWith(t, 'keypad');
       // The payload of operation.type events is not shown: any delivery counts.
-      return (['lock', 'unlock'] as const).map((v) => ev(`a keypad ${v}`, lock, { kind: 'operation.keypad', userId: user(t, 0).userId, value: v }, null));
+      return (['lock', 'unlock'] as const).map((v) => ev(`a keypad ${v}`, lock, { kind: 'operation.keypad', userId: user(t, 0).userId, value: v }, null, 'operation_keypad'));
     },
   }));
 
@@ -128,9 +136,9 @@ describe('Registration groups (notificationTypes)', () => {
       const keypad = lockWith(t, 'keypad');
       const u = user(t, 0).userId;
       return [
-        ev('a lock rename', keypad, { kind: 'lock_name_changed', userId: u, value: `Group ${Date.now().toString(36)}` }, 'lock_name_changed'),
-        ...(['load', 'delete'] as const).map((v) => ev(`a keypad PIN ${v}`, keypad, { kind: 'keypad_pin_managed', userId: u, value: v, params: { pinUserId: u } }, 'keypad_pin_managed')),
-        ev('a master PIN change', lockWith(t, 'builtInKeypad'), { kind: 'master_pin_changed' }, 'keypad_pin_managed'),
+        ev('a lock rename', keypad, { kind: 'lock_name_changed', userId: u, value: `Group ${Date.now().toString(36)}` }, 'lock_name_changed', 'lock_name_changed'),
+        ...(['load', 'delete'] as const).map((v) => ev(`a keypad PIN ${v}`, keypad, { kind: 'keypad_pin_managed', userId: u, value: v, params: { pinUserId: u } }, 'keypad_pin_managed', 'keypad_pin_managed')),
+        ev('a master PIN change', lockWith(t, 'builtInKeypad'), { kind: 'master_pin_changed' }, 'keypad_pin_managed', 'master_pin_changed'),
       ];
     },
   }));
@@ -138,14 +146,14 @@ describe('Registration groups (notificationTypes)', () => {
   conformance('WEBHOOK-GROUP-BATTERY', 'battery alone: lock battery warning and keypad battery', lockNeeds(), (t) => runGroup(t, {
     group: 'battery', kind: 'lock', foreign: renamed,
     triggers: (t) => [
-      ev('a lock battery warning', firstLock(t), { kind: 'lock_battery_alert', value: 'lock_state_battery_warning_2day' }, 'lock_battery_alert'),
-      ev('a keypad battery warning', lockWith(t, 'keypad'), { kind: 'keypad_battery', value: 'keypad_battery_critical' }, 'keypad_battery_critical'),
+      ev('a lock battery warning', firstLock(t), { kind: 'lock_battery_alert', value: 'lock_state_battery_warning_2day' }, 'lock_battery_alert', 'lock_battery_alert'),
+      ev('a keypad battery warning', lockWith(t, 'keypad'), { kind: 'keypad_battery', value: 'keypad_battery_critical' }, 'keypad_battery_critical', 'keypad_battery'),
     ],
   }));
 
   conformance('WEBHOOK-GROUP-SYSTEMSTATUS', 'systemstatus alone: went offline, came online', lockNeeds(), (t) => runGroup(t, {
     group: 'systemstatus', kind: 'lock', foreign: renamed,
-    triggers: (t) => (['offline', 'online'] as const).map((v) => ev(`the bridge going ${v}`, lockWith(t, 'bridgeId'), { kind: 'bridge', value: v }, v)),
+    triggers: (t) => (['offline', 'online'] as const).map((v) => ev(`the bridge going ${v}`, lockWith(t, 'bridgeId'), { kind: 'bridge', value: v }, v, 'bridge')),
   }));
 
   conformance('WEBHOOK-GROUP-ACCESSMGMT', 'accessmgmt alone: user added, removed, access level and schedule changed', lockNeeds(), (t) => runGroup(t, {
@@ -154,10 +162,10 @@ describe('Registration groups (notificationTypes)', () => {
       const lock = firstLock(t);
       const guest = user(t, 1).userId;
       return [
-        ev('a user added', lock, { kind: 'lock_user_add', userId: guest }, 'lock_user_add'),
-        ev('a user removed', lock, { kind: 'lock_user_remove', userId: guest }, 'lock_user_remove'),
-        ev('an access level change', lock, { kind: 'lock_usertype_changed', userId: guest, value: 'superuser' }, 'lock_usertype_changed'),
-        ev('an access schedule change', lock, { kind: 'lock_accesstype_changed', userId: guest, value: 'rule_access_temporary' }, 'lock_accesstype_changed'),
+        ev('a user added', lock, { kind: 'lock_user_add', userId: guest }, 'lock_user_add', 'lock_user_add'),
+        ev('a user removed', lock, { kind: 'lock_user_remove', userId: guest }, 'lock_user_remove', 'lock_user_remove'),
+        ev('an access level change', lock, { kind: 'lock_usertype_changed', userId: guest, value: 'superuser' }, 'lock_usertype_changed', 'lock_usertype_changed'),
+        ev('an access schedule change', lock, { kind: 'lock_accesstype_changed', userId: guest, value: 'rule_access_temporary' }, 'lock_accesstype_changed', 'lock_accesstype_changed'),
       ];
     },
   }));
@@ -167,8 +175,8 @@ describe('Registration groups (notificationTypes)', () => {
     triggers: (t) => {
       const guest = user(t, 1).userId;
       return [
-        ev('the user added to a lock', firstLock(t), { kind: 'lock_user_add', userId: guest }, 'lock_user_add'),
-        ev('the user removed from a lock', firstLock(t), { kind: 'lock_user_remove', userId: guest }, 'lock_user_remove'),
+        ev('the user added to a lock', firstLock(t), { kind: 'lock_user_add', userId: guest }, 'lock_user_add', 'user.lock_user_add'),
+        ev('the user removed from a lock', firstLock(t), { kind: 'lock_user_remove', userId: guest }, 'lock_user_remove', 'user.lock_user_remove'),
       ];
     },
   }));
@@ -177,6 +185,6 @@ describe('Registration groups (notificationTypes)', () => {
     group: 'lifecycle', kind: 'user',
     foreign: (t) => ({ request: { kind: 'lock_user_add', lockId: firstLock(t).lockId, userId: user(t, 1).userId }, event: 'lock_user_add' }),
     // The payload of lifecycle events is not shown: any delivery that is not the foreign event counts.
-    triggers: (t) => [{ what: 'the user deleting the account', lock: null, fire: { kind: 'lifecycle.deleted', userId: user(t, 1).userId }, event: null }],
+    triggers: (t) => [{ what: 'the user deleting the account', lock: null, fire: { kind: 'lifecycle.deleted', userId: user(t, 1).userId }, event: null, row: 'user.lifecycle' }],
   }));
 });

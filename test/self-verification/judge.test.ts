@@ -1,6 +1,7 @@
 /** The matrix's judgement of one run: what counts as caught, and what counts as a false failure. */
 import { describe, expect, test } from 'vitest';
-import { areaScope, judge, planMatrix, scopeCheckName, selectFaults, type MatrixEntry, type RequirementResult } from './matrix.js';
+import { areaScope, judge, planMatrix, scopeCheckName, selectFaults, type MatrixEntry, type MatrixOutcome, type RequirementResult } from './matrix.js';
+import { MAX_COLLATERAL, cascades } from './matrix-session.js';
 import { FAULTS, FAULT_NAMES } from '../../mock/faults.js';
 import { requirement } from '../../harness/catalog/index.js';
 
@@ -60,6 +61,29 @@ describe('planMatrix', () => {
     for (const entry of checks) expect(entry.only, 'a scope check runs every suite').toBeUndefined();
     expect(areaScope('DELIVERY-NO-RETRY')).toContain('DELIVERY-NO-REDIRECT');
     expect(areaScope('DELIVERY-NO-RETRY')).not.toContain('OAUTH-STATE-ECHO');
+  });
+});
+
+describe('the legal variants in npm test', () => {
+  test('each runs on the areas its option reaches; the plain mock, jitter and --all on every suite', () => {
+    const touched = planMatrix({ scope: 'area', variants: 'touched' });
+    const full = planMatrix({ scope: 'area', variants: 'full' });
+    const base64 = touched.find((e) => e.name === 'base64-signatures')!;
+    expect(base64.only).toContain('SIGNATURE-VALID');
+    expect(base64.only, 'the signature encoding never reaches the token endpoint').not.toContain('TOKEN-RESPONSE-SHAPE');
+    expect(touched.find((e) => e.name === 'two-day-access-tokens')!.only).toContain('HEADERS-TOKEN-LIFETIME-24H');
+    expect(touched.find((e) => e.name === 'jitter')!.only).toBeUndefined();
+    expect(touched.find((e) => e.kind === 'conforming')!.only).toBeUndefined();
+    for (const v of full.filter((e) => e.kind === 'variant' && e.name !== 'free-system-values')) expect(v.only, `${v.name} with --all`).toBeUndefined();
+    expect(planMatrix({ scope: 'area' }).find((e) => e.name === 'base64-signatures')!.only, 'the default: every suite').toBeUndefined();
+  });
+});
+
+describe('collateral', () => {
+  test('a fault that fails more than MAX_COLLATERAL other requirements is named with them', () => {
+    const outcome = (name: string, collateral: string[]) => ({ entry: fault(name, 'OAUTH-CODE-SINGLE-USE'), collateral }) as unknown as MatrixOutcome;
+    const many = Array.from({ length: MAX_COLLATERAL + 1 }, (_, i) => `X-${i}`);
+    expect(cascades([outcome('a', many.slice(0, MAX_COLLATERAL)), outcome('b', many)])).toEqual([`b: ${many.join(', ')}`]);
   });
 });
 

@@ -18,6 +18,14 @@ export const REPORT = join(ROOT, 'reports', 'self-verification.json');
 export const SELECTION_REPORT = join(ROOT, 'reports', 'self-verification-selection.json');
 export const HINTS = join(ROOT, 'test', 'self-verification', 'matrix-hints.json');
 
+/** The most OTHER requirements one fault may fail (issue 20): what rests on its rule is blocked, not failed. */
+export const MAX_COLLATERAL = 3;
+
+/** The faults (and scope checks) that failed or warned more than MAX_COLLATERAL other requirements, named with them. */
+export function cascades(outcomes: readonly MatrixOutcome[], max = MAX_COLLATERAL): string[] {
+  return outcomes.filter((o) => o.collateral.length > max).map((o) => `${o.entry.name}: ${o.collateral.join(', ')}`);
+}
+
 export interface SessionOptions {
   scope: 'full' | 'area';
   seed: number;
@@ -25,6 +33,8 @@ export interface SessionOptions {
   filter: string | null;
   /** Which generated faults run without a filter: every one, one per requirement (slice-faults.ts sampleFaults), or none. */
   slices: 'all' | 'sample' | 'none';
+  /** 'touched': each legal variant on the spec areas its option reaches (npm test); 'full' (default): on every suite (matrix.ts VARIANTS). */
+  variants?: 'touched' | 'full';
   /** `{ index, count }`: run only this part of the entries (1-based), like vitest --shard. */
   shard?: { index: number; count: number };
   concurrency?: number;
@@ -67,7 +77,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const generated = opts.filter ? selectGenerated(opts.filter, all) : opts.slices === 'all' ? all : opts.slices === 'none' ? [] : sampleFaults(all);
   const earlier = await readEarlier(existsSync(REPORT) ? REPORT : HINTS);
   const alone = earlier.alone;
-  let entries = planMatrix({ scope: opts.scope, alone, generated, ...(faults ? { faults } : {}) });
+  let entries = planMatrix({ scope: opts.scope, alone, generated, variants: opts.variants ?? 'full', ...(faults ? { faults } : {}) });
   if (opts.shard) entries = shardEntries(entries, opts.shard.index, opts.shard.count);
   const outDir = await mkdtemp(join(tmpdir(), 'lockconf-matrix-'));
   const concurrency = opts.concurrency ?? defaultConcurrency();

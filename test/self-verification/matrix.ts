@@ -9,6 +9,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { availableParallelism, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CATALOG, requirement } from '../../harness/catalog/index.js';
+import type { Area } from '../../harness/catalog/requirement.js';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../../mock/faults.js';
 import type { MockOptions } from '../../mock/context.js';
 import { scanSuites } from '../../harness/run/selection.js';
@@ -82,19 +83,33 @@ export interface MatrixOutcome {
  */
 export const JITTER_SEED = Number(process.env.LOCKCONF_JITTER_SEED ?? randomInt(2 ** 31));
 
-/** Legal implementations the spec allows, each different from the mock's defaults. */
-export const VARIANTS: MatrixEntry[] = [
-  { name: 'base64-signatures', kind: 'variant', description: 'X-Signature v values in base64 (the spec leaves the encoding open).', mockOptions: { signatureEncoding: 'base64' } },
-  { name: 'lower-case-lock-ids', kind: 'variant', description: 'Lock IDs in lower-case hex.', mockOptions: { lowerCaseLockIds: true } },
-  { name: 'two-day-access-tokens', kind: 'variant', description: 'Access tokens valid for two days (expires_in 172800; the spec allows any lifetime of at least 24 hours).', mockOptions: { accessTokenLifetimeSec: 172_800 } },
-  { name: 'extra-fields', kind: 'variant', description: 'Unknown extra fields in token responses and webhook payloads.', mockOptions: { extraFields: true } },
-  { name: 'empty-webhook-answers', kind: 'variant', description: 'The webhook endpoints answer 201 (registration) and 204 (deletion) with no body (the spec does not show their answers).', mockOptions: { emptyWebhookAnswers: true } },
+/**
+ * Legal implementations the spec allows, each different from the mock's defaults.
+ * `touches`: the spec areas whose suites can see the variant's option (what the
+ * option changes on the wire: the signature's encoding reaches the signature,
+ * delivery and event suites, never the token endpoint). npm test's kill matrix
+ * judges such a variant on those areas only (planMatrix `variants: 'touched'`);
+ * `npm run matrix -- --all` judges every variant on every suite, the check that
+ * nothing outside the declared areas sees it. The plain mock and `jitter` (order
+ * and speed reach every suite) always run every suite.
+ */
+export const VARIANTS: Array<MatrixEntry & { touches?: readonly Area[] }> = [
+  { name: 'base64-signatures', kind: 'variant', description: 'X-Signature v values in base64 (the spec leaves the encoding open).', mockOptions: { signatureEncoding: 'base64' }, touches: ['Webhook delivery', 'Webhook signature', 'Event payloads'] },
+  { name: 'lower-case-lock-ids', kind: 'variant', description: 'Lock IDs in lower-case hex.', mockOptions: { lowerCaseLockIds: true }, touches: ['API headers', 'Webhook registration', 'Webhook delivery', 'Webhook signature', 'Event payloads'] },
+  { name: 'two-day-access-tokens', kind: 'variant', description: 'Access tokens valid for two days (expires_in 172800; the spec allows any lifetime of at least 24 hours).', mockOptions: { accessTokenLifetimeSec: 172_800 }, touches: ['OAuth authorization', 'Token endpoint', 'Client credentials', 'Refresh tokens', 'API headers'] },
+  { name: 'extra-fields', kind: 'variant', description: 'Unknown extra fields in token responses and webhook payloads.', mockOptions: { extraFields: true }, touches: ['OAuth authorization', 'Token endpoint', 'Client credentials', 'Refresh tokens', 'Webhook delivery', 'Webhook signature', 'Event payloads'] },
+  { name: 'empty-webhook-answers', kind: 'variant', description: 'The webhook endpoints answer 201 (registration) and 204 (deletion) with no body (the spec does not show their answers).', mockOptions: { emptyWebhookAnswers: true }, touches: ['API headers', 'Webhook registration', 'Webhook delivery', 'Webhook signature', 'Event payloads'] },
   { name: 'signature-layouts', kind: 'variant', description: 'Each delivery\'s X-Signature in the next legal layout of the one list of forms (v first, blanks around the comma, an element of another prefix, upper-case hex: harness/catalog/signature-forms.ts).', mockOptions: { signatureLayouts: true }, only: areaScope('SIGNATURE-FORMAT') },
-  { name: 'signature-seconds', kind: 'variant', description: 'The X-Signature t element in epoch seconds (the spec does not fix its unit).', mockOptions: { signatureTimestampSeconds: true } },
-  { name: 'bridge-lists-all-locks', kind: 'variant', description: 'Bridge events list every lock on the bridge in LockID ("an array of lock identifiers").', mockOptions: { bridgeListsAllLocks: true } },
+  { name: 'signature-seconds', kind: 'variant', description: 'The X-Signature t element in epoch seconds (the spec does not fix its unit).', mockOptions: { signatureTimestampSeconds: true }, touches: ['Webhook delivery', 'Webhook signature', 'Event payloads'] },
+  { name: 'bridge-lists-all-locks', kind: 'variant', description: 'Bridge events list every lock on the bridge in LockID ("an array of lock identifiers").', mockOptions: { bridgeListsAllLocks: true }, touches: ['Webhook delivery', 'Webhook signature', 'Event payloads'] },
   { name: 'free-system-values', kind: 'variant', description: 'lock_battery_alert\'s userID keeps the name\'s capitals ("lower-case name" is the field\'s spelling) and lock_log_timestamp_drifted\'s warningLevel is not the level the control request named (the row lists no values).', mockOptions: { freeSystemValues: true }, only: areaScope('EVENT-LOCK-BATTERY') },
   { name: 'jitter', kind: 'variant', description: 'Deliveries fan out in a random order with random latency (0-300 ms each), OAuth and API requests are answered after a random delay (0-25 ms): the spec fixes neither order nor speed (seeded: mock/jitter.ts).', mockOptions: { jitter: { seed: JITTER_SEED } } },
 ];
+
+/** The requirement IDs of the spec areas named. */
+export function areasScope(areas: readonly Area[]): string[] {
+  return CATALOG.filter((r) => areas.includes(r.area as Area)).map((r) => r.id);
+}
 
 /** The requirement IDs of the area that holds `id`: the suites that can see a fault of that rule. */
 export function areaScope(id: string): string[] {
@@ -134,7 +149,14 @@ export function scopeCheckName(fault: string): string {
  * faults and one scope check per area they belong to; the plain mock and the
  * variants then run with the suites of those areas only.
  */
-export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[]; alone?: ReadonlySet<string>; generated?: readonly GeneratedFault[] } = { scope: 'area' }): MatrixEntry[] {
+export function planMatrix(opts: {
+  scope: 'full' | 'area';
+  faults?: FaultName[];
+  alone?: ReadonlySet<string>;
+  generated?: readonly GeneratedFault[];
+  /** 'touched': each variant on the areas its option can reach (VARIANTS `touches`); 'full' (default): every suite. */
+  variants?: 'touched' | 'full';
+} = { scope: 'area' }): MatrixEntry[] {
   const faults = opts.faults ?? FAULT_NAMES;
   const generated = opts.generated ?? [];
   const firstOfEachArea = new Map<string, FaultName>();
@@ -159,7 +181,11 @@ export function planMatrix(opts: { scope: 'full' | 'area'; faults?: FaultName[];
     : [];
   return [
     { name: 'conforming', kind: 'conforming', description: 'The reference mock with no fault.', mockOptions: {}, ...conformingScope },
-    ...VARIANTS.map((v) => ({ ...v, ...conformingScope })),
+    ...VARIANTS.map(({ touches, ...v }): MatrixEntry => ({
+      ...v,
+      ...(opts.variants === 'touched' && touches && opts.scope === 'area' ? { only: areasScope(touches) } : {}),
+      ...conformingScope,
+    })),
     ...faults.map((name): MatrixEntry => {
       const def = FAULTS[name];
       return {

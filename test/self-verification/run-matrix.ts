@@ -7,12 +7,13 @@
  *                                  CI jobs of a matrix each run one
  *   npm run matrix -- --faults TOKEN-BASIC-IGNORED,token-endpoint   a selection (as LOCKCONF_MATRIX_FAULTS)
  *
- * Prints each entry's judgement and the figures (faults, caught, missed, time);
- * exits 1 when any fault was missed or anything conforming failed, 2 on bad usage.
+ * Prints each entry's judgement and the figures (faults, caught, missed, collateral, time);
+ * exits 1 when any fault was missed, anything conforming failed, or a fault failed more than
+ * MAX_COLLATERAL other requirements (as npm test's kill matrix), 2 on bad usage.
  */
 import { parseArgs } from 'node:util';
 import { formatTable } from './matrix-report.js';
-import { generatedFigures, runSession } from './matrix-session.js';
+import { MAX_COLLATERAL, cascades, generatedFigures, runSession } from './matrix-session.js';
 
 function usage(message: string): never {
   process.stderr.write(`npm run matrix: ${message}\nusage: npm run matrix -- [--all] [--shard i/n] [--faults <names, IDs or areas>] [--concurrency n] [--seed n] [--scope area|full]\n`);
@@ -59,6 +60,8 @@ async function main(): Promise<number> {
       seed,
       filter: values.faults?.trim() || null,
       slices: values.all ? 'all' : 'sample',
+      // --all judges every legal variant on every suite; the sample (as npm test) on the areas each one reaches.
+      variants: values.all ? 'full' : 'touched',
       ...(shard ? { shard } : {}),
       ...(concurrency ? { concurrency } : {}),
       onOutcome: (o) => {
@@ -72,17 +75,20 @@ async function main(): Promise<number> {
   if (!values.quiet) process.stdout.write(`\n${formatTable(summary)}\n`);
   const gen = generatedFigures(outcomes);
   const missed = outcomes.filter((o) => !o.ok);
+  const excess = cascades(outcomes);
   process.stdout.write([
     '',
     `matrix${shard ? ` shard ${shard.index}/${shard.count}` : ''}${values.all ? ' --all' : ''}: ${summary.faults} faults, ${summary.faultsCaught} caught, ${summary.faults - summary.faultsCaught} missed`,
     `  generated slice faults: ${gen.faults} over ${gen.requirements} requirements, ${gen.caught} caught, ${gen.faults - gen.caught} missed`,
     `  catalogued faults: ${summary.faults - gen.faults}, ${summary.faultsCaught - gen.caught} caught`,
     `  conforming mock and ${summary.variants} variants: ${summary.falseFailures} false failures; scope checks ${summary.scopeChecksAgreeing}/${summary.scopeChecks} agree`,
+    `  collateral: at most ${summary.collateral.max} other requirements failed by one fault${summary.collateral.worst ? ` (${summary.collateral.worst})` : ''}, mean ${summary.collateral.mean}; ${excess.length} over ${MAX_COLLATERAL}`,
     `  time: ${(wallTimeMs / 1000).toFixed(1)} s wall${summary.cpuTimeMs !== null ? `, ${(summary.cpuTimeMs / 1000).toFixed(0)} s CPU` : ''}, ${summary.runs} runs, ${summary.concurrency} at a time, seed ${summary.seed}`,
     ...missed.map((o) => `  MISSED ${o.entry.name}: ${o.why}`),
+    ...excess.map((line) => `  COLLATERAL over ${MAX_COLLATERAL}: ${line}`),
     '',
   ].join('\n'));
-  return missed.length > 0 ? 1 : 0;
+  return missed.length > 0 || excess.length > 0 ? 1 : 0;
 }
 
 main().then((code) => { process.exitCode = code; }, (err: unknown) => {

@@ -21,6 +21,12 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
       source: 'Token response: "access_token | string (a JWT)", "expires_in | integer", "refresh_token | string"',
       values: ['access_token', 'expires_in', 'refresh_token'],
     },
+    {
+      id: 'refusal-cause',
+      title: 'Why a refresh token is refused',
+      source: 'Errors: "refresh_token expired, already used, or revoked | HTTP 400 with an error message in the body following OAuth 2.0."; Refresh token: "used, expired or revoked | any use | none | unchanged | HTTP 400 with an OAuth2 error body."',
+      values: ['used', 'expired', 'revoked'],
+    },
   ],
   slices: {
     // GET {auth_url}/authorization: "state … returned unchanged at the end"; "All values must be URL-encoded."
@@ -54,6 +60,11 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "1 year from issue": each token's own issue, whatever link it is.
     'REFRESH-VALID-WITHIN-YEAR': { position: 'all' },
     'REFRESH-EXPIRED-AFTER-YEAR': { position: 'all' },
+    // "issued | revocation | token revoked | revoked": any issued token, whatever link of its chain, the application's own too.
+    'REFRESH-REVOKED': { position: 'all', actor: 'all' },
+    // Errors: "refresh_token expired, already used, or revoked | HTTP 400 with an error message in the body following OAuth 2.0": each cause.
+    'REFRESH-ERROR-RESPONSE': { 'refusal-cause': 'all' },
+    'REFRESH-ERROR-INVALID-GRANT': { 'refusal-cause': 'all' },
 
     // "Every successful API response returns an updated x-access-token header": every endpoint named,
     // every link of the rotation, the user's and the application's tokens.
@@ -61,6 +72,8 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'HEADERS-ROTATED-TOKEN-WORKS': { endpoint: 'all', position: 'all', actor: 'all' },
     'HEADERS-ROTATED-TOKEN-JWT': { endpoint: 'all' },
     'HEADERS-ROTATION-EXTENDS': { endpoint: 'all', position: 'all' },
+    // "Using the newest one keeps a valid token": the first rotated token, and later ones.
+    'HEADERS-NEWEST-KEEPS-ACCESS': { position: 'all' },
     'HEADERS-PREVIOUS-TOKEN-VALID': { endpoint: 'all', position: 'all' },
     // "access tokens are not issued valid for less than 24 hours": from every grant and every rotation.
     'HEADERS-TOKEN-LIFETIME-24H': { endpoint: 'all', position: 'all', grant: 'all' },

@@ -104,6 +104,15 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'WEBHOOK-LOCK-DELETE': { untouched: ['other-lock', 'other-user', 'user-registration'] },
     'WEBHOOK-USER-OVERWRITE': { untouched: ['other-user', 'lock-registration'] },
     'WEBHOOK-USER-DELETE': { untouched: ['other-user', 'lock-registration'] },
+    // Registration groups: each event the group's meaning names ("Lock locked, unlocked, unlatched, or status checked by anyone; door opened or closed", …), as its own row.
+    'WEBHOOK-GROUP-OPERATION': { row: ['operation_app', 'operation_manual', 'door_state', 'status_check'] },
+    'WEBHOOK-GROUP-OPERATION-TYPE': { row: ['operation_keypad'] },
+    'WEBHOOK-GROUP-CONFIGURATION': { row: ['lock_name_changed', 'keypad_pin_managed', 'master_pin_changed'] },
+    'WEBHOOK-GROUP-BATTERY': { row: ['lock_battery_alert', 'keypad_battery'] },
+    'WEBHOOK-GROUP-SYSTEMSTATUS': { row: ['bridge'] },
+    'WEBHOOK-GROUP-ACCESSMGMT': { row: ['lock_user_add', 'lock_user_remove', 'lock_usertype_changed', 'lock_accesstype_changed'] },
+    'WEBHOOK-GROUP-LOCKMEMBERSHIP': { row: ['user.lock_user_add', 'user.lock_user_remove'] },
+    'WEBHOOK-GROUP-LIFECYCLE': { row: ['user.lifecycle'] },
     // Delivery: "one HTTP POST (JSON body, Content-Type application/json) … per event"; "Headers on each delivery: Content-Type, X-Signature, and the application-chosen header".
     'DELIVERY-ONE-POST': EVERY_ROW,
     'DELIVERY-CONTENT-TYPE': EVERY_ROW,
@@ -141,6 +150,9 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'EVENT-LOCK-USER-REMOVE': { field: [...AUTHZ] },
     'EVENT-LOCK-USERTYPE-CHANGED': { field: [...AUTHZ, 'User.UserType', 'timeStamp', 'EventID', 'Timestamp'], 'enum-value': [...USER_TYPES] },
     'EVENT-LOCK-ACCESSTYPE-CHANGED': { field: [...AUTHZ, 'User.AccessType', 'timeStamp', 'EventID', 'Timestamp'], 'enum-value': [...ACCESS_TYPES] },
+    // "Timestamp | integer (epoch milliseconds in samples) … timeStamp | integer (epoch milliseconds in samples)": every row the Events tables give one
+    // (manual operation, lock clock, master PIN, access level and schedule; all four user events).
+    'EVENT-TIMESTAMP-UNITS': { row: ['operation_manual', 'lock_log_timestamp_drifted', 'master_pin_changed', 'lock_usertype_changed', 'lock_accesstype_changed', 'user.lock_user_add', 'user.lock_user_remove', 'user.lock_usertype_changed', 'user.lock_accesstype_changed'] },
     // User events: the common fields of every row, and the row's extra field.
     'EVENT-USER-LOCK-USER-ADD': { field: [...USER_EVENT] },
     'EVENT-USER-LOCK-USER-REMOVE': { field: [...USER_EVENT] },
