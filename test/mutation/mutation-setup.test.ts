@@ -7,7 +7,8 @@ import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { describe, expect, it } from 'vitest';
 import { FaultSwitchIgnorer } from './fault-switch-ignorer.mjs';
 import { mutantVerdict } from './mutant-verdict.mjs';
-import { foldersOfMutate, parseArgs } from './run.mjs';
+import { FOLDERS } from './folders.mjs';
+import { foldersOfMutate, mergeResults, parseArgs, runsOf } from './run.mjs';
 import { matchTriage, originalText, scoreOf, type ReportedMutant, type TriageEntry } from './triage.mjs';
 
 const result = (verdict: string, statuses: string[]) =>
@@ -161,5 +162,30 @@ describe('npm run mutation (run.mjs)', () => {
   it('runs the folders a --mutate pattern names', () => {
     const { mutate } = parseArgs(['--mutate', 'mock/oauth/codes.ts,mock/events/**/*.ts']);
     expect(foldersOfMutate(mutate)).toEqual(['oauth', 'events']);
+  });
+
+  it('runs each scope of a folder apart, and the rest of the folder with its own scope', () => {
+    const runs = runsOf('api');
+    const scoped = FOLDERS.api.scopes.flatMap((s) => s.files);
+    expect(runs.slice(0, -1)).toEqual(FOLDERS.api.scopes.map((s) => ({ only: s.only, mutate: s.files })));
+    expect(runs.at(-1)).toEqual({ only: FOLDERS.api.only, mutate: [FOLDERS.api.mutate, ...scoped.map((f) => `!${f}`)] });
+  });
+
+  it('gives a --mutate file of a scope that scope, any other pattern the folder\'s', () => {
+    const runs = runsOf('oauth', ['mock/oauth/consent.ts', 'mock/oauth/codes.ts']);
+    expect(runs[0]).toEqual({ only: 'OAUTH-*', mutate: ['mock/oauth/consent.ts'] });
+    expect(runs[1]!.only).toBe(FOLDERS.oauth.only);
+    expect(runs[1]!.mutate[0]).toBe('mock/oauth/codes.ts');
+    expect(runsOf('oauth', ['mock/api/users.ts'])).toEqual([]);
+  });
+
+  it('merges a scope\'s results into the folder\'s file by file, keeping the other files', () => {
+    const tests = { '': { tests: [{ id: '0', name: 'All tests' }] } };
+    const committed = { schemaVersion: '1.0', files: { 'a.ts': { mutants: [1] }, 'b.ts': { mutants: [2] } }, testFiles: tests };
+    const partial = { schemaVersion: '1.0', files: { 'b.ts': { mutants: [3] }, 'c.ts': { mutants: [4] } }, testFiles: tests };
+    const merged = mergeResults(committed, partial);
+    expect(merged.files).toEqual({ 'a.ts': { mutants: [1] }, 'b.ts': { mutants: [3] }, 'c.ts': { mutants: [4] } });
+    expect(merged.testFiles).toEqual(tests);
+    expect(mergeResults(null, partial)).toBe(partial);
   });
 });

@@ -1,9 +1,9 @@
-#!/usr/bin/env node
 /**
  * `npm run mutation [-- FOLDER… | STRYKER OPTION…]`: StrykerJS on the mock's code,
- * one Stryker run per folder (test/mutation/folders.mjs: oauth, api, webhooks,
- * events), each mutant checked by one conformance run scoped to the folder's
- * requirement areas; then the score and the untriaged survivors (triage.mjs).
+ * one Stryker run per requirement scope of each folder (test/mutation/folders.mjs:
+ * oauth, api, webhooks, events, and the narrower scopes of some of their files),
+ * each mutant checked by one conformance run limited to that scope; then the score
+ * and the untriaged survivors (triage.mjs).
  *
  *   npm run mutation                          all four folders, incremental
  *   npm run mutation -- oauth webhooks        those folders
@@ -12,15 +12,17 @@
  *                                             sees only the mock's sources change)
  *   npm run mutation -- --mutate 'mock/oauth/codes.ts' --concurrency 1
  *
- * Any option is passed to `stryker run`. Results: test/mutation/incremental/<folder>.json
- * (committed; the incremental baseline and the report the triage reads) and
- * reports/mutation/<folder>.{json,html}. A run restricted with --mutate reads the
- * committed file but writes reports/mutation/<folder>.partial-incremental.json, so
- * that the committed results of the folder's other files are not dropped (copy it over
- * the committed file when it holds the same files; its summary is printed from it).
+ * Any other option is passed to `stryker run`. A --mutate pattern that names a file
+ * of a scope runs with that scope; any other pattern with its folder's scope.
+ * Each scope's run reads the folder's committed results
+ * (test/mutation/incremental/<folder>.json, the incremental baseline and the report
+ * the triage reads) through a copy, reports/mutation/<folder>.partial-incremental.json,
+ * and its files' results are merged back into the committed file when it ends (the
+ * results of the folder's other files are kept). HTML: reports/mutation/<folder>.html
+ * (of the folder's last scope run).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,29 +57,73 @@ export function foldersOfMutate(patterns) {
   return hit.length ? hit : FOLDER_NAMES;
 }
 
+/**
+ * The Stryker runs of a folder: one per scope, each { only, mutate } (mutate: the
+ * patterns of --mutate). Without user patterns: each scope's files, and the
+ * folder's glob less every scoped file. With them: an exact file path goes to its
+ * scope, any other pattern to the folder's.
+ */
+export function runsOf(folder, patterns = []) {
+  const spec = FOLDERS[folder];
+  const scoped = spec.scopes.flatMap((s) => s.files);
+  if (!patterns.length) {
+    return [
+      ...spec.scopes.map((s) => ({ only: s.only, mutate: [...s.files] })),
+      { only: spec.only, mutate: [spec.mutate, ...scoped.map((f) => `!${f}`)] },
+    ];
+  }
+  const mine = patterns.map((p) => p.replace(/^\.\//, '')).filter((p) => foldersOfMutate([p]).includes(folder) || !FOLDER_NAMES.some((f) => p.replace(/^!/, '').startsWith(`mock/${f}/`)));
+  const runs = [];
+  for (const s of spec.scopes) {
+    const files = mine.filter((p) => s.files.includes(p));
+    if (files.length) runs.push({ only: s.only, mutate: files });
+  }
+  const rest = mine.filter((p) => !scoped.includes(p));
+  if (rest.length) runs.push({ only: spec.only, mutate: [...rest, ...scoped.map((f) => `!${f}`)] });
+  return runs;
+}
+
+/** Stryker's results of `partial` merged into `committed` (file by file: a file of the partial replaces the committed one). */
+export function mergeResults(committed, partial) {
+  if (!committed) return partial;
+  const testFiles = { ...(committed.testFiles ?? {}) };
+  for (const [name, tf] of Object.entries(partial.testFiles ?? {})) {
+    const ids = new Set((testFiles[name]?.tests ?? []).map((t) => t.id));
+    testFiles[name] = { ...tf, tests: [...(testFiles[name]?.tests ?? []), ...(tf.tests ?? []).filter((t) => !ids.has(t.id))] };
+  }
+  return { ...partial, files: { ...committed.files, ...partial.files }, testFiles };
+}
+
+const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
+
 function main() {
   const { folders: named, passthrough, mutate } = parseArgs(process.argv.slice(2));
   const folders = named.length ? named : mutate.length ? foldersOfMutate(mutate) : FOLDER_NAMES;
+  const rest = passthrough.filter((a, i) => !(a === '--mutate' || a === '-m' || a.startsWith('--mutate=') || ['--mutate', '-m'].includes(passthrough[i - 1])));
   let failed = false;
+  mkdirSync(join(ROOT, 'reports', 'mutation'), { recursive: true });
   for (const folder of folders) {
-    const args = [STRYKER, 'run', 'test/mutation/stryker.config.mjs', '--incremental'];
-    if (mutate.length) {
-      const partial = partialFileOf(folder);
-      mkdirSync(join(ROOT, 'reports', 'mutation'), { recursive: true });
-      if (existsSync(join(ROOT, incrementalFileOf(folder)))) copyFileSync(join(ROOT, incrementalFileOf(folder)), join(ROOT, partial));
-      args.push('--incrementalFile', partial);
+    const committedFile = join(ROOT, incrementalFileOf(folder));
+    const partial = join(ROOT, partialFileOf(folder));
+    for (const run of runsOf(folder, mutate)) {
+      if (existsSync(committedFile)) copyFileSync(committedFile, partial);
+      else rmSync(partial, { force: true });
+      process.stdout.write(`\nmutation: ${folder}: ${run.mutate.join(' ')} (conformance --only '${run.only}')\n`);
+      const args = [STRYKER, 'run', 'test/mutation/stryker.config.mjs', '--incremental', '--incrementalFile', partialFileOf(folder), '--mutate', run.mutate.join(',')];
+      const result = spawnSync(process.execPath, [...args, ...rest], {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...process.env, LOCKCONF_MUTATION_FOLDER: folder, LOCKCONF_MUTATION_ONLY: run.only },
+      });
+      if (result.status !== 0) failed = true;
+      const results = readJson(partial);
+      if (result.status === 0 && results) {
+        writeFileSync(committedFile, `${JSON.stringify(mergeResults(readJson(committedFile), results))}\n`);
+      }
     }
-    process.stdout.write(`\nmutation: ${folder} (${FOLDERS[folder].mutate}; conformance --only '${FOLDERS[folder].only}')\n`);
-    const run = spawnSync(process.execPath, [...args, ...passthrough], {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, LOCKCONF_MUTATION_FOLDER: folder },
-    });
-    if (run.status !== 0) failed = true;
   }
   process.stdout.write('\n');
-  // A --mutate run's results are in the partial file (the files it mutated only).
-  printSummary({ folders, ...(mutate.length ? { fileOf: partialFileOf } : {}) });
+  printSummary({ folders });
   process.exitCode = failed ? 1 : 0;
 }
 
