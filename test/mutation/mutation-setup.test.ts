@@ -188,4 +188,13 @@ describe('npm run mutation (run.mjs)', () => {
     expect(merged.testFiles).toEqual(tests);
     expect(mergeResults(null, partial)).toBe(partial);
   });
+
+  it('keeps the mutants of a file\'s other lines when a run took some lines of an unchanged source', () => {
+    const at = (line: number) => ({ mutatorName: 'StringLiteral', replacement: '""', location: { start: { line, column: 1 }, end: { line, column: 5 } } });
+    const committed = { files: { 'a.ts': { source: 'x', mutants: [{ ...at(1), status: 'Survived' }, { ...at(2), status: 'Survived' }] } } };
+    const partial = { files: { 'a.ts': { source: 'x', mutants: [{ ...at(2), status: 'Killed' }] } } };
+    expect(mergeResults(committed, partial).files['a.ts']).toEqual({ source: 'x', mutants: [{ ...at(1), status: 'Survived' }, { ...at(2), status: 'Killed' }] });
+    const changed = { files: { 'a.ts': { source: 'y', mutants: [{ ...at(2), status: 'Killed' }] } } };
+    expect(mergeResults(committed, changed).files['a.ts']).toEqual(changed.files['a.ts']);
+  });
 });

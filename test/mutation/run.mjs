@@ -18,7 +18,8 @@
  * (test/mutation/incremental/<folder>.json, the incremental baseline and the report
  * the triage reads) through a copy, reports/mutation/<folder>.partial-incremental.json,
  * and its files' results are merged back into the committed file when it ends (the
- * results of the folder's other files are kept). HTML: reports/mutation/<folder>.html
+ * results of the folder's other files are kept; so are those of a file's other lines after
+ * `--mutate 'file:10-20'`, while its source is unchanged). HTML: reports/mutation/<folder>.html
  * (of the folder's last scope run).
  */
 import { spawnSync } from 'node:child_process';
@@ -83,15 +84,29 @@ export function runsOf(folder, patterns = []) {
   return runs;
 }
 
-/** Stryker's results of `partial` merged into `committed` (file by file: a file of the partial replaces the committed one). */
+const mutantKey = (m) => `${m.mutatorName}|${m.replacement}|${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column}`;
+
+/**
+ * One file's results: the partial's, and, when the source is the same (a run of some
+ * of its lines, `--mutate file:10-20`), the committed mutants the partial did not run.
+ */
+function mergeFile(committed, partial) {
+  if (!committed || typeof partial.source !== 'string' || committed.source !== partial.source) return partial;
+  const ran = new Set(partial.mutants.map(mutantKey));
+  return { ...partial, mutants: [...committed.mutants.filter((m) => !ran.has(mutantKey(m))), ...partial.mutants] };
+}
+
+/** Stryker's results of `partial` merged into `committed`, file by file (mergeFile). */
 export function mergeResults(committed, partial) {
   if (!committed) return partial;
+  const files = { ...committed.files };
+  for (const [name, result] of Object.entries(partial.files)) files[name] = mergeFile(committed.files[name], result);
   const testFiles = { ...(committed.testFiles ?? {}) };
   for (const [name, tf] of Object.entries(partial.testFiles ?? {})) {
     const ids = new Set((testFiles[name]?.tests ?? []).map((t) => t.id));
     testFiles[name] = { ...tf, tests: [...(testFiles[name]?.tests ?? []), ...(tf.tests ?? []).filter((t) => !ids.has(t.id))] };
   }
-  return { ...partial, files: { ...committed.files, ...partial.files }, testFiles };
+  return { ...partial, files, testFiles };
 }
 
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
