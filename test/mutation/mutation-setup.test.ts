@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FaultSwitchIgnorer } from './fault-switch-ignorer.mjs';
 import { mutantVerdict } from './mutant-verdict.mjs';
 import { FOLDERS } from './folders.mjs';
-import { foldersOfMutate, mergeResults, parseArgs, runsOf } from './run.mjs';
+import { foldersOfMutate, mergeResults, mutatedBy, parseArgs, runsOf } from './run.mjs';
 import { matchTriage, originalText, scoreOf, type ReportedMutant, type TriageEntry } from './triage.mjs';
 
 const result = (verdict: string, statuses: string[]) =>
@@ -186,7 +186,16 @@ describe('npm run mutation (run.mjs)', () => {
     const merged = mergeResults(committed, partial);
     expect(merged.files).toEqual({ 'a.ts': { mutants: [1] }, 'b.ts': { mutants: [3] }, 'c.ts': { mutants: [4] } });
     expect(merged.testFiles).toEqual(tests);
-    expect(mergeResults(null, partial)).toBe(partial);
+    expect(mergeResults(null, partial)).toEqual(partial);
+  });
+
+  it('takes only the files the run mutated (Stryker\'s report carries the others, with stale locations)', () => {
+    const committed = { files: { 'mock/x/a.ts': { mutants: [1] } } };
+    const partial = { files: { 'mock/x/a.ts': { mutants: [9] }, 'mock/x/b.ts': { mutants: [2] } } };
+    expect(mergeResults(committed, partial, ['mock/x/b.ts:3-4']).files).toEqual({ 'mock/x/a.ts': { mutants: [1] }, 'mock/x/b.ts': { mutants: [2] } });
+    expect(mutatedBy('mock/x/a.ts', ['mock/x/**/*.ts', '!mock/x/b.ts'])).toBe(true);
+    expect(mutatedBy('mock/x/b.ts', ['mock/x/**/*.ts', '!mock/x/b.ts'])).toBe(false);
+    expect(mutatedBy('mock/y/a.ts', ['mock/x/**/*.ts'])).toBe(false);
   });
 
   it('keeps the mutants of a file\'s other lines when a run took some lines of an unchanged source', () => {

@@ -16,7 +16,7 @@
  * of a scope runs with that scope; any other pattern with its folder's scope.
  * Each scope's run reads the folder's committed results
  * (test/mutation/incremental/<folder>.json, the incremental baseline and the report
- * the triage reads) through a copy, reports/mutation/<folder>.partial-incremental.json,
+ * the triage reads) through a copy, reports/mutation/<folder>.<pid>.partial-incremental.json,
  * and its files' results are merged back into the committed file when it ends (the
  * results of the folder's other files are kept; so are those of a file's other lines after
  * `--mutate 'file:10-20'`, while its source is unchanged). HTML: reports/mutation/<folder>.html
@@ -30,7 +30,8 @@ import { fileURLToPath } from 'node:url';
 import { FOLDERS, FOLDER_NAMES, incrementalFileOf } from './folders.mjs';
 import { printSummary } from './triage.mjs';
 
-const partialFileOf = (folder) => `reports/mutation/${folder}.partial-incremental.json`;
+/** The copy a run of the folder works on (one per process: two runs of a folder at once must not share it). */
+const partialFileOf = (folder) => `reports/mutation/${folder}.${process.pid}.partial-incremental.json`;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 const STRYKER = join(dirname(require.resolve('@stryker-mutator/core/package.json')), 'bin', 'stryker.js');
@@ -96,11 +97,30 @@ function mergeFile(committed, partial) {
   return { ...partial, mutants: [...committed.mutants.filter((m) => !ran.has(mutantKey(m))), ...partial.mutants] };
 }
 
-/** Stryker's results of `partial` merged into `committed`, file by file (mergeFile). */
-export function mergeResults(committed, partial) {
-  if (!committed) return partial;
+/**
+ * Whether a run's --mutate patterns take `file`: a path (`file` or `file:10-20`) or a
+ * `dir/**\/*.ts` glob, less `!` patterns (the only shapes runsOf makes).
+ */
+export function mutatedBy(file, patterns) {
+  const hit = (p) => {
+    const path = p.replace(/^\.\//, '').replace(/:[\d:-]+$/, '');
+    const star = path.indexOf('**/*');
+    return star < 0 ? path === file : file.startsWith(path.slice(0, star)) && file.endsWith(path.slice(star + 4));
+  };
+  return patterns.some((p) => !p.startsWith('!') && hit(p)) && !patterns.some((p) => p.startsWith('!') && hit(p.slice(1)));
+}
+
+/**
+ * Stryker's results of `partial` merged into `committed`, file by file (mergeFile), for
+ * the files the run mutated (`mutate`: its --mutate patterns; all without). Stryker's
+ * incremental report also carries the other files of its incremental file, with their
+ * current source but the mutant locations of the run that made them: never taken.
+ */
+export function mergeResults(committed, partial, mutate) {
+  const ran = Object.fromEntries(Object.entries(partial.files).filter(([name]) => !mutate || mutatedBy(name, mutate)));
+  if (!committed) return { ...partial, files: ran };
   const files = { ...committed.files };
-  for (const [name, result] of Object.entries(partial.files)) files[name] = mergeFile(committed.files[name], result);
+  for (const [name, result] of Object.entries(ran)) files[name] = mergeFile(committed.files[name], result);
   const testFiles = { ...(committed.testFiles ?? {}) };
   for (const [name, tf] of Object.entries(partial.testFiles ?? {})) {
     const ids = new Set((testFiles[name]?.tests ?? []).map((t) => t.id));
@@ -133,8 +153,9 @@ function main() {
       if (result.status !== 0) failed = true;
       const results = readJson(partial);
       if (result.status === 0 && results) {
-        writeFileSync(committedFile, `${JSON.stringify(mergeResults(readJson(committedFile), results))}\n`);
+        writeFileSync(committedFile, `${JSON.stringify(mergeResults(readJson(committedFile), results, run.mutate))}\n`);
       }
+      rmSync(partial, { force: true });
     }
   }
   process.stdout.write('\n');
