@@ -37,8 +37,11 @@ export const FOLDERS = {
     mutate: 'mock/api/**/*.ts',
     only: 'TOKEN-* REFRESH-* HEADERS-* WEBHOOK-* DELIVERY-* SIGNATURE-* EVENT-*',
     scopes: [
-      // The header and token rules of every API call, and the user routes they are checked on.
-      { files: ['mock/api/authentication.ts', 'mock/api/users.ts'], only: 'HEADERS-*' },
+      // The header and token rules of every API call.
+      { files: ['mock/api/authentication.ts'], only: 'HEADERS-*' },
+      // The user routes: the header rules are checked on them, the application's own token
+      // (TOKEN-CC-TOKEN-WORKS) too, and the registrations find their caller through them.
+      { files: ['mock/api/users.ts'], only: 'HEADERS-* TOKEN-CC-* WEBHOOK-*' },
       // The registration routes and their JSON bodies.
       { files: ['mock/api/webhook-routes.ts', 'mock/api/json-body.ts'], only: 'WEBHOOK-*' },
       // The API's error answers: 401s of the header rules, 4xx of registrations.
