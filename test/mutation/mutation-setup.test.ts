@@ -177,6 +177,7 @@ describe('npm run mutation (run.mjs)', () => {
     expect(runs[1]!.only).toBe(FOLDERS.oauth.only);
     expect(runs[1]!.mutate[0]).toBe('mock/oauth/codes.ts');
     expect(runsOf('oauth', ['mock/api/users.ts'])).toEqual([]);
+    expect(runsOf('api', ['mock/api/users.ts:28-29'])).toEqual([{ only: FOLDERS.api.scopes.find((s) => s.files.includes('mock/api/users.ts'))!.only, mutate: ['mock/api/users.ts:28-29'] }]);
   });
 
   it('merges a scope\'s results into the folder\'s file by file, keeping the other files', () => {

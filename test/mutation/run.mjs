@@ -76,11 +76,12 @@ export function runsOf(folder, patterns = []) {
   }
   const mine = patterns.map((p) => p.replace(/^\.\//, '')).filter((p) => foldersOfMutate([p]).includes(folder) || !FOLDER_NAMES.some((f) => p.replace(/^!/, '').startsWith(`mock/${f}/`)));
   const runs = [];
+  const fileOf = (p) => p.replace(/:[\d:-]+$/, ''); // `file:10-20` is of the file's scope
   for (const s of spec.scopes) {
-    const files = mine.filter((p) => s.files.includes(p));
+    const files = mine.filter((p) => s.files.includes(fileOf(p)));
     if (files.length) runs.push({ only: s.only, mutate: files });
   }
-  const rest = mine.filter((p) => !scoped.includes(p));
+  const rest = mine.filter((p) => !scoped.includes(fileOf(p)));
   if (rest.length) runs.push({ only: spec.only, mutate: [...rest, ...scoped.map((f) => `!${f}`)] });
   return runs;
 }
