@@ -138,6 +138,12 @@ describe('the triage (triage.mjs)', () => {
     expect(stale).toHaveLength(1);
   });
 
+  it('gives each of two same mutants on one line an entry of its own', () => {
+    const { survivors, stale } = matchTriage([m({}), m({})], [entry({}), entry({})]);
+    expect(stale).toHaveLength(0);
+    expect(survivors.every((s) => s.triage)).toBe(true);
+  });
+
   it('picks the entry of the nearest line when several share the text', () => {
     const { survivors } = matchTriage([m({ line: 40 })], [entry({ line: 3, class: 'gap' }), entry({ line: 41, class: 'legal', spec: 's' })]);
     expect(survivors[0]!.triage?.class).toBe('legal');
