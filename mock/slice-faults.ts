@@ -33,6 +33,8 @@ export const SLICE_BREAKS = {
   'TOKEN-RESPONSE-SHAPE': { dims: ['grant', 'token-field'], description: 'In the token response of that grant (expires_in), or in every token response (that field), a field has the wrong type: expires_in a string of digits, access_token or refresh_token a number.' },
   'TOKEN-RESPONSE-JSON': { dims: ['grant'], description: 'The token response of that grant is form-encoded, not JSON.' },
   'TOKEN-ACCESS-TOKEN-JWT': { dims: ['grant'], description: 'The access_token of that grant is an opaque random string (which the API accepts), not a JWT.' },
+  'TOKEN-BODY-URL-DECODED': { dims: ['grant'], description: 'The values of a token request of that grant are read as sent, not percent-decoded.' },
+  'TOKEN-NO-STORE': { dims: ['grant'], description: 'The token response of that grant carries neither Cache-Control: no-store nor Pragma: no-cache.' },
 
   // Client credentials
   'TOKEN-CC-TOKEN-WORKS': { dims: ['endpoint'], description: 'That endpoint refuses (401) the access token of the application\'s own account.' },

@@ -48,7 +48,14 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
   permitAtStart();
   ctx.onReset.push(permitAtStart);
 
-  await app.register(fastifyFormbody, { parser: parseFormBody });
+  // Faults form-values-not-decoded and TOKEN-BODY-URL-DECODED@grant=…: the values of a request (of that grant) are read as sent.
+  const undecodedWhenBroken = (text: string) => {
+    const form = parseFormBody(text);
+    const grant = typeof form.grant_type === 'string' ? form.grant_type : null;
+    if (!ctx.faults.has('form-values-not-decoded') && !ctx.faults.breaks('TOKEN-BODY-URL-DECODED', { grant })) return form;
+    return Object.fromEntries(text.split('&').filter(Boolean).map((pair) => [pair.split('=')[0]!, pair.slice(pair.indexOf('=') + 1)]));
+  };
+  await app.register(fastifyFormbody, { parser: ctx.faults.has('form-values-not-decoded') || ctx.faults.anySlice() ? undecodedWhenBroken : parseFormBody });
   // A coarse per-address bound on the pages (routes opt in with config.rateLimit; SIGN_IN_RATE);
   // the finer per-account and per-address lockouts are sign-in-limits.ts.
   await app.register(fastifyRateLimit, {

@@ -97,7 +97,9 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
       if (ctx.faults.breaks('TOKEN-RESPONSE-SHAPE', { 'token-field': field }) && field in body) body[field] = 1;
     }
     if (ctx.options.extraFields) body.x_mock_session_hint = 'unknown fields must be ignored';
-    const answer = reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
+    // Faults token-response-cacheable and TOKEN-NO-STORE@grant=…: the token response says nothing of caching.
+    const cacheable = ctx.faults.has('token-response-cacheable') || ctx.faults.breaks('TOKEN-NO-STORE', at);
+    const answer = cacheable ? reply.code(200) : reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
     if (ctx.faults.has('token-response-form-encoded') || ctx.faults.breaks('TOKEN-RESPONSE-JSON', at)) {
       const form = new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)]));
       return answer.type('application/x-www-form-urlencoded').send(form.toString());
@@ -117,7 +119,8 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     switch (grantType) {
       case 'authorization_code': {
         const code = form.get('code');
-        if (!code) return oauthError(reply, 400, 'invalid_request', 'code is required');
+        // A required parameter missing: malformed (Errors), as when an unquoted & cuts the request.
+        if (!code) return missingParameter(reply, 'code');
         const grantId = grants.start();
         const redeemed = codes.redeem(code, clientId, form.get('redirect_uri'), grantId);
         if (!redeemed.ok) {
@@ -145,7 +148,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
       }
       case 'refresh_token': {
         const token = form.get('refresh_token');
-        if (!token) return oauthError(reply, 400, 'invalid_request', 'refresh_token is required');
+        if (!token) return missingParameter(reply, 'refresh_token');
         const redeemed = refresh.redeem(token, clientId);
         if (!redeemed.ok) {
           // RFC 9700 §4.14.2, only when asked for (the spec gives a used token's reuse no other effect).
@@ -171,6 +174,12 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
         return oauthError(reply, 400, 'unsupported_grant_type', 'grant_type must be authorization_code, client_credentials or refresh_token');
     }
   });
+
+  /** A grant's request without the parameter that grant requires: a 302 to /error (the fault missing-parameter-400: RFC 6749's 400 invalid_request). */
+  function missingParameter(reply: FastifyReply, name: string): FastifyReply {
+    if (ctx.faults.has('missing-parameter-400')) return oauthError(reply, 400, 'invalid_request', `${name} is required`);
+    return answerMalformed(ctx, reply);
+  }
 
   /** A used, expired, revoked or unknown refresh token: 400 with an OAuth 2.0 error body. */
   function refreshRefused(reply: FastifyReply, reason: string): FastifyReply {

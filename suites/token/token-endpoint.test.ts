@@ -43,6 +43,18 @@ describe('POST {auth_url}/access_token', () => {
     }
   });
 
+  conformance('TOKEN-MALFORMED-302-ERROR', 'a code or refresh grant request without its code or refresh_token gets a 302 to /error', {}, async (t) => {
+    // A required parameter missing is what an unquoted & leaves of a request (RFC 6749 §5.2 calls it malformed too).
+    const p = t.target.profile;
+    for (const [grant, missing] of [['authorization_code', 'code'], ['refresh_token', 'refresh_token']] as const) {
+      const res = await postToken(t, { grant_type: grant, client_id: p.clientId, client_secret: p.clientSecret });
+      t.expect(tokenIssued(res), `${grant} grant without ${missing}: no token may be issued`).toBe(false);
+      t.expect(res.status, `${grant} grant without ${missing} (a malformed request): expected HTTP 302; got HTTP ${res.status}`).toBe(302);
+      const where = res.location ? new URL(res.location, tokenUrl(t)).pathname : null;
+      t.expect(where !== null && /\/error\/?$/.test(where), `${grant} grant without ${missing}: the 302 must point to /error; Location path is ${where ?? 'absent'}`).toBe(true);
+    }
+  });
+
   conformance('TOKEN-GET-METHOD', 'what GET with query parameters does (which method is authoritative: not shown)', { needs: ['consent'] }, async (t) => {
     const code = await freshCode(t);
     const res = await t.flows.tokenRequest({ grant_type: 'authorization_code', code }, { method: 'GET' });
@@ -57,6 +69,16 @@ describe('POST {auth_url}/access_token', () => {
 /** A correct request of `grant`, sent with `change` applied to its body and with these headers. */
 async function grantRequest(t: SuiteContext, grant: string, change: (body: Record<string, string>) => Record<string, string> = (b) => b, headers: Record<string, string> = {}) {
   return withGrantRequest(t, grant, (body) => postToken(t, change(body), headers));
+}
+
+/** Every UTF-8 byte of `value` as %XX (characters that need no encoding too). */
+function percentEncodeAll(value: string): string {
+  return [...Buffer.from(value, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+}
+
+/** The directives of a Cache-Control or Pragma header, lower case. */
+function directives(header: string | undefined): string[] {
+  return (header ?? '').split(',').map((d) => d.trim().toLowerCase().split('=')[0]!).filter(Boolean);
 }
 
 /** The same request with client_id and client_secret taken out of the body. */
@@ -118,6 +140,23 @@ describe('POST {auth_url}/access_token, on every grant', () => {
       const res = await grantRequest(t, grant, (b) => ({ ...b, client_secret: wrong }));
       t.observe(`wrong secret answer (${grant})`, { status: res.status, error: res.json?.error ?? null });
       t.expect(tokenIssued(res), `${grant} grant with a wrong client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+    });
+  });
+
+  conformance('TOKEN-BODY-URL-DECODED', 'a request of each grant with every value percent-encoded yields a token', {}, async (t) => {
+    // "URL-encoded body": %XX is decoded whatever the character, so every byte of every value is sent as %XX.
+    await t.eachSlice('grant', async (grant) => {
+      const res = await withGrantRequest(t, grant, (body) => postTokenRaw(t, Object.entries(body).map(([k, v]) => `${k}=${percentEncodeAll(v)}`).join('&')));
+      t.expect(tokenIssued(res), `${grant} grant with every value percent-encoded (%XX for each byte): the values must be decoded and a token issued; got HTTP ${res.status}`).toBe(true);
+    });
+  });
+
+  conformance('TOKEN-NO-STORE', 'the token response of each grant carries Cache-Control: no-store and Pragma: no-cache', {}, async (t) => {
+    await t.eachSlice('grant', async (grant) => {
+      const res = await grantRequest(t, grant);
+      t.expect(tokenIssued(res), `${grant} grant: expected a token response; got HTTP ${res.status}`).toBe(true);
+      t.expect(directives(res.headers['cache-control']), `${grant} grant: the token response must carry Cache-Control: no-store; got ${JSON.stringify(res.headers['cache-control'] ?? null)}`).toContain('no-store');
+      t.expect(directives(res.headers.pragma), `${grant} grant: the token response must carry Pragma: no-cache; got ${JSON.stringify(res.headers.pragma ?? null)}`).toContain('no-cache');
     });
   });
 

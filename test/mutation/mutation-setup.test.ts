@@ -7,7 +7,8 @@ import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { describe, expect, it } from 'vitest';
 import { FaultSwitchIgnorer } from './fault-switch-ignorer.mjs';
 import { mutantVerdict } from './mutant-verdict.mjs';
-import { foldersOfMutate, parseArgs } from './run.mjs';
+import { FOLDERS } from './folders.mjs';
+import { foldersOfMutate, mergeResults, mutatedBy, parseArgs, runsOf } from './run.mjs';
 import { matchTriage, originalText, scoreOf, type ReportedMutant, type TriageEntry } from './triage.mjs';
 
 const result = (verdict: string, statuses: string[]) =>
@@ -137,6 +138,12 @@ describe('the triage (triage.mjs)', () => {
     expect(stale).toHaveLength(1);
   });
 
+  it('gives each of two same mutants on one line an entry of its own', () => {
+    const { survivors, stale } = matchTriage([m({}), m({})], [entry({}), entry({})]);
+    expect(stale).toHaveLength(0);
+    expect(survivors.every((s) => s.triage)).toBe(true);
+  });
+
   it('picks the entry of the nearest line when several share the text', () => {
     const { survivors } = matchTriage([m({ line: 40 })], [entry({ line: 3, class: 'gap' }), entry({ line: 41, class: 'legal', spec: 's' })]);
     expect(survivors[0]!.triage?.class).toBe('legal');
@@ -161,5 +168,49 @@ describe('npm run mutation (run.mjs)', () => {
   it('runs the folders a --mutate pattern names', () => {
     const { mutate } = parseArgs(['--mutate', 'mock/oauth/codes.ts,mock/events/**/*.ts']);
     expect(foldersOfMutate(mutate)).toEqual(['oauth', 'events']);
+  });
+
+  it('runs each scope of a folder apart, and the rest of the folder with its own scope', () => {
+    const runs = runsOf('api');
+    const scoped = FOLDERS.api.scopes.flatMap((s) => s.files);
+    expect(runs.slice(0, -1)).toEqual(FOLDERS.api.scopes.map((s) => ({ only: s.only, mutate: s.files })));
+    expect(runs.at(-1)).toEqual({ only: FOLDERS.api.only, mutate: [FOLDERS.api.mutate, ...scoped.map((f) => `!${f}`)] });
+  });
+
+  it('gives a --mutate file of a scope that scope, any other pattern the folder\'s', () => {
+    const runs = runsOf('oauth', ['mock/oauth/consent.ts', 'mock/oauth/codes.ts']);
+    expect(runs[0]).toEqual({ only: 'OAUTH-*', mutate: ['mock/oauth/consent.ts'] });
+    expect(runs[1]!.only).toBe(FOLDERS.oauth.only);
+    expect(runs[1]!.mutate[0]).toBe('mock/oauth/codes.ts');
+    expect(runsOf('oauth', ['mock/api/users.ts'])).toEqual([]);
+    expect(runsOf('api', ['mock/api/users.ts:28-29'])).toEqual([{ only: FOLDERS.api.scopes.find((s) => s.files.includes('mock/api/users.ts'))!.only, mutate: ['mock/api/users.ts:28-29'] }]);
+  });
+
+  it('merges a scope\'s results into the folder\'s file by file, keeping the other files', () => {
+    const tests = { '': { tests: [{ id: '0', name: 'All tests' }] } };
+    const committed = { schemaVersion: '1.0', files: { 'a.ts': { mutants: [1] }, 'b.ts': { mutants: [2] } }, testFiles: tests };
+    const partial = { schemaVersion: '1.0', files: { 'b.ts': { mutants: [3] }, 'c.ts': { mutants: [4] } }, testFiles: tests };
+    const merged = mergeResults(committed, partial);
+    expect(merged.files).toEqual({ 'a.ts': { mutants: [1] }, 'b.ts': { mutants: [3] }, 'c.ts': { mutants: [4] } });
+    expect(merged.testFiles).toEqual(tests);
+    expect(mergeResults(null, partial)).toEqual(partial);
+  });
+
+  it('takes only the files the run mutated (Stryker\'s report carries the others, with stale locations)', () => {
+    const committed = { files: { 'mock/x/a.ts': { mutants: [1] } } };
+    const partial = { files: { 'mock/x/a.ts': { mutants: [9] }, 'mock/x/b.ts': { mutants: [2] } } };
+    expect(mergeResults(committed, partial, ['mock/x/b.ts:3-4']).files).toEqual({ 'mock/x/a.ts': { mutants: [1] }, 'mock/x/b.ts': { mutants: [2] } });
+    expect(mutatedBy('mock/x/a.ts', ['mock/x/**/*.ts', '!mock/x/b.ts'])).toBe(true);
+    expect(mutatedBy('mock/x/b.ts', ['mock/x/**/*.ts', '!mock/x/b.ts'])).toBe(false);
+    expect(mutatedBy('mock/y/a.ts', ['mock/x/**/*.ts'])).toBe(false);
+  });
+
+  it('keeps the mutants of a file\'s other lines when a run took some lines of an unchanged source', () => {
+    const at = (line: number) => ({ mutatorName: 'StringLiteral', replacement: '""', location: { start: { line, column: 1 }, end: { line, column: 5 } } });
+    const committed = { files: { 'a.ts': { source: 'x', mutants: [{ ...at(1), status: 'Survived' }, { ...at(2), status: 'Survived' }] } } };
+    const partial = { files: { 'a.ts': { source: 'x', mutants: [{ ...at(2), status: 'Killed' }] } } };
+    expect(mergeResults(committed, partial).files['a.ts']).toEqual({ source: 'x', mutants: [{ ...at(1), status: 'Survived' }, { ...at(2), status: 'Killed' }] });
+    const changed = { files: { 'a.ts': { source: 'y', mutants: [{ ...at(2), status: 'Killed' }] } } };
+    expect(mergeResults(committed, changed).files['a.ts']).toEqual(changed.files['a.ts']);
   });
 });

@@ -20,7 +20,7 @@ import { FOLDERS, incrementalFileOf } from './folders.mjs';
 const folder = process.env.LOCKCONF_MUTATION_FOLDER ?? 'oauth';
 const spec = FOLDERS[folder];
 if (!spec) throw new Error(`LOCKCONF_MUTATION_FOLDER=${folder}: not one of ${Object.keys(FOLDERS).join(', ')}`);
-process.env.LOCKCONF_MUTATION_ONLY ??= spec.only; // inherited by every run-mutant.mjs
+process.env.LOCKCONF_MUTATION_ONLY ??= spec.only; // inherited by every run-mutant.mjs (run.mjs sets it per scope)
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -33,7 +33,7 @@ export default {
   plugins: ['@stryker-mutator/*', fileURLToPath(new URL('./fault-switch-ignorer.mjs', import.meta.url))],
   ignorers: ['LockconfFaultSwitch'],
   concurrency: 2,
-  timeoutMS: 15000,
+  timeoutMS: 60000, // a loaded machine must not turn a slow run into a "Timeout" (counted as a kill)
   timeoutFactor: 1.5,
   incrementalFile: incrementalFileOf(folder),
   reporters: ['clear-text', 'progress-append-only', 'json', 'html'],

@@ -89,7 +89,9 @@ export function matchTriage(mutants, entries) {
     .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
     .map((m) => {
       const group = groups.get(keyOf(m)) ?? [];
-      const entry = group.length <= 1 ? group[0] : [...group].sort((a, b) => Math.abs((a.line ?? 0) - m.line) - Math.abs((b.line ?? 0) - m.line))[0];
+      // The nearest line; an entry not taken yet first (two same mutants on one line have an entry each).
+      const near = (a, b) => Number(used.has(a)) - Number(used.has(b)) || Math.abs((a.line ?? 0) - m.line) - Math.abs((b.line ?? 0) - m.line);
+      const entry = group.length <= 1 ? group[0] : [...group].sort(near)[0];
       if (entry) used.add(entry);
       return { ...m, triage: entry };
     });

@@ -47,6 +47,9 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'TOKEN-RESPONSE-SHAPE': { grant: 'all', 'token-field': 'all' },
     'TOKEN-RESPONSE-JSON': EVERY_GRANT,
     'TOKEN-ACCESS-TOKEN-JWT': EVERY_GRANT,
+    // "URL-encoded body" (every grant's request), and RFC 6749 §5.1's no-store (every response with tokens).
+    'TOKEN-BODY-URL-DECODED': EVERY_GRANT,
+    'TOKEN-NO-STORE': EVERY_GRANT,
 
     // client_credentials: "token for an account owned by the application"; "Token used in the x-access-token header".
     'TOKEN-CC-TOKEN-WORKS': { endpoint: ['GET /users/me', 'GET /users/locks/mine'] },

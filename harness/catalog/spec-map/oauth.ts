@@ -73,8 +73,8 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
 
   // ### POST {auth_url}/access_token
   'post-auth-url-access-token/para-1': {
-    requirements: ['OAUTH-CODE-EXCHANGE', 'TOKEN-MALFORMED-302-ERROR'],
-    note: 'Binds the application\'s request: every token request of the suite is form-encoded; a request cut short by an unquoted & is malformed.',
+    requirements: ['OAUTH-CODE-EXCHANGE', 'TOKEN-MALFORMED-302-ERROR', 'TOKEN-BODY-URL-DECODED'],
+    note: 'Binds the application\'s request: every token request of the suite is form-encoded; a request cut short by an unquoted & is malformed. Binds the service too: it decodes the URL-encoded values.',
   },
   'post-auth-url-access-token/row-1': { requirements: ['TOKEN-CLIENT-ID-CHECKED', 'TOKEN-MALFORMED-302-ERROR', 'TOKEN-BASIC-REJECTED'] },
   'post-auth-url-access-token/row-2': { requirements: ['TOKEN-BODY-SECRET-CHECKED'] },
@@ -85,8 +85,8 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
   },
   'post-auth-url-access-token/row-5': { requirements: ['REFRESH-NEW-PAIR', 'REFRESH-UNKNOWN-REFUSED', 'REFRESH-OTHER-CLIENT'] },
   'post-auth-url-access-token/para-2': {
-    requirements: ['TOKEN-RESPONSE-JSON', 'TOKEN-BASIC-IGNORED', 'TOKEN-BASIC-REJECTED', 'TOKEN-TOKEN-TYPE'],
-    note: 'token_type, which RFC 6749 lists and the spec\'s token response does not, is observed (INFO).',
+    requirements: ['TOKEN-RESPONSE-JSON', 'TOKEN-BASIC-IGNORED', 'TOKEN-BASIC-REJECTED', 'TOKEN-TOKEN-TYPE', 'TOKEN-NO-STORE'],
+    note: 'token_type, which RFC 6749 lists and the spec\'s token response does not, is observed (INFO). That the token response is not cached is taken from RFC 6749 §5.1 (SHOULD).',
   },
   'post-auth-url-access-token/para-3': { requirements: ['TOKEN-GET-METHOD'] },
 
