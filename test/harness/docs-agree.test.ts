@@ -69,7 +69,7 @@ describe('options', () => {
   const OTHER_COMMANDS: Record<string, string> = {
     '--all': 'npm run matrix', '--shard': 'npm run matrix', '--faults': 'npm run matrix',
     '--force': 'npm run mutation', '--incremental': 'npm run mutation', '--project': 'vitest',
-    '--help': 'every command (commander)', '--version': 'lockconf (commander)', '--porcelain': 'git status',
+    '--help': 'every command (commander)', '--version': 'lockconf (commander)', '--porcelain': 'git status', '--mutate': 'npm run mutation (StrykerJS)',
   };
   const everyVisible = new Set(program.commands.flatMap((c) => visible(c.name())));
 

@@ -52,11 +52,13 @@ describe('refresh tokens', () => {
     expect((await control(ctx.mock, 'POST', '/refresh-tokens/revoke', { refreshToken: 'never-issued' })).statusCode).toBe(404);
   });
 
-  it('an unknown refresh token, even of the right shape, is refused; a missing one is invalid_request', async () => {
+  it('an unknown refresh token, even of the right shape, is refused; a missing one is a malformed request (302 to /error)', async () => {
     const t = await userTokens(ctx.mock);
     const lookalike = t.refreshToken.slice(0, -4) + (t.refreshToken.endsWith('AAAA') ? 'BBBB' : 'AAAA');
     expect((await refreshRequest(ctx.mock, lookalike)).json.error).toBe('invalid_grant');
-    expect((await tokenRequest(ctx.mock, { grant_type: 'refresh_token' })).json.error).toBe('invalid_request');
+    const missing = await tokenRequest(ctx.mock, { grant_type: 'refresh_token' });
+    expect(missing.status).toBe(302);
+    expect(missing.location).toMatch(/\/error(\?|$)/);
   });
 
   it('a client_credentials refresh token refreshes to an application token', async () => {

@@ -110,7 +110,7 @@ describe('The mock\'s pages in Chromium', () => {
     const text = await page.locator('table').textContent();
     expect(text).toContain('503');
     expect(text).toContain('200');
-    expect(text).toMatch(/no answer\s*ECONNREFUSED/);
+    expect(text).toMatch(/no answer\s*nothing listens at that address and port \(connection refused\)/);
     await page.close();
   }, 30_000);
 
