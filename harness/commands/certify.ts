@@ -18,21 +18,14 @@ import { loadExpectFile, type ExpectedDeviations } from '../run/expectations.js'
 import { weakeningSettings } from '../run/weakening.js';
 import { chooseTarget } from '../service/target-choice.js';
 import { EXIT, ROOT } from './common.js';
+import type { ConformanceOptions } from './conformance.js';
 
-export interface RunCommandOptions {
-  target?: string;
-  only?: string[];
-  seed?: number;
-  out?: string;
-  expect?: string;
-  list?: boolean;
-  allure: boolean;
-  allowIncomplete?: boolean;
-  receiver?: string;
+/** The options of `conformance` (service, --receiver, --client) that certification and provenance read. */
+export type RunCommandOptions = ConformanceOptions & {
   client?: boolean;
   /** --certify: make the run's folder a signed package (docs/certification.md). */
   certify?: boolean;
-}
+};
 
 export function modeOf(opts: RunCommandOptions): RunMode {
   return opts.client ? 'client' : opts.receiver !== undefined ? 'receiver' : 'service';
