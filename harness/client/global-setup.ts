@@ -4,7 +4,8 @@
  * - the profile of the grading mock (LOCKCONF_TARGET_FILE, default
  *   .lockconf/mock-target.json, and LOCKCONF_* variables), with the application's
  *   connectUrl and refreshUrl when given;
- * - the probes against the application (probes.ts), when a connectUrl is given, through
+ * - the probes against the application (probes.ts; the families LOCKCONF_CLIENT_PROBES names,
+ *   default all: probe-selection.ts), when a connectUrl is given, through
  *   the driver the run names (driver-choice.ts: plain HTTP, or Chromium with --browser);
  * - the recording of the profile's client (GET /_control/grading) and its
  *   judgement (judge.ts), handed to the tests;
@@ -19,6 +20,7 @@ import type { LockconfSetup } from '../contracts.js';
 import { applicationUrls, controlOf, fetchRecording, probeUser } from './grading-client.js';
 import { judgeClient, type ProbeReport } from './judge.js';
 import { runProbes } from './probes.js';
+import { probeSelection } from './probe-selection.js';
 import { driverChoice, withUndriven } from './driver-choice.js';
 import { httpDrivers } from './drivers/http.js';
 import type { DriverFactory } from './drivers/driver.js';
@@ -39,6 +41,7 @@ export default async function setup(project: TestProject): Promise<void> {
   const { controlUrl, controlToken } = controlOf(profile);
   const { connectUrl, refreshUrl, actionUrls } = await applicationUrls(file, env);
   const { driver, browser } = await driverChoice(file, env);
+  const select = probeSelection(env.LOCKCONF_CLIENT_PROBES); // a bad name stops the run before any probe
   await fetchRecording(profile); // the mock grades, and answers, before any probe
 
   let probes: ProbeReport = {};
@@ -50,7 +53,7 @@ export default async function setup(project: TestProject): Promise<void> {
       ? await (await import('./drivers/chromium.js')).chromiumDrivers(application, { env }) // playwright loads only when asked for
       : httpDrivers(application);
     try {
-      probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers });
+      probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers }, select);
     } finally {
       undriven = drivers.undriven;
       await drivers.close();

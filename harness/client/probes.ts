@@ -18,7 +18,8 @@ import { canRefresh, openDriver } from './drivers/open.js';
 import type { ProbeTarget } from './probe-target.js';
 import { authorize, control, failed, marked, signIn } from './probe-steps.js';
 import { api401Family, pageProbe } from './probes/api-401.js';
-import { stateFamily } from './probes/state.js';
+import { FLOW_ENDS, STATE_TAMPERS, stateFamily } from './probes/state.js';
+import { ENDPOINT } from '../catalog/slices/dimensions.js';
 
 export type { ProbeTarget } from './probe-target.js';
 export { Browser } from './drivers/http.js';
@@ -66,7 +67,9 @@ export async function runProbes(target: ProbeTarget, select: ProbeSelection = {}
     // The passive rules judge whatever the session left in the recording.
   }
 
-  report.state = on(select.state) ? await stateFamily(target, typeof select.state === 'object' ? select.state : {}) : [];
+  report.state = on(select.state)
+    ? await stateFamily(target, typeof select.state === 'object' ? select.state : {})
+    : FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ...LEFT_OUT })));
 
   if (!on(select.denial)) report.denial = LEFT_OUT;
   else try {
@@ -81,7 +84,9 @@ export async function runProbes(target: ProbeTarget, select: ProbeSelection = {}
   }
 
   report.api401 = on(select.api401) ? await pageProbe(target) : LEFT_OUT;
-  report.api401Family = on(select.api401Family) ? await api401Family(target, Array.isArray(select.api401Family) ? select.api401Family : undefined) : [];
+  report.api401Family = on(select.api401Family)
+    ? await api401Family(target, Array.isArray(select.api401Family) ? select.api401Family : undefined)
+    : ENDPOINT.values.map((endpoint) => ({ endpoint, ...LEFT_OUT }));
 
   if (!on(select.refreshRefused)) report.refreshRefused = LEFT_OUT;
   else if (!canRefresh(target)) report.refreshRefused = { ran: false, why: noRefresh };

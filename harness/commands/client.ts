@@ -24,6 +24,8 @@ import { lockconfCommand } from './command-style.js';
 import { namedPath, userPath } from './user-paths.js';
 import { driverChoice } from '../client/driver-choice.js';
 import { chromiumPath } from '../client/drivers/chromium-path.js';
+import { probeWeakening } from '../client/probe-selection.js';
+import type { Weakening } from '../run/weakening.js';
 
 export const DEFAULT_CLIENT_TARGET = '.lockconf/mock-target.json';
 
@@ -42,6 +44,9 @@ export async function clientCommand(opts: ConformanceOptions & { browser?: boole
   if (opts.browser) process.env.LOCKCONF_DRIVER = 'chromium';
   const { driver, browser } = await driverChoice(targetFile, process.env); // the browser section, checked before any run
   if (driver === 'chromium') chromiumPath(browser, process.env); // no Chromium: exit 2, saying how to install it
+  const weakenedBy = (() => { // a probe family of LOCKCONF_CLIENT_PROBES that does not exist: exit 2, naming the families
+    try { return probeWeakening(process.env.LOCKCONF_CLIENT_PROBES); } catch (err) { throw new UsageFailure((err as Error).message); }
+  })();
   if (opts.list) {
     process.stdout.write(`${CLIENT_CATALOG.map((r) => `${r.id.padEnd(32)} ${r.level.padEnd(6)} ${r.section}`).join('\n')}\n`);
     return EXIT.OK;
@@ -56,7 +61,7 @@ export async function clientCommand(opts: ConformanceOptions & { browser?: boole
   if (opts.out && opts.out !== runDir) process.stdout.write(`lockconf: --out ${namedPath(opts.out, runDir)}: the reports go there\n`);
   const release = await claimRunDir(runDir); // this run alone writes there (run-dir.ts)
   try {
-    return await grade(opts, { only, runDir, allure, targetFile, driver });
+    return await grade(opts, { only, runDir, allure, targetFile, driver, weakenedBy });
   } finally {
     await release();
   }
@@ -84,8 +89,8 @@ async function ensureGradingMock(profile: { controlUrl?: string | null; controlT
   if (status === 404) throw new UsageFailure(`${which}: the mock at ${profile.controlUrl} does not grade: start it with ${lockconfCommand('mock', '--grade')}`);
 }
 
-async function grade(opts: ConformanceOptions, run: { only: string[] | null; runDir: string; allure: boolean; targetFile: string; driver: 'http' | 'chromium' }): Promise<number> {
-  const { only, runDir, allure, targetFile } = run;
+async function grade(opts: ConformanceOptions, run: { only: string[] | null; runDir: string; allure: boolean; targetFile: string; driver: 'http' | 'chromium'; weakenedBy: Weakening[] }): Promise<number> {
+  const { only, runDir, allure, targetFile, weakenedBy } = run;
   await mkdir(runDir, { recursive: true });
   await clearRunDir(runDir);
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
@@ -96,10 +101,10 @@ async function grade(opts: ConformanceOptions, run: { only: string[] | null; run
   else delete process.env.LOCKCONF_SELECTION;
   if (!allure) process.env.LOCKCONF_NO_ALLURE = '1';
 
-  // The service's weakening settings do not touch a client grading; --only still makes it partial. Ctrl-C: interrupted, with reports.
+  // The service's weakening settings do not touch a client grading (LOCKCONF_CLIENT_PROBES does); --only still makes it partial. Ctrl-C: interrupted, with reports.
   const interrupt = new InterruptOnSignal();
   const reporter = new LockconfReporter({
-    runDir, root: ROOT, only, seed, expectFile: null, allure, updateLatest: !opts.out, catalog: CLIENT_CATALOG, weakenedBy: [], interrupted: () => interrupt.interrupted,
+    runDir, root: ROOT, only, seed, expectFile: null, allure, updateLatest: !opts.out, catalog: CLIENT_CATALOG, weakenedBy, interrupted: () => interrupt.interrupted,
   });
   // junit.xml is written by the lockconf reporter, from the same result as the other reports.
   const reporters: unknown[] = [interrupt];

@@ -52,6 +52,9 @@ Environment variables:
   LOCKCONF_DRIVER            with --client: http (default) or chromium (same as --browser, or the
                              profile's "driver"); LOCKCONF_CHROMIUM: the Chromium binary
                              (default /usr/bin/chromium)
+  LOCKCONF_CLIENT_PROBES     with --client: the probe families to drive, e.g. session,denial (of
+                             session, state, denial, api-401, refresh-refused; default all): the
+                             rules of those left out are not tested (weakens the run)
   NO_COLOR, FORCE_COLOR      colour of the output (none when it is not a terminal)`;
 
 export const CONFORMANCE_HELP = `${EXIT_CODES}

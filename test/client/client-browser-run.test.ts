@@ -3,24 +3,36 @@
  * variant (started before its callback was registered, which it then registers
  * through PUT /_control/redirect-uri) against a grading mock in this process,
  * the command line in a child process driving it with Chromium.
+ *
+ * The probe families themselves are proven through the plain HTTP driver
+ * (client-run.test.ts, example-app.test.ts); here the wiring is: the driver chosen,
+ * the pages driven, the verdict on what it ran. So the run drives two families
+ * (LOCKCONF_CLIENT_PROBES=session,denial, a few browser sessions instead of ~30):
+ * every rule they exercise passes, the rules of the families left out are not
+ * tested with that reason, and the run says so: incomplete, never conformant.
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLIENT_CATALOG } from '../../harness/catalog/index.js';
+import { exitCodeFor } from '../../harness/commands/common.js';
 import { cli } from '../support/cli.js';
 import { ensureChromium } from '../support/chromium.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { startPagesExample } from './support/pages-example.js';
 
 const dirs: string[] = [];
+/** The families this run drives, and the rules only the families left out exercise. */
+const PROBES = 'session,denial';
+const LEFT_OUT_RULES = ['CLIENT-STATE-CHECKED', 'CLIENT-STATE-ONE-USE', 'CLIENT-REFRESH-NO-RETRY', 'CLIENT-REAUTHORIZE-ON-401'];
+
 afterAll(async () => {
   for (const d of dirs) await removeTmpDir(d);
 });
 
 describe('conformance --client --browser', () => {
-  it('grades an application with pages conformant through Chromium, says which driver ran, and writes no secret', async () => {
+  it('grades an application with pages through Chromium: every rule its probes exercised passes, the rest are not tested as left out, and no secret is written', async () => {
     ensureChromium(); // installs Debian's chromium when missing, or says how
     const example = await startPagesExample();
     try {
@@ -30,13 +42,20 @@ describe('conformance --client --browser', () => {
       const { driver: _chosenByTheFlag, ...profile } = example.profile;
       await writeFile(target, JSON.stringify(profile), { mode: 0o600 });
       const out = join(dir, 'out');
-      const run = await cli(['conformance', '--client', '--browser', '--target', target, '--out', out, '--no-allure']);
-      expect(run.code, run.stdout.slice(-2000) + run.stderr.slice(-2000)).toBe(0);
+      const run = await cli(['conformance', '--client', '--browser', '--target', target, '--out', out, '--no-allure'], { LOCKCONF_CLIENT_PROBES: PROBES });
+      expect(run.code, run.stdout.slice(-2000) + run.stderr.slice(-2000)).toBe(exitCodeFor('incomplete'));
       expect(run.stdout).toContain('driven by Chromium');
-      const result = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')) as { verdict: string; requirements: Array<{ id: string; status: string; reason: string }> };
-      expect(result.verdict).toBe('conformant');
+      const result = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')) as {
+        verdict: string; selection: { weakenedBy: Array<{ setting: string; value: string }> }; requirements: Array<{ id: string; status: string; reason: string }>;
+      };
+      expect(result.verdict).toBe('incomplete');
+      expect(result.selection.weakenedBy).toContainEqual(expect.objectContaining({ setting: 'LOCKCONF_CLIENT_PROBES', value: PROBES }));
       expect(result.requirements.map((r) => r.id)).toEqual(CLIENT_CATALOG.map((r) => r.id));
-      expect(result.requirements.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
+      const exercised = result.requirements.filter((r) => !LEFT_OUT_RULES.includes(r.id));
+      expect(exercised.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.reason}`)).toEqual([]);
+      const leftOut = result.requirements.filter((r) => LEFT_OUT_RULES.includes(r.id));
+      expect(leftOut.map((r) => r.status)).toEqual(LEFT_OUT_RULES.map(() => 'not-tested'));
+      for (const r of leftOut) expect(r.reason, r.id).toContain('left out of this run\'s probe selection');
       const context = JSON.parse(await readFile(join(out, 'run-context.json'), 'utf8')) as { application: { driver: string } };
       expect(context.application.driver).toBe('chromium');
       expect(existsSync(join(out, 'index.html'))).toBe(true);
