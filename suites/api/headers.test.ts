@@ -10,7 +10,7 @@ import type { HttpResponse } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
 import { endpointsInbox, everyEndpointRefused, callEndpoint, expectCallAccepted, userEndpoints, walkEndpoints, webhookEndpoints } from '../support/api-endpoints.js';
-import { PrerequisiteFailed } from '../support/prerequisite.js';
+import { PrerequisiteFailed, rotatedTokenOf } from '../support/prerequisite.js';
 import { isJwt, jwtExp, postToken, refreshGrant, rememberTokens, tamperedJwt } from '../support/tokens.js';
 
 const DAY_S = 86_400;
@@ -41,12 +41,15 @@ function refusedRotated(t: SuiteContext, res: HttpResponse, token: string | null
   throw new PrerequisiteFailed([...(own ? [own] : []), 'HEADERS-ROTATED-TOKEN-WORKS'], `${message}; got HTTP ${res.status} for a token received in x-access-token`);
 }
 
-/** A successful call and the token it rotated to; fails the declared rule when either is missing. */
+/**
+ * A successful call and the token it rotated to; fails the declared rule when the call is refused.
+ * A success without x-access-token blocks the test by HEADERS-ROTATION-ON-SUCCESS, whose own test judges it.
+ */
 async function rotate(t: SuiteContext, accessToken: string, path = '/users/me'): Promise<string> {
   const res = await call(t, path, accessToken);
   refusedRotated(t, res, accessToken, `GET ${path} with the token an earlier answer returned`);
   t.expect(ok(res), `GET ${path} with a valid access token: expected 2xx; got HTTP ${res.status}`).toBe(true);
-  const rotated = res.headers['x-access-token'];
+  const rotated = rotatedTokenOf(res, `GET ${path}`);
   t.expect(rotated, `GET ${path} answered ${res.status} without an x-access-token header`).toBeTruthy();
   fromRotation.add(rotated!);
   return rotated!;

@@ -118,17 +118,33 @@ export async function deliveriesAfter(inbox: Inbox, windowMs: number): Promise<D
   return inbox.deliveries();
 }
 
-/** Listens for the window and fails unless the inbox holds exactly `total` deliveries (matching the predicate). */
+/**
+ * More copies of the events a test caused than it expects (`copies` of `expected`): the test's own rule
+ * is broken (a retry, a redirect followed, a second status event), or DELIVERY-ONE-POST's ("each event
+ * is delivered at most once"), whose own test judges every event row. The failure names both: the test
+ * is blocked when DELIVERY-ONE-POST failed in the run, and fails as its own when it did not
+ * (harness/run/verdict.ts). Nothing when there are no more copies than expected (the caller's check follows).
+ */
+export function expectNoExtraCopies(t: SuiteContext, copies: number, expected: number, message: string): void {
+  if (copies > expected) throw new PrerequisiteFailed([t.requirement.id, 'DELIVERY-ONE-POST'], message);
+}
+
+/**
+ * Listens for the window and fails unless the inbox holds exactly `total` deliveries (matching the predicate).
+ * With `copies`, more than `total` of them are extra copies of the events the test caused (expectNoExtraCopies).
+ */
 export async function expectQuiet(
   t: SuiteContext,
   inbox: Inbox,
   what: string,
-  opts: { total?: number; predicate?: Predicate; windowMs?: number } = {},
+  opts: { total?: number; predicate?: Predicate; windowMs?: number; copies?: boolean } = {},
 ): Promise<Delivery[]> {
   const all = await deliveriesAfter(inbox, opts.windowMs ?? QUIET_WINDOW_MS);
   const matching = opts.predicate ? all.filter(opts.predicate) : all;
   const total = opts.total ?? 0;
-  t.expect(matching.length, `${what}: expected ${total} deliver${total === 1 ? 'y' : 'ies'} after listening ${opts.windowMs ?? QUIET_WINDOW_MS} ms; received: ${describeDeliveries(matching)}`).toBe(total);
+  const message = `${what}: expected ${total} deliver${total === 1 ? 'y' : 'ies'} after listening ${opts.windowMs ?? QUIET_WINDOW_MS} ms; received: ${describeDeliveries(matching)}`;
+  if (opts.copies) expectNoExtraCopies(t, matching.length, total, message);
+  t.expect(matching.length, message).toBe(total);
   return matching;
 }
 

@@ -33,3 +33,18 @@ export function refusedAsSuperseded(t: SuiteContext, res: HttpResponse, accessTo
 export function restsOn(t: SuiteContext, res: HttpResponse, accessToken: string | null | undefined, id: string): string {
   return refusedAsSuperseded(t, res, accessToken) ? 'HEADERS-PREVIOUS-TOKEN-VALID' : id;
 }
+
+/**
+ * The x-access-token of an answer whose rotated token a later step uses. A successful
+ * answer without one blocks the test by HEADERS-ROTATION-ON-SUCCESS (whose own test
+ * judges the header; there the failure is its own). A refused answer gives null: what
+ * follows is the caller's check.
+ */
+export function rotatedTokenOf(res: HttpResponse, what: string): string | null {
+  const rotated = res.headers['x-access-token'];
+  if (rotated) return rotated;
+  if (res.status >= 200 && res.status < 300) {
+    throw new PrerequisiteFailed('HEADERS-ROTATION-ON-SUCCESS', `${what} answered HTTP ${res.status} without an x-access-token header: no rotated token for the next step`);
+  }
+  return null;
+}
