@@ -21,7 +21,7 @@ import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 import { InterruptOnSignal } from '../run/interrupt.js';
 import { claimRunDir } from './run-dir.js';
 import { lockconfCommand } from './command-style.js';
-import { namedPath, userPath } from './user-paths.js';
+import { namedPath, runDirOf, userPath } from './user-paths.js';
 import { driverChoice } from '../client/driver-choice.js';
 import { chromiumPath } from '../client/drivers/chromium-path.js';
 import { probeWeakening } from '../client/probe-selection.js';
@@ -57,8 +57,7 @@ export async function clientCommand(opts: ConformanceOptions & { browser?: boole
   if (profile) await ensureGradingMock(profile, targetFile, !named);
 
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
-  const runDir = opts.out ? userPath(opts.out) : defaultRunDir(ROOT);
-  if (opts.out && opts.out !== runDir) process.stdout.write(`lockconf: --out ${namedPath(opts.out, runDir)}: the reports go there\n`);
+  const runDir = runDirOf(opts.out, () => defaultRunDir(ROOT));
   const release = await claimRunDir(runDir); // this run alone writes there (run-dir.ts)
   try {
     return await grade(opts, { only, runDir, allure, targetFile, driver, weakenedBy });

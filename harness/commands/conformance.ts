@@ -27,7 +27,7 @@ import { InterruptOnSignal } from '../run/interrupt.js';
 export { exitCodeFor };
 import { receiverCommand } from './receiver.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
-import { namedPath, userPath } from './user-paths.js';
+import { namedPath, runDirOf, userPath } from './user-paths.js';
 
 export interface ConformanceOptions {
   target?: string;
@@ -71,8 +71,7 @@ export async function conformanceCommand(opts: ConformanceOptions): Promise<numb
     if (!(err instanceof SelectionError)) throw err;
     selectionError = err.message; // reported as exit 2 with the report files, once the run folder is ours
   }
-  const runDir = opts.out ? userPath(opts.out) : defaultRunDir(WORK_ROOT);
-  if (opts.out && opts.out !== runDir) process.stdout.write(`lockconf: --out ${namedPath(opts.out, runDir)}: the reports go there\n`);
+  const runDir = runDirOf(opts.out, () => defaultRunDir(WORK_ROOT));
   // This run alone writes into runDir (run-dir.ts); another live run there is refused (exit 2).
   const release = await claimRunDir(runDir);
   try {

@@ -21,7 +21,7 @@ import { EXIT, ROOT, clearRunDir, exitCodeFor } from './common.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 import { InterruptOnSignal } from '../run/interrupt.js';
 import { claimRunDir } from './run-dir.js';
-import { namedPath, userPath } from './user-paths.js';
+import { runDirOf, userPath } from './user-paths.js';
 
 export interface ReceiverCommandOptions {
   receiver?: string;
@@ -58,8 +58,7 @@ export async function receiverCommand(opts: ReceiverCommandOptions): Promise<num
   await assertReceiverReachable(settings.url);
 
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
-  const runDir = opts.out ? userPath(opts.out) : defaultRunDir(ROOT);
-  if (opts.out && opts.out !== runDir) process.stdout.write(`lockconf: --out ${namedPath(opts.out, runDir)}: the reports go there\n`);
+  const runDir = runDirOf(opts.out, () => defaultRunDir(ROOT));
   const release = await claimRunDir(runDir); // this run alone writes there (run-dir.ts)
   try {
     return await carryOut(opts, { only, runDir, allure, settings, targetFile, expectFile });

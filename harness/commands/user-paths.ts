@@ -25,3 +25,14 @@ export function userPath(path: string, env: NodeJS.ProcessEnv = process.env, cwd
 export function namedPath(given: string, resolved: string): string {
   return isAbsolute(given) ? given : `${given} (${resolved})`;
 }
+
+/**
+ * The run folder: --out as the user meant it (said on stdout when it differs from
+ * what they typed), or the default one.
+ */
+export function runDirOf(out: string | undefined, fallback: () => string): string {
+  if (!out) return fallback();
+  const runDir = userPath(out);
+  if (out !== runDir) process.stdout.write(`lockconf: --out ${namedPath(out, runDir)}: the reports go there\n`);
+  return runDir;
+}

@@ -73,10 +73,12 @@ export function versionText(root: string): string {
   }
   const git = gitSource(root);
   const packed = packedSource(root);
+  const integrity = git ? null : installedIntegrity(root);
+  const integrityText = integrity ? `, integrity ${integrity}` : '';
   const source = git
     ? `git commit ${git.commit.slice(0, 12)}${git.branch ? ` (branch ${git.branch})` : ' (detached)'} in ${root}`
     : packed
-      ? `the package packed from git commit ${packed}, installed in ${root}${installedIntegrity(root) ? `, integrity ${installedIntegrity(root)}` : ''}`
-      : /[\\/]node_modules[\\/]/.test(root) ? `the installed package in ${root}${installedIntegrity(root) ? `, integrity ${installedIntegrity(root)}` : ''} (packed outside a git clone)` : `${root} (not a git clone)`;
+      ? `the package packed from git commit ${packed}, installed in ${root}${integrityText}`
+      : /[\\/]node_modules[\\/]/.test(root) ? `the installed package in ${root}${integrityText} (packed outside a git clone)` : `${root} (not a git clone)`;
   return `lockconf ${version}\nsource: ${source}`;
 }
