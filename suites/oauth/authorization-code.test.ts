@@ -11,7 +11,7 @@ import { locationParams } from '../../harness/wire/secret-harvest.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
 import { firstLock, sameId, user } from '../support/fixtures.js';
-import { arrives, isEvent } from '../support/deliveries.js';
+import { LOOPING_TEST_TIMEOUT_MS, arrives, isEvent } from '../support/deliveries.js';
 import { expectAccepted, registerUser } from '../support/webhooks.js';
 import { checkProperty } from '../support/property.js';
 import { charClassExample } from '../support/char-classes.js';
@@ -251,7 +251,7 @@ describe('Authorization code flow', () => {
     t.expect(other.status, `the second user's code, exchanged after the first: expected HTTP 200 with a token response; got HTTP ${other.status}`).toBe(200);
   });
 
-  conformance('OAUTH-CODE-EXCHANGE', 'the access token a code yields acts for the user who approved it, a lock\'s owner or a guest', { needs: ['consent', 'second-user', 'capture', 'events'], lease: 'fixture-set' }, async (t) => {
+  conformance('OAUTH-CODE-EXCHANGE', 'the access token a code yields acts for the user who approved it, a lock\'s owner or a guest', { needs: ['consent', 'second-user', 'capture', 'events'], lease: 'fixture-set', timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
     // "token for one of the application's users": a user webhook registered with it hears the approver's own user events.
     // (The body of GET /users/me is not shown: who a token acts for is seen through what it registers.)
     await t.eachSlice('approver', async (approver) => {

@@ -72,7 +72,7 @@ function expectSentTo(t: SuiteContext, got: Delivery, url: string, part: string)
 }
 
 describe('POST {base_url}/webhook/:lockID', () => {
-  conformance('WEBHOOK-LOCK-REGISTER', 'a lock registration receives the lock\'s events', { needs: ['user-token', 'capture'] }, async (t) => {
+  conformance('WEBHOOK-LOCK-REGISTER', 'a lock registration receives the lock\'s events', { needs: ['user-token', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
     const lock = firstLock(t);
     const session = await t.flows.userSession(0);
     const inbox = await newInbox(t, { label: 'lock registration' });
@@ -230,7 +230,7 @@ describe('DELETE {base_url}/webhook/:lockID/:clientID', () => {
 });
 
 describe('POST {base_url}/webhook/user', () => {
-  conformance('WEBHOOK-USER-REGISTER', 'a user registration receives the user\'s events', { needs: ['second-user', 'capture', 'events'] }, async (t) => {
+  conformance('WEBHOOK-USER-REGISTER', 'a user registration receives the user\'s events', { needs: ['second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
     const session = await t.flows.userSession(1);
     const inbox = await newInbox(t, { label: 'user registration' });
     const reg = await registerUser(t, { inbox, accessToken: session.accessToken });
