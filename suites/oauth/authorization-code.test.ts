@@ -196,6 +196,14 @@ describe('Authorization code flow', () => {
     t.expect(result.params.get('code'), 'approval: the redirect query must carry code').toBeTruthy();
     t.expect(result.params.get('state'), 'approval: the redirect query must carry the state sent').toBe(state);
     t.expect(result.params.has('error'), `approval: the redirect must not carry error (got error=${result.params.get('error')})`).toBe(false);
+    // Whoever approves: the lock's owner and a guest on it ("token for one of the application's users").
+    await t.eachSlice('approver', async (approver) => {
+      if (approver === 'guest' && !t.target.has('second-user')) t.notTested('the fixtures name no guest (second user)');
+      const sent = `${state}-${approver}`;
+      const approved = await t.flows.authorize({ user: approver === 'owner' ? 0 : 1, decision: 'approve', state: sent });
+      t.expect(approved.params.get('code'), `approval by the ${approver}: the redirect query must carry code`).toBeTruthy();
+      t.expect(approved.params.get('state'), `approval by the ${approver}: the redirect query must carry the state sent`).toBe(sent);
+    });
   });
 
   conformance('OAUTH-DENIAL-ACCESS-DENIED', 'cancellation redirects with error=access_denied and the original state, whatever its characters', { needs: ['consent'] }, async (t) => {

@@ -43,6 +43,8 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'OAUTH-REDIRECT-URI-REGISTERED': { 'redirect-uri-part': 'all' },
     // "token for one of the application's users": the token a code yields acts for the user who approved it, owner or guest.
     'OAUTH-CODE-EXCHANGE': { approver: 'all' },
+    // "On approval the query carries code and state": whoever approves.
+    'OAUTH-CODE-ON-APPROVAL': { approver: 'all' },
 
     // POST {auth_url}/access_token: "grant_type | always | authorization_code, client_credentials or refresh_token";
     // every rule of the endpoint holds on each grant.

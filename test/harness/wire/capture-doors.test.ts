@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('capture server: other doors', () => {
   test.each(Object.keys(DOORS) as Array<keyof typeof DOORS>)('%s: a delivery through the door lands in the same inbox, recorded with the address it reached', async (name) => {
     const inbox = await client.newInbox({ label: name });
-    const door = inbox.doorUrl(name);
+    const door = inbox.doorUrl!(name);
     // Every door opens on this machine; a CI box without IPv6 loopback leaves that one missing, with the reason.
     if ('missing' in door) {
       expect(name, door.missing).toBe('ipv6-literal');
@@ -46,7 +46,7 @@ describe('capture server: other doors', () => {
     await (await request(inbox.url, { method: 'POST', body: 'x' })).body.text();
     const [d] = await inbox.waitFor(1, { timeoutMs: 5000 });
     expect(d!.receivedOn).toBe(new URL(inbox.url).host);
-    const door = inbox.doorUrl('other-loopback');
+    const door = inbox.doorUrl!('other-loopback');
     if ('missing' in door) throw new Error(door.missing);
     const res = await request(`${new URL(door.url).origin}/_capture/inboxes`, { method: 'POST', headers: { 'x-capture-token': server.token, 'content-type': 'application/json' }, body: '{}' });
     await res.body.text();
@@ -57,7 +57,7 @@ describe('capture server: other doors', () => {
     const other = await startCaptureServer({ publicUrl: 'https://tunnel.example.test', doors: true });
     try {
       const inbox = await new CaptureClient(other).newInbox();
-      const door = inbox.doorUrl('port-4-digits');
+      const door = inbox.doorUrl!('port-4-digits');
       expect('missing' in door && door.missing).toMatch(/capture\.publicUrl/);
     } finally {
       await other.close();
@@ -67,7 +67,7 @@ describe('capture server: other doors', () => {
   test('without doors asked for, an inbox says none was opened', async () => {
     const plain = await startCaptureServer();
     try {
-      const door = (await new CaptureClient(plain).newInbox()).doorUrl('other-loopback');
+      const door = (await new CaptureClient(plain).newInbox()).doorUrl!('other-loopback');
       expect('missing' in door && door.missing).toMatch(/no other door/);
     } finally {
       await plain.close();
