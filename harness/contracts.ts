@@ -69,7 +69,7 @@ export interface LockconfSetup {
   capabilities: Capability[];
   /** capability → why the target lacks it */
   missing: Partial<Record<Capability, string>>;
-  capture: { controlUrl: string; publicBaseUrl: string; token: string } | null;
+  capture: { controlUrl: string; publicBaseUrl: string; token: string; doors?: CaptureDoors } | null;
   seed: number;
   runDir: string | null;
 }
@@ -129,6 +129,8 @@ export interface Delivery {
   method: string;
   /** Path and query as received. */
   url: string;
+  /** host:port of this machine the delivery reached (an IPv6 address in brackets): which door of the capture server. */
+  receivedOn?: string;
   /** Lower-case names; a repeated header's values joined with ", ". */
   headers: Record<string, string>;
   /** The exact bytes received. */
@@ -160,10 +162,15 @@ export interface InboxResponse {
   delayMs?: number;
   body?: string;
 }
+/** The capture server's other doors (harness/wire/capture/doors.ts): each a base url, or why it is missing. */
+export type CaptureDoors = Partial<Record<'other-loopback' | 'ipv6-literal' | 'port-4-digits', { base: string } | { missing: string }>>;
+
 export interface Inbox {
   id: string;
   /** The URL the target must post to (capture.publicUrl-based when set). */
   url: string;
+  /** This inbox's url at another door of the capture server (another loopback host or port), or why there is none. */
+  doorUrl?(door: keyof CaptureDoors): { url: string } | { missing: string };
   setResponse(response: InboxResponse): Promise<void>;
   deliveries(): Promise<Delivery[]>;
   /** Resolves with the first n deliveries matching the predicate; rejects (ERR_DELIVERY_TIMEOUT) after timeoutMs. */

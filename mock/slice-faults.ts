@@ -22,6 +22,8 @@ export const SLICE_BREAKS = {
   // OAuth authorization
   'OAUTH-STATE-ECHO': { dims: ['chars'], description: 'A state holding characters of that class comes back altered on approval (decoded, cut, trimmed or re-encoded as a careless implementation does: slice-values.ts).' },
   'OAUTH-DENIAL-ACCESS-DENIED': { dims: ['chars'], description: 'On cancellation, a state holding characters of that class comes back altered (slice-values.ts).' },
+  'OAUTH-CODE-ON-APPROVAL': { dims: ['approver'], description: 'The approval of that approver (a lock\'s owner, a guest on one) redirects with the state but no code (oauth/consent.ts).' },
+  'OAUTH-CODE-EXCHANGE': { dims: ['approver'], description: 'The access token a code of that approver (a lock\'s owner, a guest on one) yields acts for another user: their partner on a lock (oauth/approver.ts).' },
   'OAUTH-REDIRECT-URI-REGISTERED': { dims: ['redirect-uri-part'], description: 'A redirect_uri that differs from the registered one only in that URL component is taken for the registered one and redirected to.' },
 
   // Token endpoint

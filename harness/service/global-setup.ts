@@ -132,7 +132,7 @@ export async function prepareRun(
     const { control, fixtures, client: controlClient } = await probeControl(profile, redactor);
     // Someone's development server (lockconf mock): said before the first test resets it.
     if (fixtures?.developmentServer) log(developmentServerWarning(profile.controlUrl ?? profile.baseUrl));
-    capture = await startCaptureServer({ listen: profile.capture?.listen, publicUrl: profile.capture?.publicUrl ?? null });
+    capture = await startCaptureServer({ listen: profile.capture?.listen, publicUrl: profile.capture?.publicUrl ?? null, doors: true });
     redactor.add(capture.token, 'capture_token');
     markPhase('setup-capture');
 
@@ -172,7 +172,7 @@ export async function prepareRun(
       fixtures,
       capabilities,
       missing,
-      capture: { controlUrl: capture.controlUrl, publicBaseUrl: capture.publicBaseUrl, token: capture.token },
+      capture: { controlUrl: capture.controlUrl, publicBaseUrl: capture.publicBaseUrl, token: capture.token, ...(capture.doors ? { doors: capture.doors } : {}) },
       seed,
       runDir,
     };

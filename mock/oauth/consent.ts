@@ -7,6 +7,13 @@ import type { ConsentOutcome, MockContext, OAuthControl } from '../context.js';
 import { approvalRedirect, denialRedirect, validateAuthorizationRequest, type AuthorizationRequest } from './authorization-request.js';
 import type { AuthorizationCodes } from './codes.js';
 import type { RefreshTokens } from './refresh-tokens.js';
+import { approverRole } from './approver.js';
+
+function withoutCode(location: string): string {
+  const url = new URL(location);
+  url.searchParams.delete('code');
+  return url.toString();
+}
 
 export type Decision = 'approve' | 'deny';
 
@@ -29,7 +36,10 @@ export function concludeAuthorization(ctx: MockContext, codes: AuthorizationCode
   const status = redirectStatus(ctx, decision);
   if (decision === 'deny') return { location: denialRedirect(ctx, request), status };
   const code = codes.issue({ clientId: request.clientId, userId, redirectUri: request.redirectUri });
-  return { location: approvalRedirect(ctx, request, code), status };
+  const location = approvalRedirect(ctx, request, code);
+  // Slice fault: that approver's approval redirects with the state but no code (only owners may approve).
+  if (ctx.faults.breaks('OAUTH-CODE-ON-APPROVAL', { approver: approverRole(ctx.world, userId) })) return { location: withoutCode(location), status };
+  return { location, status };
 }
 
 /** The control protocol's view of the OAuth side (ctx.oauth). */

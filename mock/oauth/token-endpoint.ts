@@ -14,6 +14,7 @@ import type { Grants } from './grants.js';
 import { chainPosition, type RefreshTokens } from './refresh-tokens.js';
 import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
 import { documented } from '../docs/common-schemas.js';
+import { approverRole, partnerOf } from './approver.js';
 
 /** A refused refresh token's reason (refresh-tokens.ts) → its cause, as the Errors table names it. */
 const REFUSAL_CAUSES: Readonly<Record<string, string>> = {
@@ -128,7 +129,9 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           if (redeemed.replayedGrant) grants.revoke(redeemed.replayedGrant, 'code-replayed');
           return oauthError(reply, 400, 'invalid_grant', redeemed.reason);
         }
-        return tokenResponse(reply, { grantType, userId: redeemed.userId, clientId, grantId, withRefresh: !ctx.faults.has('code-grant-no-refresh-token'), deadAccessToken: ctx.faults.has('code-grant-token-refused') });
+        // Slice fault: the token of that approver's code acts for another user (their partner on a lock).
+        const userId = ctx.faults.breaks('OAUTH-CODE-EXCHANGE', { approver: approverRole(ctx.world, redeemed.userId) }) ? partnerOf(ctx.world, redeemed.userId) : redeemed.userId;
+        return tokenResponse(reply, { grantType, userId, clientId, grantId, withRefresh: !ctx.faults.has('code-grant-no-refresh-token'), deadAccessToken: ctx.faults.has('code-grant-token-refused') });
       }
       case 'client_credentials': {
         const sharedPermission = ctx.faults.has('cc-permission-shared') && ctx.clientCredentialsEnabled.size > 0;

@@ -9,8 +9,10 @@ import { describe } from 'vitest';
 import { conformance } from '../../harness/service/conformance.js';
 import { locationParams } from '../../harness/wire/secret-harvest.js';
 import type { SuiteContext } from '../support/context.js';
-import { control } from '../support/context.js';
-import { user } from '../support/fixtures.js';
+import { control, newInbox } from '../support/context.js';
+import { firstLock, sameId, user } from '../support/fixtures.js';
+import { LOOPING_TEST_TIMEOUT_MS, arrives, isEvent } from '../support/deliveries.js';
+import { expectAccepted, registerUser } from '../support/webhooks.js';
 import { checkProperty } from '../support/property.js';
 import { charClassExample } from '../support/char-classes.js';
 import { codeGrant, freshCode, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
@@ -194,6 +196,14 @@ describe('Authorization code flow', () => {
     t.expect(result.params.get('code'), 'approval: the redirect query must carry code').toBeTruthy();
     t.expect(result.params.get('state'), 'approval: the redirect query must carry the state sent').toBe(state);
     t.expect(result.params.has('error'), `approval: the redirect must not carry error (got error=${result.params.get('error')})`).toBe(false);
+    // Whoever approves: the lock's owner and a guest on it ("token for one of the application's users").
+    await t.eachSlice('approver', async (approver) => {
+      if (approver === 'guest' && !t.target.has('second-user')) t.notTested('the fixtures name no guest (second user)');
+      const sent = `${state}-${approver}`;
+      const approved = await t.flows.authorize({ user: approver === 'owner' ? 0 : 1, decision: 'approve', state: sent });
+      t.expect(approved.params.get('code'), `approval by the ${approver}: the redirect query must carry code`).toBeTruthy();
+      t.expect(approved.params.get('state'), `approval by the ${approver}: the redirect query must carry the state sent`).toBe(sent);
+    });
   });
 
   conformance('OAUTH-DENIAL-ACCESS-DENIED', 'cancellation redirects with error=access_denied and the original state, whatever its characters', { needs: ['consent'] }, async (t) => {
@@ -247,6 +257,23 @@ describe('Authorization code flow', () => {
     t.expect(tokenIssued(res), 'the first user\'s code: the response must carry access_token').toBe(true);
     const other = await postToken(t, codeGrant(t, second));
     t.expect(other.status, `the second user's code, exchanged after the first: expected HTTP 200 with a token response; got HTTP ${other.status}`).toBe(200);
+  });
+
+  conformance('OAUTH-CODE-EXCHANGE', 'the access token a code yields acts for the user who approved it, a lock\'s owner or a guest', { needs: ['consent', 'second-user', 'capture', 'events'], lease: 'fixture-set', timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    // "token for one of the application's users": a user webhook registered with it hears the approver's own user events.
+    // (The body of GET /users/me is not shown: who a token acts for is seen through what it registers.)
+    await t.eachSlice('approver', async (approver) => {
+      const index = approver === 'owner' ? 0 : 1;
+      const approving = user(t, index);
+      const res = await postToken(t, codeGrant(t, await freshCode(t, index)));
+      t.expect(tokenIssued(res), `the ${approver}'s code: expected a token response; got HTTP ${res.status}`).toBe(true);
+      const tokens = await tokenResponseOf(t, res, `the ${approver}'s code exchange`);
+      const inbox = await newInbox(t, { label: `code of the ${approver}` });
+      expectAccepted(t, await registerUser(t, { inbox, accessToken: tokens.access_token }), `user webhook registered with the token of the ${approver}'s code`);
+      await control(t).emit({ kind: 'lock_user_add', lockId: firstLock(t).lockId, userId: approving.userId });
+      const heard = await arrives(inbox, (d) => isEvent('lock_user_add')(d) && sameId(d.json?.UserID, approving.userId));
+      t.expect(heard, `the token of a code the ${approver} approved must act for the ${approver}: a user webhook registered with it heard no lock_user_add for that user`).toBe(true);
+    });
   });
 });
 

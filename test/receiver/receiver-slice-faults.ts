@@ -7,49 +7,35 @@
  * declared slice of such a requirement has a break point, or a noFault reason.
  */
 import { RECEIVER_CATALOG } from '../../harness/catalog/index.js';
-import { noFaultReason, slicesOf } from '../../harness/catalog/slices/index.js';
+import { noFaultReason } from '../../harness/catalog/slices/index.js';
 import { RECEIVER_SLICE_BREAKS, ROW_REQUIREMENT } from '../../examples/app/receiver-slice-faults.js';
+import { faultsFromDeclarations, lastOfFirstDimension, sliceTraceabilityProblemsOf, type FaultSource, type SliceFault } from '../support/slice-faults.js';
 
-export interface ReceiverGeneratedFault {
+export interface ReceiverGeneratedFault extends SliceFault {
   name: `RECEIVER-${string}@${string}=${string}`;
-  requirement: string;
-  dim: string;
-  value: string;
 }
 
-const judged = () => RECEIVER_CATALOG.filter((r) => r.level !== 'INFO' && !r.untestable);
+/** The example receiver's side: its judged requirements and break points. */
+const receiverSource = (): FaultSource => ({
+  requirements: RECEIVER_CATALOG.filter((r) => r.level !== 'INFO' && !r.untestable),
+  breaks: RECEIVER_SLICE_BREAKS,
+  excuse: noFaultReason,
+  where: 'examples/app/receiver-slice-faults.ts',
+});
 
 /** Every generated fault, in catalog order, then dimension and value order. */
 export function receiverGeneratedFaults(): ReceiverGeneratedFault[] {
-  return judged().flatMap((r) => slicesOf(r.id)
-    .filter((s) => noFaultReason(r.id, s.dim, s.value) === null && RECEIVER_SLICE_BREAKS[r.id]?.dims.includes(s.dim))
-    .map((s) => ({ name: `${r.id}@${s.dim}=${s.value}` as ReceiverGeneratedFault['name'], requirement: r.id, dim: s.dim, value: s.value })));
+  return faultsFromDeclarations(receiverSource(), (f) => f as ReceiverGeneratedFault);
 }
 
 /** One fault per requirement, the last value of its first dimension (as the service matrix samples). */
 export function receiverSampleFaults(all = receiverGeneratedFaults()): ReceiverGeneratedFault[] {
-  const firstDim = new Map<string, string>();
-  const last = new Map<string, ReceiverGeneratedFault>();
-  for (const f of all) {
-    if (!firstDim.has(f.requirement)) firstDim.set(f.requirement, f.dim);
-    if (firstDim.get(f.requirement) === f.dim) last.set(f.requirement, f);
-  }
-  return all.filter((f) => last.get(f.requirement) === f);
+  return lastOfFirstDimension(all);
 }
 
 /** Declared slices of judged receiver requirements without a break point or a noFault reason; break points over undeclared dimensions. */
 export function receiverSliceTraceabilityProblems(): string[] {
-  const problems: string[] = [];
-  for (const r of judged()) {
-    for (const s of slicesOf(r.id)) {
-      if (noFaultReason(r.id, s.dim, s.value) !== null) continue;
-      if (!RECEIVER_SLICE_BREAKS[r.id]?.dims.includes(s.dim)) problems.push(`${r.id}@${s.dim}=${s.value}: no break point in examples/app/receiver-slice-faults.ts and no noFault reason`);
-    }
-  }
-  for (const [id, point] of Object.entries(RECEIVER_SLICE_BREAKS)) {
-    for (const dim of point.dims) if (!slicesOf(id).some((s) => s.dim === dim)) problems.push(`${id} breaks over ${dim}, but the catalog declares no ${dim} slice for it`);
-  }
-  return problems;
+  return sliceTraceabilityProblemsOf(receiverSource());
 }
 
 /**

@@ -27,6 +27,12 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
       source: 'Errors: "refresh_token expired, already used, or revoked | HTTP 400 with an error message in the body following OAuth 2.0."; Refresh token: "used, expired or revoked | any use | none | unchanged | HTTP 400 with an OAuth2 error body."',
       values: ['used', 'expired', 'revoked'],
     },
+    {
+      id: 'approver',
+      title: 'The user who signs in and approves a code (a lock\'s owner, or a guest on it)',
+      source: 'What the service does: "The service lets an application act on behalf of existing users"; "authorization_code (token for one of the application\'s users)"; Authorization code flow: "The user signs in … and approves or cancels"; Values reported in events: "User access level | user (guest), superuser (owner)"',
+      values: ['owner', 'guest'],
+    },
   ],
   slices: {
     // GET {auth_url}/authorization: "state … returned unchanged at the end"; "All values must be URL-encoded."
@@ -35,6 +41,10 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'OAUTH-DENIAL-ACCESS-DENIED': { chars: 'all' },
     // redirect_uri "Registered with the credentials": any component that differs makes it another URL.
     'OAUTH-REDIRECT-URI-REGISTERED': { 'redirect-uri-part': 'all' },
+    // "token for one of the application's users": the token a code yields acts for the user who approved it, owner or guest.
+    'OAUTH-CODE-EXCHANGE': { approver: 'all' },
+    // "On approval the query carries code and state": whoever approves.
+    'OAUTH-CODE-ON-APPROVAL': { approver: 'all' },
 
     // POST {auth_url}/access_token: "grant_type | always | authorization_code, client_credentials or refresh_token";
     // every rule of the endpoint holds on each grant.

@@ -62,9 +62,9 @@ export const ROLE: Dimension = {
 /** The components of the registered webhook url the deliveries go to exactly. */
 export const URL_PART: Dimension = {
   id: 'url-part',
-  title: 'Component of the registered webhook url (delivered to exactly)',
+  title: 'Component of the registered webhook url (delivered to exactly): path, query, letter case; host (another IPv4 loopback address, the IPv6 literal) and port (4 digits) on loopback',
   source: 'Webhook registration (request body): "url | string (URL) | Address that receives the webhook POST"; What the service does: "The service sends one HTTP POST per event to the registered URL"',
-  values: ['path', 'query', 'case'],
+  values: ['path', 'query', 'case', 'other-loopback', 'ipv6-literal', 'port-4-digits'],
 };
 
 /** What a step of a registration's life (overwrite, delete) must leave in force. */

@@ -4,7 +4,7 @@
  * deliveries, each decoded back to its exact bytes.
  */
 import { request as undiciRequest } from 'undici';
-import type { CaptureClientLike, Delivery, Inbox, InboxResponse } from '../../contracts.js';
+import type { CaptureClientLike, CaptureDoors, Delivery, Inbox, InboxResponse } from '../../contracts.js';
 import { LockconfError } from '../../run/errors.js';
 import { ANSWER_BODY_LIMIT, readBoundedText } from '../bounded-body.js';
 import { describeNetworkError } from '../network-words.js';
@@ -62,7 +62,7 @@ export class CaptureClient implements CaptureClientLike {
       id: string;
       url: string;
     };
-    return new CaptureInbox(created.id, created.url, this);
+    return new CaptureInbox(created.id, created.url, this, this.conn.doors);
   }
 
   /** Every delivery the server kept after `after` (debugging: includes unknown inboxes), page by page. */
@@ -112,7 +112,14 @@ class CaptureInbox implements Inbox {
     readonly id: string,
     readonly url: string,
     private readonly client: CaptureClient,
+    private readonly doors: CaptureDoors | undefined,
   ) {}
+
+  doorUrl(door: keyof CaptureDoors): { url: string } | { missing: string } {
+    const d = this.doors?.[door];
+    if (!d) return { missing: 'the capture server opened no other door for this run' };
+    return 'base' in d ? { url: `${d.base}/inbox/${this.id}` } : d;
+  }
 
   async setResponse(response: InboxResponse): Promise<void> {
     await this.client.call('PUT', `/inboxes/${this.id}/response`, response);

@@ -3,11 +3,14 @@
  * limits it keeps, and the wire form of a delivery (rawBody as base64).
  */
 import type { Delivery } from '../../contracts.js';
+import type { DoorMap } from './doors.js';
 
 export interface CaptureConnection {
   controlUrl: string;
   publicBaseUrl: string;
   token: string;
+  /** The other doors of the inboxes (doors.ts), each a base url or why it is missing; absent when none was asked for. */
+  doors?: DoorMap;
 }
 
 export const CAPTURE_BODY_LIMIT = 1024 * 1024;

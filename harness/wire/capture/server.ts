@@ -39,6 +39,7 @@ import { inboxResponseSchema, newInboxSchema, pollQuerySchema } from './schemas.
 import { CaptureFull, CaptureStore, type InboxState } from './store.js';
 import { CAPTURE_TIMEOUTS, captureTimeoutOptions, type CaptureTimeouts } from './timeouts.js';
 import { responsiveTimeout } from '../../../mock/responsive-timeout.js';
+import { doorsBehindPublicUrl, hostPort, openDoors, type DoorMap } from './doors.js';
 
 export type { CaptureConnection } from './protocol.js';
 export { CAPTURE_BODY_LIMIT, MAX_DELIVERIES, MAX_DELIVERY_BYTES, MAX_INBOXES, MAX_WAIT_MS } from './protocol.js';
@@ -174,12 +175,14 @@ function registerInboxRoutes(app: FastifyInstance, store: CaptureStore, delays: 
     const status = inbox ? (config.status ?? (config.location ? 302 : 200)) : 404;
     const tooLarge = req.body instanceof TooLargeBody ? req.body : null;
     const rawBody = tooLarge ? tooLarge.head : Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const reached = hostPort(req.socket.localAddress, req.socket.localPort);
     // Full: a clear 429 to the sender, and nothing kept before is dropped.
     if (inbox) store.assertRoom(rawBody.length);
     const stored = store.record({
       inbox: id,
       method: req.method,
       url: req.url,
+      ...(reached ? { receivedOn: reached } : {}),
       headers: original.get(req.raw) ?? headerRecord(req.headers),
       rawBody,
       receivedAt: Date.now(),
@@ -266,28 +269,33 @@ function registerControlRoutes(app: FastifyInstance, store: CaptureStore, token:
 /**
  * Start the capture server on `listen` (default 127.0.0.1:0). The inbox URLs
  * handed to the target are based on `publicUrl` when given (a tunnel in front).
+ * `doors`: also open the other doors (doors.ts: the inboxes at another loopback
+ * host or port); never behind a publicUrl.
  */
 export async function startCaptureServer(
-  opts: { listen?: string; publicUrl?: string | null; timeouts?: Partial<CaptureTimeouts>; limits?: ConstructorParameters<typeof CaptureStore>[0] } = {},
+  opts: { listen?: string; publicUrl?: string | null; timeouts?: Partial<CaptureTimeouts>; limits?: ConstructorParameters<typeof CaptureStore>[0]; doors?: boolean } = {},
 ): Promise<CaptureConnection & { close(): Promise<void> }> {
   const { host, port } = parseListen(opts.listen ?? '127.0.0.1:0');
   const token = randomBytes(24).toString('base64url');
   const store = new CaptureStore(opts.limits);
   const delays = new Delays();
-  const app = Fastify({
-    logger: false,
-    bodyLimit: CAPTURE_BODY_LIMIT,
-    forceCloseConnections: true,
-    ...captureTimeoutOptions({ ...CAPTURE_TIMEOUTS, ...opts.timeouts }),
-  });
-
-  // Errors become 4xx JSON: malformed JSON, oversized bodies (413), bad input; never a stack trace.
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; errorCode?: string }, _req, reply) => {
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
-    const code = err instanceof BadRequest || err instanceof CaptureFull ? err.errorCode : status === 413 ? 'payload_too_large' : status < 500 ? 'bad_request' : 'internal_error';
-    return reply.code(status).send({ error: code, message: status < 500 ? err.message : 'internal error' });
-  });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` }));
+  const newApp = () => {
+    const app = Fastify({
+      logger: false,
+      bodyLimit: CAPTURE_BODY_LIMIT,
+      forceCloseConnections: true,
+      ...captureTimeoutOptions({ ...CAPTURE_TIMEOUTS, ...opts.timeouts }),
+    });
+    // Errors become 4xx JSON: malformed JSON, oversized bodies (413), bad input; never a stack trace.
+    app.setErrorHandler((err: Error & { statusCode?: number; code?: string; errorCode?: string }, _req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+      const code = err instanceof BadRequest || err instanceof CaptureFull ? err.errorCode : status === 413 ? 'payload_too_large' : status < 500 ? 'bad_request' : 'internal_error';
+      return reply.code(status).send({ error: code, message: status < 500 ? err.message : 'internal error' });
+    });
+    app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` }));
+    return app;
+  };
+  const app = newApp();
   // Long polls and delayed answers would hold close() up; release them first.
   const release = () => {
     store.releaseAll();
@@ -299,16 +307,33 @@ export async function startCaptureServer(
   await app.register(async (scope) => registerControlRoutes(scope, store, token), { prefix: '/_capture' });
 
   await app.listen({ host, port });
-  const base = localBase(app.server.address() as AddressInfo);
+  const address = app.server.address() as AddressInfo;
+  const base = localBase(address);
   const publicBaseUrl = (opts.publicUrl ?? base).replace(/\/+$/, '');
   store.publicBaseUrl = publicBaseUrl;
+
+  // The other doors serve the inboxes only: the control API stays on the main address.
+  let doors: DoorMap | undefined;
+  let closeDoors = async () => {};
+  if (opts.doors && opts.publicUrl) doors = doorsBehindPublicUrl();
+  else if (opts.doors) {
+    const opened = await openDoors(async () => {
+      const door = newApp();
+      await door.register(async (scope) => registerInboxRoutes(scope, store, delays));
+      return door;
+    }, address.port);
+    doors = opened.doors;
+    closeDoors = opened.close;
+  }
 
   return {
     controlUrl: `${base}/_capture`,
     publicBaseUrl,
     token,
+    ...(doors ? { doors } : {}),
     close: async () => {
       release();
+      await closeDoors();
       await app.close();
     },
   };
