@@ -48,8 +48,28 @@ export const FOLDERS = {
       { files: ['mock/api/errors.ts'], only: 'HEADERS-* WEBHOOK-*' },
     ],
   },
-  webhooks: { mutate: 'mock/webhooks/**/*.ts', only: 'WEBHOOK-* DELIVERY-* SIGNATURE-* EVENT-*', scopes: [] },
-  events: { mutate: 'mock/events/**/*.ts', only: 'EVENT-* WEBHOOK-* DELIVERY-*', scopes: [] },
+  webhooks: {
+    mutate: 'mock/webhooks/**/*.ts',
+    only: 'WEBHOOK-* DELIVERY-* SIGNATURE-* EVENT-*',
+    scopes: [
+      // X-Signature: only the Signature section's rules read it.
+      { files: ['mock/webhooks/signature.ts'], only: 'SIGNATURE-*' },
+      // Registrations: their body, the registry (overwrite, delete, per user and lock),
+      // the groups and the url's parts; the Webhooks section's rules judge them.
+      {
+        files: ['mock/webhooks/registration-schema.ts', 'mock/webhooks/registry.ts', 'mock/webhooks/groups.ts', 'mock/webhooks/url-parts.ts'],
+        only: 'WEBHOOK-*',
+      },
+    ],
+  },
+  events: {
+    mutate: 'mock/events/**/*.ts',
+    only: 'EVENT-* WEBHOOK-* DELIVERY-*',
+    scopes: [
+      // The payload builders and their User objects: the Event payloads rules.
+      { files: ['mock/events/payloads.ts', 'mock/events/people.ts'], only: 'EVENT-*' },
+    ],
+  },
 };
 
 export const FOLDER_NAMES = Object.keys(FOLDERS);

@@ -19,12 +19,19 @@
  *   that leaves another one not tested is killed.
  * - LOCKCONF_MUTATION_LOG=FILE appends one JSON line per mutant (id, killed, reason):
  *   a running Stryker reports its mutants only when it ends.
+ * - Coverage (the command runner has none of its own): the unmutated run records, in
+ *   every Node process it starts (coverage-dump.mjs through NODE_OPTIONS), which
+ *   mutants' code it reached, into COVERAGE in the sandbox. A mutant whose code that
+ *   run never reached survives without a run of its own (it cannot change what the
+ *   run does: the seed is fixed), logged as "not reached by the unmutated run"; it is
+ *   triaged like any survivor. No COVERAGE (or an empty one): every mutant is run.
+ *   LOCKCONF_MUTATION_COVERAGE=0 runs every mutant.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mutantVerdict, notTestedInScope, readText } from './mutant-verdict.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -34,7 +41,28 @@ const verbose = process.env.LOCKCONF_MUTATION_VERBOSE === '1';
 const log = process.env.LOCKCONF_MUTATION_LOG;
 
 const BASELINE = join(ROOT, '.lockconf-mutation-baseline.json');
+const COVERAGE = join(ROOT, '.lockconf-mutation-coverage.json');
+const useCoverage = process.env.LOCKCONF_MUTATION_COVERAGE !== '0';
 const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
+
+/** The mutants the unmutated run reached, or null when it recorded none (then every mutant runs). */
+function reached() {
+  if (!useCoverage) return null;
+  try {
+    const ids = JSON.parse(readText(COVERAGE) ?? 'null');
+    return Array.isArray(ids) && ids.length ? new Set(ids.map(String)) : null;
+  } catch {
+    return null;
+  }
+}
+
+if (mutant !== undefined && reached() && !reached().has(String(mutant))) {
+  const reason = 'not reached by the unmutated run (its code never ran): survived without a run';
+  process.stderr.write(`mutant ${mutant}: survived (${reason})\n`);
+  if (process.env.LOCKCONF_MUTATION_LOG) appendFileSync(process.env.LOCKCONF_MUTATION_LOG, `${JSON.stringify({ mutant, killed: false, reason, cliExit: null })}\n`);
+  process.exit(0);
+}
+const coverageDir = mutant === undefined && useCoverage ? mkdtempSync(join(tmpdir(), 'lockconf-mutation-coverage-')) : null;
 
 const out = mkdtempSync(join(tmpdir(), 'lockconf-mutant-'));
 try {
@@ -42,7 +70,16 @@ try {
   if (only) args.push('--only', only);
   const run = spawnSync(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, LOCKCONF_NO_ALLURE: '1' },
+    env: {
+      ...process.env,
+      LOCKCONF_NO_ALLURE: '1',
+      ...(coverageDir
+        ? {
+            LOCKCONF_MUTATION_COVERAGE_DIR: coverageDir,
+            NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(join(ROOT, 'test', 'mutation', 'coverage-dump.mjs')).href}`.trim(),
+          }
+        : {}),
+    },
     stdio: verbose ? 'inherit' : 'ignore',
   });
   const text = readText(join(out, 'conformance.json'));
@@ -53,6 +90,12 @@ try {
     try { parsed = JSON.parse(text ?? 'null'); } catch { /* judged below */ }
     baseline = new Set(notTestedInScope(parsed));
     writeFileSync(BASELINE, JSON.stringify([...baseline]));
+    if (coverageDir) {
+      const ids = new Set();
+      for (const f of readdirSync(coverageDir)) for (const id of JSON.parse(readText(join(coverageDir, f)) ?? '[]')) ids.add(String(id));
+      writeFileSync(COVERAGE, JSON.stringify([...ids]));
+      process.stderr.write(`unmutated run: ${ids.size} mutants reached (coverage from ${readdirSync(coverageDir).length} processes)\n`);
+    }
   } else {
     baseline = new Set(JSON.parse(readText(BASELINE) ?? '[]'));
   }
@@ -62,4 +105,5 @@ try {
   process.exitCode = verdict.killed ? 1 : 0;
 } finally {
   rmSync(out, { recursive: true, force: true });
+  if (coverageDir) rmSync(coverageDir, { recursive: true, force: true });
 }

@@ -2,7 +2,8 @@
 /**
  * `npm run mutation:triage [-- --list | --stubs | --strict]`: the mutation score of
  * each folder from its Stryker results (test/mutation/incremental/<folder>.json),
- * and how many surviving mutants test/mutation/triage.json does not account for.
+ * and how many surviving mutants test/mutation/triage.json and the folders' own
+ * test/mutation/triage-<folder>.json do not account for.
  *
  * A triage entry names a survivor by file, mutator, replacement and the original
  * text it replaces (`original`), so that it still matches when lines move; `line`
@@ -25,6 +26,15 @@ import { FOLDER_NAMES, incrementalFileOf } from './folders.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TRIAGE_FILE = 'test/mutation/triage.json';
+/** A folder's own triage file, beside the shared one (each folder can be triaged apart). */
+export const triageFileOf = (folder) => `test/mutation/triage-${folder}.json`;
+/** Every triage file: the shared one and each folder's. */
+export const TRIAGE_FILES = [TRIAGE_FILE, ...FOLDER_NAMES.map(triageFileOf)];
+const readEntries = (files, key) =>
+  files.flatMap((f) => {
+    const file = f.startsWith('/') ? f : join(ROOT, f);
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8'))[key] ?? []).map((e) => ({ ...e, source: f })) : [];
+  });
 export const CLASSES = ['equivalent', 'legal', 'gap'];
 
 /** The source text a mutant replaces (report locations: 1-based lines and columns). */
@@ -98,22 +108,20 @@ export function matchTriage(mutants, entries) {
   return { survivors, stale: entries.filter((e) => !used.has(e)) };
 }
 
-/** The triage entries of the committed triage file, checked for a known class and its field. */
-export function readTriage(file = join(ROOT, TRIAGE_FILE)) {
-  if (!existsSync(file)) return [];
-  const entries = JSON.parse(readFileSync(file, 'utf8')).survivors ?? [];
+/** The triage entries of the committed triage files, checked for a known class and its field. */
+export function readTriage(files = TRIAGE_FILES) {
+  const entries = readEntries([files].flat(), 'survivors');
   for (const e of entries) {
-    if (!CLASSES.includes(e.class)) throw new Error(`${TRIAGE_FILE}: ${e.file}:${e.line}: class "${e.class}" is not one of ${CLASSES.join(', ')}`);
-    if (e.class === 'legal' && !e.spec) throw new Error(`${TRIAGE_FILE}: ${e.file}:${e.line}: a legal survivor quotes the spec sentence that allows it ("spec")`);
-    if (!e.why) throw new Error(`${TRIAGE_FILE}: ${e.file}:${e.line}: says why ("why")`);
+    if (!CLASSES.includes(e.class)) throw new Error(`${e.source}: ${e.file}:${e.line}: class "${e.class}" is not one of ${CLASSES.join(', ')}`);
+    if (e.class === 'legal' && !e.spec) throw new Error(`${e.source}: ${e.file}:${e.line}: a legal survivor quotes the spec sentence that allows it ("spec")`);
+    if (!e.why) throw new Error(`${e.source}: ${e.file}:${e.line}: says why ("why")`);
   }
-  return entries;
+  return entries.map(({ source, ...e }) => e);
 }
 
 /** The gaps a new test closed: survivors of an earlier run that are killed now (kept for the record). */
-export function readClosed(file = join(ROOT, TRIAGE_FILE)) {
-  if (!existsSync(file)) return [];
-  return JSON.parse(readFileSync(file, 'utf8')).closed ?? [];
+export function readClosed(files = TRIAGE_FILES) {
+  return readEntries([files].flat(), 'closed').map(({ source, ...e }) => e);
 }
 
 const pct = (x) => (x === null ? '  n/a' : `${x.toFixed(1).padStart(5)}%`);
@@ -143,7 +151,7 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
   const total = scoreOf(all);
   const detected = total.killed + total.timeout;
   const realValid = detected + byClass.gap + untriaged.length;
-  write(`mutation testing of the mock (Stryker results: ${folders.map(fileOf).join(', ')}; triage: ${TRIAGE_FILE})\n`);
+  write(`mutation testing of the mock (Stryker results: ${folders.map(fileOf).join(', ')}; triage: ${TRIAGE_FILE} and test/mutation/triage-<folder>.json)\n`);
   write(`folder    mutants ignored  killed timeout survived no-cov errors   score\n`);
   for (const r of rows) write(`${r}\n`);
   write(`${'all'.padEnd(9)}${String(total.mutants).padStart(8)}${String(total.ignored).padStart(8)}${String(total.killed).padStart(8)}${String(total.timeout).padStart(8)}${String(total.survived).padStart(9)}${String(total.noCoverage).padStart(7)}${String(total.errors).padStart(7)}  ${pct(total.score)}\n`);
