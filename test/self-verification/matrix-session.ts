@@ -91,6 +91,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     concurrency,
     pack,
     alone,
+    apart: earlier.apart,
     earlierMs: earlier.durationMs,
     onRun: (r) => {
       runs++;
@@ -100,7 +101,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   });
   const wallTimeMs = Date.now() - started;
   const filter = opts.filter ?? (opts.shard ? `--shard ${opts.shard.index}/${opts.shard.count}` : null);
-  const summary = summarise(outcomes, { seed: opts.seed, scope: opts.scope, wallTimeMs, runs, concurrency, packed: pack, cpuTimeMs, filter, startedAlone: alone });
+  const summary = summarise(outcomes, { seed: opts.seed, scope: opts.scope, wallTimeMs, runs, concurrency, packed: pack, cpuTimeMs, filter, startedAlone: alone, keptApart: earlier.apart });
   const selection = !!faults || !!opts.shard;
   await writeMatrixReport(summary, opts.report ?? (selection ? SELECTION_REPORT : REPORT));
   return { summary, outcomes, generated, wallTimeMs, concurrency, selection };

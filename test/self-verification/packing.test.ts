@@ -56,6 +56,20 @@ describe('packRuns', () => {
     expect(again.find((r) => r.entries.includes(rest[0]!))!.entries).toEqual(rest);
     expect(again).toHaveLength(runs.length + 1);
   });
+
+  test('a fault a neighbour hid before never shares a run with the faults of that run, and shares with the others', () => {
+    const shared = runs.find((r) => r.entries.length > 2)!;
+    const [hidden, masker, ...rest] = shared.entries;
+    const again = packRuns(plan, { areaOf: (id) => requirement(id).area, apart: new Map([[hidden!.name, new Set([masker!.name])]]) });
+    const home = again.find((r) => r.entries.includes(hidden!))!;
+    expect(home.entries).not.toContain(masker);
+    expect(home.entries.length, 'it still shares').toBeGreaterThan(1);
+    expect(again.find((r) => r.entries.includes(masker!))!.entries).not.toContain(hidden);
+    // Either way round: kept apart from the masker's side too.
+    const reverse = packRuns(plan, { areaOf: (id) => requirement(id).area, apart: new Map([[masker!.name, new Set([hidden!.name])]]) });
+    expect(reverse.find((r) => r.entries.includes(hidden!))!.entries).not.toContain(masker);
+    expect(rest.length).toBeGreaterThan(0);
+  });
 });
 
 describe('startOrder', () => {

@@ -13,8 +13,13 @@
  * - no two faults of one run name the same requirement (one failure could not
  *   tell which of them was caught);
  * - at most `maxPerRun` faults a run;
- * - a fault an earlier matrix could not judge in a shared run (`alone`: it spilled
- *   over, or a neighbour hid it; matrix-report.ts keeps the list) starts alone.
+ * - a fault an earlier matrix could not judge in a shared run because it spilled over
+ *   (`alone`: matrix-report.ts keeps the list) starts alone;
+ * - a fault a neighbour hid in an earlier shared run (it was not caught there, and was
+ *   alone) never shares a run with the faults of that run again (`apart`: the faults of
+ *   one area switch on code paths that can mask each other, e.g. filter-ignored
+ *   delivers every group's events, so a group filter's fault shows nothing), and
+ *   shares with the others: what hid it is among them, whichever it was.
  *
  * A shared run must not hide a fault. Only a shared run whose failures and
  * warnings are all its members' own requirements judges its members. One that
@@ -65,9 +70,16 @@ export function single<E extends PackableEntry>(entry: E): MatrixRun<E> {
 /** The runs that judge every entry, in plan order of their first entry. */
 export function packRuns<MatrixEntry extends PackableEntry>(
   entries: readonly MatrixEntry[],
-  opts: { maxPerRun?: number | undefined; areaOf?: (requirementId: string) => string; alone?: ReadonlySet<string> } = {},
+  opts: {
+    maxPerRun?: number | undefined;
+    areaOf?: (requirementId: string) => string;
+    alone?: ReadonlySet<string>;
+    /** Fault → the faults it must not share a run with (either way round). */
+    apart?: ReadonlyMap<string, ReadonlySet<string>>;
+  } = {},
 ): MatrixRun<MatrixEntry>[] {
   const max = Math.max(1, opts.maxPerRun ?? DEFAULT_MAX_PER_RUN);
+  const keptApart = (a: PackableEntry, b: PackableEntry) => !!opts.apart?.get(a.name)?.has(b.name) || !!opts.apart?.get(b.name)?.has(a.name);
   const runs: MatrixRun<MatrixEntry>[] = [];
   /** scope key → the open shared runs of that scope. */
   const open = new Map<string, MatrixEntry[][]>();
@@ -80,7 +92,7 @@ export function packRuns<MatrixEntry extends PackableEntry>(
     const key = entry.only ? [...entry.only].sort().join(' ') : '(every suite)';
     const bins = open.get(key) ?? [];
     open.set(key, bins);
-    let bin = bins.find((b) => b.length < max && !b.some((e) => e.requirement === entry.requirement));
+    let bin = bins.find((b) => b.length < max && !b.some((e) => e.requirement === entry.requirement || keptApart(e, entry)));
     if (!bin) {
       bin = [];
       bins.push(bin);
