@@ -13,7 +13,7 @@ import type { Area } from '../../harness/catalog/requirement.js';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../../mock/faults.js';
 import type { MockOptions } from '../../mock/context.js';
 import { scanSuites } from '../../harness/run/selection.js';
-import { packRuns, single, spillOver, splitRun, startOrder, type MatrixRun } from './packing.js';
+import { packRuns, single, spillOver, splitRun, startOrder, suspectedHiders, type MatrixRun } from './packing.js';
 import { LanePool } from './lanes.js';
 import { generatedFaults, selectGenerated, type GeneratedFault } from './slice-faults.js';
 
@@ -70,7 +70,7 @@ export interface MatrixOutcome {
   sharedWith: string[];
   /** Set when a shared run could not judge the entry and it ran again (alone or in a smaller run): why. */
   rerunAlone?: string;
-  /** When a shared run did not catch the entry and it ran again alone: the other faults of that run (packing.ts `apart`). */
+  /** When a shared run did not catch the entry and it ran again alone: the faults of that run that may have hidden it (packing.ts suspectedHiders). */
   hiddenBy?: string[];
   /**
    * The most other runs in flight at once while the run that judged the entry ran (the lanes
@@ -365,7 +365,7 @@ export async function runMatrix(
             const shared = run.entries.length > 1;
             for (const j of judged) {
               if (shared && !j.ok) {
-                queue.unshift({ run: single(j.entry), retryOf: `${NOT_CAUGHT_IN} ${run.name} (${j.why})`, hiddenBy: run.entries.filter((e) => e !== j.entry).map((e) => e.name) });
+                queue.unshift({ run: single(j.entry), retryOf: `${NOT_CAUGHT_IN} ${run.name} (${j.why})`, hiddenBy: suspectedHiders(run, j.entry, report, (e) => judged.some((x) => x.entry === e && x.ok)) });
                 continue;
               }
               settle({

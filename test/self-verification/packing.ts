@@ -16,10 +16,11 @@
  * - a fault an earlier matrix could not judge in a shared run because it spilled over
  *   (`alone`: matrix-report.ts keeps the list) starts alone;
  * - a fault a neighbour hid in an earlier shared run (it was not caught there, and was
- *   alone) never shares a run with the faults of that run again (`apart`: the faults of
- *   one area switch on code paths that can mask each other, e.g. filter-ignored
- *   delivers every group's events, so a group filter's fault shows nothing), and
- *   shares with the others: what hid it is among them, whichever it was.
+ *   alone) never shares a run with the faults that may have hidden it again (`apart`:
+ *   suspectedHiders; the faults of one area switch on code paths that can mask each
+ *   other, e.g. filter-ignored delivers every group's events, so a group filter's fault
+ *   shows nothing; a refused registration blocks what rests on it), and shares with the
+ *   others.
  *
  * A shared run must not hide a fault. Only a shared run whose failures and
  * warnings are all its members' own requirements judges its members. One that
@@ -167,4 +168,24 @@ export function startOrder<R extends MatrixRun>(runs: readonly R[], earlierMs: (
     return known.length === r.entries.length ? Math.max(...known) : guess(r);
   };
   return runs.map((r, i) => ({ r, i, ms: estimate(r) })).sort((a, b) => b.ms - a.ms || a.i - b.i).map(({ r }) => r);
+}
+
+/**
+ * The faults of a shared run that may have hidden `member` (the run did not catch it; a run
+ * of its own judges it; packing's `apart` keeps it from them next time): those whose
+ * requirement its test was reported blocked by; else those the run caught (a fault whose
+ * change the suites never saw masked nothing, e.g. filter-ignored delivers every group's
+ * events and is caught); else every other member.
+ */
+export function suspectedHiders<E extends PackableEntry>(
+  run: MatrixRun<E>,
+  member: E,
+  report: { requirements: Array<{ id: string; status: string; blockedBy?: string[] }> } | null,
+  caught: (entry: E) => boolean,
+): string[] {
+  const others = run.entries.filter((e) => e !== member);
+  const own = report?.requirements.find((r) => r.id === member.requirement);
+  const blockers = own?.status === 'blocked' ? others.filter((e) => own.blockedBy?.includes(e.requirement!)) : [];
+  const changed = others.filter(caught);
+  return (blockers.length ? blockers : changed.length ? changed : others).map((e) => e.name);
 }
