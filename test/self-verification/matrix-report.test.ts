@@ -53,6 +53,9 @@ describe('the faults the next matrix starts alone', () => {
     const earlier = await readEarlier(join(dir, 'ok.json'));
     expect([...earlier.alone]).toEqual(['a', 'b']);
     expect([...earlier.apart].map(([k, v]) => [k, [...v]])).toEqual([['c', ['a']]]);
+    expect(earlier.beforeApart).toBe(false);
+    await writeFile(join(dir, 'old.json'), JSON.stringify({ alone: ['a'], rows: [] }));
+    expect((await readEarlier(join(dir, 'old.json'))).beforeApart, 'a report from before apart').toBe(true);
     expect([...earlier.durationMs]).toEqual([['a', 1200]]);
     for (const name of ['bad.json', 'missing.json']) {
       const nothing = await readEarlier(join(dir, name));

@@ -178,13 +178,16 @@ export interface EarlierMatrix {
   /** Fault → the faults it must not share a run with (MatrixSummary.apart). */
   apart: Map<string, Set<string>>;
   durationMs: Map<string, number>;
+  /** A report from before `apart`: its `alone` also holds the faults a neighbour hid (start from the hints instead). */
+  beforeApart: boolean;
 }
 
 /** The earlier matrix report at `jsonPath` (nothing learned when there is none or it cannot be read). */
 export async function readEarlier(jsonPath: string): Promise<EarlierMatrix> {
-  const earlier: EarlierMatrix = { alone: new Set(), apart: new Map(), durationMs: new Map() };
+  const earlier: EarlierMatrix = { alone: new Set(), apart: new Map(), durationMs: new Map(), beforeApart: false };
   try {
     const previous = JSON.parse(await readFile(jsonPath, 'utf8')) as Partial<MatrixSummary>;
+    earlier.beforeApart = Array.isArray(previous.alone) && previous.apart === undefined;
     for (const name of Array.isArray(previous.alone) ? previous.alone : []) if (typeof name === 'string') earlier.alone.add(name);
     const apart = previous.apart && typeof previous.apart === 'object' && !Array.isArray(previous.apart) ? previous.apart : {};
     for (const [name, others] of Object.entries(apart)) {

@@ -75,7 +75,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const faults = selectFaults(opts.filter ?? undefined);
   const all = generatedFaults();
   const generated = opts.filter ? selectGenerated(opts.filter, all) : opts.slices === 'all' ? all : opts.slices === 'none' ? [] : sampleFaults(all);
-  const earlier = await readEarlier(existsSync(REPORT) ? REPORT : HINTS);
+  // A report from before `apart` would start alone for good every fault a neighbour once hid: the hints instead.
+  const fromReport = existsSync(REPORT) ? await readEarlier(REPORT) : null;
+  const earlier = fromReport && !fromReport.beforeApart ? fromReport : await readEarlier(HINTS);
   const alone = earlier.alone;
   let entries = planMatrix({ scope: opts.scope, alone, generated, variants: opts.variants ?? 'full', ...(faults ? { faults } : {}) });
   if (opts.shard) entries = shardEntries(entries, opts.shard.index, opts.shard.count);
