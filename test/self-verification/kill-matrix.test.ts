@@ -17,9 +17,10 @@
  * (packing.ts; LOCKCONF_MATRIX_PACK=0 runs every entry alone, to compare), and so do
  * the full-run scope checks. What the last matrix learned is read from
  * reports/self-verification.json (delete it to forget), or, when there is none (a fresh
- * clone), from the committed test/self-verification/matrix-hints.json: the entries it could not
- * judge in a shared run start alone, each area's scope check is its first fault not
- * among them, and the runs that took longest start first, so the lanes end together.
+ * clone), from the committed test/self-verification/matrix-hints.json: the entries that
+ * spilled over in a shared run start alone, those a neighbour hid never share a run with
+ * that run's faults again, each area's scope check is its first fault not started alone,
+ * and the runs that took longest start first, so the lanes end together.
  * The wall time and the lanes' CPU time are printed and kept in the report, and so are,
  * per fault, the other requirements its run failed or warned (collateral): at most
  * MAX_COLLATERAL each, since a test that cannot reach its check because a prerequisite
@@ -61,7 +62,7 @@ describe('self-verification', () => {
         `${o.collateral.length ? ` collateral: ${o.collateral.join(', ')}` : ''}${o.blocked.length ? ` [${o.blocked.length} blocked]` : ''}\n`),
     });
     if (!selection && process.env.LOCKCONF_MATRIX_WRITE_HINTS === '1') {
-      const hints = { note: 'Written by the self-verification matrix (LOCKCONF_MATRIX_WRITE_HINTS=1): the entries to start alone, and how long each run took.', alone: summary.alone, rows: summary.rows.map((r) => ({ name: r.name, durationMs: r.durationMs })) };
+      const hints = { note: 'Written by the self-verification matrix (LOCKCONF_MATRIX_WRITE_HINTS=1): the entries to start alone, those to keep apart, and how long each run took.', alone: summary.alone, apart: summary.apart, rows: summary.rows.map((r) => ({ name: r.name, durationMs: r.durationMs })) };
       await writeFile(HINTS, `${JSON.stringify(hints, null, 1)}\n`);
     }
     process.stdout.write('\n' + formatTable(summary) + '\n');

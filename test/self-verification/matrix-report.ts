@@ -26,10 +26,16 @@ export interface MatrixSummary {
   /** LOCKCONF_MATRIX_FAULTS when the matrix ran a selection of the faults, else null. */
   filter: string | null;
   /**
-   * Faults a matrix could not judge in a shared run (they spilled over, or a neighbour hid
-   * them), this one or an earlier one: the next matrix starts them alone (packing.ts).
+   * Faults a matrix could not judge in a shared run because they spilled over (or, in a
+   * report from before `apart`, a neighbour hid them), this one or an earlier one: the
+   * next matrix starts them alone (packing.ts).
    */
   alone: string[];
+  /**
+   * Fault → the faults of a shared run that hid it (it was caught alone), this matrix's
+   * and the earlier ones': the next matrix keeps it out of their runs (packing.ts).
+   */
+  apart: Record<string, string[]>;
   /**
    * Per fault (and full-run scope check), the OTHER requirements its run failed or warned:
    * the most, the mean, how many faults have any, and the fault with the most. A
@@ -73,6 +79,8 @@ export function summarise(
     filter?: string | null;
     /** The faults this matrix started alone because an earlier one could not share them. */
     startedAlone?: Iterable<string>;
+    /** What an earlier matrix kept apart (EarlierMatrix.apart). */
+    keptApart?: ReadonlyMap<string, ReadonlySet<string>>;
   },
 ): MatrixSummary {
   const faults = outcomes.filter((o) => o.entry.kind === 'fault');
@@ -100,6 +108,7 @@ export function summarise(
     cpuTimeMs: meta.cpuTimeMs ?? null,
     filter: meta.filter ?? null,
     alone: learnedAlone(outcomes, meta.startedAlone ?? []),
+    apart: learnedApart(outcomes, meta.keptApart),
     collateral: {
       max,
       mean: sizes.length ? Math.round((sizes.reduce((a, b) => a + b, 0) / sizes.length) * 100) / 100 : 0,
@@ -127,36 +136,63 @@ export function summarise(
   };
 }
 
+/** Did the entry's own run (after a shared one) fail or warn another requirement too? */
+const spillsAlone = (o: MatrixOutcome) => [...o.failed, ...o.warned].some((id) => id !== o.entry.requirement);
+
 /**
  * The entries the next matrix starts alone: those started alone this time, and those a
- * shared run could not judge that showed why when they ran alone: a run of their own
- * failed or warned another requirement too (they spill over), or it caught them where
- * the shared run had not (a neighbour hid them). A suspect of a spill-over whose own
- * run was clean was not the cause: it shares again.
+ * shared run could not judge whose run of their own failed or warned another
+ * requirement too (they spill over). A suspect of a spill-over whose own run was clean
+ * was not the cause: it shares again. One a neighbour hid (the shared run did not catch
+ * it, its own run did) is kept apart from that run's faults instead (learnedApart).
  */
 export function learnedAlone(outcomes: readonly MatrixOutcome[], startedAlone: Iterable<string>): string[] {
   const names = new Set(startedAlone);
   for (const o of outcomes) {
     if (!o.rerunAlone || o.sharedWith.length > 0) continue;
-    const spills = [...o.failed, ...o.warned].some((id) => id !== o.entry.requirement);
     const hidden = o.rerunAlone.startsWith(NOT_CAUGHT_IN);
-    if (spills || hidden) names.add(o.entry.name);
+    if (spillsAlone(o) || (hidden && !o.ok)) names.add(o.entry.name);
   }
   return [...names].sort();
+}
+
+/**
+ * Fault → the faults it must not share a run with: the earlier matrices' (`earlier`) and,
+ * for each fault a shared run hid this time (caught in its own run, nothing else failed
+ * there), the other faults of that run.
+ */
+export function learnedApart(outcomes: readonly MatrixOutcome[], earlier: ReadonlyMap<string, ReadonlySet<string>> = new Map()): Record<string, string[]> {
+  const apart = new Map([...earlier].map(([name, others]) => [name, new Set(others)]));
+  for (const o of outcomes) {
+    if (!o.hiddenBy?.length || !o.ok || spillsAlone(o)) continue;
+    const others = apart.get(o.entry.name) ?? new Set<string>();
+    for (const name of o.hiddenBy) others.add(name);
+    apart.set(o.entry.name, others);
+  }
+  return Object.fromEntries([...apart].sort(([a], [b]) => a.localeCompare(b)).map(([name, others]) => [name, [...others].sort()]));
 }
 
 /** What an earlier matrix report tells the next one: the faults to start alone, how long each entry's run took. */
 export interface EarlierMatrix {
   alone: Set<string>;
+  /** Fault → the faults it must not share a run with (MatrixSummary.apart). */
+  apart: Map<string, Set<string>>;
   durationMs: Map<string, number>;
+  /** A report from before `apart`: its `alone` also holds the faults a neighbour hid (start from the hints instead). */
+  beforeApart: boolean;
 }
 
 /** The earlier matrix report at `jsonPath` (nothing learned when there is none or it cannot be read). */
 export async function readEarlier(jsonPath: string): Promise<EarlierMatrix> {
-  const earlier: EarlierMatrix = { alone: new Set(), durationMs: new Map() };
+  const earlier: EarlierMatrix = { alone: new Set(), apart: new Map(), durationMs: new Map(), beforeApart: false };
   try {
     const previous = JSON.parse(await readFile(jsonPath, 'utf8')) as Partial<MatrixSummary>;
+    earlier.beforeApart = Array.isArray(previous.alone) && previous.apart === undefined;
     for (const name of Array.isArray(previous.alone) ? previous.alone : []) if (typeof name === 'string') earlier.alone.add(name);
+    const apart = previous.apart && typeof previous.apart === 'object' && !Array.isArray(previous.apart) ? previous.apart : {};
+    for (const [name, others] of Object.entries(apart)) {
+      if (Array.isArray(others)) earlier.apart.set(name, new Set(others.filter((o): o is string => typeof o === 'string')));
+    }
     for (const row of Array.isArray(previous.rows) ? previous.rows : []) {
       if (typeof row?.name === 'string' && typeof row.durationMs === 'number') earlier.durationMs.set(row.name, row.durationMs);
     }

@@ -75,7 +75,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const faults = selectFaults(opts.filter ?? undefined);
   const all = generatedFaults();
   const generated = opts.filter ? selectGenerated(opts.filter, all) : opts.slices === 'all' ? all : opts.slices === 'none' ? [] : sampleFaults(all);
-  const earlier = await readEarlier(existsSync(REPORT) ? REPORT : HINTS);
+  // A report from before `apart` would start alone for good every fault a neighbour once hid: the hints instead.
+  const fromReport = existsSync(REPORT) ? await readEarlier(REPORT) : null;
+  const earlier = fromReport && !fromReport.beforeApart ? fromReport : await readEarlier(HINTS);
   const alone = earlier.alone;
   let entries = planMatrix({ scope: opts.scope, alone, generated, variants: opts.variants ?? 'full', ...(faults ? { faults } : {}) });
   if (opts.shard) entries = shardEntries(entries, opts.shard.index, opts.shard.count);
@@ -91,6 +93,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     concurrency,
     pack,
     alone,
+    apart: earlier.apart,
     earlierMs: earlier.durationMs,
     onRun: (r) => {
       runs++;
@@ -100,7 +103,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   });
   const wallTimeMs = Date.now() - started;
   const filter = opts.filter ?? (opts.shard ? `--shard ${opts.shard.index}/${opts.shard.count}` : null);
-  const summary = summarise(outcomes, { seed: opts.seed, scope: opts.scope, wallTimeMs, runs, concurrency, packed: pack, cpuTimeMs, filter, startedAlone: alone });
+  const summary = summarise(outcomes, { seed: opts.seed, scope: opts.scope, wallTimeMs, runs, concurrency, packed: pack, cpuTimeMs, filter, startedAlone: alone, keptApart: earlier.apart });
   const selection = !!faults || !!opts.shard;
   await writeMatrixReport(summary, opts.report ?? (selection ? SELECTION_REPORT : REPORT));
   return { summary, outcomes, generated, wallTimeMs, concurrency, selection };

@@ -13,7 +13,7 @@ import type { Area } from '../../harness/catalog/requirement.js';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../../mock/faults.js';
 import type { MockOptions } from '../../mock/context.js';
 import { scanSuites } from '../../harness/run/selection.js';
-import { packRuns, single, spillOver, splitRun, startOrder, type MatrixRun } from './packing.js';
+import { packRuns, single, spillOver, splitRun, startOrder, suspectedHiders, type MatrixRun } from './packing.js';
 import { LanePool } from './lanes.js';
 import { generatedFaults, selectGenerated, type GeneratedFault } from './slice-faults.js';
 
@@ -70,6 +70,8 @@ export interface MatrixOutcome {
   sharedWith: string[];
   /** Set when a shared run could not judge the entry and it ran again (alone or in a smaller run): why. */
   rerunAlone?: string;
+  /** When a shared run did not catch the entry and it ran again alone: the faults of that run that may have hidden it (packing.ts suspectedHiders). */
+  hiddenBy?: string[];
   /**
    * The most other runs in flight at once while the run that judged the entry ran (the lanes
    * outnumber the cores): the conforming entries' verdicts were reached under that load.
@@ -309,6 +311,8 @@ export async function runMatrix(
     pack?: boolean;
     /** Faults that start in a run of their own (an earlier matrix could not judge them in a shared one). */
     alone?: ReadonlySet<string>;
+    /** Faults that never share a run with the faults named (a neighbour hid them before: packing.ts). */
+    apart?: ReadonlyMap<string, ReadonlySet<string>>;
     /** How long an earlier matrix took for each entry: the longest runs start first. */
     earlierMs?: ReadonlyMap<string, number>;
     onOutcome?: (o: MatrixOutcome) => void;
@@ -318,10 +322,11 @@ export async function runMatrix(
 ): Promise<MatrixOutcome[]> {
   const index = new Map(entries.map((e, i) => [e, i]));
   const outcomes: MatrixOutcome[] = new Array(entries.length);
-  const queue: Array<{ run: MatrixRun<MatrixEntry>; retryOf?: string }> = startOrder(packRuns(entries, {
+  const queue: Array<{ run: MatrixRun<MatrixEntry>; retryOf?: string; hiddenBy?: string[] }> = startOrder(packRuns(entries, {
     maxPerRun: opts.pack === false ? 1 : undefined,
     areaOf: (id) => requirement(id).area,
     ...(opts.alone ? { alone: opts.alone } : {}),
+    ...(opts.apart ? { apart: opts.apart } : {}),
   }), (name) => opts.earlierMs?.get(name)).map((run) => ({ run }));
   const settle = (o: MatrixOutcome) => {
     outcomes[index.get(o.entry)!] = o;
@@ -337,7 +342,7 @@ export async function runMatrix(
     const pump = () => {
       if (queue.length === 0 && running === 0) return resolveAll();
       while (running < pool.size && queue.length > 0) {
-        const { run, retryOf } = queue.shift()!;
+        const { run, retryOf, hiddenBy } = queue.shift()!;
         running++;
         const load = { alongside: inFlight.size };
         for (const other of inFlight) other.alongside = Math.max(other.alongside, inFlight.size);
@@ -360,7 +365,7 @@ export async function runMatrix(
             const shared = run.entries.length > 1;
             for (const j of judged) {
               if (shared && !j.ok) {
-                queue.unshift({ run: single(j.entry), retryOf: `${NOT_CAUGHT_IN} ${run.name} (${j.why})` });
+                queue.unshift({ run: single(j.entry), retryOf: `${NOT_CAUGHT_IN} ${run.name} (${j.why})`, hiddenBy: suspectedHiders(run, j.entry, report, (e) => judged.some((x) => x.entry === e && x.ok)) });
                 continue;
               }
               settle({
@@ -371,6 +376,7 @@ export async function runMatrix(
                 run: run.name,
                 sharedWith: run.entries.filter((e) => e !== j.entry).map((e) => e.name),
                 ...(retryOf ? { rerunAlone: retryOf } : {}),
+                ...(hiddenBy ? { hiddenBy } : {}),
                 alongside: load.alongside,
               });
             }

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { requirement } from '../../harness/catalog/index.js';
 import { planMatrix } from './matrix.js';
-import { packRuns, splitRun, spillOver, startOrder } from './packing.js';
+import { packRuns, splitRun, spillOver, startOrder, suspectedHiders } from './packing.js';
 
 const plan = planMatrix({ scope: 'area' });
 const runs = packRuns(plan, { areaOf: (id) => requirement(id).area });
@@ -56,6 +56,20 @@ describe('packRuns', () => {
     expect(again.find((r) => r.entries.includes(rest[0]!))!.entries).toEqual(rest);
     expect(again).toHaveLength(runs.length + 1);
   });
+
+  test('a fault a neighbour hid before never shares a run with the faults of that run, and shares with the others', () => {
+    const shared = runs.find((r) => r.entries.length > 2)!;
+    const [hidden, masker, ...rest] = shared.entries;
+    const again = packRuns(plan, { areaOf: (id) => requirement(id).area, apart: new Map([[hidden!.name, new Set([masker!.name])]]) });
+    const home = again.find((r) => r.entries.includes(hidden!))!;
+    expect(home.entries).not.toContain(masker);
+    expect(home.entries.length, 'it still shares').toBeGreaterThan(1);
+    expect(again.find((r) => r.entries.includes(masker!))!.entries).not.toContain(hidden);
+    // Either way round: kept apart from the masker's side too.
+    const reverse = packRuns(plan, { areaOf: (id) => requirement(id).area, apart: new Map([[masker!.name, new Set([hidden!.name])]]) });
+    expect(reverse.find((r) => r.entries.includes(hidden!))!.entries).not.toContain(masker);
+    expect(rest.length).toBeGreaterThan(0);
+  });
 });
 
 describe('startOrder', () => {
@@ -104,5 +118,23 @@ describe('a shared run that spilled over', () => {
     const parts = splitRun(shared, ['SPILLED'], () => ['nowhere.test.ts']);
     expect(parts.flatMap((p) => p.entries)).toEqual(shared.entries);
     expect(parts).toHaveLength(2);
+  });
+});
+
+describe('the faults that may have hidden a member a shared run did not catch', () => {
+  const shared = runs.find((r) => r.entries.length > 3)!;
+  const [hidden, blocker, caught, quiet] = shared.entries;
+  const isCaught = (e: (typeof shared.entries)[number]) => e === blocker || e === caught;
+  test('those whose requirement its test was blocked by', () => {
+    const report = { requirements: [{ id: hidden!.requirement!, status: 'blocked', blockedBy: [blocker!.requirement!] }] };
+    expect(suspectedHiders(shared, hidden!, report, isCaught)).toEqual([blocker!.name]);
+  });
+  test('else those the run caught (a fault the suites never saw masked nothing)', () => {
+    const report = { requirements: [{ id: hidden!.requirement!, status: 'passed' }] };
+    expect(suspectedHiders(shared, hidden!, report, isCaught)).toEqual(shared.entries.filter((e) => e !== hidden && isCaught(e)).map((e) => e.name));
+    expect(suspectedHiders(shared, hidden!, report, isCaught)).not.toContain(quiet!.name);
+  });
+  test('else every other member', () => {
+    expect(suspectedHiders(shared, hidden!, null, () => false)).toEqual(shared.entries.slice(1).map((e) => e.name));
   });
 });

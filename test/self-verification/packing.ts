@@ -13,8 +13,14 @@
  * - no two faults of one run name the same requirement (one failure could not
  *   tell which of them was caught);
  * - at most `maxPerRun` faults a run;
- * - a fault an earlier matrix could not judge in a shared run (`alone`: it spilled
- *   over, or a neighbour hid it; matrix-report.ts keeps the list) starts alone.
+ * - a fault an earlier matrix could not judge in a shared run because it spilled over
+ *   (`alone`: matrix-report.ts keeps the list) starts alone;
+ * - a fault a neighbour hid in an earlier shared run (it was not caught there, and was
+ *   alone) never shares a run with the faults that may have hidden it again (`apart`:
+ *   suspectedHiders; the faults of one area switch on code paths that can mask each
+ *   other, e.g. filter-ignored delivers every group's events, so a group filter's fault
+ *   shows nothing; a refused registration blocks what rests on it), and shares with the
+ *   others.
  *
  * A shared run must not hide a fault. Only a shared run whose failures and
  * warnings are all its members' own requirements judges its members. One that
@@ -65,9 +71,16 @@ export function single<E extends PackableEntry>(entry: E): MatrixRun<E> {
 /** The runs that judge every entry, in plan order of their first entry. */
 export function packRuns<MatrixEntry extends PackableEntry>(
   entries: readonly MatrixEntry[],
-  opts: { maxPerRun?: number | undefined; areaOf?: (requirementId: string) => string; alone?: ReadonlySet<string> } = {},
+  opts: {
+    maxPerRun?: number | undefined;
+    areaOf?: (requirementId: string) => string;
+    alone?: ReadonlySet<string>;
+    /** Fault → the faults it must not share a run with (either way round). */
+    apart?: ReadonlyMap<string, ReadonlySet<string>>;
+  } = {},
 ): MatrixRun<MatrixEntry>[] {
   const max = Math.max(1, opts.maxPerRun ?? DEFAULT_MAX_PER_RUN);
+  const keptApart = (a: PackableEntry, b: PackableEntry) => !!opts.apart?.get(a.name)?.has(b.name) || !!opts.apart?.get(b.name)?.has(a.name);
   const runs: MatrixRun<MatrixEntry>[] = [];
   /** scope key → the open shared runs of that scope. */
   const open = new Map<string, MatrixEntry[][]>();
@@ -80,7 +93,7 @@ export function packRuns<MatrixEntry extends PackableEntry>(
     const key = entry.only ? [...entry.only].sort().join(' ') : '(every suite)';
     const bins = open.get(key) ?? [];
     open.set(key, bins);
-    let bin = bins.find((b) => b.length < max && !b.some((e) => e.requirement === entry.requirement));
+    let bin = bins.find((b) => b.length < max && !b.some((e) => e.requirement === entry.requirement || keptApart(e, entry)));
     if (!bin) {
       bin = [];
       bins.push(bin);
@@ -155,4 +168,24 @@ export function startOrder<R extends MatrixRun>(runs: readonly R[], earlierMs: (
     return known.length === r.entries.length ? Math.max(...known) : guess(r);
   };
   return runs.map((r, i) => ({ r, i, ms: estimate(r) })).sort((a, b) => b.ms - a.ms || a.i - b.i).map(({ r }) => r);
+}
+
+/**
+ * The faults of a shared run that may have hidden `member` (the run did not catch it; a run
+ * of its own judges it; packing's `apart` keeps it from them next time): those whose
+ * requirement its test was reported blocked by; else those the run caught (a fault whose
+ * change the suites never saw masked nothing, e.g. filter-ignored delivers every group's
+ * events and is caught); else every other member.
+ */
+export function suspectedHiders<E extends PackableEntry>(
+  run: MatrixRun<E>,
+  member: E,
+  report: { requirements: Array<{ id: string; status: string; blockedBy?: string[] }> } | null,
+  caught: (entry: E) => boolean,
+): string[] {
+  const others = run.entries.filter((e) => e !== member);
+  const own = report?.requirements.find((r) => r.id === member.requirement);
+  const blockers = own?.status === 'blocked' ? others.filter((e) => own.blockedBy?.includes(e.requirement!)) : [];
+  const changed = others.filter(caught);
+  return (blockers.length ? blockers : changed.length ? changed : others).map((e) => e.name);
 }
