@@ -24,12 +24,19 @@ export const FOLDERS = {
         files: [
           'mock/oauth/authorization-request.ts',
           'mock/oauth/authorization-endpoint.ts',
-          'mock/oauth/consent.ts',
           'mock/oauth/pending.ts',
           'mock/oauth/pages.ts',
           'mock/oauth/sign-in-limits.ts',
         ],
         only: 'OAUTH-*',
+      },
+      {
+        // The end of the authorization step and the control hooks (POST /consent, POST /revoke):
+        // every user session of the run is signed in through consent, so a code for the wrong
+        // user shows only where two users' sessions must differ (a lock only the owner holds,
+        // one lock with two users' registrations); a revoke that does nothing only in REFRESH-REVOKED.
+        files: ['mock/oauth/consent.ts'],
+        only: 'OAUTH-* REFRESH-REVOKED WEBHOOK-LOCK-PER-USER WEBHOOK-LOCK-PER-LOCK',
       },
     ],
   },

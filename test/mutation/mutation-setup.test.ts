@@ -178,8 +178,8 @@ describe('npm run mutation (run.mjs)', () => {
   });
 
   it('gives a --mutate file of a scope that scope, any other pattern the folder\'s', () => {
-    const runs = runsOf('oauth', ['mock/oauth/consent.ts', 'mock/oauth/codes.ts']);
-    expect(runs[0]).toEqual({ only: 'OAUTH-*', mutate: ['mock/oauth/consent.ts'] });
+    const runs = runsOf('oauth', ['mock/oauth/pages.ts', 'mock/oauth/codes.ts']);
+    expect(runs[0]).toEqual({ only: 'OAUTH-*', mutate: ['mock/oauth/pages.ts'] });
     expect(runs[1]!.only).toBe(FOLDERS.oauth.only);
     expect(runs[1]!.mutate[0]).toBe('mock/oauth/codes.ts');
     expect(runsOf('oauth', ['mock/api/users.ts'])).toEqual([]);
