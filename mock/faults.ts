@@ -31,6 +31,7 @@ export const FAULTS = {
   'unknown-client-redirected': { requirement: 'OAUTH-UNKNOWN-CLIENT-NO-REDIRECT', description: 'An unknown client_id is accepted when redirect_uri is the registered one.' },
   'code-grant-no-refresh-token': { requirement: 'OAUTH-CODE-EXCHANGE', description: 'The authorization_code grant answers without refresh_token.' },
   'bogus-code-accepted': { requirement: 'OAUTH-CODE-INVALID-REFUSED', description: 'A code the mock never issued is exchanged for the first user\'s token.' },
+  'code-replay-keeps-tokens': { requirement: 'OAUTH-CODE-REPLAY-REVOKES', description: 'A code exchanged a second time is refused, but the access tokens of its first exchange keep working (found by mutation testing).' },
   'code-never-expires': { requirement: 'OAUTH-CODE-EXPIRES', description: 'Authorization codes never expire.' },
   'code-redeemable-by-other-client': { requirement: 'OAUTH-CODE-OTHER-CLIENT', description: 'An authorization code is exchanged for a token by any registered client, not only the one it was issued to.' },
   'code-lives-an-hour': { requirement: 'OAUTH-CODE-LIFETIME', description: 'Authorization codes expire an hour after issue, not ten minutes.' },

@@ -80,7 +80,7 @@ export function createAccessTokens(ctx: MockContext, grants?: Grants): MockAcces
       if (typeof token !== 'string' || token.length === 0 || token.length > 4096) return null;
       const ignoreExpiry = ctx.faults.has('expired-token-accepted') || opts?.ignoreExpiry === true;
       const known = opaque.get(token);
-      if (known) return (ignoreExpiry || known.expiresAtMs > ctx.clock.now()) && !grants?.isRevoked(known.grantId) ? { ...known } : null;
+      if (known) return (ignoreExpiry || known.expiresAtMs > ctx.clock.now()) && (!grants?.isRevoked(known.grantId) || ctx.faults.has('code-replay-keeps-tokens')) ? { ...known } : null;
       try {
         const { payload } = await jwtVerify(token, key, {
           algorithms: ['HS256'],
@@ -91,7 +91,7 @@ export function createAccessTokens(ctx: MockContext, grants?: Grants): MockAcces
         if (typeof payload.client_id !== 'string' || payload.exp === undefined || payload.iat === undefined) return null;
         const grantId = typeof payload.gid === 'string' ? payload.gid : undefined;
         // A revoked grant ends every access token issued under it (rotated ones too).
-        if (grants?.isRevoked(grantId)) return null;
+        if (grants?.isRevoked(grantId) && !ctx.faults.has('code-replay-keeps-tokens')) return null;
         return {
           userId: payload.account === 'application' ? null : (payload.sub ?? null),
           clientId: payload.client_id,

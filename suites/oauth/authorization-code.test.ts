@@ -3,7 +3,7 @@
  * Authorization code flow; Errors) and the rules RFC 6749 imposes on codes and
  * redirect URIs.
  */
-import { PrerequisiteFailed } from '../support/prerequisite.js';
+import { PrerequisiteFailed, prerequisite, rotatedTokenOf } from '../support/prerequisite.js';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { conformance } from '../../harness/service/conformance.js';
@@ -285,6 +285,28 @@ describe('RFC 6749: authorization codes', () => {
     const second = await postToken(t, codeGrant(t, code));
     t.observe('second exchange answer', { status: second.status, error: second.json?.error ?? null });
     t.expect(tokenIssued(second), `second exchange of the same code: must be denied; got HTTP ${second.status} with a token`).toBe(false);
+  });
+
+  conformance('OAUTH-CODE-REPLAY-REVOKES', 'a code exchanged a second time ends the access tokens of its first exchange, the rotated one too', { needs: ['consent'] }, async (t) => {
+    const code = await freshCode(t);
+    const first = await postToken(t, codeGrant(t, code));
+    if (!tokenIssued(first)) throw new PrerequisiteFailed('OAUTH-CODE-EXCHANGE', `first exchange of a fresh code: no token (HTTP ${first.status})`);
+    const tokens = await tokenResponseOf(t, first, 'first exchange');
+    const used = await prerequisite(t, 'OAUTH-CODE-EXCHANGE', async () => {
+      const me = await t.http.api('GET', '/users/me', { accessToken: tokens.access_token });
+      if (me.status !== 200) throw new Error(`GET /users/me with the first exchange's access token, before the replay: HTTP ${me.status}`);
+      return me;
+    });
+    const rotated = rotatedTokenOf(used, 'GET /users/me before the replay');
+    const replay = await postToken(t, codeGrant(t, code));
+    t.observe('second exchange answer', { status: replay.status, issued: tokenIssued(replay) });
+    if (tokenIssued(replay)) throw new PrerequisiteFailed('OAUTH-CODE-SINGLE-USE', 'the second exchange of the code issued a token: nothing was revoked that a denial would revoke');
+    for (const [what, token] of [['the access token of the first exchange', tokens.access_token], ['the token GET /users/me rotated it to', rotated]] as const) {
+      if (!token) continue;
+      const after = await t.http.api('GET', '/users/me', { accessToken: token });
+      t.observe(`GET /users/me with ${what}, after the replay`, { status: after.status });
+      t.expect(after.status, `after the code was exchanged a second time, GET /users/me with ${what} should be refused (HTTP 401): the tokens of a replayed code should be revoked; got HTTP ${after.status}`).toBe(401);
+    }
   });
 
   conformance('OAUTH-CODE-INVALID-REFUSED', 'a code the service never issued is refused', {}, async (t) => {
