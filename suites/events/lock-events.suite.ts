@@ -221,12 +221,14 @@ describe('Lock events', () => {
     t.expect(action, 'keypad PIN managed: Pin.action (intent in the spec\'s sample)').toBe('intent');
   });
 
-  conformance('EVENT-MASTER-PIN', 'master PIN changed: empty Pin, masterpin User and PinUser, timeStamp, Timestamp, EventID', needs(), async (t) => {
+  conformance('EVENT-MASTER-PIN', 'master PIN changed: empty Pin, masterpin User and PinUser, timeStamp, Timestamp, EventID, Lock.Name', needs(), async (t) => {
     const lock = lockWith(t, 'builtInKeypad');
     const inbox = await listenToLock(t, lock);
     const d = await emitAndCatch(t, inbox, { kind: 'master_pin_changed', lockId: lock.lockId }, 'keypad_pin_managed');
     await expectFields(t, S.masterPinChanged, [d], 'master PIN changed');
-    expectSchema(t, S.masterPinChanged, d, 'master PIN changed');
+    const body = expectSchema(t, S.masterPinChanged, d, 'master PIN changed');
+    // A configuration event with a User object (the masterpin marker): Lock.Name, as on the other configuration rows.
+    if (lock.name) t.expect(body.Lock.Name, 'master PIN changed: Lock.Name').toBe(lock.name);
   });
 
   conformance('EVENT-KEYPAD-BATTERY', 'keypad battery: battery, keypad_battery_*, DeviceType=keypad, DeviceSerialNumber', needsLooping(), async (t) => {

@@ -147,6 +147,8 @@ const masterPinUser = z.looseObject({
 export const masterPinChanged = lockEvent.extend({
   EventType: z.literal('configuration'),
   Event: z.literal('keypad_pin_managed'),
+  // "Lock | object | Has Name (string). Present on configuration and authorization events with a user object."
+  Lock: lockWithName,
   // "Pin is an empty object": no fields at all.
   Pin: z.strictObject({}),
   User: masterPinUser,

@@ -73,8 +73,10 @@ export const FOLDERS = {
     mutate: 'mock/events/**/*.ts',
     only: 'EVENT-* WEBHOOK-* DELIVERY-*',
     scopes: [
-      // The payload builders and their User objects: the Event payloads rules.
-      { files: ['mock/events/payloads.ts', 'mock/events/people.ts'], only: 'EVENT-*' },
+      // The payload builders and their User objects: the Event payloads rules, and "one POST
+      // (JSON body)" on every row (a builder that returns nothing sends an empty body, which only
+      // DELIVERY-ONE-POST judges: the lifecycle payload itself is not shown).
+      { files: ['mock/events/payloads.ts', 'mock/events/people.ts'], only: 'EVENT-* DELIVERY-ONE-POST' },
     ],
   },
 };

@@ -143,7 +143,7 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'EVENT-LOCK-BATTERY': { field: ['LockID', 'EventType', 'Event', 'warningLevel', 'userID'], 'enum-value': [...BATTERY_LEVELS] },
     'EVENT-LOCK-CLOCK-DRIFT': { field: ['LockID', 'EventType', 'Event', 'warningLevel', 'Timestamp', 'TimestampDrifted'] },
     'EVENT-KEYPAD-PIN-MANAGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', 'Pin.state', 'Pin.action', ...PINUSER6, ...USER6], 'enum-value': [...PIN_STATES] },
-    'EVENT-MASTER-PIN': { field: ['LockID', 'EventType', 'Event', 'Pin', ...USER6, ...PINUSER6, 'timeStamp', 'Timestamp', 'EventID'] },
+    'EVENT-MASTER-PIN': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', 'Pin', ...USER6, ...PINUSER6, 'timeStamp', 'Timestamp', 'EventID'] },
     'EVENT-KEYPAD-BATTERY': { field: ['LockID', 'EventType', 'Event', 'DeviceType', 'DeviceSerialNumber'], 'enum-value': [...KEYPAD_BATTERY] },
     'EVENT-BRIDGE': { field: ['LockID', 'EventType', 'Event'], 'enum-value': [...BRIDGE] },
     'EVENT-LOCK-USER-ADD': { field: [...AUTHZ] },

@@ -32,7 +32,7 @@ export const WEBHOOKS_SPEC_MAP: SpecMapPart = {
   'webhook-payload-fields/row-3': { requirements: [...LOCK_ROWS, ...USER_ROWS], note: 'each row checks its own Event values' },
   'webhook-payload-fields/row-4': { requirements: ['EVENT-OPERATION-APP', 'EVENT-OPERATION-KEYPAD', 'EVENT-OPERATION-MANUAL', 'EVENT-DOOR-STATE', 'EVENT-STATUS-CHECK'] },
   'webhook-payload-fields/row-5': { requirements: ['EVENT-OPERATION-APP', 'EVENT-OPERATION-MANUAL', 'EVENT-DOOR-STATE', 'EVENT-LOCK-USER-ADD'], note: 'manual and door schemas are strict: User carries only UserID' },
-  'webhook-payload-fields/row-6': { requirements: ['EVENT-LOCK-NAME-CHANGED', 'EVENT-KEYPAD-PIN-MANAGED', 'EVENT-LOCK-USER-ADD', 'EVENT-LOCK-USER-REMOVE', 'EVENT-LOCK-USERTYPE-CHANGED', 'EVENT-LOCK-ACCESSTYPE-CHANGED'] },
+  'webhook-payload-fields/row-6': { requirements: ['EVENT-LOCK-NAME-CHANGED', 'EVENT-KEYPAD-PIN-MANAGED', 'EVENT-MASTER-PIN', 'EVENT-LOCK-USER-ADD', 'EVENT-LOCK-USER-REMOVE', 'EVENT-LOCK-USERTYPE-CHANGED', 'EVENT-LOCK-ACCESSTYPE-CHANGED'], note: 'every configuration and authorization row checks Lock.Name, the master PIN change too (its User is the masterpin marker)' },
   'webhook-payload-fields/row-7': { requirements: ['EVENT-OPERATION-MANUAL', 'EVENT-MASTER-PIN', 'EVENT-LOCK-USERTYPE-CHANGED', 'EVENT-LOCK-ACCESSTYPE-CHANGED', ...USER_ROWS], note: 'EventID is checked as a UUID on the rows that list it' },
   'webhook-payload-fields/row-8': { requirements: ['EVENT-TIMESTAMP-UNITS', 'EVENT-TIMESTAMP-ORDER', 'EVENT-LOCK-CLOCK-DRIFT'] },
   'webhook-payload-fields/row-9': { requirements: ['EVENT-TIMESTAMP-UNITS', 'EVENT-TIMESTAMP-ORDER'] },
