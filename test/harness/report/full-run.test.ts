@@ -9,6 +9,7 @@
  * harness chose, independently of the harness's own redaction.
  */
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -25,6 +26,15 @@ import { cli } from '../../support/cli.js';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
+
+/** Whether this machine can listen on an address (a machine without IPv6 has no [::1]). */
+function canListenOn(host: string): Promise<boolean> {
+  return new Promise((done) => {
+    const server = createServer();
+    server.once('error', () => done(false));
+    server.listen(0, host, () => server.close(() => done(true)));
+  });
+}
 const CREDENTIALS = {
   clientId: 'leaktest-client-id-5b1e',
   clientSecret: 'leaktest-client-secret-8f3a2c71d9',
@@ -140,12 +150,16 @@ describe('a full conformance run through the command line', () => {
     expect(result.tests.map((t) => t.file)).not.toContain('suites/leased.test.ts');
   });
 
-  it('exercises every declared slice of every requirement it judged (harness/catalog/slices)', () => {
+  it('exercises every declared slice of every requirement it judged (harness/catalog/slices)', async () => {
+    const ipv6 = await canListenOn('::1');
     // Issue 19's traceability rule: a declared slice no test exercised with an assertion is a gap, not a pass.
+    // The one slice this machine may be unable to carry out: the url at [::1], where the
+    // machine has no IPv6 loopback (then it is rightly not tested; where it has one, a gap).
+    const hostless = (s: { slice: string; status: string }) => s.slice === 'url-part=ipv6-literal' && s.status === 'not-tested' && !ipv6;
     const gaps = result.requirements
       .filter((r) => r.status !== 'not-tested' || r.reason !== 'no test checks this requirement')
       .flatMap((r) => (r.slices ?? [])
-        .filter((s) => s.status === 'missing' || s.status === 'not-tested')
+        .filter((s) => (s.status === 'missing' || s.status === 'not-tested') && !hostless(s))
         .map((s) => `${r.id} [${s.slice}]: ${s.status === 'missing' ? 'no test exercised it' : `not tested: ${s.reason ?? ''}`}`));
     expect(gaps).toEqual([]);
     for (const id of slicedRequirements().filter((id) => SERVICE_CATALOG.some((r) => r.id === id))) {
