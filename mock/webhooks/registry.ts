@@ -36,6 +36,8 @@ export class WebhookRegistry {
     private readonly faults: FaultSet,
     private readonly now: () => number,
     private readonly capacity = MAX_REGISTRATIONS,
+    /** The users who share a lock with a user (the bystanders a slice fault of a user registration disturbs); none known: every other user. */
+    private readonly lockmatesOf: (userId: string) => ReadonlySet<string> | null = () => null,
   ) {}
 
   /** Whether one more registration would pass the capacity (the API then answers 429). */
@@ -91,7 +93,13 @@ export class WebhookRegistry {
     const hit = (what: string) => this.faults.breaks(requirement, { untouched: what });
     if (lockId !== null && hit('other-lock')) this.#lock = this.#lock.filter((r) => !(r.userId === userId && r.lockId !== lockId));
     if (lockId !== null && hit('other-user')) this.#lock = this.#lock.filter((r) => !(r.lockId === lockId && r.userId !== userId));
-    if (lockId === null && hit('other-user')) this.#user = this.#user.filter((r) => r.userId === userId);
+    if (lockId === null && hit('other-user')) {
+      // Other users' user registrations: those of the users who share a lock with this one (a
+      // fixture set's own people), so that the fault breaks the rule where the test looks and
+      // leaves the registrations of the other sets' tests, running beside it, alone.
+      const mates = userId === null ? null : this.lockmatesOf(userId);
+      this.#user = this.#user.filter((r) => r.userId === userId || (mates !== null && !mates.has(r.userId ?? '')));
+    }
     if (hit('user-registration')) this.#user = this.#user.filter((r) => r.userId !== userId);
     if (hit('lock-registration')) this.#lock = this.#lock.filter((r) => r.userId !== userId);
   }
