@@ -80,8 +80,8 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
   'post-auth-url-access-token/row-2': { requirements: ['TOKEN-BODY-SECRET-CHECKED'] },
   'post-auth-url-access-token/row-3': { requirements: ['OAUTH-CODE-EXCHANGE', 'TOKEN-CC-ENABLED-WORKS', 'REFRESH-NEW-PAIR'] },
   'post-auth-url-access-token/row-4': {
-    requirements: ['OAUTH-CODE-EXCHANGE', 'OAUTH-CODE-INVALID-REFUSED', 'OAUTH-CODE-SINGLE-USE', 'OAUTH-CODE-EXPIRES', 'OAUTH-CODE-LIFETIME', 'OAUTH-CODE-OTHER-CLIENT'],
-    note: 'How often and how long a code may be exchanged is not in the spec: taken from RFC 6749 (SHOULD).',
+    requirements: ['OAUTH-CODE-EXCHANGE', 'OAUTH-CODE-INVALID-REFUSED', 'OAUTH-CODE-SINGLE-USE', 'OAUTH-CODE-REPLAY-REVOKES', 'OAUTH-CODE-EXPIRES', 'OAUTH-CODE-LIFETIME', 'OAUTH-CODE-OTHER-CLIENT'],
+    note: 'How often and how long a code may be exchanged, and what a replayed code does to its tokens, is not in the spec: taken from RFC 6749 (SHOULD).',
   },
   'post-auth-url-access-token/row-5': { requirements: ['REFRESH-NEW-PAIR', 'REFRESH-UNKNOWN-REFUSED', 'REFRESH-OTHER-CLIENT'] },
   'post-auth-url-access-token/para-2': {
