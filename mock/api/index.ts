@@ -21,8 +21,8 @@ export interface ApiServices {
 
 /** Builds the registry, deliverer and event service, sets ctx.events and registers their reset. */
 export function createApiServices(ctx: MockContext): ApiServices {
-  const lockmatesOf = (userId: string) => new Set(ctx.world.locks.filter((l) => l.members.has(userId)).flatMap((l) => [...l.members.keys()]));
-  const registry = new WebhookRegistry(ctx.faults, () => ctx.clock.now(), undefined, lockmatesOf);
+  const registry = new WebhookRegistry(ctx.faults, () => ctx.clock.now());
+  registry.lockmatesOf = (userId) => new Set(ctx.world.locks.filter((l) => l.members.has(userId)).flatMap((l) => [...l.members.keys()]));
   const deliverer = new WebhookDeliverer(ctx);
   const events = new LockEventService(ctx, registry, deliverer);
   const denylist = new TokenDenylist();

@@ -36,9 +36,10 @@ export class WebhookRegistry {
     private readonly faults: FaultSet,
     private readonly now: () => number,
     private readonly capacity = MAX_REGISTRATIONS,
-    /** The users who share a lock with a user (the bystanders a slice fault of a user registration disturbs); none known: every other user. */
-    private readonly lockmatesOf: (userId: string) => ReadonlySet<string> | null = () => null,
   ) {}
+
+  /** The users who share a lock with a user (the bystanders a slice fault of a user registration disturbs); unset: every other user. */
+  lockmatesOf: (userId: string) => ReadonlySet<string> | null = () => null;
 
   /** Whether one more registration would pass the capacity (the API then answers 429). */
   isFull(): boolean {

@@ -56,7 +56,8 @@ function reached() {
   }
 }
 
-if (mutant !== undefined && reached() && !reached().has(String(mutant))) {
+const covered = mutant === undefined ? null : reached();
+if (covered && !covered.has(String(mutant))) {
   const reason = 'not reached by the unmutated run (its code never ran): survived without a run';
   process.stderr.write(`mutant ${mutant}: survived (${reason})\n`);
   if (process.env.LOCKCONF_MUTATION_LOG) appendFileSync(process.env.LOCKCONF_MUTATION_LOG, `${JSON.stringify({ mutant, killed: false, reason, cliExit: null })}\n`);

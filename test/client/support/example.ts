@@ -17,17 +17,32 @@ export interface GradedExample {
   close(): Promise<void>;
 }
 
-export async function startGradedExample(faults: string[] = []): Promise<GradedExample> {
+/**
+ * A grading mock and the example application (its pages variant with `pages`) configured
+ * with the mock's credentials; the application's callback is its redirect_uri, which the
+ * caller registers with the mock.
+ */
+export async function startAppBesideMock(faults: string[], pages = false): Promise<{ mock: RunningMock; app: ExampleApp; redirectUri: string; close(): Promise<void> }> {
   const mock = await createMock({ grade: true });
   const p = mock.profile;
   const config = { authUrl: p.authUrl, baseUrl: p.baseUrl, clientId: p.clientId, clientSecret: p.clientSecret, apiKey: p.apiKey, redirectUri: '' };
-  const app = await startExampleApp({ config, faults });
+  const app = await startExampleApp({ config, faults, ...(pages ? { pages } : {}) });
   config.redirectUri = `${app.url}/callback`;
-  mock.ctx.credentials.redirectUri = config.redirectUri;
+  const close = async () => {
+    await app.close();
+    await mock.close();
+  };
+  return { mock, app, redirectUri: config.redirectUri, close };
+}
+
+export async function startGradedExample(faults: string[] = []): Promise<GradedExample> {
+  const { mock, app, redirectUri, close } = await startAppBesideMock(faults);
+  const p = mock.profile;
+  mock.ctx.credentials.redirectUri = redirectUri;
   const lockId = encodeURIComponent(p.fixtures!.locks[0]!.lockId);
   const profile = {
     ...p,
-    redirectUri: config.redirectUri,
+    redirectUri,
     connectUrl: `${app.url}/connect`,
     refreshUrl: `${app.url}/refresh`,
     actionUrls: [
@@ -35,15 +50,7 @@ export async function startGradedExample(faults: string[] = []): Promise<GradedE
       `${app.url}/unwatch?lockId=${lockId}`, `${app.url}/unwatch-user`,
     ],
   };
-  return {
-    mock,
-    app,
-    profile,
-    close: async () => {
-      await app.close();
-      await mock.close();
-    },
-  };
+  return { mock, app, profile, close };
 }
 
 export async function writeProfile(example: GradedExample, file: string): Promise<void> {

@@ -6,8 +6,9 @@
  */
 import type { Browser } from 'playwright-core';
 import { request } from 'undici';
-import { createMock, type RunningMock } from '../../../mock/server.js';
-import { startExampleApp, type ExampleApp } from '../../../examples/app/server.js';
+import type { RunningMock } from '../../../mock/server.js';
+import type { ExampleApp } from '../../../examples/app/server.js';
+import { startAppBesideMock } from './example.js';
 import { judgeClient, type ClientJudgement, type ProbeReport } from '../../../harness/client/judge.js';
 import { runProbes, type ProbeSelection } from '../../../harness/client/probes.js';
 import { parseDriverFields } from '../../../harness/client/drivers/browser-steps.js';
@@ -48,26 +49,20 @@ export interface PagesExample {
 
 /** A grading mock and the pages app, the app started first and its callback registered through control afterwards. */
 export async function startPagesExample(faults: string[] = []): Promise<PagesExample> {
-  const mock = await createMock({ grade: true });
+  const { mock, app, redirectUri, close } = await startAppBesideMock(faults, true);
   const p = mock.profile;
-  const config = { authUrl: p.authUrl, baseUrl: p.baseUrl, clientId: p.clientId, clientSecret: p.clientSecret, apiKey: p.apiKey, redirectUri: '' };
-  const app = await startExampleApp({ config, faults, pages: true });
-  config.redirectUri = `${app.url}/callback`;
   const registered = await request(`${p.controlUrl}/redirect-uri`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', 'x-control-token': p.controlToken! },
-    body: JSON.stringify({ redirectUri: config.redirectUri }),
+    body: JSON.stringify({ redirectUri }),
   });
   await registered.body.dump();
   if (registered.statusCode !== 200) throw new Error(`PUT /_control/redirect-uri answered ${registered.statusCode}`);
   return {
     mock,
     app,
-    profile: { ...p, redirectUri: config.redirectUri, ...pagesProfileFields(app.url) },
-    close: async () => {
-      await app.close();
-      await mock.close();
-    },
+    profile: { ...p, redirectUri, ...pagesProfileFields(app.url) },
+    close,
   };
 }
 
