@@ -1,0 +1,97 @@
+/**
+ * No verdict of the matrix may depend on the machine's speed (issue 19). The lanes
+ * shorten the delivery wait (lanes.ts: 3 s instead of the harness's 15 s) and every
+ * run has test timeouts; on a loaded machine a conforming run can miss a delivery by
+ * the shortened wait, or a test can run out of its time. So a judgement that is wrong
+ * (a legal entry that failed something, a fault not caught) or that names collateral
+ * an earlier matrix did not see, and that rests on time, is not final: the entry runs
+ * again alone at the harness's own strictness (the default delivery wait, longer test
+ * timeouts) and that run judges it (runMatrix in matrix.ts). The outcome says so.
+ *
+ * What rests on time, read from the run's conformance.json: a result whose reason is a
+ * delivery not arriving within the shortened wait ("expected 1 matching delivery within
+ * 3000 ms", also as a blocked test's prerequisite), or a test that ran out of its
+ * time ("Test timed out in 30000ms"). A catch of a fault that rests on time stands:
+ * a fault that drops a delivery can only show that way (confirming each would cost the
+ * full wait per fault, the cost the shortened wait saves).
+ */
+import { loadavg } from 'node:os';
+import { DEFAULT_DELIVERY_WAIT_MS } from '../../harness/run/weakening.js';
+import type { MatrixEntry, RequirementResult } from './matrix-types.js';
+
+/** The matrix's own delivery wait (lanes.ts sets it in every lane). */
+export const MATRIX_DELIVERY_WAIT_MS = 3_000;
+
+/** Test timeouts in a confirming run: the harness's (30 s, 60 s for looping tests) times this. */
+export const CONFIRM_TIMEOUT_SCALE = 4;
+
+/** A confirming run's test timeout for tests that name none (the conformance project's 30 s, scaled). */
+export const CONFIRM_TEST_TIMEOUT_MS = 30_000 * CONFIRM_TIMEOUT_SCALE;
+
+/** How a confirmed outcome reads in the report. */
+export interface Confirmation {
+  /** The requirements whose results rested on time in the first run. */
+  restedOn: string[];
+  /** The first run's judgement. */
+  firstWhy: string;
+  /** The delivery wait of the confirming run (the harness's default). */
+  waitMs: number;
+  /** The load average (1 min) when the confirming run started. */
+  load: number;
+  /** true: the confirming run judged otherwise than the first (the first was the machine's speed). */
+  overturned: boolean;
+}
+
+const SHORT_WAIT = /\bwithin (\d+) ms\b/g;
+const TIMED_OUT = /\b(?:Test|Hook) timed out in \d+ ?ms|the test did not finish \(timeout/;
+
+/** Does this reason rest on time: a delivery waited for less than the harness's default, or a test timeout? */
+export function restsOnTime(reason: string | undefined): boolean {
+  if (!reason) return false;
+  if (TIMED_OUT.test(reason)) return true;
+  for (const m of reason.matchAll(SHORT_WAIT)) if (Number(m[1]) < DEFAULT_DELIVERY_WAIT_MS) return true;
+  return false;
+}
+
+type Report = { requirements: RequirementResult[] } | null;
+
+/** The requirements the run failed, warned or blocked for a reason that rests on time. */
+export function timeBound(report: Report, ids?: readonly string[]): string[] {
+  if (!report) return [];
+  const wanted = ids ? new Set(ids) : null;
+  return report.requirements
+    .filter((r) => (r.status === 'failed' || r.status === 'warned' || r.status === 'blocked') && (!wanted || wanted.has(r.id)) && restsOnTime(r.reason))
+    .map((r) => r.id);
+}
+
+/**
+ * The requirements whose time-bound results make this judgement unsafe ([]: it is final):
+ * - a legal entry judged wrongly, by its failures and warnings that rest on time;
+ * - a fault not caught (a time-bound result anywhere in its run may be what hid it);
+ * - a caught fault's collateral that rests on time and that an earlier matrix did not
+ *   see for it (`known`: collateral an earlier matrix judged, so confirmed or seen at
+ *   rest; the plain collateral of a fault that drops deliveries costs no rerun).
+ */
+export function unsafeJudgement(
+  entry: MatrixEntry,
+  judged: { ok: boolean; failed: string[]; warned: string[]; collateral: string[] },
+  report: Report,
+  known: ReadonlySet<string> = new Set(),
+): string[] {
+  if (!report) return [];
+  if (entry.kind === 'conforming' || entry.kind === 'variant') return judged.ok ? [] : timeBound(report, [...judged.failed, ...judged.warned]);
+  if (!judged.ok) return timeBound(report);
+  return timeBound(report, judged.collateral.filter((id) => !known.has(id)));
+}
+
+/** The load average over the last minute, rounded (0 where the platform has none). */
+export function currentLoad(): number {
+  return Math.round((loadavg()[0] ?? 0) * 10) / 10;
+}
+
+/** " [confirmed at the full 15000 ms wait, load 17.2: first run said …]" */
+export function describeConfirmation(c: Confirmation | undefined): string {
+  if (!c) return '';
+  return ` [${c.overturned ? 'overturned' : 'confirmed'} by a run at the full ${c.waitMs} ms wait (load ${c.load}); the first run, ` +
+    `at ${MATRIX_DELIVERY_WAIT_MS} ms, said: ${c.firstWhy} (resting on time: ${c.restedOn.join(', ')})]`;
+}
