@@ -17,7 +17,7 @@
  */
 import { loadavg } from 'node:os';
 import { DEFAULT_DELIVERY_WAIT_MS } from '../../harness/run/weakening.js';
-import type { MatrixEntry, RequirementResult } from './matrix-types.js';
+import type { Confirmation, MatrixEntry, RequirementResult } from './matrix-types.js';
 
 /** The matrix's own delivery wait (lanes.ts sets it in every lane). */
 export const MATRIX_DELIVERY_WAIT_MS = 3_000;
@@ -27,20 +27,6 @@ export const CONFIRM_TIMEOUT_SCALE = 4;
 
 /** A confirming run's test timeout for tests that name none (the conformance project's 30 s, scaled). */
 export const CONFIRM_TEST_TIMEOUT_MS = 30_000 * CONFIRM_TIMEOUT_SCALE;
-
-/** How a confirmed outcome reads in the report. */
-export interface Confirmation {
-  /** The requirements whose results rested on time in the first run. */
-  restedOn: string[];
-  /** The first run's judgement. */
-  firstWhy: string;
-  /** The delivery wait of the confirming run (the harness's default). */
-  waitMs: number;
-  /** The load average (1 min) when the confirming run started. */
-  load: number;
-  /** true: the confirming run judged otherwise than the first (the first was the machine's speed). */
-  overturned: boolean;
-}
 
 const SHORT_WAIT = /\bwithin (\d+) ms\b/g;
 const TIMED_OUT = /\b(?:Test|Hook) timed out in \d+ ?ms|the test did not finish \(timeout/;

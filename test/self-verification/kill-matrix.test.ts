@@ -43,6 +43,7 @@ import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { JITTER_SEED } from './matrix.js';
 import { formatTable } from './matrix-report.js';
+import { describeConfirmation } from './confirm.js';
 import { HINTS, MAX_COLLATERAL, cascades as cascadesOf, runSession } from './matrix-session.js';
 
 
@@ -59,10 +60,10 @@ describe('self-verification', () => {
       pack: process.env.LOCKCONF_MATRIX_PACK !== '0',
       variants: process.env.LOCKCONF_MATRIX_VARIANTS === 'full' ? 'full' : 'touched',
       onOutcome: (o) => process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)` +
-        `${o.collateral.length ? ` collateral: ${o.collateral.join(', ')}` : ''}${o.blocked.length ? ` [${o.blocked.length} blocked]` : ''}\n`),
+        `${o.collateral.length ? ` collateral: ${o.collateral.join(', ')}` : ''}${o.blocked.length ? ` [${o.blocked.length} blocked]` : ''}${describeConfirmation(o.confirmed)}\n`),
     });
     if (!selection && process.env.LOCKCONF_MATRIX_WRITE_HINTS === '1') {
-      const hints = { note: 'Written by the self-verification matrix (LOCKCONF_MATRIX_WRITE_HINTS=1): the entries to start alone, those to keep apart, and how long each run took.', alone: summary.alone, apart: summary.apart, rows: summary.rows.map((r) => ({ name: r.name, durationMs: r.durationMs })) };
+      const hints = { note: 'Written by the self-verification matrix (LOCKCONF_MATRIX_WRITE_HINTS=1): the entries to start alone, those to keep apart, and how long each run took.', alone: summary.alone, apart: summary.apart, rows: summary.rows.map((r) => ({ name: r.name, durationMs: r.durationMs, ...(r.collateral.length ? { collateral: r.collateral } : {}) })) };
       await writeFile(HINTS, `${JSON.stringify(hints, null, 1)}\n`);
     }
     process.stdout.write('\n' + formatTable(summary) + '\n');

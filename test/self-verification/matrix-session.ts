@@ -95,6 +95,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     alone,
     apart: earlier.apart,
     earlierMs: earlier.durationMs,
+    knownCollateral: earlier.collateral,
     onRun: (r) => {
       runs++;
       cpuTimeMs = r.cpuMs === null || cpuTimeMs === null ? null : cpuTimeMs + r.cpuMs;

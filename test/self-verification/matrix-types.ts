@@ -3,7 +3,6 @@
  * requirement results, and the outcome that judges an entry.
  */
 import type { MockOptions } from '../../mock/context.js';
-import type { Confirmation } from './confirm.js';
 
 /**
  * `scope-check`: a fault run again with every suite (no --only), one per spec area, to show
@@ -69,4 +68,18 @@ export interface MatrixOutcome {
    * own strictness, which judged it (confirm.ts).
    */
   confirmed?: Confirmation;
+}
+
+/** A judgement that rested on time, and the run at full strictness that made it final (confirm.ts). */
+export interface Confirmation {
+  /** The requirements whose results rested on time in the first run. */
+  restedOn: string[];
+  /** The first run's judgement. */
+  firstWhy: string;
+  /** The delivery wait of the confirming run (the harness's default). */
+  waitMs: number;
+  /** The load average (1 min) when the confirming run started. */
+  load: number;
+  /** true: the confirming run judged otherwise than the first (the first was the machine's speed). */
+  overturned: boolean;
 }

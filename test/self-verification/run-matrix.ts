@@ -13,6 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import { formatTable } from './matrix-report.js';
+import { describeConfirmation } from './confirm.js';
 import { MAX_COLLATERAL, cascades, generatedFigures, runSession } from './matrix-session.js';
 
 function usage(message: string): never {
@@ -65,7 +66,7 @@ async function main(): Promise<number> {
       ...(shard ? { shard } : {}),
       ...(concurrency ? { concurrency } : {}),
       onOutcome: (o) => {
-        if (!values.quiet || !o.ok) process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
+        if (!values.quiet || !o.ok) process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)${describeConfirmation(o.confirmed)}\n`);
       },
     });
   } catch (err) {
