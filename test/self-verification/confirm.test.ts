@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { tmpdir } from 'node:os';
-import { MATRIX_DELIVERY_WAIT_MS, describeConfirmation, restsOnTime, unsafeJudgement } from './confirm.js';
+import { CONFIRM_QUIET_WINDOW_MS, MATRIX_DELIVERY_WAIT_MS, describeConfirmation, restsOnTime, unsafeJudgement } from './confirm.js';
 import { runMatrix, type MatrixEntry, type RequirementResult, type RunCarrier, type RunResult } from './matrix.js';
 import { DEFAULT_DELIVERY_WAIT_MS } from '../../harness/run/weakening.js';
 
@@ -59,6 +59,7 @@ describe('what rests on time', () => {
     expect(unsafeJudgement(legal, { ok: false, failed: ['SIGNATURE-VALID'], warned: [], collateral: [] }, report)).toEqual([]);
     const f = fault('lock-register-per-lock', 'WEBHOOK-LOCK-PER-USER');
     expect(unsafeJudgement(f, { ok: false, failed: [], warned: [], collateral: [] }, report)).toEqual(['WEBHOOK-USER-REGISTER', 'EVENT-TIMESTAMP-UNITS']);
+    expect(unsafeJudgement(f, { ok: false, failed: [], warned: [], collateral: [] }, { requirements: [req('WEBHOOK-LOCK-PER-USER', 'MUST', 'passed')] })).toEqual(['WEBHOOK-LOCK-PER-USER']);
     expect(unsafeJudgement(f, { ok: true, failed: ['WEBHOOK-USER-REGISTER'], warned: [], collateral: [] }, report)).toEqual([]);
     expect(unsafeJudgement(f, { ok: true, failed: [], warned: [], collateral: ['WEBHOOK-USER-REGISTER'] }, report)).toEqual(['WEBHOOK-USER-REGISTER']);
     expect(unsafeJudgement(f, { ok: true, failed: [], warned: [], collateral: ['WEBHOOK-USER-REGISTER'] }, report, new Set(['WEBHOOK-USER-REGISTER']))).toEqual([]);
@@ -102,6 +103,20 @@ describe('the matrix under load', () => {
     const [o] = await matrix([fault('lock-register-per-lock', 'WEBHOOK-LOCK-PER-USER')], carry);
     expect(carry.calls).toEqual([false]);
     expect(o).toMatchObject({ ok: true, collateral: [] });
+  });
+
+  test('a fault whose extra delivery comes after the quiet window under load is caught by the confirming run\'s longer window', async () => {
+    // The fault sends a second copy 600 ms late (load): after the lanes' 250 ms quiet window, within the confirming run's.
+    const calls: boolean[] = [];
+    const carry: RunCarrier = async (_run, _outDir, _seed, fullWait) => {
+      calls.push(fullWait);
+      const caught = 600 <= (fullWait ? CONFIRM_QUIET_WINDOW_MS : 250);
+      const requirements = [req('DELIVERY-ONE-POST', 'MUST', caught ? 'failed' : 'passed', caught ? 'expected 1 delivery after listening 1000 ms; received: #1, #2' : undefined)];
+      return { report: { verdict: caught ? 'not-conformant' : 'partial', requirements }, durationMs: 1, cpuMs: 1, exitCode: caught ? 1 : 0 };
+    };
+    const [o] = await matrix([{ ...fault('duplicate-delivery', 'DELIVERY-ONE-POST'), only: ['DELIVERY-ONE-POST'] }], carry);
+    expect(calls).toEqual([false, true]);
+    expect(o).toMatchObject({ ok: true, confirmed: { restedOn: ['DELIVERY-ONE-POST'], overturned: true } });
   });
 
   test('collateral resting on time is confirmed unless an earlier matrix judged it; a slow one is dropped', async () => {

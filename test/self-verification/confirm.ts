@@ -6,17 +6,17 @@
  * (a legal entry that failed something, a fault not caught) or that names collateral
  * an earlier matrix did not see, and that rests on time, is not final: the entry runs
  * again alone at the harness's own strictness (the default delivery wait, longer test
- * timeouts) and that run judges it (runMatrix in matrix.ts). The outcome says so.
+ * timeouts and quiet windows) and that run judges it (runMatrix in matrix.ts). The outcome says so.
  *
  * What rests on time, read from the run's conformance.json: a result whose reason is a
  * delivery not arriving within the shortened wait ("expected 1 matching delivery within
  * 3000 ms", also as a blocked test's prerequisite), or a test that ran out of its
- * time ("Test timed out in 30000ms"). A catch of a fault that rests on time stands:
+ * time ("Test timed out in 30000ms"); and any miss of a fault (below). A catch of a fault that rests on time stands:
  * a fault that drops a delivery can only show that way (confirming each would cost the
  * full wait per fault, the cost the shortened wait saves).
  */
 import { loadavg } from 'node:os';
-import { DEFAULT_DELIVERY_WAIT_MS } from '../../harness/run/weakening.js';
+import { DEFAULT_DELIVERY_WAIT_MS, EMBEDDED_MOCK_QUIET_WINDOW_MS } from '../../harness/run/weakening.js';
 import type { Confirmation, MatrixEntry, RequirementResult } from './matrix-types.js';
 
 /** The matrix's own delivery wait (lanes.ts sets it in every lane). */
@@ -27,6 +27,12 @@ export const CONFIRM_TIMEOUT_SCALE = 4;
 
 /** A confirming run's test timeout for tests that name none (the conformance project's 30 s, scaled). */
 export const CONFIRM_TEST_TIMEOUT_MS = 30_000 * CONFIRM_TIMEOUT_SCALE;
+
+/**
+ * A confirming run's quiet window ("nothing (more) arrives"): the embedded mock's 250 ms, scaled.
+ * Longer is stricter (more time to see what should not come), so it weakens nothing.
+ */
+export const CONFIRM_QUIET_WINDOW_MS = EMBEDDED_MOCK_QUIET_WINDOW_MS * CONFIRM_TIMEOUT_SCALE;
 
 const SHORT_WAIT = /\bwithin (\d+) ms\b/g;
 const TIMED_OUT = /\b(?:Test|Hook) timed out in \d+ ?ms|the test did not finish \(timeout/;
@@ -53,20 +59,25 @@ export function timeBound(report: Report, ids?: readonly string[]): string[] {
 /**
  * The requirements whose time-bound results make this judgement unsafe ([]: it is final):
  * - a legal entry judged wrongly, by its failures and warnings that rest on time;
- * - a fault not caught (a time-bound result anywhere in its run may be what hid it);
+ * - a fault not caught: by the time-bound results of its run (one may be what hid it), else
+ *   by its own requirement (what should not arrive may have come after a quiet window that
+ *   load made too short, which leaves no trace in the reasons; misses are rare, so cheap);
  * - a caught fault's collateral that rests on time and that an earlier matrix did not
  *   see for it (`known`: collateral an earlier matrix judged, so confirmed or seen at
  *   rest; the plain collateral of a fault that drops deliveries costs no rerun).
  */
 export function unsafeJudgement(
-  entry: MatrixEntry,
+  entry: Pick<MatrixEntry, 'kind' | 'requirement'>,
   judged: { ok: boolean; failed: string[]; warned: string[]; collateral: string[] },
   report: Report,
   known: ReadonlySet<string> = new Set(),
 ): string[] {
   if (!report) return [];
   if (entry.kind === 'conforming' || entry.kind === 'variant') return judged.ok ? [] : timeBound(report, [...judged.failed, ...judged.warned]);
-  if (!judged.ok) return timeBound(report);
+  if (!judged.ok) {
+    const bound = timeBound(report);
+    return bound.length > 0 ? bound : entry.requirement ? [entry.requirement] : [];
+  }
   return timeBound(report, judged.collateral.filter((id) => !known.has(id)));
 }
 

@@ -17,7 +17,7 @@
 import { conformanceCommand } from '../../harness/commands/conformance.js';
 import { setVitestOverrides } from '../../harness/commands/vitest-project.js';
 import type { MockOptions } from '../../mock/context.js';
-import { CONFIRM_TEST_TIMEOUT_MS, CONFIRM_TIMEOUT_SCALE } from './confirm.js';
+import { CONFIRM_QUIET_WINDOW_MS, CONFIRM_TEST_TIMEOUT_MS, CONFIRM_TIMEOUT_SCALE } from './confirm.js';
 
 export interface LaneRequest {
   id: number;
@@ -27,7 +27,7 @@ export interface LaneRequest {
   mockOptions: MockOptions;
   /**
    * Run at the harness's own strictness: the default delivery wait (the lane's shortened one
-   * unset) and longer test timeouts, to confirm a judgement that rested on time (confirm.ts).
+   * unset), longer test timeouts and quiet windows, to confirm a judgement that rested on time (confirm.ts).
    */
   fullWait?: boolean;
 }
@@ -60,6 +60,7 @@ export async function carryOut(
   process.env.LOCKCONF_MOCK_OPTIONS = JSON.stringify(req.mockOptions);
   if (req.fullWait) {
     delete process.env.LOCKCONF_DELIVERY_WAIT_MS;
+    process.env.LOCKCONF_QUIET_WINDOW_MS = String(CONFIRM_QUIET_WINDOW_MS);
     process.env.LOCKCONF_TEST_TIMEOUT_SCALE = String(CONFIRM_TIMEOUT_SCALE);
     setVitestOverrides({ ...LANE_VITEST_OPTIONS, testTimeout: CONFIRM_TEST_TIMEOUT_MS });
   }
