@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { CONFIRM_QUIET_WINDOW_MS, MATRIX_DELIVERY_WAIT_MS, describeConfirmation, restsOnTime, unsafeJudgement } from './confirm.js';
 import { runMatrix, type MatrixEntry, type RequirementResult, type RunCarrier, type RunResult } from './matrix.js';
 import { DEFAULT_DELIVERY_WAIT_MS } from '../../harness/run/weakening.js';
+import { formatTable, summarise } from './matrix-report.js';
 
 const late = (waitMs: number) => `lock_user_add for the registered user: expected 1 matching delivery within ${waitMs} ms; received: none`;
 const TIMED_OUT = 'Test timed out in 30000ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".';
@@ -74,6 +75,10 @@ describe('the matrix under load', () => {
     expect(o).toMatchObject({ ok: true, failed: [], confirmed: { restedOn: ['WEBHOOK-USER-REGISTER'], waitMs: DEFAULT_DELIVERY_WAIT_MS, overturned: true } });
     expect(o!.confirmed!.firstWhy).toBe('verdict not-conformant, expected partial');
     expect(describeConfirmation(o!.confirmed)).toContain(`overturned by a run at the full ${DEFAULT_DELIVERY_WAIT_MS} ms wait`);
+    const summary = summarise([o!], { seed: 1, scope: 'area', wallTimeMs: 1 });
+    expect(summary).toMatchObject({ falseFailures: 0, confirmations: { confirmed: 1, overturned: 1 } });
+    expect(summary.rows[0]!.confirmed).toEqual(o!.confirmed);
+    expect(formatTable(summary)).toContain('1 judgement(s) resting on time confirmed at full strictness (1 overturned)');
   });
 
   test('a test that runs out of its time under load is given the longer timeouts of full strictness', async () => {

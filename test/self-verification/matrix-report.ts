@@ -44,6 +44,8 @@ export interface MatrixSummary {
    * single-rule fault should fail its own requirement and block, not fail, what rests on it.
    */
   collateral: { max: number; mean: number; faultsWithAny: number; worst: string | null };
+  /** Judgements that rested on time and were confirmed by a run at full strictness, and how many of those it overturned (confirm.ts). */
+  confirmations: { confirmed: number; overturned: number };
   rows: Array<{
     name: string;
     kind: string;
@@ -119,6 +121,7 @@ export function summarise(
       faultsWithAny: sizes.filter((n) => n > 0).length,
       worst: max > 0 ? judged[sizes.indexOf(max)]!.entry.name : null,
     },
+    confirmations: { confirmed: outcomes.filter((o) => o.confirmed).length, overturned: outcomes.filter((o) => o.confirmed?.overturned).length },
     rows: outcomes.map((o) => ({
       name: o.entry.name,
       kind: o.entry.kind,
@@ -220,6 +223,7 @@ export function formatTable(summary: MatrixSummary): string {
       `collateral failures per fault: max ${summary.collateral.max}${summary.collateral.worst ? ` (${summary.collateral.worst})` : ''}, mean ${summary.collateral.mean}, ${summary.collateral.faultsWithAny} fault(s) with any, ` +
       `${(summary.wallTimeMs / 1000).toFixed(1)} s wall time${summary.cpuTimeMs !== null ? ` (${(summary.cpuTimeMs / 1000).toFixed(0)} s of CPU)` : ''} for ${summary.rows.length} entries in ${summary.runs} runs ` +
       `(${summary.concurrency} at a time${summary.packed ? ', faults sharing runs' : ''}), seed ${summary.seed}, scope ${summary.scope}` +
+      (summary.confirmations?.confirmed ? `, ${summary.confirmations.confirmed} judgement(s) resting on time confirmed at full strictness (${summary.confirmations.overturned} overturned)` : '') +
       (summary.filter ? `, faults selected by LOCKCONF_MATRIX_FAULTS=${summary.filter}` : ''),
     '',
     `${'entry'.padEnd(30)} ${'expected'.padEnd(30)} ${'verdict'.padEnd(15)} result`,
