@@ -11,7 +11,7 @@ import { locationParams } from '../../harness/wire/secret-harvest.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
 import { firstLock, sameId, user } from '../support/fixtures.js';
-import { LOOPING_TEST_TIMEOUT_MS, arrives, isEvent } from '../support/deliveries.js';
+import { ARRIVAL_TIMEOUT_MS, LOOPING_TEST_TIMEOUT_MS, arrives, isEvent } from '../support/deliveries.js';
 import { expectAccepted, registerUser } from '../support/webhooks.js';
 import { checkProperty } from '../support/property.js';
 import { charClassExample } from '../support/char-classes.js';
@@ -272,7 +272,7 @@ describe('Authorization code flow', () => {
       expectAccepted(t, await registerUser(t, { inbox, accessToken: tokens.access_token }), `user webhook registered with the token of the ${approver}'s code`);
       await control(t).emit({ kind: 'lock_user_add', lockId: firstLock(t).lockId, userId: approving.userId });
       const heard = await arrives(inbox, (d) => isEvent('lock_user_add')(d) && sameId(d.json?.UserID, approving.userId));
-      t.expect(heard, `the token of a code the ${approver} approved must act for the ${approver}: a user webhook registered with it heard no lock_user_add for that user`).toBe(true);
+      t.expect(heard, `the token of a code the ${approver} approved must act for the ${approver}: a user webhook registered with it heard no lock_user_add for that user within ${ARRIVAL_TIMEOUT_MS} ms`).toBe(true);
     });
   });
 });
