@@ -11,7 +11,7 @@
  * same files with Stryker's instrumenter and the fault-switch ignorer, so that each id
  * of the log names its mutant. The log's last scope is read (it starts at the last
  * dry run, mutant "none"); `--scope N` reads the Nth (1-based). Survivors already in a
- * triage file are left out; timed-out mutants write no line (Stryker kills the run).
+ * triage file (or written ahead under its `pending`, for their own line) are left out; timed-out mutants write no line (Stryker kills the run).
  * Check the numbering on the sandbox's instrumented copy when in doubt
  * (`grep -o 'stryMutAct_9fa48("[0-9]*")' .stryker-tmp/sandbox-*\/FILE`).
  */
@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { strykerPlugins } from './fault-switch-ignorer.mjs';
-import { matchTriage, originalText, readTriage } from './triage.mjs';
+import { originalText, readPending, readTriage, triageOf } from './triage.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const quiet = () => {};
@@ -66,7 +66,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   const verdicts = verdictsOfScope(readFileSync(log, 'utf8'), scope);
   const mutants = (await mutantsOfScope(files)).filter((m) => verdicts.has(m.id)).map((m) => ({ ...m, status: verdicts.get(m.id) ? 'Killed' : 'Survived' }));
-  const { survivors } = matchTriage(mutants, readTriage());
+  const { survivors } = triageOf(mutants, readTriage(), readPending());
   const untriaged = survivors.filter((m) => !m.triage).map(({ file, line, mutator, replacement, original }) => ({ file, line, mutator, replacement, original, class: '', why: '' }));
   process.stderr.write(`${verdicts.size} mutants judged: ${mutants.length - survivors.length} killed, ${survivors.length} survived, ${untriaged.length} untriaged\n`);
   process.stdout.write(`${JSON.stringify(untriaged, null, 2)}\n`);
