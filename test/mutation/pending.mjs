@@ -11,7 +11,10 @@
  *   survived   the entry triages it (triage.mjs counts it as triaged, and
  *              `npm run mutation:triage -- --adopt-pending` moves it to `survivors`);
  *   killed     killed or timed out (also: ignored, a compile or runtime error): dropped;
- *   duplicate  the survivor is triaged already by a `survivors` entry: dropped;
+ *   duplicate  the survivor is triaged already by a `survivors` entry of its own line:
+ *              dropped (one triaged by a same-looking entry of another line takes
+ *              the pending entry of its own line instead: `survivors` match by the
+ *              nearest line, and may lend another line's reading);
  *   waiting    no mutant of the results is its own: it stays pending.
  */
 import { keyOf } from './mutant-key.mjs';
@@ -37,7 +40,8 @@ export function matchPending(mutants, pending) {
     if (!byLine.has(k)) byLine.set(k, []);
     byLine.get(k).push(i);
   });
-  const rank = (i) => (SURVIVED.has(mutants[i].status) ? (mutants[i].triage ? 1 : 0) : 2);
+  const ownLine = (m) => m.triage !== undefined && m.triage.line === m.line;
+  const rank = (i) => (SURVIVED.has(mutants[i].status) ? (ownLine(mutants[i]) ? 1 : 0) : 2);
   for (const list of byLine.values()) list.sort((a, b) => rank(a) - rank(b));
   const taken = new Set();
   const out = [...mutants];
@@ -47,7 +51,7 @@ export function matchPending(mutants, pending) {
     taken.add(i);
     const mutant = mutants[i];
     if (!SURVIVED.has(mutant.status)) return { entry, fate: 'killed', mutant };
-    if (mutant.triage) return { entry, fate: 'duplicate', mutant };
+    if (ownLine(mutant)) return { entry, fate: 'duplicate', mutant };
     const { source, ...triage } = entry;
     out[i] = { ...mutant, triage: { ...triage, pending: true } };
     return { entry, fate: 'survived', mutant };

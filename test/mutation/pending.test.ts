@@ -31,13 +31,20 @@ describe('triage written ahead (pending.mjs)', () => {
     expect(fates.map((f) => f.fate)).toEqual(['killed', 'killed', 'duplicate']);
   });
 
+  it('takes a survivor a same-looking entry of another line triaged (survivors match by the nearest line)', () => {
+    const borrowed = { ...m({ line: 9 }), triage: entry({ line: 4, why: 'the reading of line 4' }) };
+    const { mutants, fates } = matchPending([borrowed], [entry({ line: 9, why: 'the reading of line 9' })]);
+    expect(fates.map((f) => f.fate)).toEqual(['survived']);
+    expect(mutants[0]!.triage?.why).toBe('the reading of line 9');
+  });
+
   it('gives each of two same mutants on one line an entry of its own, an untriaged survivor first', () => {
     const { fates } = matchPending([m({ status: 'Killed' }), m({})], [entry({}), entry({ class: 'legal', spec: 's' })]);
     expect(fates.map((f) => f.fate)).toEqual(['survived', 'killed']);
   });
 
-  it('comes after the survivors entries: triageOf uses a pending entry only for a survivor they leave untriaged', () => {
-    const { survivors, fates } = triageOf([m({}), m({ line: 7, original: "'y'" })], [entry({ line: 30 })], [entry({ class: 'legal', spec: 's' }), entry({ line: 7, original: "'y'", class: 'gap', test: 'open' })]);
+  it('comes after the survivors entries: triageOf uses a pending entry only for a survivor they leave untriaged (or triage from another line)', () => {
+    const { survivors, fates } = triageOf([m({}), m({ line: 7, original: "'y'" })], [entry({ line: 3 })], [entry({ class: 'legal', spec: 's' }), entry({ line: 7, original: "'y'", class: 'gap', test: 'open' })]);
     expect(survivors.map((s) => s.triage?.class)).toEqual(['equivalent', 'gap']);
     expect(fates.map((f) => f.fate)).toEqual(['duplicate', 'survived']);
   });
