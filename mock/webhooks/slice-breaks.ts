@@ -18,8 +18,8 @@ const GROUP_ROW = { dims: ['row'], description: 'A registration naming the group
 
 export const WEBHOOK_SLICE_BREAKS = {
   // Webhook registration
-  'WEBHOOK-LOCK-REGISTER': { dims: ['url-part'], description: 'A lock registration whose url has that component is delivered to a mangled url (query dropped, path cut to two segments, path lower-cased, loopback host pinned to 127.0.0.1, IPv6 brackets dropped, port dropped: mock/webhooks/url-parts.ts).' },
-  'WEBHOOK-USER-REGISTER': { dims: ['url-part'], description: 'A user registration whose url has that component is delivered to a mangled url (query dropped, path cut to two segments, path lower-cased, loopback host pinned to 127.0.0.1, IPv6 brackets dropped, port dropped: mock/webhooks/url-parts.ts).' },
+  'WEBHOOK-LOCK-REGISTER': { dims: ['url-part'], description: 'A lock registration whose url has that component is delivered to a mangled url (query dropped, path cut to two segments, path lower-cased, loopback host pinned to 127.0.0.1, IPv6 brackets dropped, port dropped, https downgraded to http: mock/webhooks/url-parts.ts).' },
+  'WEBHOOK-USER-REGISTER': { dims: ['url-part'], description: 'A user registration whose url has that component is delivered to a mangled url (query dropped, path cut to two segments, path lower-cased, loopback host pinned to 127.0.0.1, IPv6 brackets dropped, port dropped, https downgraded to http: mock/webhooks/url-parts.ts).' },
   'WEBHOOK-LOCK-OVERWRITE': { dims: ['untouched'], description: 'Registering a lock again also removes the registrations of that class (the user\'s on other locks, other users\' on the lock, the user\'s user registration).' },
   'WEBHOOK-LOCK-DELETE': { dims: ['untouched'], description: 'Deleting a lock registration also removes the registrations of that class (the user\'s on other locks, other users\' on the lock, the user\'s user registration).' },
   'WEBHOOK-USER-OVERWRITE': { dims: ['untouched'], description: 'Registering the user webhook again also removes the registrations of that class (other users\' user registrations, the user\'s lock registrations).' },

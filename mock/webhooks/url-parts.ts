@@ -2,12 +2,12 @@
  * The URL components of a registered webhook url that deliveries must keep (the
  * slice dimension `url-part` of the slice faults): a path deeper than one
  * segment under the receiver's own, a query, letter case in the path; a loopback
- * host other than 127.0.0.1, the IPv6 literal, a 4-digit port. Each class is told
+ * host other than 127.0.0.1, the IPv6 literal, a 4-digit port, the https scheme. Each class is told
  * apart so that a URL of one class is of no other (every other url the suites
  * register names 127.0.0.1 and an ephemeral port of 5 digits).
  */
 
-/** The classes of `url`: query, case (upper-case letters in the path), path (three or more segments, lower case), other-loopback (127.x other than 127.0.0.1), ipv6-literal (a bracketed host), port-4-digits. */
+/** The classes of `url`: query, case (upper-case letters in the path), path (three or more segments, lower case), other-loopback (127.x other than 127.0.0.1), ipv6-literal (a bracketed host), port-4-digits, https. */
 export function urlParts(url: string): string[] {
   if (!URL.canParse(url)) return [];
   const u = new URL(url);
@@ -18,6 +18,7 @@ export function urlParts(url: string): string[] {
   if (/^127\./.test(u.hostname) && u.hostname !== '127.0.0.1') out.push('other-loopback');
   if (u.hostname.startsWith('[')) out.push('ipv6-literal');
   if (/^\d{4}$/.test(u.port)) out.push('port-4-digits');
+  if (u.protocol === 'https:') out.push('https');
   return out;
 }
 
@@ -25,7 +26,7 @@ export function urlParts(url: string): string[] {
  * The url as a careless service mangles that class: the query dropped, the path cut
  * to two segments, the path lower-cased; any loopback host pinned to 127.0.0.1; the
  * IPv6 literal's brackets dropped (no longer a url: nothing is sent); the port
- * dropped (the scheme's default port of the same loopback host).
+ * dropped (the scheme's default port of the same loopback host); https downgraded to http.
  */
 export function mangleUrl(url: string, broken: (part: string) => boolean): string {
   const parts = urlParts(url);
@@ -40,6 +41,7 @@ export function mangleUrl(url: string, broken: (part: string) => boolean): strin
     if (part === 'other-loopback') u.hostname = '127.0.0.1';
     if (part === 'port-4-digits') u.port = '';
     if (part === 'ipv6-literal') unbracketed = true;
+    if (part === 'https') u.protocol = 'http:';
   }
   const out = u.toString();
   return unbracketed ? out.replace(`//${u.host}`, `//${u.hostname.replace(/^\[|\]$/g, '')}${u.port ? `:${u.port}` : ''}`) : out;

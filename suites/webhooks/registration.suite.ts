@@ -10,11 +10,12 @@ import type { Delivery, Inbox } from '../../harness/contracts.js';
 import { conformance } from '../../harness/service/conformance.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
-import { LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, arrives, deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
+import { ARRIVAL_TIMEOUT_MS, LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, arrives, deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
 import { firstLock, fixtures, lockWith, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
 import { deleteRegistration, expectAccepted, ownerAndGuestListening, registerLock, registerUser, type Registration } from '../support/webhooks.js';
 import { bystandersUntouched } from '../support/bystanders.js';
+import { tlsProbe } from '../support/tls-probe.js';
 
 /**
  * How long a registration that should hear nothing more is listened to, once the anchor delivery has arrived.
@@ -57,6 +58,28 @@ function urlWith(t: SuiteContext, inbox: Inbox, part: string): string {
   return door.url;
 }
 
+/**
+ * url-part https: the registration names https://127.0.0.1:<port>/… on a loopback port of the harness,
+ * which holds no certificate a target would trust and so cannot answer: the target must begin a TLS
+ * handshake there (one POST per event "to the registered URL"), neither skip the url nor send it plain HTTP.
+ * A target that reaches this machine only through a public capture server: not tested.
+ */
+async function expectHttpsBegun(t: SuiteContext, inbox: Inbox, register: (url: string) => Promise<Registration>, trigger: () => Promise<unknown>, what: string): Promise<void> {
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(new URL(inbox.url).hostname)) {
+    t.notTested('the target reaches this machine through the capture server only, so no loopback port can stand for an https url');
+  }
+  const probe = await tlsProbe();
+  try {
+    expectAccepted(t, await register(probe.url), `registration to an https url (${probe.url})`);
+    await trigger();
+    const first = await probe.firstConnection(ARRIVAL_TIMEOUT_MS);
+    t.expect(first !== null, `${what}, registered to ${probe.url}: the target must connect to the registered host and port (waited ${ARRIVAL_TIMEOUT_MS} ms)`).toBe(true);
+    t.expect(first?.tls, `${what}, registered to ${probe.url}: the url's scheme is https, so the connection must begin a TLS handshake; it began with ${first?.began}`).toBe(true);
+  } finally {
+    await probe.close();
+  }
+}
+
 /** Path and query of a url, as the capture server records a delivery's. */
 function pathAndQuery(url: string): string {
   const u = new URL(url);
@@ -85,6 +108,8 @@ describe('POST {base_url}/webhook/:lockID', () => {
     // The registered url exactly, whatever its components (one registration at a time, each overwriting the last).
     await t.eachSlice('url-part', async (part) => {
       const other = await newInbox(t, { label: `lock registration url ${part}` });
+      const register = (url: string) => registerLock(t, { lockId: lock.lockId, inbox: { ...other, url }, accessToken: session.accessToken });
+      if (part === 'https') return expectHttpsBegun(t, other, register, () => triggerStatusCheck(t, lock.lockId, session.accessToken), 'a status check');
       const url = urlWith(t, other, part);
       expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: { ...other, url }, accessToken: session.accessToken }), `registration to a url with a ${part}`);
       await triggerStatusCheck(t, lock.lockId, session.accessToken);
@@ -241,6 +266,7 @@ describe('POST {base_url}/webhook/user', () => {
     await t.check('DELIVERY-CUSTOM-HEADER', () => expectSentFor(t, reg, d.headers, 'the user-webhook delivery'));
     await t.eachSlice('url-part', async (part) => {
       const other = await newInbox(t, { label: `user registration url ${part}` });
+      if (part === 'https') return expectHttpsBegun(t, other, (url) => registerUser(t, { inbox: { ...other, url }, accessToken: session.accessToken }), () => userEvent(t, 1), 'lock_user_add');
       const url = urlWith(t, other, part);
       expectAccepted(t, await registerUser(t, { inbox: { ...other, url }, accessToken: session.accessToken }), `user registration to a url with a ${part}`);
       await userEvent(t, 1);

@@ -9,6 +9,7 @@ const URLS: Record<string, string> = {
   'other-loopback': 'http://127.0.0.2:41234/inbox/a-1',
   'ipv6-literal': 'http://[::1]:41234/inbox/a-1',
   'port-4-digits': 'http://127.0.0.1:8123/inbox/a-1',
+  https: 'https://127.0.0.1:41234/tls-probe',
 };
 
 describe('url-part classes', () => {
@@ -22,10 +23,11 @@ describe('url-part classes', () => {
     expect(mangleUrl(url, (p) => p === part)).not.toBe(url);
   });
 
-  test('the mangled forms: host pinned to 127.0.0.1, brackets dropped, port dropped', () => {
+  test('the mangled forms: host pinned to 127.0.0.1, brackets dropped, port dropped, https downgraded to http', () => {
     const broken = () => true;
     expect(mangleUrl(URLS['other-loopback']!, broken)).toBe('http://127.0.0.1:41234/inbox/a-1');
     expect(mangleUrl(URLS['ipv6-literal']!, broken)).toBe('http://::1:41234/inbox/a-1');
     expect(mangleUrl(URLS['port-4-digits']!, broken)).toBe('http://127.0.0.1/inbox/a-1');
+    expect(mangleUrl(URLS.https!, broken)).toBe('http://127.0.0.1:41234/tls-probe');
   });
 });

@@ -62,9 +62,9 @@ export const ROLE: Dimension = {
 /** The components of the registered webhook url the deliveries go to exactly. */
 export const URL_PART: Dimension = {
   id: 'url-part',
-  title: 'Component of the registered webhook url (delivered to exactly): path, query, letter case; host (another IPv4 loopback address, the IPv6 literal) and port (4 digits) on loopback',
+  title: 'Component of the registered webhook url (delivered to exactly): path, query, letter case; host (another IPv4 loopback address, the IPv6 literal) and port (4 digits) on loopback; the https scheme (a TLS handshake begun at the registered host and port)',
   source: 'Webhook registration (request body): "url | string (URL) | Address that receives the webhook POST"; What the service does: "The service sends one HTTP POST per event to the registered URL"',
-  values: ['path', 'query', 'case', 'other-loopback', 'ipv6-literal', 'port-4-digits'],
+  values: ['path', 'query', 'case', 'other-loopback', 'ipv6-literal', 'port-4-digits', 'https'],
 };
 
 /** What a step of a registration's life (overwrite, delete) must leave in force. */
@@ -96,7 +96,9 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
   dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED, RECEIVER_ANSWER],
   slices: {
     // "one HTTP POST per event to the registered URL": a deeper path, a query, upper-case letters in the path, each kept.
-    // (Scheme and host: loopback only and no TLS in the harness; the port: every registration of the suites names the capture server's explicit port.)
+    // Host and port: other doors of the capture server on loopback. Scheme: https to a loopback port that only sees the TLS
+    // handshake begin (the harness holds no certificate a target trusts, so the POST itself cannot be read).
+    // (The port: every registration of the suites names an explicit port.)
     'WEBHOOK-LOCK-REGISTER': { 'url-part': 'all' },
     'WEBHOOK-USER-REGISTER': { 'url-part': 'all' },
     // Registration lifecycle: an overwrite or a delete touches that one registration only ("per lock per user", "the user webhook registration").
