@@ -25,6 +25,8 @@ export const FAULTS = {
   'open-redirect': { requirement: 'OAUTH-REDIRECT-URI-REGISTERED', description: 'Any redirect_uri is accepted and redirected to, registered or not.' },
   'code-reusable': { requirement: 'OAUTH-CODE-SINGLE-USE', description: 'An authorization code can be exchanged any number of times.' },
   'authz-skips-sign-in': { requirement: 'OAUTH-SIGN-IN-STEP', description: 'GET /authorization redirects at once to redirect_uri with a code for the first user, with no sign-in.' },
+  'authz-empty-page': { requirement: 'OAUTH-SIGN-IN-STEP', description: 'GET /authorization answers a valid authorization request with HTTP 200 and an empty body: no sign-in page (found by mutation testing: a sign-in page rendered empty passed).' },
+  'authz-answers-error': { requirement: 'OAUTH-SIGN-IN-STEP', description: 'GET /authorization answers a valid authorization request with an HTTP 500 error page, no sign-in step (found by mutation testing: only a redirect to redirect_uri was checked).' },
   'approval-redirect-303': { requirement: 'OAUTH-AUTHZ-REDIRECT', description: 'Approval answers HTTP 303 instead of 302 (the Location is right).' },
   'denial-redirect-303': { requirement: 'OAUTH-DENIAL-ACCESS-DENIED', description: 'Cancellation answers HTTP 303 instead of 302 (the Location is right).' },
   'approval-drops-state': { requirement: 'OAUTH-CODE-ON-APPROVAL', description: 'Approval redirects with code but without state.' },

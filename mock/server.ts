@@ -19,6 +19,7 @@ import { registerControl } from './control/index.js';
 import { FaultSet } from './faults.js';
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SEC } from './oauth/access-tokens.js';
 import { registerOAuth } from './oauth/index.js';
+import { answerAuthorizationWithError } from './oauth/authorization-fault.js';
 import { registerCallbackPage } from './pages/callback.js';
 import { registerErrorPage } from './pages/error-page.js';
 import { MOCK_TIMEOUTS, timeoutOptions } from './server-timeouts.js';
@@ -145,6 +146,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
   await registerSecurityHeaders(app, ctx);
   await app.register(async (oauth) => {
     if (ctx.jitter) delayAnswers(oauth, ctx.jitter);
+    answerAuthorizationWithError(oauth, ctx);
     await registerOAuth(oauth, ctx);
   }, { prefix: '/oauth' });
   await app.register(async (api) => {

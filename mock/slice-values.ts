@@ -4,6 +4,7 @@
  * careless implementation alters each, and the URL component in which a
  * redirect_uri differs from the registered one (`redirect-uri-part`).
  */
+import { differingUrlParts, explicitPort } from './url-diff.js';
 
 /** Per character class: does the value hold it, and how a careless echo alters it. */
 const CHAR_CLASSES: ReadonlyArray<{ id: string; holds: (v: string) => boolean; alter: (v: string) => string }> = [
@@ -32,19 +33,9 @@ export function alterByCharClass(value: string, broken: (cls: string) => boolean
 export function differingUrlPart(registered: string, given: string): string | null {
   if (registered === given) return null;
   if (registered.toLowerCase() === given.toLowerCase()) return 'case';
-  let a: URL;
-  let b: URL;
-  try {
-    a = new URL(registered);
-    b = new URL(given);
-  } catch {
-    return null;
-  }
-  const parts: Array<[string, (u: URL) => string]> = [
-    ['scheme', (u) => u.protocol], ['host', (u) => u.hostname], ['port', (u) => u.port], ['path', (u) => u.pathname], ['query', (u) => u.search],
-  ];
-  const differ = parts.filter(([, get]) => get(a) !== get(b)).map(([name]) => name);
+  const differ = differingUrlParts(registered, given);
+  if (differ === null) return null;
   // http→https changes the default port with the scheme: still the scheme alone.
-  if (differ.length === 2 && differ.includes('scheme') && differ.includes('port') && (a.port === '' || b.port === '')) return 'scheme';
+  if (differ.length === 2 && differ.includes('scheme') && differ.includes('port') && (explicitPort(registered) === '' || explicitPort(given) === '')) return 'scheme';
   return differ.length === 1 ? differ[0]! : null;
 }

@@ -36,6 +36,7 @@ export const KNOWN_VARIABLES: Readonly<Record<string, Known>> = {
   LOCKCONF_NO_ALLURE: { default: '0' },
   LOCKCONF_MOCK_OPTIONS: { default: null, shown: blankCredentials },
   LOCKCONF_FS_MODULE_CACHE: { default: '1' },
+  LOCKCONF_TEST_TIMEOUT_SCALE: { default: '1' },
   LOCKCONF_TARGET_FILE: { default: (ctx) => (ctx.mode === 'client' ? '.lockconf/mock-target.json' : null) },
   // The profile's fields (docs/target-profile.md): each wins over the --target file.
   LOCKCONF_AUTH_URL: { default: null },

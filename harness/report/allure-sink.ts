@@ -1,7 +1,8 @@
 /**
  * Labels, attachments and steps for the Allure drill-down. Everything handed in
- * here is already redacted. Without an Allure runtime (a plain vitest run) the
- * calls do nothing: allure-js-commons would otherwise print a warning per call.
+ * here is already redacted. Without an Allure runtime (a plain vitest run), or in a
+ * run without Allure results (--no-allure), the calls do nothing: allure-js-commons
+ * would otherwise print a warning per call.
  */
 import * as allure from 'allure-js-commons';
 import type { Level, Requirement } from '../catalog/index.js';
@@ -19,8 +20,14 @@ export interface EvidenceSink {
 
 const SEVERITY: Record<Level, string> = { MUST: 'critical', SHOULD: 'normal', INFO: 'minor' };
 
+/**
+ * Whether the calls reach Allure: an Allure runtime is set up, and the run writes Allure
+ * results. A run without them (--no-allure: LOCKCONF_NO_ALLURE=1, which the command sets
+ * before vitest starts) records nothing here: its attachments (every exchange as JSON)
+ * would travel to the reporter with each test and be thrown away.
+ */
 function active(): boolean {
-  return typeof (globalThis as { allureTestRuntime?: unknown }).allureTestRuntime === 'function';
+  return typeof (globalThis as { allureTestRuntime?: unknown }).allureTestRuntime === 'function' && process.env.LOCKCONF_NO_ALLURE !== '1';
 }
 
 export const allureSink: EvidenceSink = {

@@ -103,6 +103,7 @@ export interface RunnerTestContext {
   skip(note?: string): never;
   expect?: typeof globalExpect;
   onTestFailed?: (fn: () => void | Promise<void>) => void;
+  onTestFinished?: (fn: () => void | Promise<void>) => void;
 }
 
 /** Thrown by t.notTested(); private to the runner. */
@@ -230,6 +231,13 @@ export async function runConformanceTest(
   const seenChecks = new Set<string>([declared.id]);
   // The requirement a t.check() callback is running for: its observations belong to it.
   const checking = new AsyncLocalStorage<string>();
+  // Node 20 keeps every AsyncLocalStorage that ever ran in one list and copies each into every
+  // promise made afterwards: one per test made the run's last tests pay for all earlier ones.
+  // Once the test has ended nothing reads them.
+  ctx.onTestFinished?.(() => {
+    checking.disable();
+    slices.release();
+  });
   const control = session.control ? refusalAwareControl(session.control) : null;
   const t: LockconfContext = {
     requirement: declared,

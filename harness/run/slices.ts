@@ -45,6 +45,11 @@ export class SliceRunner {
     this.#deps = deps;
   }
 
+  /** Once the test has ended: the slices' frames are dropped (the test's AsyncLocalStorage no longer rides on every promise). */
+  release(): void {
+    this.#frames.disable();
+  }
+
   /** `expect` that counts its calls in the running slice (and the slices around it). */
   counting<E extends (...args: never[]) => unknown>(expect: E): E {
     const frames = this.#frames;

@@ -22,13 +22,19 @@ export function scrubTokenFragments(text: string): string {
 /**
  * allure-vitest keeps its runtime messages (steps of failed matchers, with the
  * assertion's message) in task.meta until the reporter writes them: they pass
- * through the redactor like everything else that leaves the test.
+ * through the redactor like everything else that leaves the test. A run without
+ * Allure results (--no-allure: LOCKCONF_NO_ALLURE=1) has no reader for them: they
+ * are dropped (a step per assertion, sent to the reporter and redacted for nothing).
  */
-export function scrubAllureMessages(meta: TaskMeta, redact: (text: string) => string): void {
+export function scrubAllureMessages(meta: TaskMeta, redact: (text: string) => string, env: NodeJS.ProcessEnv = process.env): void {
   const holder = meta as Record<string, unknown>;
   for (const key of ['allureRuntimeMessages', 'allureGlobalRuntimeMessages']) {
     const messages = holder[key];
     if (!Array.isArray(messages)) continue;
+    if (env.LOCKCONF_NO_ALLURE === '1') {
+      delete holder[key];
+      continue;
+    }
     holder[key] = messages.map((m: unknown) => {
       // Attachment bodies are base64 (of JSON this harness redacted before attaching): left as they are.
       const message = m as { type?: unknown; data?: Record<string, unknown> } | null;

@@ -34,6 +34,14 @@ import { countOwnReset } from './target-lease.js';
 
 export type { ConformanceBody, ConformanceOptions, LockconfContext } from '../run/conformance-runner.js';
 
+/**
+ * LOCKCONF_TEST_TIMEOUT_SCALE (an integer, default 1) multiplies the timeouts tests name
+ * (the looping tests' 60 s): the self-verification matrix confirms a judgement that rested
+ * on time with longer timeouts (test/self-verification/confirm.ts). A longer timeout only
+ * waits longer for a hung target; it never changes what a test checks.
+ */
+const TEST_TIMEOUT_SCALE = ((n) => (Number.isInteger(n) && n >= 1 ? n : 1))(Number(process.env.LOCKCONF_TEST_TIMEOUT_SCALE ?? 1));
+
 export function conformance(id: string, title: string, opts: ConformanceOptions, body: ConformanceBody): void {
   requirement(id); // an unknown ID fails at collection, not at run time
   for (const other of opts.also ?? []) requirement(other);
@@ -42,7 +50,7 @@ export function conformance(id: string, title: string, opts: ConformanceOptions,
   // vitest schedules (a concurrent test starts beside its neighbours, up to maxConcurrency);
   // the gate decides at run time who may run together.
   const declare = !plan.concurrent ? test : leased ? test.concurrent : test.sequential;
-  declare(`${id}: ${title}`, opts.timeout !== undefined ? { timeout: opts.timeout } : {}, async (ctx) => {
+  declare(`${id}: ${title}`, opts.timeout !== undefined ? { timeout: opts.timeout * TEST_TIMEOUT_SCALE } : {}, async (ctx) => {
     if (!plan.concurrent) return runConformanceTest(id, opts, body, ctx, RUNTIME);
     if (leased) {
       const lease = await workerGate().lease();

@@ -19,13 +19,10 @@ const JWT_RE = 'eyJ[A-Za-z0-9_-]{2,}\\.eyJ[A-Za-z0-9_-]{2,}\\.[A-Za-z0-9_-]*';
  * tried at every position of the text).
  */
 const AUTH_HEADER_RE = '\\b(Basic|Bearer)(\\s+)([A-Za-z0-9+/=._~-]{4,})';
+const WHOLE_JWT = new RegExp(`^${JWT_RE}$`);
 
 function shortHash(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 6);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The forms a secret takes in URLs, form bodies, JSON text and base64. */
@@ -43,11 +40,24 @@ function formsOf(value: string): string[] {
   return [...new Set(forms)].filter((f) => f.length >= MIN_LENGTH);
 }
 
+/**
+ * The next match of `re` (global) at or after `from` in `text`, or null. `re` is shared:
+ * its lastIndex is set before each use.
+ */
+function nextMatch(re: RegExp, text: string, from: number): RegExpExecArray | null {
+  re.lastIndex = from;
+  return re.exec(text);
+}
+
 export class Redactor implements RedactorLike {
   private readonly kinds = new Map<string, SecretKind>();
-  /** form → label; rebuilt into one regex (longest first) when secrets change. */
+  /** form → label. */
   private readonly forms = new Map<string, string>();
-  private pattern: RegExp | null = null;
+  /** The forms by their first UTF-16 unit, longest first: the one that matches at a position is the longest. */
+  private readonly byFirstUnit = new Map<number, string[]>();
+  /** JWTs and auth-header credentials the redactor was not told about (each Redactor its own: lastIndex is state). */
+  private readonly jwt = new RegExp(JWT_RE, 'g');
+  private readonly authHeader = new RegExp(AUTH_HEADER_RE, 'g');
 
   constructor() {}
 
@@ -66,9 +76,14 @@ export class Redactor implements RedactorLike {
     const label = this.label(value);
     for (const form of formsOf(value)) {
       // A form shared with an earlier secret keeps its first label.
-      if (!this.forms.has(form)) this.forms.set(form, label);
+      if (this.forms.has(form)) continue;
+      this.forms.set(form, label);
+      const unit = form.charCodeAt(0);
+      const bucket = this.byFirstUnit.get(unit) ?? [];
+      const at = bucket.findIndex((f) => f.length < form.length);
+      bucket.splice(at === -1 ? bucket.length : at, 0, form);
+      this.byFirstUnit.set(unit, bucket);
     }
-    this.pattern = null;
   }
 
   /** The raw values registered so far. */
@@ -77,26 +92,50 @@ export class Redactor implements RedactorLike {
   }
 
   label(value: string): string {
-    const kind = this.kinds.get(value) ?? (new RegExp(`^${JWT_RE}$`).test(value) ? 'jwt' : 'secret');
+    const kind = this.kinds.get(value) ?? (WHOLE_JWT.test(value) ? 'jwt' : 'secret');
     return `‹${kind}#${shortHash(value)}›`;
   }
 
+  /**
+   * One pass over the text, left to right: at each position the longest known form of a
+   * secret that starts there, else a JWT, else an auth-header credential it was not told
+   * about (the scheme is kept); after a replacement the pass goes on behind it. The same
+   * as one regex of every form (longest first), JWT_RE and AUTH_HEADER_RE would replace,
+   * without compiling that regex again each time a secret is added (a run adds thousands).
+   */
   redact(text: string): string {
     if (typeof text !== 'string' || text === '') return text;
-    return text.replace(this.regex(), (match: string, scheme?: string, space?: string, credential?: string) => {
-      if (credential !== undefined) return `${scheme}${space}${this.forms.get(credential) ?? this.label(credential)}`;
-      return this.forms.get(match) ?? this.label(match);
-    });
-  }
-
-  private regex(): RegExp {
-    if (!this.pattern) {
-      // One pass over the text: longest secrets first, so a secret that contains
-      // another is replaced whole; then JWTs and auth-header credentials it was not told about.
-      const known = [...this.forms.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-      this.pattern = new RegExp([...known, JWT_RE, AUTH_HEADER_RE].join('|'), 'g');
+    let out = '';
+    let done = 0; // text before this index is in `out`
+    let jwt = nextMatch(this.jwt, text, 0);
+    let auth = nextMatch(this.authHeader, text, 0);
+    for (let at = 0; at < text.length;) {
+      const bucket = this.byFirstUnit.get(text.charCodeAt(at));
+      const form = bucket?.find((f) => text.startsWith(f, at));
+      let length = 0;
+      let replacement = '';
+      if (form !== undefined) {
+        length = form.length;
+        replacement = this.forms.get(form)!;
+      } else if (jwt?.index === at) {
+        length = jwt[0].length;
+        replacement = this.forms.get(jwt[0]) ?? this.label(jwt[0]);
+      } else if (auth?.index === at) {
+        const [whole, scheme, space, credential] = auth as unknown as [string, string, string, string];
+        length = whole.length;
+        replacement = `${scheme}${space}${this.forms.get(credential) ?? this.label(credential)}`;
+      }
+      if (length === 0) {
+        at++;
+        continue;
+      }
+      out += text.slice(done, at) + replacement;
+      at += length;
+      done = at;
+      // A match found before `at` started inside what was just replaced: look again from here.
+      if (jwt && jwt.index < at) jwt = nextMatch(this.jwt, text, at);
+      if (auth && auth.index < at) auth = nextMatch(this.authHeader, text, at);
     }
-    this.pattern.lastIndex = 0;
-    return this.pattern;
+    return done === 0 ? text : out + text.slice(done);
   }
 }

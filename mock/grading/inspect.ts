@@ -2,6 +2,7 @@
  * Pure helpers of the grading recorder: where a secret appears, how a header
  * value stands against the value issued, what a form or query holds.
  */
+import { differingUrlParts } from '../url-diff.js';
 import type { HeaderValueState } from './recording.js';
 
 function safeDecode(value: string): string {
@@ -75,23 +76,12 @@ export function specEndpointName(method: string, route: string): string | null {
   return known.includes(name) ? name : null;
 }
 
-const REGISTERED_PARTS = ['scheme', 'host', 'port', 'path', 'query'] as const;
-
 /** The components of a redirect_uri that differ from the registered one: scheme, host, port, path, query, or only the letter case. */
 export function redirectUriDiff(sent: string, registered: string): string[] {
   if (sent === registered) return [];
   if (sent.toLowerCase() === registered.toLowerCase()) return ['case'];
-  let a: URL;
-  let b: URL;
-  try {
-    a = new URL(sent);
-    b = new URL(registered);
-  } catch {
-    return ['path'];
-  }
-  const of = (u: URL) => ({ scheme: u.protocol, host: u.hostname, port: u.port, path: u.pathname.toLowerCase(), query: u.search });
-  const [x, y] = [of(a), of(b)];
-  const differ = REGISTERED_PARTS.filter((p) => x[p] !== y[p]);
+  const differ = differingUrlParts(sent, registered, { foldPathCase: true });
+  if (differ === null) return ['path'];
   return differ.length ? differ : ['case'];
 }
 

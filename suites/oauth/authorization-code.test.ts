@@ -11,7 +11,7 @@ import { locationParams } from '../../harness/wire/secret-harvest.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
 import { firstLock, sameId, user } from '../support/fixtures.js';
-import { LOOPING_TEST_TIMEOUT_MS, arrives, isEvent } from '../support/deliveries.js';
+import { ARRIVAL_TIMEOUT_MS, LOOPING_TEST_TIMEOUT_MS, arrives, isEvent } from '../support/deliveries.js';
 import { expectAccepted, registerUser } from '../support/webhooks.js';
 import { checkProperty } from '../support/property.js';
 import { charClassExample } from '../support/char-classes.js';
@@ -61,7 +61,7 @@ function redirectUriVariant(registered: string, part: string): string | null {
 /** GET {auth_url}/authorization as a browser would, without following a redirect. */
 async function getAuthorization(t: SuiteContext, url: string) {
   const res = await t.http.request({ method: 'GET', url });
-  return { status: res.status, location: res.location ? absolute(res.location, url) : null };
+  return { status: res.status, location: res.location ? absolute(res.location, url) : null, empty: res.text.trim() === '' };
 }
 
 /** A Location resolved against the request URL (it may be relative); as sent when it is no URL at all. */
@@ -95,7 +95,7 @@ describe('GET {auth_url}/authorization', () => {
     expectRedirect302(t, result.redirectStatus, 'approval');
   });
 
-  conformance('OAUTH-SIGN-IN-STEP', 'the first answer of GET /authorization is a sign-in step, not a redirect to redirect_uri', {}, async (t) => {
+  conformance('OAUTH-SIGN-IN-STEP', 'the first answer of GET /authorization is a sign-in step (no error, no empty page), not a redirect to redirect_uri', {}, async (t) => {
     const url = t.flows.authorizationUrl();
     const first = await getAuthorization(t, url);
     const params = locationParams(first.location);
@@ -103,6 +103,12 @@ describe('GET {auth_url}/authorization', () => {
     t.expect(params.has('code'), `GET /authorization answered HTTP ${first.status} with a Location carrying a code: the user must sign in, verify by SMS and approve first`).toBe(false);
     t.expect(isOn(first.location, t.target.profile.redirectUri),
       `GET /authorization answered HTTP ${first.status} straight to redirect_uri: the user signs in, verifies and approves or cancels before the server answers the application`).toBe(false);
+    // A step of the sign-in: a page, or a redirect to one; not an error. 401 may carry a sign-in page; a 429 says nothing of the request.
+    if (first.status === 429) t.notTested('GET /authorization answered HTTP 429 (too many requests): the first step of the sign-in could not be seen');
+    t.expect(first.status < 400 || first.status === 401,
+      `GET /authorization answered a valid authorization request with HTTP ${first.status}: its first answer must be a step of the sign-in (a page, or a redirect to one), not an error`).toBe(true);
+    t.expect(first.status >= 200 && first.status < 300 && first.empty,
+      `GET /authorization answered a valid authorization request with HTTP ${first.status} and an empty body: a page with nothing on it is no step of the sign-in`).toBe(false);
   });
 
   conformance('OAUTH-STATE-ECHO', 'state comes back unchanged, whatever its characters and length', { needs: ['consent'], timeout: 120_000 }, async (t) => {
@@ -272,7 +278,7 @@ describe('Authorization code flow', () => {
       expectAccepted(t, await registerUser(t, { inbox, accessToken: tokens.access_token }), `user webhook registered with the token of the ${approver}'s code`);
       await control(t).emit({ kind: 'lock_user_add', lockId: firstLock(t).lockId, userId: approving.userId });
       const heard = await arrives(inbox, (d) => isEvent('lock_user_add')(d) && sameId(d.json?.UserID, approving.userId));
-      t.expect(heard, `the token of a code the ${approver} approved must act for the ${approver}: a user webhook registered with it heard no lock_user_add for that user`).toBe(true);
+      t.expect(heard, `the token of a code the ${approver} approved must act for the ${approver}: a user webhook registered with it heard no lock_user_add for that user within ${ARRIVAL_TIMEOUT_MS} ms`).toBe(true);
     });
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { alterByCharClass, differingUrlPart } from '../../mock/slice-values.js';
 import { CHAR_CLASS_EXAMPLES } from '../../suites/support/char-classes.js';
 import { declaredValues } from '../../harness/catalog/slices/index.js';
+import { differingUrlParts } from '../../mock/url-diff.js';
 
 describe('slice values', () => {
   test('each character class example is altered when, and only when, its class is broken', () => {
@@ -25,5 +26,14 @@ describe('slice values', () => {
     expect(differingUrlPart(reg, 'http://127.0.0.1:4010/CALLBACK')).toBe('case');
     expect(differingUrlPart(reg, 'https://evil.invalid/x')).toBeNull();
     expect(differingUrlPart(reg, 'not a url')).toBeNull();
+  });
+
+  test('the URL components two URLs differ in (the comparison under both the slice faults and the grading)', () => {
+    const reg = 'http://127.0.0.1:4010/callback?a=1';
+    expect(differingUrlParts(reg, reg)).toEqual([]);
+    expect(differingUrlParts(reg, 'https://127.0.0.2:4011/Callback?a=2')).toEqual(['scheme', 'host', 'port', 'path', 'query']);
+    expect(differingUrlParts(reg, 'http://127.0.0.1:4010/Callback?a=1')).toEqual(['path']);
+    expect(differingUrlParts(reg, 'http://127.0.0.1:4010/Callback?a=1', { foldPathCase: true })).toEqual([]);
+    expect(differingUrlParts(reg, 'not a url')).toBeNull();
   });
 });

@@ -17,4 +17,13 @@ describe('the survivors of a running scope (log-survivors.mjs)', () => {
     expect(mutants.map((m) => m.id)).toEqual(mutants.map((_, i) => String(i)));
     expect(mutants.find((m) => m.id === '2')).toMatchObject({ file: 'mock/webhooks/signature.ts', line: 9, mutator: 'StringLiteral', original: "'utf8'" });
   });
+
+  it('numbers the mutants of a line range from 0, those wholly within it, as a run of `--mutate file:START-END` does', async () => {
+    const whole = await mutantsOfScope(['mock/oauth/index.ts']);
+    const ranged = await mutantsOfScope(['mock/oauth/index.ts:65-69']);
+    // Checked against a Stryker run of index.ts:36-43,65-69: the error handler's body (lines 65-78) is not in the range.
+    const within = whole.filter((m) => m.line >= 65 && m.line <= 69 && m.mutator !== 'BlockStatement');
+    expect(ranged.map((m) => m.id)).toEqual(ranged.map((_, i) => String(i)));
+    expect(ranged.map((m) => `${m.line} ${m.mutator} ${m.replacement}`)).toEqual(within.map((m) => `${m.line} ${m.mutator} ${m.replacement}`));
+  });
 });

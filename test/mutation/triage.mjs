@@ -14,15 +14,21 @@
  *               it, or `open`: not written yet).
  * Entries that match no survivor (fixed, killed now, or moved text) are listed as stale.
  * `closed` keeps the gaps a new test closed (survivors once, killed now) for the record.
+ * `pending` keeps triage written ahead for mutants not run yet (pending.mjs): an entry
+ * triages the survivor of its own line once it has run, and --adopt-pending moves it.
  *
- *   --list    print every untriaged survivor
- *   --stubs   print untriaged survivors as triage entries to fill in
- *   --strict  exit 1 when a survivor is untriaged
+ *   --list           print every untriaged survivor
+ *   --stubs          print untriaged survivors as triage entries to fill in
+ *   --strict         exit 1 when a survivor is untriaged
+ *   --adopt-pending  move the pending entries whose mutant survived to `survivors`, drop
+ *                    those whose mutant was killed (or is triaged already), keep the rest
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FOLDER_NAMES, incrementalFileOf } from './folders.mjs';
+import { keyOf } from './mutant-key.mjs';
+import { adoptInto, countFates, matchPending } from './pending.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TRIAGE_FILE = 'test/mutation/triage.json';
@@ -32,7 +38,7 @@ export const triageFileOf = (folder) => `test/mutation/triage-${folder}.json`;
 export const TRIAGE_FILES = [TRIAGE_FILE, ...FOLDER_NAMES.map(triageFileOf)];
 const readEntries = (files, key) =>
   files.flatMap((f) => {
-    const file = f.startsWith('/') ? f : join(ROOT, f);
+    const file = resolve(ROOT, f);
     return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8'))[key] ?? []).map((e) => ({ ...e, source: f })) : [];
   });
 export const CLASSES = ['equivalent', 'legal', 'gap'];
@@ -47,9 +53,6 @@ export function originalText(source, location) {
   parts.push(lines[end.line - 1].slice(0, end.column - 1));
   return parts.join('\n');
 }
-
-const squash = (text) => text.replace(/\s+/g, ' ').trim();
-const keyOf = (m) => [m.file, m.mutator, squash(m.replacement ?? ''), squash(m.original)].join('|');
 
 /** Every mutant of a Stryker report as { file, line, mutator, replacement, original, status }. */
 export function mutantsOf(report) {
@@ -108,15 +111,36 @@ export function matchTriage(mutants, entries) {
   return { survivors, stale: entries.filter((e) => !used.has(e)) };
 }
 
-/** The triage entries of the committed triage files, checked for a known class and its field. */
-export function readTriage(files = TRIAGE_FILES) {
-  const entries = readEntries([files].flat(), 'survivors');
+/** `entries`, checked for a known class and its field. */
+function checked(entries) {
   for (const e of entries) {
     if (!CLASSES.includes(e.class)) throw new Error(`${e.source}: ${e.file}:${e.line}: class "${e.class}" is not one of ${CLASSES.join(', ')}`);
     if (e.class === 'legal' && !e.spec) throw new Error(`${e.source}: ${e.file}:${e.line}: a legal survivor quotes the spec sentence that allows it ("spec")`);
     if (!e.why) throw new Error(`${e.source}: ${e.file}:${e.line}: says why ("why")`);
   }
-  return entries.map(({ source, ...e }) => e);
+  return entries;
+}
+
+/** The triage entries of the committed triage files, checked for a known class and its field. */
+export function readTriage(files = TRIAGE_FILES) {
+  return checked(readEntries([files].flat(), 'survivors')).map(({ source, ...e }) => e);
+}
+
+/** The triage written ahead (`pending`) of the committed triage files, checked alike; each keeps its `source` file. */
+export function readPending(files = TRIAGE_FILES) {
+  return checked(readEntries([files].flat(), 'pending'));
+}
+
+/**
+ * The survivors of `mutants` with their triage: a `survivors` entry (matchTriage), else
+ * the pending entry of the survivor's own line (marked `pending: true`); the `survivors`
+ * entries no survivor matched (stale) and the fate of each pending entry (pending.mjs).
+ */
+export function triageOf(mutants, entries, pending = []) {
+  const { survivors, stale } = matchTriage(mutants, entries);
+  const others = mutants.filter((m) => m.status !== 'Survived' && m.status !== 'NoCoverage');
+  const matched = matchPending([...survivors, ...others], pending);
+  return { survivors: matched.mutants.slice(0, survivors.length), stale, fates: matched.fates };
 }
 
 /** The gaps a new test closed: survivors of an earlier run that are killed now (kept for the record). */
@@ -127,12 +151,13 @@ export function readClosed(files = TRIAGE_FILES) {
 const pct = (x) => (x === null ? '  n/a' : `${x.toFixed(1).padStart(5)}%`);
 
 /** Prints a line per folder and the untriaged count; returns the number of untriaged survivors. */
-export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = false, write = (s) => process.stdout.write(s), fileOf = incrementalFileOf } = {}) {
-  const entries = readTriage();
+export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = false, write = (s) => process.stdout.write(s), fileOf = incrementalFileOf, triageFiles = TRIAGE_FILES } = {}) {
+  const entries = readTriage(triageFiles);
+  const pending = readPending(triageFiles);
   const all = [];
   const rows = [];
   for (const folder of folders) {
-    const file = join(ROOT, fileOf(folder));
+    const file = resolve(ROOT, fileOf(folder));
     if (!existsSync(file)) {
       rows.push(`${folder.padEnd(9)} not run (no ${fileOf(folder)})`);
       continue;
@@ -145,7 +170,7 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
         `${String(s.survived).padStart(9)}${String(s.noCoverage).padStart(7)}${String(s.errors).padStart(7)}  ${pct(s.score)}`,
     );
   }
-  const { survivors, stale } = matchTriage(all, entries);
+  const { survivors, stale, fates } = triageOf(all, entries, pending);
   const untriaged = survivors.filter((m) => !m.triage);
   const byClass = Object.fromEntries(CLASSES.map((c) => [c, survivors.filter((m) => m.triage?.class === c).length]));
   const total = scoreOf(all);
@@ -157,8 +182,15 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
   write(`${'all'.padEnd(9)}${String(total.mutants).padStart(8)}${String(total.ignored).padStart(8)}${String(total.killed).padStart(8)}${String(total.timeout).padStart(8)}${String(total.survived).padStart(9)}${String(total.noCoverage).padStart(7)}${String(total.errors).padStart(7)}  ${pct(total.score)}\n`);
   const openGaps = survivors.filter((m) => m.triage?.class === 'gap' && (!m.triage.test || m.triage.test === 'open')).length;
   write(`survivors: ${survivors.length}; triaged ${survivors.length - untriaged.length} (equivalent ${byClass.equivalent}, legal ${byClass.legal}, gap ${byClass.gap}: ${byClass.gap - openGaps} with a new test, ${openGaps} open); untriaged ${untriaged.length}\n`);
+  if (pending.length) {
+    const n = countFates(fates);
+    write(
+      `triage written ahead (pending): ${pending.length} entries: ${n.survived} triage a survivor, ${n.killed} name a killed mutant, ${n.duplicate} a survivor triaged already` +
+        ` (--adopt-pending moves the first, drops the others), ${n.waiting} wait for their mutant's run\n`,
+    );
+  }
   write(`score without equivalent and legal survivors: ${pct(realValid ? (100 * detected) / realValid : null)}\n`);
-  const closed = readClosed();
+  const closed = readClosed(triageFiles);
   if (closed.length) write(`gaps closed by new tests (survivors of an earlier run, killed now): ${closed.length} (${[...new Set(closed.map((c) => c.test))].join(', ')})\n`);
   if (stale.length) write(`stale triage entries (match no survivor): ${stale.length}\n`);
   if (list) for (const m of untriaged) write(`  ${m.file}:${m.line} ${m.mutator} ${JSON.stringify(m.original)} -> ${JSON.stringify(m.replacement)}\n`);
@@ -169,8 +201,27 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
   return untriaged.length;
 }
 
+/**
+ * `--adopt-pending`: each triage file's pending entries whose mutant survived (in the
+ * folders' results) moved to its `survivors`, those killed or triaged already dropped,
+ * the rest kept. Prints a line per file it rewrote.
+ */
+export function adoptPending({ files = TRIAGE_FILES, write = (s) => process.stdout.write(s), fileOf = incrementalFileOf } = {}) {
+  const all = FOLDER_NAMES.map((f) => resolve(ROOT, fileOf(f))).filter(existsSync).flatMap((f) => mutantsOf(JSON.parse(readFileSync(f, 'utf8'))));
+  const { fates } = triageOf(all, readTriage(files), readPending(files));
+  for (const f of files) {
+    const path = resolve(ROOT, f);
+    const mine = fates.filter((x) => x.entry.source === f);
+    if (!mine.length) continue;
+    writeFileSync(path, `${JSON.stringify(adoptInto(JSON.parse(readFileSync(path, 'utf8')), mine), null, 2)}\n`);
+    const n = countFates(mine);
+    write(`${f}: ${n.survived} pending entries moved to survivors, ${n.killed + n.duplicate} dropped (${n.killed} killed, ${n.duplicate} triaged already), ${n.waiting} still pending\n`);
+  }
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = new Set(process.argv.slice(2));
+  if (args.has('--adopt-pending')) adoptPending();
   const untriaged = printSummary({ list: args.has('--list'), stubs: args.has('--stubs') });
   if (args.has('--strict') && untriaged > 0) process.exitCode = 1;
 }

@@ -30,7 +30,10 @@
  * fan-out order and latency, delayed answers; its seed is printed, LOCKCONF_JITTER_SEED
  * replays it) must be judged conformant like the plain mock, and since the lanes
  * outnumber the cores every conforming entry is judged under load; the matrix prints how
- * many were judged beside another run, and fails if none was.
+ * many were judged beside another run, and fails if none was. A judgement that rests on
+ * time (a delivery not arriving within the lanes' 3 s wait, a test timeout, any miss) is
+ * confirmed by a run at full strictness before it counts (confirm.ts); so is collateral
+ * resting on time that the last matrix (or matrix-hints.json) did not see for that fault.
  *
  * LOCKCONF_MATRIX_FAULTS=name,name, a generated fault (ID@dim=value), a requirement ID
  * (its generated faults) or an area (webhook-registration, "Event payloads")
@@ -43,6 +46,7 @@ import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { JITTER_SEED } from './matrix.js';
 import { formatTable } from './matrix-report.js';
+import { describeConfirmation } from './confirm.js';
 import { HINTS, MAX_COLLATERAL, cascades as cascadesOf, runSession } from './matrix-session.js';
 
 
@@ -59,10 +63,10 @@ describe('self-verification', () => {
       pack: process.env.LOCKCONF_MATRIX_PACK !== '0',
       variants: process.env.LOCKCONF_MATRIX_VARIANTS === 'full' ? 'full' : 'touched',
       onOutcome: (o) => process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)` +
-        `${o.collateral.length ? ` collateral: ${o.collateral.join(', ')}` : ''}${o.blocked.length ? ` [${o.blocked.length} blocked]` : ''}\n`),
+        `${o.collateral.length ? ` collateral: ${o.collateral.join(', ')}` : ''}${o.blocked.length ? ` [${o.blocked.length} blocked]` : ''}${describeConfirmation(o.confirmed)}\n`),
     });
     if (!selection && process.env.LOCKCONF_MATRIX_WRITE_HINTS === '1') {
-      const hints = { note: 'Written by the self-verification matrix (LOCKCONF_MATRIX_WRITE_HINTS=1): the entries to start alone, those to keep apart, and how long each run took.', alone: summary.alone, apart: summary.apart, rows: summary.rows.map((r) => ({ name: r.name, durationMs: r.durationMs })) };
+      const hints = { note: 'Written by the self-verification matrix (LOCKCONF_MATRIX_WRITE_HINTS=1): the entries to start alone, those to keep apart, how long each run took, and the collateral of each fault (collateral resting on time beyond it is confirmed: confirm.ts).', alone: summary.alone, apart: summary.apart, rows: summary.rows.map((r) => ({ name: r.name, durationMs: r.durationMs, ...(r.collateral.length ? { collateral: r.collateral } : {}) })) };
       await writeFile(HINTS, `${JSON.stringify(hints, null, 1)}\n`);
     }
     process.stdout.write('\n' + formatTable(summary) + '\n');

@@ -17,6 +17,7 @@
 import { conformanceCommand } from '../../harness/commands/conformance.js';
 import { setVitestOverrides } from '../../harness/commands/vitest-project.js';
 import type { MockOptions } from '../../mock/context.js';
+import { CONFIRM_QUIET_WINDOW_MS, CONFIRM_TEST_TIMEOUT_MS, CONFIRM_TIMEOUT_SCALE } from './confirm.js';
 
 export interface LaneRequest {
   id: number;
@@ -24,6 +25,11 @@ export interface LaneRequest {
   seed: number;
   only?: string[];
   mockOptions: MockOptions;
+  /**
+   * Run at the harness's own strictness: the default delivery wait (the lane's shortened one
+   * unset), longer test timeouts and quiet windows, to confirm a judgement that rested on time (confirm.ts).
+   */
+  fullWait?: boolean;
 }
 
 export interface LaneAnswer {
@@ -52,6 +58,12 @@ export async function carryOut(
 ): Promise<LaneAnswer> {
   restoreEnv(process.env, baseline);
   process.env.LOCKCONF_MOCK_OPTIONS = JSON.stringify(req.mockOptions);
+  if (req.fullWait) {
+    delete process.env.LOCKCONF_DELIVERY_WAIT_MS;
+    process.env.LOCKCONF_QUIET_WINDOW_MS = String(CONFIRM_QUIET_WINDOW_MS);
+    process.env.LOCKCONF_TEST_TIMEOUT_SCALE = String(CONFIRM_TIMEOUT_SCALE);
+    setVitestOverrides({ ...LANE_VITEST_OPTIONS, testTimeout: CONFIRM_TEST_TIMEOUT_MS });
+  }
   const started = Date.now();
   const cpu = process.cpuUsage();
   let exitCode: number;
@@ -60,6 +72,8 @@ export async function carryOut(
   } catch (err) {
     log(`lockconf: ${err instanceof Error ? err.message : String(err)}`);
     exitCode = 2;
+  } finally {
+    if (req.fullWait) setVitestOverrides(LANE_VITEST_OPTIONS);
   }
   const used = process.cpuUsage(cpu);
   return { id: req.id, exitCode, durationMs: Date.now() - started, cpuMs: Math.round((used.user + used.system) / 1000) };

@@ -6,6 +6,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { prebuiltStart, type NodeStart } from '../support/prebuilt.js';
+import { MATRIX_DELIVERY_WAIT_MS } from './confirm.js';
 import { LANE_ARG, type LaneAnswer, type LaneRequest } from './lane.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -34,7 +35,8 @@ export function laneEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST') && k !== 'NODE_ENV' && k !== 'TEST') out[k] = v;
   }
   // The mock delivers within milliseconds: a fault that sends nothing matching is judged after 3 s, not 15.
-  out.LOCKCONF_DELIVERY_WAIT_MS = '3000';
+  // A judgement that rests on this wait is confirmed at the full one before it counts (confirm.ts).
+  out.LOCKCONF_DELIVERY_WAIT_MS = String(MATRIX_DELIVERY_WAIT_MS);
   out.NO_COLOR = '1';
   return out;
 }

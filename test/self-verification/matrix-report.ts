@@ -3,6 +3,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import escapeHtml from 'escape-html';
 import { NOT_CAUGHT_IN, type MatrixOutcome } from './matrix.js';
+import type { Confirmation } from './matrix-types.js';
+import { describeConfirmation } from './confirm.js';
 
 export interface MatrixSummary {
   generatedAt: string;
@@ -42,6 +44,8 @@ export interface MatrixSummary {
    * single-rule fault should fail its own requirement and block, not fail, what rests on it.
    */
   collateral: { max: number; mean: number; faultsWithAny: number; worst: string | null };
+  /** Judgements that rested on time and were confirmed by a run at full strictness, and how many of those it overturned (confirm.ts). */
+  confirmations: { confirmed: number; overturned: number };
   rows: Array<{
     name: string;
     kind: string;
@@ -63,6 +67,8 @@ export interface MatrixSummary {
     run: string;
     sharedWith: string[];
     rerunAlone: string | null;
+    /** Set when the first run's judgement rested on time and a run at full strictness judged the entry (confirm.ts). */
+    confirmed?: Confirmation;
   }>;
 }
 
@@ -115,6 +121,7 @@ export function summarise(
       faultsWithAny: sizes.filter((n) => n > 0).length,
       worst: max > 0 ? judged[sizes.indexOf(max)]!.entry.name : null,
     },
+    confirmations: { confirmed: outcomes.filter((o) => o.confirmed).length, overturned: outcomes.filter((o) => o.confirmed?.overturned).length },
     rows: outcomes.map((o) => ({
       name: o.entry.name,
       kind: o.entry.kind,
@@ -132,6 +139,7 @@ export function summarise(
       run: o.run,
       sharedWith: o.sharedWith,
       rerunAlone: o.rerunAlone ?? null,
+      ...(o.confirmed ? { confirmed: o.confirmed } : {}),
     })),
   };
 }
@@ -178,13 +186,15 @@ export interface EarlierMatrix {
   /** Fault → the faults it must not share a run with (MatrixSummary.apart). */
   apart: Map<string, Set<string>>;
   durationMs: Map<string, number>;
+  /** Entry → the collateral the earlier matrix judged for it (confirm.ts: only other collateral resting on time is confirmed). */
+  collateral: Map<string, Set<string>>;
   /** A report from before `apart`: its `alone` also holds the faults a neighbour hid (start from the hints instead). */
   beforeApart: boolean;
 }
 
 /** The earlier matrix report at `jsonPath` (nothing learned when there is none or it cannot be read). */
 export async function readEarlier(jsonPath: string): Promise<EarlierMatrix> {
-  const earlier: EarlierMatrix = { alone: new Set(), apart: new Map(), durationMs: new Map(), beforeApart: false };
+  const earlier: EarlierMatrix = { alone: new Set(), apart: new Map(), durationMs: new Map(), collateral: new Map(), beforeApart: false };
   try {
     const previous = JSON.parse(await readFile(jsonPath, 'utf8')) as Partial<MatrixSummary>;
     earlier.beforeApart = Array.isArray(previous.alone) && previous.apart === undefined;
@@ -195,6 +205,9 @@ export async function readEarlier(jsonPath: string): Promise<EarlierMatrix> {
     }
     for (const row of Array.isArray(previous.rows) ? previous.rows : []) {
       if (typeof row?.name === 'string' && typeof row.durationMs === 'number') earlier.durationMs.set(row.name, row.durationMs);
+      if (typeof row?.name === 'string' && Array.isArray(row.collateral) && row.collateral.length > 0) {
+        earlier.collateral.set(row.name, new Set(row.collateral.filter((id): id is string => typeof id === 'string')));
+      }
     }
   } catch {
     /* no earlier matrix: nothing learned */
@@ -210,6 +223,7 @@ export function formatTable(summary: MatrixSummary): string {
       `collateral failures per fault: max ${summary.collateral.max}${summary.collateral.worst ? ` (${summary.collateral.worst})` : ''}, mean ${summary.collateral.mean}, ${summary.collateral.faultsWithAny} fault(s) with any, ` +
       `${(summary.wallTimeMs / 1000).toFixed(1)} s wall time${summary.cpuTimeMs !== null ? ` (${(summary.cpuTimeMs / 1000).toFixed(0)} s of CPU)` : ''} for ${summary.rows.length} entries in ${summary.runs} runs ` +
       `(${summary.concurrency} at a time${summary.packed ? ', faults sharing runs' : ''}), seed ${summary.seed}, scope ${summary.scope}` +
+      (summary.confirmations?.confirmed ? `, ${summary.confirmations.confirmed} judgement(s) resting on time confirmed at full strictness (${summary.confirmations.overturned} overturned)` : '') +
       (summary.filter ? `, faults selected by LOCKCONF_MATRIX_FAULTS=${summary.filter}` : ''),
     '',
     `${'entry'.padEnd(30)} ${'expected'.padEnd(30)} ${'verdict'.padEnd(15)} result`,
@@ -218,7 +232,7 @@ export function formatTable(summary: MatrixSummary): string {
     lines.push(
       `${row.name.padEnd(30)} ${(row.expectedRequirement ?? 'nothing failed').padEnd(30)} ${String(row.verdict).padEnd(15)} ${row.ok ? 'ok' : 'MISSED'}: ${row.why}` +
         (row.sharedWith.length ? ` [${row.run}]` : '') + (row.rerunAlone ? ' [ran alone after a shared run]' : '') +
-        (row.blocked ? ` [${row.blocked} blocked]` : ''),
+        (row.blocked ? ` [${row.blocked} blocked]` : '') + describeConfirmation(row.confirmed),
     );
     if (row.collateral.length) lines.push(`${''.padEnd(30)} collateral: ${row.collateral.join(', ')}`);
   }
@@ -232,7 +246,7 @@ export function renderHtml(summary: MatrixSummary): string {
       `<td>${escapeHtml(String(r.verdict))}</td><td>${r.failed.map((id) => `<code>${escapeHtml(id)}</code>`).join(' ')}` +
       `${r.warned.map((id) => ` <code class="warn">${escapeHtml(id)}</code>`).join('')}</td>` +
       `<td>${r.collateral.map((id) => `<code>${escapeHtml(id)}</code>`).join(' ')}</td><td>${r.blocked || ''}</td>` +
-      `<td>${r.ok ? '✔' : '✘'} ${escapeHtml(r.why)}</td><td>${(r.durationMs / 1000).toFixed(1)} s</td>` +
+      `<td>${r.ok ? '✔' : '✘'} ${escapeHtml(r.why + describeConfirmation(r.confirmed))}</td><td>${(r.durationMs / 1000).toFixed(1)} s</td>` +
       `<td>${escapeHtml(r.sharedWith.length ? `${r.run} (with ${r.sharedWith.join(', ')})` : r.rerunAlone ? `alone: ${r.rerunAlone}` : 'alone')}</td></tr>`)
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>lockconf self-verification</title>

@@ -79,6 +79,11 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const fromReport = existsSync(REPORT) ? await readEarlier(REPORT) : null;
   const earlier = fromReport && !fromReport.beforeApart ? fromReport : await readEarlier(HINTS);
   const alone = earlier.alone;
+  // The collateral earlier matrices judged, the whole matrix's, the hints' and the last selection's: what rests on time beyond it is confirmed (confirm.ts).
+  const knownCollateral = new Map<string, Set<string>>();
+  for (const source of [earlier, await readEarlier(HINTS), await readEarlier(SELECTION_REPORT)]) {
+    for (const [name, ids] of source.collateral) knownCollateral.set(name, new Set([...(knownCollateral.get(name) ?? []), ...ids]));
+  }
   let entries = planMatrix({ scope: opts.scope, alone, generated, variants: opts.variants ?? 'full', ...(faults ? { faults } : {}) });
   if (opts.shard) entries = shardEntries(entries, opts.shard.index, opts.shard.count);
   const outDir = await mkdtemp(join(tmpdir(), 'lockconf-matrix-'));
@@ -95,6 +100,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
     alone,
     apart: earlier.apart,
     earlierMs: earlier.durationMs,
+    knownCollateral,
     onRun: (r) => {
       runs++;
       cpuTimeMs = r.cpuMs === null || cpuTimeMs === null ? null : cpuTimeMs + r.cpuMs;

@@ -11,73 +11,17 @@ import { join, resolve } from 'node:path';
 import { CATALOG, requirement } from '../../harness/catalog/index.js';
 import type { Area } from '../../harness/catalog/requirement.js';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../../mock/faults.js';
-import type { MockOptions } from '../../mock/context.js';
 import { scanSuites } from '../../harness/run/selection.js';
 import { packRuns, single, spillOver, splitRun, startOrder, suspectedHiders, type MatrixRun } from './packing.js';
 import { LanePool } from './lanes.js';
+import { currentLoad, unsafeJudgement } from './confirm.js';
+import { DEFAULT_DELIVERY_WAIT_MS } from '../../harness/run/weakening.js';
 import { generatedFaults, selectGenerated, type GeneratedFault } from './slice-faults.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/**
- * `scope-check`: a fault run again with every suite (no --only), one per spec area, to show
- * that scoping a fault to its own area's suites changes nothing in the judgement.
- */
-export type EntryKind = 'conforming' | 'variant' | 'fault' | 'scope-check';
-
-export interface MatrixEntry {
-  name: string;
-  kind: EntryKind;
-  description: string;
-  mockOptions: MockOptions;
-  /** For faults: the requirement the fault breaks. */
-  requirement?: string;
-  /** Requirement IDs to run (--only); undefined runs everything. */
-  only?: string[];
-}
-
-export interface RequirementResult {
-  id: string;
-  level: string;
-  status: 'passed' | 'failed' | 'warned' | 'not-tested' | 'informational' | 'blocked';
-  reason?: string;
-  blockedBy?: string[];
-}
-
-export interface MatrixOutcome {
-  entry: MatrixEntry;
-  verdict: string | null;
-  failed: string[];
-  warned: string[];
-  notTestedMust: string[];
-  /**
-   * For a fault: the OTHER requirements the run failed or warned (not the fault's own, not
-   * those of the faults it shared the run with): what one bug costs beyond its own row.
-   */
-  collateral: string[];
-  /** Requirements the run reported blocked (a prerequisite failed: harness/run/prerequisite.ts). */
-  blocked: string[];
-  /** Did the entry get the judgement it should? */
-  ok: boolean;
-  why: string;
-  durationMs: number;
-  /** CPU time the lane spent on the run that judged the entry (null when not known). */
-  cpuMs?: number | null;
-  exitCode: number | null;
-  /** The run that judged the entry (its own, or a shared one: packing.ts). */
-  run: string;
-  /** The other faults switched on in that run. */
-  sharedWith: string[];
-  /** Set when a shared run could not judge the entry and it ran again (alone or in a smaller run): why. */
-  rerunAlone?: string;
-  /** When a shared run did not catch the entry and it ran again alone: the faults of that run that may have hidden it (packing.ts suspectedHiders). */
-  hiddenBy?: string[];
-  /**
-   * The most other runs in flight at once while the run that judged the entry ran (the lanes
-   * outnumber the cores): the conforming entries' verdicts were reached under that load.
-   */
-  alongside?: number;
-}
+import type { Confirmation, MatrixEntry, MatrixOutcome, RequirementResult } from './matrix-types.js';
+export type { EntryKind, MatrixEntry, MatrixOutcome, RequirementResult } from './matrix-types.js';
 
 /**
  * The seed of the jitter variant's delays (LOCKCONF_JITTER_SEED replays a round; each round
@@ -214,6 +158,10 @@ export function planMatrix(opts: {
 export { generatedFaults };
 
 type Report = { verdict: string; requirements: RequirementResult[]; selection?: { weakenedBy?: unknown[] } };
+/** What one run of the matrix left: its report (null: it wrote none), time, CPU time, exit code. */
+export type RunResult = { report: Report | null; durationMs: number; cpuMs: number | null; exitCode: number | null };
+/** Carries out one run: `fullWait`, at the harness's own strictness (confirm.ts). Tests give runMatrix their own. */
+export type RunCarrier = (run: MatrixRun<MatrixEntry>, outDir: string, seed: number, fullWait: boolean) => Promise<RunResult>;
 
 /**
  * Judge one run's conformance.json against what the entry should get. A clean run of a
@@ -270,9 +218,9 @@ export function defaultConcurrency(cores = availableParallelism(), memoryBytes =
 }
 
 /** One conformance run in a lane (lane.ts), against an embedded mock built with the run's options. */
-async function runInLane(pool: LanePool, run: MatrixRun<MatrixEntry>, outDir: string, seed: number): Promise<{ report: Report | null; durationMs: number; cpuMs: number | null; exitCode: number | null }> {
+async function runInLane(pool: LanePool, run: MatrixRun<MatrixEntry>, outDir: string, seed: number, fullWait = false): Promise<RunResult> {
   await mkdir(outDir, { recursive: true });
-  const { exitCode, durationMs, cpuMs, stderr } = await pool.run({ outDir, seed, mockOptions: run.mockOptions, ...(run.only ? { only: run.only } : {}) });
+  const { exitCode, durationMs, cpuMs, stderr } = await pool.run({ outDir, seed, mockOptions: run.mockOptions, ...(run.only ? { only: run.only } : {}), ...(fullWait ? { fullWait } : {}) });
   if (exitCode === 2 || exitCode === null) process.stderr.write(`[${run.name}] run could not be carried out:\n${stderr}\n`);
   let report: Report | null = null;
   try {
@@ -318,11 +266,16 @@ export async function runMatrix(
     onOutcome?: (o: MatrixOutcome) => void;
     /** Each run as it ends: its name, how many entries it carried, how long it took, the CPU time its lane spent. */
     onRun?: (r: { name: string; entries: number; durationMs: number; cpuMs: number | null }) => void;
+    /** Entry → the collateral an earlier matrix judged for it: collateral resting on time outside it is confirmed (confirm.ts). */
+    knownCollateral?: ReadonlyMap<string, ReadonlySet<string>>;
+    /** How a run is carried out (default: in a lane of the pool). */
+    carry?: RunCarrier;
   },
 ): Promise<MatrixOutcome[]> {
   const index = new Map(entries.map((e, i) => [e, i]));
   const outcomes: MatrixOutcome[] = new Array(entries.length);
-  const queue: Array<{ run: MatrixRun<MatrixEntry>; retryOf?: string; hiddenBy?: string[] }> = startOrder(packRuns(entries, {
+  type Confirming = Pick<Confirmation, 'restedOn' | 'firstWhy'> & { first: { ok: boolean; collateral: string[] } };
+  const queue: Array<{ run: MatrixRun<MatrixEntry>; retryOf?: string; hiddenBy?: string[]; confirming?: Confirming }> = startOrder(packRuns(entries, {
     maxPerRun: opts.pack === false ? 1 : undefined,
     areaOf: (id) => requirement(id).area,
     ...(opts.alone ? { alone: opts.alone } : {}),
@@ -338,17 +291,19 @@ export async function runMatrix(
   /** The runs in flight, each with the most other runs seen in flight beside it. */
   const inFlight = new Set<{ alongside: number }>();
   const pool = new LanePool(opts.concurrency ?? defaultConcurrency());
+  const carry: RunCarrier = opts.carry ?? ((run, outDir, seed, fullWait) => runInLane(pool, run, outDir, seed, fullWait));
   await new Promise<void>((resolveAll, rejectAll) => {
     const pump = () => {
       if (queue.length === 0 && running === 0) return resolveAll();
       while (running < pool.size && queue.length > 0) {
-        const { run, retryOf, hiddenBy } = queue.shift()!;
+        const { run, retryOf, hiddenBy, confirming } = queue.shift()!;
+        const load = confirming ? currentLoad() : 0;
         running++;
-        const load = { alongside: inFlight.size };
+        const beside = { alongside: inFlight.size };
         for (const other of inFlight) other.alongside = Math.max(other.alongside, inFlight.size);
-        inFlight.add(load);
-        runInLane(pool, run, join(opts.outDir, 'runs', run.name), opts.seed)
-          .finally(() => inFlight.delete(load))
+        inFlight.add(beside);
+        carry(run, join(opts.outDir, 'runs', confirming ? `${run.name}-confirmed` : run.name), opts.seed, !!confirming)
+          .finally(() => inFlight.delete(beside))
           .then(({ report, durationMs, cpuMs, exitCode }) => {
             opts.onRun?.({ name: run.name, entries: run.entries.length, durationMs, cpuMs });
             const judged = run.entries.map((entry) => ({
@@ -368,6 +323,13 @@ export async function runMatrix(
                 queue.unshift({ run: single(j.entry), retryOf: `${NOT_CAUGHT_IN} ${run.name} (${j.why})`, hiddenBy: suspectedHiders(run, j.entry, report, (e) => judged.some((x) => x.entry === e && x.ok)) });
                 continue;
               }
+              // A judgement that rests on time is not final: the entry runs again at full strictness (confirm.ts).
+              const restedOn = confirming || shared ? [] : unsafeJudgement(j.entry, j, report, opts.knownCollateral?.get(j.entry.name));
+              if (restedOn.length > 0) {
+                const firstWhy = `${j.why}${j.collateral.length ? `; collateral ${j.collateral.join(', ')}` : ''}`;
+                queue.unshift({ run, ...(retryOf ? { retryOf } : {}), ...(hiddenBy ? { hiddenBy } : {}), confirming: { restedOn, firstWhy, first: { ok: j.ok, collateral: j.collateral } } });
+                continue;
+              }
               settle({
                 ...j,
                 durationMs,
@@ -377,7 +339,14 @@ export async function runMatrix(
                 sharedWith: run.entries.filter((e) => e !== j.entry).map((e) => e.name),
                 ...(retryOf ? { rerunAlone: retryOf } : {}),
                 ...(hiddenBy ? { hiddenBy } : {}),
-                alongside: load.alongside,
+                alongside: beside.alongside,
+                ...(confirming ? { confirmed: {
+                  restedOn: confirming.restedOn,
+                  firstWhy: confirming.firstWhy,
+                  waitMs: DEFAULT_DELIVERY_WAIT_MS,
+                  load,
+                  overturned: confirming.first.ok !== j.ok || confirming.first.collateral.join() !== j.collateral.join(),
+                } } : {}),
               });
             }
           })

@@ -13,6 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import { formatTable } from './matrix-report.js';
+import { describeConfirmation } from './confirm.js';
 import { MAX_COLLATERAL, cascades, generatedFigures, runSession } from './matrix-session.js';
 
 function usage(message: string): never {
@@ -65,7 +66,7 @@ async function main(): Promise<number> {
       ...(shard ? { shard } : {}),
       ...(concurrency ? { concurrency } : {}),
       onOutcome: (o) => {
-        if (!values.quiet || !o.ok) process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
+        if (!values.quiet || !o.ok) process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)${describeConfirmation(o.confirmed)}\n`);
       },
     });
   } catch (err) {
@@ -82,6 +83,7 @@ async function main(): Promise<number> {
     `  generated slice faults: ${gen.faults} over ${gen.requirements} requirements, ${gen.caught} caught, ${gen.faults - gen.caught} missed`,
     `  catalogued faults: ${summary.faults - gen.faults}, ${summary.faultsCaught - gen.caught} caught`,
     `  conforming mock and ${summary.variants} variants: ${summary.falseFailures} false failures; scope checks ${summary.scopeChecksAgreeing}/${summary.scopeChecks} agree`,
+    `  resting on time: ${summary.confirmations.confirmed} judgement(s) confirmed by a run at full strictness, ${summary.confirmations.overturned} overturned (confirm.ts)`,
     `  collateral: at most ${summary.collateral.max} other requirements failed by one fault${summary.collateral.worst ? ` (${summary.collateral.worst})` : ''}, mean ${summary.collateral.mean}; ${excess.length} over ${MAX_COLLATERAL}`,
     `  time: ${(wallTimeMs / 1000).toFixed(1)} s wall${summary.cpuTimeMs !== null ? `, ${(summary.cpuTimeMs / 1000).toFixed(0)} s CPU` : ''}, ${summary.runs} runs, ${summary.concurrency} at a time, seed ${summary.seed}`,
     ...missed.map((o) => `  MISSED ${o.entry.name}: ${o.why}`),

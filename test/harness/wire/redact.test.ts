@@ -91,3 +91,76 @@ describe('Redactor', () => {
     );
   });
 });
+
+/**
+ * The replacement the redactor made before it scanned the text itself: one regex of every
+ * form of every secret (longest first), then unknown JWTs, then auth-header credentials.
+ * redact() must answer exactly as it did, whatever the secrets and the text.
+ */
+function oneRegexRedact(secrets: ReadonlyArray<readonly [string, 'access_token' | 'code']>, text: string): string {
+  const r = new Redactor();
+  for (const [value, kind] of secrets) r.add(value, kind);
+  const forms = new Map<string, string>();
+  for (const [value] of secrets) {
+    if (value.length < 4) continue;
+    const b64 = Buffer.from(value, 'utf8').toString('base64');
+    const all = [value, encodeURIComponent(value), new URLSearchParams([['', value]]).toString().slice(1), JSON.stringify(value).slice(1, -1), b64, b64.replace(/=+$/, ''), Buffer.from(value, 'utf8').toString('base64url')];
+    for (const f of all) if (f.length >= 4 && !forms.has(f)) forms.set(f, r.label(value));
+  }
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const known = [...forms.keys()].sort((a, b) => b.length - a.length).map(escape);
+  const jwt = 'eyJ[A-Za-z0-9_-]{2,}\\.eyJ[A-Za-z0-9_-]{2,}\\.[A-Za-z0-9_-]*';
+  const auth = '\\b(Basic|Bearer)(\\s+)([A-Za-z0-9+/=._~-]{4,})';
+  return text.replace(new RegExp([...known, jwt, auth].join('|'), 'g'), (match: string, scheme?: string, space?: string, credential?: string) =>
+    credential !== undefined ? `${scheme}${space}${forms.get(credential) ?? r.label(credential)}` : (forms.get(match) ?? r.label(match)));
+}
+
+describe('Redactor, against the one-regex replacement it replaced', () => {
+  test('property: the same text out for any secrets and any text built from their pieces, JWTs and auth headers', () => {
+    const piece = fc.constantFrom('eyJ', 'eyJhb', 'eyJab.eyJcd.ef', 'eyJab.eyJ', '.', '-', '_', 'ab', 'abcd', 'abcdef', 'YWJj', '%2F', '/', '+', '=', ' ',
+      'Basic', 'Bearer', 'Bearer abcd', 'Basic YWJjZA==', ' Bearer eyJab.eyJcd.ef', '  ', 'x', 'é', '\n', '"');
+    const secret = fc.array(piece, { minLength: 1, maxLength: 6 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(secret, fc.constantFrom('access_token' as const, 'code' as const)), { maxLength: 6 }),
+        fc.array(fc.oneof(piece, secret), { maxLength: 40 }),
+        (secrets, parts) => {
+          const r = new Redactor();
+          for (const [value, kind] of secrets) r.add(value, kind);
+          // Secrets as they are and in their forms, among the pieces.
+          const text = [...parts, ...secrets.flatMap(([s]) => [s, encodeURIComponent(s), Buffer.from(s).toString('base64')])].join('');
+          expect(r.redact(text)).toBe(oneRegexRedact(secrets, text));
+          expect(r.redact(parts.join(''))).toBe(oneRegexRedact(secrets, parts.join('')));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  test('a secret added after a redaction is replaced from then on; one added before keeps its label', () => {
+    const r = new Redactor();
+    r.add('first-secret', 'code');
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJl';
+    const text = `first-secret later-secret Bearer later-secret ${jwt}`;
+    expect(r.redact(text)).toBe(oneRegexRedact([['first-secret', 'code']], text));
+    r.add('later-secret', 'access_token');
+    expect(r.redact(text)).toBe(oneRegexRedact([['first-secret', 'code'], ['later-secret', 'access_token']], text));
+    expect(r.redact(text)).toBe(`‹code#${hash6('first-secret')}› ‹access_token#${hash6('later-secret')}› Bearer ‹access_token#${hash6('later-secret')}› ‹jwt#${hash6(jwt)}›`);
+  });
+
+  test('edge cases: a form two secrets share, a credential or JWT that begins inside a replaced secret', () => {
+    const cases: Array<[Array<[string, 'access_token' | 'code']>, string]> = [
+      [[['abcd/', 'code'], ['abcd%2F', 'access_token']], 'abcd%2F abcd/ abcd%2F'],
+      [[['x Bear', 'code']], 'x Bearer abcdef and Basic YWJjZA== then Bearer zzzz'],
+      [[['x Bea', 'code']], 'x Bearer abcdef and Basic YWJjZA== then Bearer zzzz'],
+      [[['k eyJab.e', 'code']], 'k eyJab.eyJcd.ef then eyJgh.eyJij.kl and Bearer qqqq'],
+      [[['k ey', 'code']], 'k eyJab.eyJcd.ef then eyJgh.eyJij.kl and Bearer qqqq'],
+      [[['tok Basic', 'code']], 'tok Basic YWJjZA== x Basic YWJjZA=='],
+    ];
+    for (const [secrets, text] of cases) {
+      const r = new Redactor();
+      for (const [value, kind] of secrets) r.add(value, kind);
+      expect(r.redact(text), text).toBe(oneRegexRedact(secrets, text));
+    }
+  });
+});
