@@ -10,7 +10,9 @@
  * Once that mutant has run, the entry's fate is
  *   survived   the entry triages it (triage.mjs counts it as triaged, and
  *              `npm run mutation:triage -- --adopt-pending` moves it to `survivors`);
- *   killed     killed or timed out (also: ignored, a compile or runtime error): dropped;
+ *   killed     killed or timed out (also: ignored, a compile or runtime error): dropped,
+ *              or, a gap written ahead with the new test that closes it, kept under
+ *              `closed` (the record of gaps closed, as for survivors killed later);
  *   duplicate  the survivor is triaged already by a `survivors` entry of its own line:
  *              dropped (one triaged by a same-looking entry of another line takes
  *              the pending entry of its own line instead: `survivors` match by the
@@ -59,15 +61,21 @@ export function matchPending(mutants, pending) {
   return { mutants: out, fates };
 }
 
+/** A gap written ahead together with the test that closes it (not `open`). */
+const closedGap = (entry) => entry.class === 'gap' && typeof entry.test === 'string' && entry.test !== 'open';
+
 /**
  * A triage file's content after adoption: the entries of its `pending` list whose mutant
- * survived appended to `survivors`, those killed or duplicate dropped, the waiting kept.
+ * survived appended to `survivors`, the killed gaps a new test closed appended to
+ * `closed`, the other killed and the duplicate ones dropped, the waiting kept.
  * `fates`: matchPending's, for this file's pending entries (in their order).
  */
 export function adoptInto(triageFile, fates) {
   const adopted = fates.filter((f) => f.fate === 'survived').map(({ entry }) => withoutSource(entry));
   const waiting = fates.filter((f) => f.fate === 'waiting').map(({ entry }) => withoutSource(entry));
-  return { ...triageFile, survivors: [...(triageFile.survivors ?? []), ...adopted], pending: waiting };
+  const closed = fates.filter((f) => f.fate === 'killed' && closedGap(f.entry)).map(({ entry }) => withoutSource(entry));
+  const out = { ...triageFile, survivors: [...(triageFile.survivors ?? []), ...adopted], pending: waiting };
+  return closed.length ? { ...out, closed: [...(triageFile.closed ?? []), ...closed] } : out;
 }
 
 const withoutSource = ({ source, ...entry }) => entry;

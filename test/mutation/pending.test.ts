@@ -59,6 +59,14 @@ describe('triage written ahead (pending.mjs)', () => {
     expect(adoptInto(file, fates)).toEqual({ $comment: 'c', survivors: [entry({ line: 1 }), entry({ line: 2 })], pending: [entry({ line: 4 })] });
   });
 
+  it('adoption keeps a killed gap written ahead with the test that closes it under closed (an open gap killed, or any other class, is dropped)', () => {
+    const closes = entry({ line: 2, class: 'gap', test: 'OAUTH-SIGN-IN-STEP' });
+    const open = entry({ line: 3, class: 'gap', test: 'open' });
+    const file = { survivors: [], closed: [entry({ line: 9, class: 'gap', test: 'X' })], pending: [closes, open, entry({ line: 4 })] };
+    const fates = file.pending.map((e) => ({ entry: e, fate: 'killed' as const }));
+    expect(adoptInto(file, fates)).toEqual({ survivors: [], closed: [entry({ line: 9, class: 'gap', test: 'X' }), closes], pending: [] });
+  });
+
   it('finds the entries that name no mutant of the current source, with the lines their mutant moved to', () => {
     const current = [m({ line: 3 }), m({ line: 8, original: "'y'" })];
     const lost = checkPending(current, [entry({}), entry({ line: 7, original: "'y'" }), entry({ original: "'z'" })]);
