@@ -5,10 +5,7 @@
  * (content type 0x16, then version 0x03 0x0N), a plain HTTP request with its method's
  * letters. Each connection's first bytes are read, then the connection is closed.
  */
-import { createServer, type Server, type Socket } from 'node:net';
-
-/** A connection that sends nothing is closed after this long (it is not an attempt). */
-const IDLE_CONNECTION_MS = 10_000;
+import { firstBytesPort } from './first-bytes-port.js';
 
 export interface ConnectionStart {
   /** The first bytes are a TLS handshake record. */
@@ -33,40 +30,6 @@ export function connectionStart(bytes: Buffer): ConnectionStart {
 }
 
 export async function tlsProbe(): Promise<TlsProbe> {
-  const starts: ConnectionStart[] = [];
-  const waiters = new Set<() => void>();
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-    socket.setTimeout(IDLE_CONNECTION_MS, () => socket.destroy());
-    socket.once('data', (chunk: Buffer) => {
-      starts.push(connectionStart(chunk));
-      for (const wake of waiters) wake();
-      socket.destroy();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `https://127.0.0.1:${port}/tls-probe`,
-    firstConnection: (timeoutMs) => new Promise<ConnectionStart | null>((resolve) => {
-      if (starts.length > 0) return resolve(starts[0]!);
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        resolve(starts[0] ?? null);
-      };
-      const timer = setTimeout(done, timeoutMs);
-      waiters.add(done);
-    }),
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
-  };
+  const port = await firstBytesPort(connectionStart);
+  return { url: `https://127.0.0.1:${port.port}/tls-probe`, firstConnection: port.first, close: port.close };
 }

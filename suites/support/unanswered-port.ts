@@ -5,10 +5,7 @@
  * whatever order it fans out in and however slow it is, its first attempt is seen
  * as the first, and only a further attempt counts as a retry.
  */
-import { createServer, type Server, type Socket } from 'node:net';
-
-/** A connection that sends nothing is closed after this long (it is not an attempt). */
-const IDLE_CONNECTION_MS = 10_000;
+import { firstBytesPort } from './first-bytes-port.js';
 
 export interface UnansweredPort {
   url: string;
@@ -20,42 +17,7 @@ export interface UnansweredPort {
 }
 
 export async function unansweredPort(): Promise<UnansweredPort> {
-  const attempts: number[] = [];
-  const waiters = new Set<() => void>();
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-    socket.setTimeout(IDLE_CONNECTION_MS, () => socket.destroy());
-    socket.once('data', () => {
-      attempts.push(Date.now());
-      for (const wake of waiters) wake();
-      // RST, not FIN: the sender sees its connection reset, with no answer.
-      socket.resetAndDestroy();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}/unanswered`,
-    attempts: () => [...attempts],
-    firstAttempt: (timeoutMs) => new Promise<number | null>((resolve) => {
-      if (attempts.length > 0) return resolve(attempts[0]!);
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        resolve(attempts[0] ?? null);
-      };
-      const timer = setTimeout(done, timeoutMs);
-      waiters.add(done);
-    }),
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
-  };
+  // RST, not FIN: the sender sees its connection reset, with no answer.
+  const port = await firstBytesPort(() => Date.now(), (socket) => socket.resetAndDestroy());
+  return { url: `http://127.0.0.1:${port.port}/unanswered`, attempts: port.seen, firstAttempt: port.first, close: port.close };
 }
