@@ -11,15 +11,20 @@ import type { MockContext } from '../context.js';
 import { errorPage } from '../pages/layout.js';
 import { validateAuthorizationRequest } from './authorization-request.js';
 
+/** The answer the fault on gives a valid authorization request; null with neither on (the mock's faults are fixed at start). */
+function faultyAnswer(ctx: MockContext): { status: number; body: string } | null {
+  if (ctx.faults.has('authz-answers-error')) return { status: 500, body: errorPage('Server error', 'The sign-in could not be started.') };
+  if (ctx.faults.has('authz-empty-page')) return { status: 200, body: '' };
+  return null;
+}
+
+/** With either fault on, an onRequest hook answers every valid GET /authorization with it; with neither, no hook. */
 export function answerAuthorizationWithError(app: FastifyInstance, ctx: MockContext): void {
+  const answer = faultyAnswer(ctx);
+  if (!answer) return;
   app.addHook('onRequest', async (request, reply) => {
     const [path, query] = request.url.split('?');
-    if (ctx.faults.has('authz-answers-error') && request.method === 'GET' && path!.endsWith('/authorization') && validateAuthorizationRequest(ctx, new URLSearchParams(query ?? '')).ok) {
-      return reply.code(500).type('text/html; charset=utf-8').send(errorPage('Server error', 'The sign-in could not be started.'));
-    }
-    if (ctx.faults.has('authz-empty-page') && request.method === 'GET' && path!.endsWith('/authorization') && validateAuthorizationRequest(ctx, new URLSearchParams(query ?? '')).ok) {
-      return reply.code(200).type('text/html; charset=utf-8').send('');
-    }
-    return undefined;
+    if (request.method !== 'GET' || !path!.endsWith('/authorization') || !validateAuthorizationRequest(ctx, new URLSearchParams(query ?? '')).ok) return undefined;
+    return reply.code(answer.status).type('text/html; charset=utf-8').send(answer.body);
   });
 }

@@ -73,7 +73,7 @@ async function expectHttpsBegun(t: SuiteContext, inbox: Inbox, register: (url: s
     expectAccepted(t, await register(probe.url), `registration to an https url (${probe.url})`);
     await trigger();
     const first = await probe.firstConnection(ARRIVAL_TIMEOUT_MS);
-    t.expect(first !== null, `${what}, registered to ${probe.url}: the target must connect to the registered host and port (waited ${ARRIVAL_TIMEOUT_MS} ms)`).toBe(true);
+    t.expect(first !== null, `${what}, registered to ${probe.url}: the target must connect to the registered host and port within ${ARRIVAL_TIMEOUT_MS} ms (no connection came)`).toBe(true);
     t.expect(first?.tls, `${what}, registered to ${probe.url}: the url's scheme is https, so the connection must begin a TLS handshake; it began with ${first?.began}`).toBe(true);
   } finally {
     await probe.close();

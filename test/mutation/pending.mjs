@@ -62,7 +62,7 @@ export function matchPending(mutants, pending) {
 }
 
 /** A gap written ahead together with the test that closes it (not `open`). */
-const closedGap = (entry) => entry.class === 'gap' && typeof entry.test === 'string' && entry.test !== 'open';
+export const closedGap = (entry) => entry.class === 'gap' && typeof entry.test === 'string' && entry.test !== 'open';
 
 /**
  * A triage file's content after adoption: the entries of its `pending` list whose mutant

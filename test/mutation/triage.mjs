@@ -20,15 +20,16 @@
  *   --list           print every untriaged survivor
  *   --stubs          print untriaged survivors as triage entries to fill in
  *   --strict         exit 1 when a survivor is untriaged
- *   --adopt-pending  move the pending entries whose mutant survived to `survivors`, drop
- *                    those whose mutant was killed (or is triaged already), keep the rest
+ *   --adopt-pending  move the pending entries whose mutant survived to `survivors`, a
+ *                    killed gap written with the test that closes it to `closed`, drop
+ *                    the other killed ones (and those triaged already), keep the rest
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FOLDER_NAMES, incrementalFileOf } from './folders.mjs';
 import { keyOf } from './mutant-key.mjs';
-import { adoptInto, countFates, matchPending } from './pending.mjs';
+import { adoptInto, closedGap, countFates, matchPending } from './pending.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TRIAGE_FILE = 'test/mutation/triage.json';
@@ -186,7 +187,7 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
     const n = countFates(fates);
     write(
       `triage written ahead (pending): ${pending.length} entries: ${n.survived} triage a survivor, ${n.killed} name a killed mutant, ${n.duplicate} a survivor triaged already` +
-        ` (--adopt-pending moves the first, drops the others), ${n.waiting} wait for their mutant's run\n`,
+        ` (--adopt-pending moves the first, keeps a killed gap closed by its test under closed, drops the others), ${n.waiting} wait for their mutant's run\n`,
     );
   }
   write(`score without equivalent and legal survivors: ${pct(realValid ? (100 * detected) / realValid : null)}\n`);
@@ -203,8 +204,9 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
 
 /**
  * `--adopt-pending`: each triage file's pending entries whose mutant survived (in the
- * folders' results) moved to its `survivors`, those killed or triaged already dropped,
- * the rest kept. Prints a line per file it rewrote.
+ * folders' results) moved to its `survivors`, a killed gap closed by its test to `closed`,
+ * the other killed ones and those triaged already dropped, the rest kept (pending.mjs
+ * adoptInto). Prints a line per file it rewrote.
  */
 export function adoptPending({ files = TRIAGE_FILES, write = (s) => process.stdout.write(s), fileOf = incrementalFileOf } = {}) {
   const all = FOLDER_NAMES.map((f) => resolve(ROOT, fileOf(f))).filter(existsSync).flatMap((f) => mutantsOf(JSON.parse(readFileSync(f, 'utf8'))));
@@ -215,7 +217,8 @@ export function adoptPending({ files = TRIAGE_FILES, write = (s) => process.stdo
     if (!mine.length) continue;
     writeFileSync(path, `${JSON.stringify(adoptInto(JSON.parse(readFileSync(path, 'utf8')), mine), null, 2)}\n`);
     const n = countFates(mine);
-    write(`${f}: ${n.survived} pending entries moved to survivors, ${n.killed + n.duplicate} dropped (${n.killed} killed, ${n.duplicate} triaged already), ${n.waiting} still pending\n`);
+    const closed = mine.filter((x) => x.fate === 'killed' && closedGap(x.entry)).length;
+    write(`${f}: ${n.survived} pending entries moved to survivors, ${closed} killed gaps to closed, ${n.killed - closed + n.duplicate} dropped (${n.killed - closed} killed, ${n.duplicate} triaged already), ${n.waiting} still pending\n`);
   }
 }
 
