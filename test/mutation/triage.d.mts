@@ -1,4 +1,4 @@
-export interface ReportedMutant { file: string; line: number; mutator: string; replacement: string; original: string; status: string }
+export interface ReportedMutant { file: string; line: number; mutator: string; replacement: string; original: string; status: string; reason?: string }
 export interface TriageEntry { file: string; line?: number; mutator: string; replacement: string; original: string; class: 'equivalent' | 'legal' | 'gap'; why: string; spec?: string; test?: string }
 export declare const TRIAGE_FILE: string;
 export declare const TRIAGE_FILES: string[];
@@ -14,3 +14,4 @@ export declare function readClosed(files?: string | string[]): TriageEntry[];
 export declare function readPending(files?: string | string[]): Array<TriageEntry & { source: string }>;
 export declare function triageOf(mutants: ReportedMutant[], entries: TriageEntry[], pending?: TriageEntry[]): { survivors: Array<ReportedMutant & { triage?: TriageEntry & { pending?: true } }>; stale: TriageEntry[]; fates: Array<{ entry: TriageEntry; fate: 'survived' | 'killed' | 'duplicate' | 'waiting' }> };
 export declare function adoptPending(opts?: { files?: string[]; write?: (s: string) => void; fileOf?: (folder: string) => string }): void;
+export declare function closeStale(opts?: { files?: string[]; write?: (s: string) => void; fileOf?: (folder: string) => string }): void;

@@ -23,6 +23,8 @@
  *   --adopt-pending  move the pending entries whose mutant survived to `survivors`, a
  *                    killed gap written with the test that closes it to `closed`, drop
  *                    the other killed ones (and those triaged already), keep the rest
+ *   --close-stale    settle the entries no survivor matches (close-stale.mjs): a gap
+ *                    killed now moves to `closed` naming its killers, the others drop
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -30,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { FOLDER_NAMES, incrementalFileOf } from './folders.mjs';
 import { keyOf } from './mutant-key.mjs';
 import { adoptInto, closedGap, countFates, matchPending } from './pending.mjs';
+import { settleInto, staleFates } from './close-stale.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TRIAGE_FILE = 'test/mutation/triage.json';
@@ -67,6 +70,7 @@ export function mutantsOf(report) {
         replacement: m.replacement ?? '',
         original: originalText(result.source, m.location),
         status: m.status,
+        ...(m.statusReason ? { reason: m.statusReason } : {}),
       });
     }
   }
@@ -222,9 +226,29 @@ export function adoptPending({ files = TRIAGE_FILES, write = (s) => process.stdo
   }
 }
 
+/**
+ * `--close-stale`: each triage file's `survivors` entries that no survivor matches,
+ * settled (close-stale.mjs): a killed gap to `closed`, the others dropped, those of a
+ * file not in the results kept. Prints a line per file it rewrote.
+ */
+export function closeStale({ files = TRIAGE_FILES, write = (s) => process.stdout.write(s), fileOf = incrementalFileOf } = {}) {
+  const all = FOLDER_NAMES.map((f) => resolve(ROOT, fileOf(f))).filter(existsSync).flatMap((f) => mutantsOf(JSON.parse(readFileSync(f, 'utf8'))));
+  const { stale } = matchTriage(all, checked(readEntries([files].flat(), 'survivors')));
+  const fates = staleFates(all, stale);
+  for (const f of files) {
+    const mine = fates.filter((x) => x.entry.source === f && x.fate !== 'kept');
+    if (!mine.length) continue;
+    const path = resolve(ROOT, f);
+    writeFileSync(path, `${JSON.stringify(settleInto(JSON.parse(readFileSync(path, 'utf8')), mine), null, 2)}\n`);
+    const closed = mine.filter((x) => x.fate === 'closed').length;
+    write(`${f}: ${closed} stale gaps killed now, moved to closed; ${mine.length - closed} other stale entries dropped\n`);
+  }
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = new Set(process.argv.slice(2));
   if (args.has('--adopt-pending')) adoptPending();
+  if (args.has('--close-stale')) closeStale();
   const untriaged = printSummary({ list: args.has('--list'), stubs: args.has('--stubs') });
   if (args.has('--strict') && untriaged > 0) process.exitCode = 1;
 }
