@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { killedByText, killersOf, settleInto, staleFates } from './close-stale.mjs';
-import type { ReportedMutant, TriageEntry } from './triage.mjs';
+import { readFileSync } from 'node:fs';
+import { outdatedFiles, type ReportedMutant, type TriageEntry } from './triage.mjs';
 
 const m = (over: Partial<ReportedMutant>): ReportedMutant => ({ file: 'mock/a.ts', line: 3, mutator: 'StringLiteral', replacement: '""', original: "'x'", status: 'Killed', ...over });
 const entry = (over: Partial<TriageEntry>): TriageEntry => ({ file: 'mock/a.ts', line: 3, mutator: 'StringLiteral', replacement: '""', original: "'x'", class: 'gap', why: 'no one can sign in.', test: 'open', ...over });
@@ -45,5 +46,13 @@ describe('stale triage entries (close-stale.mjs)', () => {
     ]);
     expect(out.survivors).toEqual([kept]);
     expect(out.closed).toEqual([{ ...gap, test: 'OAUTH-SIGN-IN-PASSWORD', why: 'no one can sign in. Proved: killed by OAUTH-SIGN-IN-PASSWORD in a Stryker run of mock/a.ts.' }]);
+  });
+});
+
+describe('results out of date (triage.mjs outdatedFiles)', () => {
+  it('names the files whose recorded source is not their current text, or that are gone', () => {
+    const current = readFileSync('mock/clock.ts', 'utf8');
+    const report = { files: { 'mock/clock.ts': { source: current, mutants: [] }, 'mock/world.ts': { source: 'an older text', mutants: [] }, 'mock/gone.ts': { source: '', mutants: [] } } };
+    expect(outdatedFiles(report)).toEqual(['mock/world.ts', 'mock/gone.ts']);
   });
 });

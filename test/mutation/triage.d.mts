@@ -15,3 +15,4 @@ export declare function readPending(files?: string | string[]): Array<TriageEntr
 export declare function triageOf(mutants: ReportedMutant[], entries: TriageEntry[], pending?: TriageEntry[]): { survivors: Array<ReportedMutant & { triage?: TriageEntry & { pending?: true } }>; stale: TriageEntry[]; fates: Array<{ entry: TriageEntry; fate: 'survived' | 'killed' | 'duplicate' | 'waiting' }> };
 export declare function adoptPending(opts?: { files?: string[]; write?: (s: string) => void; fileOf?: (folder: string) => string }): void;
 export declare function closeStale(opts?: { files?: string[]; write?: (s: string) => void; fileOf?: (folder: string) => string }): void;
+export declare function outdatedFiles(report: unknown): string[];

@@ -19,7 +19,9 @@
  *
  *   --list           print every untriaged survivor
  *   --stubs          print untriaged survivors as triage entries to fill in
- *   --strict         exit 1 when a survivor is untriaged
+ *   --strict         exit 1 when a survivor is untriaged, or a file's results are older
+ *                    than its source (printed: re-run it, incremental mode re-tests the
+ *                    mutants of its changed code)
  *   --adopt-pending  move the pending entries whose mutant survived to `survivors`, a
  *                    killed gap written with the test that closes it to `closed`, drop
  *                    the other killed ones (and those triaged already), keep the rest
@@ -75,6 +77,16 @@ export function mutantsOf(report) {
     }
   }
   return out;
+}
+
+/** The files of a Stryker report whose source is not the file's current text (their results are out of date). */
+export function outdatedFiles(report) {
+  return Object.entries(report.files ?? {})
+    .filter(([file, result]) => {
+      const path = resolve(ROOT, file);
+      return !existsSync(path) || readFileSync(path, 'utf8') !== result.source;
+    })
+    .map(([file]) => file);
 }
 
 /** Counts and score of a list of mutants (Stryker's score: detected / valid, ignored left out). */
@@ -155,19 +167,22 @@ export function readClosed(files = TRIAGE_FILES) {
 
 const pct = (x) => (x === null ? '  n/a' : `${x.toFixed(1).padStart(5)}%`);
 
-/** Prints a line per folder and the untriaged count; returns the number of untriaged survivors. */
+/** Prints a line per folder, the untriaged count and the files whose results are out of date; returns how many of both there are. */
 export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = false, write = (s) => process.stdout.write(s), fileOf = incrementalFileOf, triageFiles = TRIAGE_FILES } = {}) {
   const entries = readTriage(triageFiles);
   const pending = readPending(triageFiles);
   const all = [];
   const rows = [];
+  const outdated = [];
   for (const folder of folders) {
     const file = resolve(ROOT, fileOf(folder));
     if (!existsSync(file)) {
       rows.push(`${folder.padEnd(9)} not run (no ${fileOf(folder)})`);
       continue;
     }
-    const mutants = mutantsOf(JSON.parse(readFileSync(file, 'utf8')));
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    const mutants = mutantsOf(report);
+    outdated.push(...outdatedFiles(report));
     all.push(...mutants);
     const s = scoreOf(mutants);
     rows.push(
@@ -198,12 +213,13 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
   const closed = readClosed(triageFiles);
   if (closed.length) write(`gaps closed by new tests (survivors of an earlier run, killed now): ${closed.length} (${[...new Set(closed.map((c) => c.test))].join(', ')})\n`);
   if (stale.length) write(`stale triage entries (match no survivor): ${stale.length}\n`);
+  if (outdated.length) write(`results older than their source (re-run: npm run mutation -- --mutate FILE): ${outdated.join(', ')}\n`);
   if (list) for (const m of untriaged) write(`  ${m.file}:${m.line} ${m.mutator} ${JSON.stringify(m.original)} -> ${JSON.stringify(m.replacement)}\n`);
   if (stubs) {
     const stub = untriaged.map(({ file, line, mutator, replacement, original }) => ({ file, line, mutator, replacement, original, class: '', why: '' }));
     write(`${JSON.stringify(stub, null, 2)}\n`);
   }
-  return untriaged.length;
+  return untriaged.length + outdated.length;
 }
 
 /**
@@ -249,6 +265,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = new Set(process.argv.slice(2));
   if (args.has('--adopt-pending')) adoptPending();
   if (args.has('--close-stale')) closeStale();
-  const untriaged = printSummary({ list: args.has('--list'), stubs: args.has('--stubs') });
-  if (args.has('--strict') && untriaged > 0) process.exitCode = 1;
+  const unsettled = printSummary({ list: args.has('--list'), stubs: args.has('--stubs') });
+  if (args.has('--strict') && unsettled > 0) process.exitCode = 1;
 }
