@@ -1,13 +1,18 @@
 /**
- * The suite's own verdict on itself: every fault of the mock's catalog must be
- * caught by the requirement it names, and the mock and its legal variants must be
- * judged with nothing failed or warned (partial, not conformant: the lanes shorten the
+ * The suite's own verdict on itself: every fault it runs must be caught by the
+ * requirement it names, and the mock and its legal variants must be judged with
+ * nothing failed or warned (partial, not conformant: the lanes shorten the
  * delivery wait, and area runs are scoped; matrix.ts judge).
  *
- * Besides the catalogued faults (mock/faults.ts), a deterministic sample of the
- * generated slice faults (slice-faults.ts: one per requirement with slices) runs
- * here; `npm run matrix -- --all` runs every generated fault (run-matrix.ts), or
- * LOCKCONF_MATRIX_SLICES=all here (LOCKCONF_MATRIX_SLICES=none leaves the generated faults out).
+ * npm test runs a deterministic sample (sample.ts): one fault for every requirement
+ * that has any, the generated one of the sample of the slice faults (slice-faults.ts:
+ * the last value of its first dimension) where there is one, else its first catalogued
+ * fault (mock/faults.ts), with every legal variant and every full-run scope check.
+ * `npm run matrix` runs every catalogued fault besides the generated sample, and
+ * `npm run matrix -- --all` every generated fault too (run-matrix.ts); here
+ * LOCKCONF_MATRIX_CATALOGUED=all runs every catalogued fault, LOCKCONF_MATRIX_SLICES=all
+ * every generated one (LOCKCONF_MATRIX_SLICES=none leaves the generated faults out: each
+ * requirement is then judged by its first catalogued fault).
  *
  * LOCKCONF_MATRIX_SCOPE=full runs every suite for every fault (slower); the default
  * runs, for each fault, the suites of the area that holds its requirement.
@@ -42,7 +47,7 @@
  * report is reports/self-verification-selection.{json,html}.
  */
 import { describe, expect, test } from 'vitest';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { JITTER_SEED } from './matrix.js';
 import { formatTable } from './matrix-report.js';
@@ -51,7 +56,7 @@ import { HINTS, MAX_COLLATERAL, cascades as cascadesOf, runSession } from './mat
 
 
 describe('self-verification', () => {
-  test('catches every catalogued fault and fails nothing that conforms', async () => {
+  test('catches a fault of every requirement that has one and fails nothing that conforms', async () => {
     const filter = process.env.LOCKCONF_MATRIX_FAULTS?.trim() || null;
     process.stdout.write(`  the jitter variant's seed: ${JITTER_SEED} (LOCKCONF_JITTER_SEED=${JITTER_SEED} replays its delays)\n`);
     const { summary, outcomes, wallTimeMs, selection, concurrency } = await runSession({
@@ -59,6 +64,7 @@ describe('self-verification', () => {
       seed: Number(process.env.LOCKCONF_SEED ?? 20261122),
       filter,
       slices: process.env.LOCKCONF_MATRIX_SLICES === 'all' || process.env.LOCKCONF_MATRIX_SLICES === 'none' ? process.env.LOCKCONF_MATRIX_SLICES : 'sample',
+      catalogued: process.env.LOCKCONF_MATRIX_CATALOGUED === 'all' ? 'all' : 'sample',
       ...(process.env.LOCKCONF_MATRIX_CONCURRENCY ? { concurrency: Number(process.env.LOCKCONF_MATRIX_CONCURRENCY) } : {}),
       pack: process.env.LOCKCONF_MATRIX_PACK !== '0',
       variants: process.env.LOCKCONF_MATRIX_VARIANTS === 'full' ? 'full' : 'touched',
@@ -66,7 +72,11 @@ describe('self-verification', () => {
         `${o.collateral.length ? ` collateral: ${o.collateral.join(', ')}` : ''}${o.blocked.length ? ` [${o.blocked.length} blocked]` : ''}${describeConfirmation(o.confirmed)}\n`),
     });
     if (!selection && process.env.LOCKCONF_MATRIX_WRITE_HINTS === '1') {
-      const hints = { note: 'Written by the self-verification matrix (LOCKCONF_MATRIX_WRITE_HINTS=1): the entries to start alone, those to keep apart, how long each run took, and the collateral of each fault (collateral resting on time beyond it is confirmed: confirm.ts).', alone: summary.alone, apart: summary.apart, rows: summary.rows.map((r) => ({ name: r.name, durationMs: r.durationMs, ...(r.collateral.length ? { collateral: r.collateral } : {}) })) };
+      // npm test runs a sample (sample.ts): the rows of the faults only `npm run matrix` runs are kept.
+      const ran = new Set(summary.rows.map((r) => r.name));
+      const before = JSON.parse(await readFile(HINTS, 'utf8').catch(() => '{}')) as { rows?: Array<{ name: string }> };
+      const kept = (before.rows ?? []).filter((r) => !ran.has(r.name));
+      const hints = { note: 'Written by the self-verification matrix (LOCKCONF_MATRIX_WRITE_HINTS=1): the entries to start alone, those to keep apart, how long each run took, and the collateral of each fault (collateral resting on time beyond it is confirmed: confirm.ts).', alone: summary.alone, apart: summary.apart, rows: [...summary.rows.map((r) => ({ name: r.name, durationMs: r.durationMs, ...(r.collateral.length ? { collateral: r.collateral } : {}) })), ...kept] };
       await writeFile(HINTS, `${JSON.stringify(hints, null, 1)}\n`);
     }
     process.stdout.write('\n' + formatTable(summary) + '\n');

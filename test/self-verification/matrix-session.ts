@@ -1,9 +1,9 @@
 /**
  * One whole self-verification session: plan (matrix.ts), run in lanes, judge,
  * write the report. Shared by the kill matrix of npm test (kill-matrix.test.ts:
- * the catalogued faults and a deterministic sample of the generated ones) and
- * by `npm run matrix` (run-matrix.ts: every generated fault with --all, one part
- * of them with --shard i/n).
+ * a deterministic sample, one fault per requirement: sample.ts) and by
+ * `npm run matrix` (run-matrix.ts: every catalogued fault and the generated sample;
+ * every generated fault with --all, one part of them with --shard i/n).
  */
 import { mkdtemp } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -33,6 +33,8 @@ export interface SessionOptions {
   filter: string | null;
   /** Which generated faults run without a filter: every one, one per requirement (slice-faults.ts sampleFaults), or none. */
   slices: 'all' | 'sample' | 'none';
+  /** Which catalogued faults run without a filter: every one (default), or one per requirement no generated fault covers (npm test: sample.ts). */
+  catalogued?: 'all' | 'sample';
   /** 'touched': each legal variant on the spec areas its option reaches (npm test); 'full' (default): on every suite (matrix.ts VARIANTS). */
   variants?: 'touched' | 'full';
   /** `{ index, count }`: run only this part of the entries (1-based), like vitest --shard. */
@@ -84,7 +86,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   for (const source of [earlier, await readEarlier(HINTS), await readEarlier(SELECTION_REPORT)]) {
     for (const [name, ids] of source.collateral) knownCollateral.set(name, new Set([...(knownCollateral.get(name) ?? []), ...ids]));
   }
-  let entries = planMatrix({ scope: opts.scope, alone, generated, variants: opts.variants ?? 'full', ...(faults ? { faults } : {}) });
+  let entries = planMatrix({ scope: opts.scope, alone, generated, variants: opts.variants ?? 'full', ...(faults ? { faults } : { catalogued: opts.catalogued ?? 'all' }) });
   if (opts.shard) entries = shardEntries(entries, opts.shard.index, opts.shard.count);
   const outDir = await mkdtemp(join(tmpdir(), 'lockconf-matrix-'));
   const concurrency = opts.concurrency ?? defaultConcurrency();

@@ -17,6 +17,7 @@ import { LanePool } from './lanes.js';
 import { currentLoad, unsafeJudgement } from './confirm.js';
 import { DEFAULT_DELIVERY_WAIT_MS } from '../../harness/run/weakening.js';
 import { generatedFaults, selectGenerated, type GeneratedFault } from './slice-faults.js';
+import { cataloguedSample } from './sample.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -102,9 +103,16 @@ export function planMatrix(opts: {
   generated?: readonly GeneratedFault[];
   /** 'touched': each variant on the areas its option can reach (VARIANTS `touches`); 'full' (default): every suite. */
   variants?: 'touched' | 'full';
+  /**
+   * 'sample' (npm test): of the catalogued faults, only the first of each requirement that no
+   * generated fault covers (sample.ts); the scope checks stay those of every catalogued fault.
+   * 'all' (default): every catalogued fault.
+   */
+  catalogued?: 'all' | 'sample';
 } = { scope: 'area' }): MatrixEntry[] {
   const faults = opts.faults ?? FAULT_NAMES;
   const generated = opts.generated ?? [];
+  const judged = opts.catalogued === 'sample' ? cataloguedSample(faults, generated) : faults;
   const firstOfEachArea = new Map<string, FaultName>();
   // The scope check of an area: its first fault that an earlier matrix could share (`alone`:
   // packing.ts), so the scope checks share a full run; else its first fault.
@@ -132,7 +140,7 @@ export function planMatrix(opts: {
       ...(opts.variants === 'touched' && touches && opts.scope === 'area' ? { only: areasScope(touches) } : {}),
       ...conformingScope,
     })),
-    ...faults.map((name): MatrixEntry => {
+    ...judged.map((name): MatrixEntry => {
       const def = FAULTS[name];
       return {
         name,

@@ -1,7 +1,8 @@
 /**
  * `npm run matrix`: the self-verification matrix from the command line.
  *
- *   npm run matrix                 the catalogued faults, a sample of the generated ones (as npm test)
+ *   npm run matrix                 every catalogued fault and npm test's sample of the generated ones
+ *                                  (npm test runs one fault per requirement: sample.ts)
  *   npm run matrix -- --all        every generated slice fault as well (slice-faults.ts)
  *   npm run matrix -- --shard 2/4  the second of four parts (deterministic, as vitest --shard):
  *                                  CI jobs of a matrix each run one
