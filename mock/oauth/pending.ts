@@ -40,7 +40,12 @@ export class PendingAuthorizations {
   /** A new sign-in, or null when the mock holds as many as it can (the caller answers 429). */
   start(request: AuthorizationRequest, address = ''): PendingAuthorization | null {
     this.#sweep();
-    const own = this.#byAddress.get(address);
+    let own = this.#byAddress.get(address);
+    // Slice fault OAUTH-SIGN-IN-SCREENS@sign-ins=interleaved: a new sign-in ends the ones in progress.
+    if (own && own.size > 0 && this.ctx.faults.breaks('OAUTH-SIGN-IN-SCREENS', { 'sign-ins': 'interleaved' })) {
+      for (const id of [...own]) this.#delete(id);
+      own = this.#byAddress.get(address);
+    }
     if (own && own.size >= MAX_PENDING_PER_ADDRESS) {
       // Set order is insertion order: this address's oldest sign-in makes room.
       this.#delete(own.values().next().value!);
