@@ -15,7 +15,14 @@ export interface Weakening {
   value: string;
   /** What it does to the run, in a few words. */
   effect: string;
+  /**
+   * Requirements the setting left out of the run altogether (LOCKCONF_SIGN_IN=off):
+   * outside its scope, like those --only did not select (run/verdict.ts).
+   */
+  leavesOut?: readonly string[];
 }
+
+import { SIGN_IN_REQUIREMENTS, signInSwitch } from './sign-in-switch.js';
 
 /** The defaults the suites use when the variables are not set (suites/support/deliveries.ts, global-setup.ts). */
 export const DEFAULT_DELIVERY_WAIT_MS = 15_000;
@@ -52,6 +59,9 @@ export function weakeningSettings(env: NodeJS.ProcessEnv, opts: { embeddedMock: 
   }
   if (env.LOCKCONF_PREFLIGHT === '0' && !opts.embeddedMock) { // the embedded mock has no preflight to skip
     out.push({ setting: 'LOCKCONF_PREFLIGHT', value: '0', effect: 'the credential checks before the run were skipped' });
+  }
+  if (!signInSwitch(env).on) {
+    out.push({ setting: 'LOCKCONF_SIGN_IN', value: 'off', effect: 'the sign-in screens were not driven (their requirements are left out of the run)', leavesOut: SIGN_IN_REQUIREMENTS });
   }
   return out;
 }

@@ -82,8 +82,17 @@ async function toConsent(s: Screens, own: boolean): Promise<{ session: SignInSes
   return { session, state };
 }
 
+/** The code of an approval's redirect exchanged at the token endpoint: whether it yielded a token (null: no code). */
+async function exchanged(t: SuiteContext, end: StepAnswer): Promise<{ issued: boolean; status: number } | null> {
+  const code = end.step === 'redirect' ? locationParams(end.location).get('code') : null;
+  if (!code) return null;
+  t.target.redactor.add(code, 'code');
+  const res = await postToken(t, codeGrant(t, code));
+  return { issued: tokenIssued(res), status: res.status };
+}
+
 /** Approve or Cancel ended as the user chose: a redirect to redirect_uri with the state sent; a code that yields a token, or error=access_denied. */
-async function expectDecision(t: SuiteContext, end: StepAnswer, decision: 'approve' | 'deny', state: string, what: string): Promise<void> {
+function expectDecision(t: SuiteContext, end: StepAnswer, token: { issued: boolean; status: number } | null, decision: 'approve' | 'deny', state: string, what: string): void {
   t.observe(`${what}: the consent step's answer`, { step: end.step, status: end.status });
   t.expect(end.step, `${what}: ${decision === 'approve' ? 'Approve' : 'Cancel'} at the consent step must end in a redirect to redirect_uri; got ${shown(end)}`).toBe('redirect');
   const params = locationParams(end.location);
@@ -93,11 +102,14 @@ async function expectDecision(t: SuiteContext, end: StepAnswer, decision: 'appro
     t.expect(params.has('code'), `${what}: Cancel must issue no code`).toBe(false);
     return;
   }
-  const code = params.get('code');
-  t.expect(code, `${what}: Approve must redirect with a code`).toBeTruthy();
-  t.target.redactor.add(code, 'code');
-  const res = await postToken(t, codeGrant(t, code!));
-  t.expect(tokenIssued(res), `${what}: the code of the approval must exchange for a token (HTTP ${res.status})`).toBe(true);
+  t.expect(params.has('code'), `${what}: Approve must redirect with a code`).toBe(true);
+  t.expect(token?.issued, `${what}: the code of the approval must exchange for a token (HTTP ${token?.status})`).toBe(true);
+}
+
+/** A sign-in's consent answer judged as `decision` (the code, if any, exchanged once). */
+async function decided(t: SuiteContext, session: SignInSession, decision: 'approve' | 'deny'): Promise<{ end: StepAnswer; token: { issued: boolean; status: number } | null }> {
+  const end = await session.decide(decision);
+  return { end, token: await exchanged(t, end) };
 }
 
 /** No code was issued: no redirect carrying one (what the target shows instead is not judged). */
@@ -115,27 +127,26 @@ function wrongCode(code: string): string {
 describe('Authorization code flow: the sign-in screens (item 2)', () => {
   conformance('OAUTH-SIGN-IN-SCREENS', 'the right password and SMS code lead to the consent step, whose Approve and Cancel end as the user chose', { timeout: 60_000 }, async (t) => {
     const s = await screens(t);
-    await t.eachSlice('decision', async (decision) => {
-      const d = decision as 'approve' | 'deny';
+    // The approval is also the sign-in alone (slice sign-ins=alone): one sign-in, judged on both slices.
+    for (const decision of t.slices('decision') as Array<'approve' | 'deny'>) {
       const { session, state } = await toConsent(s, true);
-      await expectDecision(t, await session.decide(d), d, state, `a sign-in answered with ${decision === 'approve' ? 'Approve' : 'Cancel'}`);
+      const { end, token } = await decided(t, session, decision);
       await session.close();
-    });
-    await t.eachSlice('sign-ins', async (mode) => {
-      if (mode === 'alone') {
-        const { session, state } = await toConsent(s, true);
-        await expectDecision(t, await session.decide('approve'), 'approve', state, 'a sign-in alone');
-        await session.close();
-        return;
-      }
+      const what = `a sign-in answered with ${decision === 'approve' ? 'Approve' : 'Cancel'}`;
+      await t.slice({ decision }, () => expectDecision(t, end, token, decision, state, what));
+      if (decision === 'approve') await t.slice({ 'sign-ins': 'alone' }, () => expectDecision(t, end, token, decision, state, `${what} (alone)`));
+    }
+    await t.slice({ 'sign-ins': 'interleaved' }, async () => {
       // A stops at its SMS step; B starts and finishes; then A finishes: both must succeed.
       const a = await s.start();
       const codeA = await toSmsStep(s, a.session, a.first, true);
       const b = await toConsent(s, true);
-      await expectDecision(t, await b.session.decide('approve'), 'approve', b.state, 'the second of two interleaved sign-ins');
+      const bEnd = await decided(t, b.session, 'approve');
+      expectDecision(t, bEnd.end, bEnd.token, 'approve', b.state, 'the second of two interleaved sign-ins');
       const aAtConsent = await a.session.enterSms(codeA);
       t.expect(aAtConsent.step, `the first of two interleaved sign-ins, finished after the second: its SMS code must lead to the consent step; got ${shown(aAtConsent)}`).toBe('consent');
-      await expectDecision(t, await a.session.decide('approve'), 'approve', a.state, 'the first of two interleaved sign-ins');
+      const aEnd = await decided(t, a.session, 'approve');
+      expectDecision(t, aEnd.end, aEnd.token, 'approve', a.state, 'the first of two interleaved sign-ins');
       await a.session.close();
       await b.session.close();
     });

@@ -4,6 +4,7 @@
  * once per fault of the mock's fault catalog. A good suite judges the first two
  * conformant and catches every fault through the requirement the fault names.
  */
+import { SIGN_IN_REQUIREMENTS } from '../../harness/run/sign-in-switch.js';
 import { randomInt } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { availableParallelism, totalmem } from 'node:os';
@@ -220,7 +221,8 @@ export function defaultConcurrency(cores = availableParallelism(), memoryBytes =
 /** One conformance run in a lane (lane.ts), against an embedded mock built with the run's options. */
 async function runInLane(pool: LanePool, run: MatrixRun<MatrixEntry>, outDir: string, seed: number, fullWait = false): Promise<RunResult> {
   await mkdir(outDir, { recursive: true });
-  const { exitCode, durationMs, cpuMs, stderr } = await pool.run({ outDir, seed, mockOptions: run.mockOptions, ...(run.only ? { only: run.only } : {}), ...(fullWait ? { fullWait } : {}) });
+  const signIn = run.entries.some((e) => (SIGN_IN_REQUIREMENTS as readonly string[]).includes(e.requirement ?? ''));
+  const { exitCode, durationMs, cpuMs, stderr } = await pool.run({ outDir, seed, mockOptions: run.mockOptions, signIn, ...(run.only ? { only: run.only } : {}), ...(fullWait ? { fullWait } : {}) });
   if (exitCode === 2 || exitCode === null) process.stderr.write(`[${run.name}] run could not be carried out:\n${stderr}\n`);
   let report: Report | null = null;
   try {
