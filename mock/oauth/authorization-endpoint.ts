@@ -41,6 +41,7 @@ export const SIGN_IN_RATE = {
  */
 function wronglyTaken(ctx: MockContext, email: string): MockUser | undefined {
   const owner = ctx.world.users.find((u) => u.email.toLowerCase() === email);
+  if (owner && ctx.faults.has('sign-in-any-password')) return owner;
   if (ctx.faults.breaks('OAUTH-SIGN-IN-WRONG-PASSWORD', { credential: owner ? 'wrong-password' : 'unknown-email' })) return owner ?? ctx.world.users[0];
   return undefined;
 }
@@ -137,7 +138,7 @@ export function registerAuthorizationEndpoint(
       return sendPage(reply, 401, smsPage({ requestId: p.id, csrf: csrfFor(reply, p), phoneHint: lastDigits(user.phoneNo), error: 'That code is not right.' }));
     }
     pending.verified(p);
-    const hide = (shown: string) => ctx.faults.breaks('OAUTH-CONSENT-SHOWS-REQUEST', { shown });
+    const hide = (shown: string) => ctx.faults.has('consent-shows-nothing') || ctx.faults.breaks('OAUTH-CONSENT-SHOWS-REQUEST', { shown });
     return sendPage(reply, 200, consentPage({ requestId: p.id, csrf: csrfFor(reply, p), userName: `${user.firstName} ${user.lastName}`, hideRequester: hide('requester'), hidePermissions: hide('authorized') }));
   });
 

@@ -41,8 +41,9 @@ export class PendingAuthorizations {
   start(request: AuthorizationRequest, address = ''): PendingAuthorization | null {
     this.#sweep();
     let own = this.#byAddress.get(address);
-    // Slice fault OAUTH-SIGN-IN-SCREENS@sign-ins=interleaved: a new sign-in ends the ones in progress.
-    if (own && own.size > 0 && this.ctx.faults.breaks('OAUTH-SIGN-IN-SCREENS', { 'sign-ins': 'interleaved' })) {
+    // Fault new-sign-in-ends-others (and slice fault OAUTH-SIGN-IN-SCREENS@sign-ins=interleaved): a new sign-in ends the ones in progress.
+    const endsOthers = this.ctx.faults.has('new-sign-in-ends-others') || this.ctx.faults.breaks('OAUTH-SIGN-IN-SCREENS', { 'sign-ins': 'interleaved' });
+    if (own && own.size > 0 && endsOthers) {
       for (const id of [...own]) this.#delete(id);
       own = this.#byAddress.get(address);
     }
