@@ -93,7 +93,6 @@ async function exchanged(t: SuiteContext, end: StepAnswer): Promise<{ issued: bo
 
 /** Approve or Cancel ended as the user chose: a redirect to redirect_uri with the state sent; a code that yields a token, or error=access_denied. */
 function expectDecision(t: SuiteContext, end: StepAnswer, token: { issued: boolean; status: number } | null, decision: 'approve' | 'deny', state: string, what: string): void {
-  t.observe(`${what}: the consent step's answer`, { step: end.step, status: end.status });
   t.expect(end.step, `${what}: ${decision === 'approve' ? 'Approve' : 'Cancel'} at the consent step must end in a redirect to redirect_uri; got ${shown(end)}`).toBe('redirect');
   const params = locationParams(end.location);
   t.expect(params.get('state'), `${what}: the redirect must carry the state sent`).toBe(state);
@@ -161,7 +160,6 @@ describe('Authorization code flow: the sign-in screens (item 2)', () => {
       const password = credential === 'wrong-password' ? `${s.source.password}-wrong` : s.source.password;
       t.target.redactor.add(password, 'password');
       const answer = await session.signIn(email, password);
-      t.observe(`${credential}: the sign-in step's answer`, { step: answer.step, status: answer.status });
       t.expect(answer.step, `${credential === 'wrong-password' ? 'a wrong password for the account\'s e-mail address' : 'an e-mail address of no account'} must not lead to the SMS step; got ${shown(answer)}`).not.toBe('sms');
       t.expect(answer.step, `${credential}: must not skip to the consent step`).not.toBe('consent');
       expectNoCode(t, answer, `${credential}: must issue no code`);
@@ -176,7 +174,6 @@ describe('Authorization code flow: the sign-in screens (item 2)', () => {
     const wrong = wrongCode(code);
     t.target.redactor.add(wrong, 'sms_code');
     const answer = await session.enterSms(wrong);
-    t.observe('the SMS step\'s answer to a wrong code', { step: answer.step, status: answer.status });
     t.expect(answer.step, `a wrong SMS code must not lead to the consent step; got ${shown(answer)}`).not.toBe('consent');
     expectNoCode(t, answer, 'a wrong SMS code must issue no code');
     await session.close();
@@ -193,7 +190,6 @@ describe('Authorization code flow: the sign-in screens (item 2)', () => {
     await toSmsStep(s, session, first, false);
     const answer = await session.replay(shape);
     if (!answer) return t.notTested('the consent form carries a hidden field the SMS page has not: the form cannot be rebuilt from the SMS step');
-    t.observe('the answer to a consent decision posted at the SMS step', { step: answer.step, status: answer.status });
     expectNoCode(t, answer, 'a consent decision (Approve) posted while the SMS step is current must issue no code: the SMS verification cannot be skipped');
     await session.close();
   });
@@ -207,7 +203,6 @@ describe('Authorization code flow: the sign-in screens (item 2)', () => {
       const selector = what === 'requester' ? requester : authorized;
       if (!selector) return t.notTested(`the login section names no selector for ${what === 'requester' ? 'who is requesting access (login.consent.requester)' : 'what is authorized (login.consent.authorized)'}`);
       const text = await session.visibleText(selector);
-      t.observe(`consent page: ${what} (${selector})`, text === null ? 'not visible' : `${text.length} characters`);
       t.expect(text !== null && text !== '', `the consent step must show ${what === 'requester' ? 'who is requesting access' : 'what is authorized'}: ${selector} matches ${text === null ? 'no visible element' : 'an element with no text'}`).toBe(true);
     });
     await session.close();

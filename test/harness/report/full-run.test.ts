@@ -8,6 +8,7 @@
  * every token and code the target handed out and every webhook token the
  * harness chose, independently of the harness's own redaction.
  */
+import { SIGN_IN_REQUIREMENTS } from '../../../harness/run/sign-in-switch.js';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -108,7 +109,8 @@ beforeAll(async () => {
   embedded = runCli(['conformance', '--out', join(work, 'embedded'), '--seed', '3', '--no-allure', '--only', 'OAUTH-*', '--only', 'REFRESH-*'], {
     LOCKCONF_MOCK_OPTIONS: JSON.stringify({ credentials: EMBEDDED_CREDS }),
   });
-  run = await runCli(['conformance', '--target', target, '--out', runDir, '--seed', '20261122']);
+  // The one full run of npm test drives the sign-in screens too (Chromium): every requirement in scope.
+  run = await runCli(['conformance', '--target', target, '--out', runDir, '--seed', '20261122'], { LOCKCONF_SIGN_IN: 'on' });
   result = JSON.parse(await readFile(join(runDir, 'conformance.json'), 'utf8')) as ConformanceResult;
 }, 300_000);
 
@@ -123,6 +125,8 @@ describe('a full conformance run through the command line', () => {
   it('ends with exit 0 against the reference mock and writes every report file', () => {
     expect(run.code, run.out.slice(-3000)).toBe(0);
     expect(['conformant', 'incomplete']).toContain(result.verdict);
+    // The sign-in suite drove the screens (the test account and SMS codes from the control extension).
+    for (const id of SIGN_IN_REQUIREMENTS) expect(result.requirements.find((r) => r.id === id)?.status, id).toBe('passed');
     for (const file of ['index.html', 'allure-report/index.html', 'junit.xml', 'conformance.json']) {
       expect(existsSync(join(runDir, file)), file).toBe(true);
     }
@@ -180,6 +184,7 @@ describe('a full conformance run through the command line', () => {
 
   it('leaves no secret, token or code in any file of the run', async () => {
     const secrets = new Map<string, string>([
+      [mock.ctx.world.users[0]!.password, 'the sign-in password (control GET /sign-in/account)'],
       [CREDENTIALS.clientSecret, 'client_secret'],
       [CREDENTIALS.apiKey, 'api key'],
       [CREDENTIALS.controlToken, 'control token'],
