@@ -89,12 +89,17 @@ let runDir = '';
 let run: { code: number | null; out: string };
 let result: ConformanceResult;
 let embedded: Promise<{ code: number | null; out: string }>;
+const smsCodes = new Set<string>();
 const EMBEDDED_CREDS = { clientSecret: 'embedded-secret-2f9c81aa', apiKey: 'embedded-api-key-73be01d4', controlToken: 'embedded-control-5d12e6f0' };
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'lockconf-full-run-'));
   mock = await createMock({ credentials: CREDENTIALS, deliveryTimeoutMs: 1000 }); // as the embedded mock: the timeout rule is exercised within a short hold
   proxy = await startRecordingProxy(mock.url);
+  // Every SMS code the sign-in pages send (the sign-in suite reads them through the control extension).
+  const outbox = mock.ctx.smsOutbox!;
+  const record = outbox.record.bind(outbox);
+  outbox.record = (email, code) => { smsCodes.add(code); record(email, code); };
   const profile = {
     ...mock.profile,
     authUrl: `${proxy.url}/oauth`,
@@ -196,6 +201,12 @@ describe('a full conformance run through the command line', () => {
     expect(files.some((f) => f.includes('allure-results'))).toBe(true);
     expect(await findLeaks(runDir, secrets)).toEqual([]);
     for (const [value] of secrets) expect(run.out.includes(value), 'console output holds a secret').toBe(false);
+    // The SMS codes (six digits: looked for where a value stands, a JSON string or a form field).
+    expect(smsCodes.size, 'the sign-in suite received SMS codes').toBeGreaterThan(5);
+    for (const file of files) {
+      const text = await readFile(file, 'utf8');
+      for (const code of smsCodes) expect(text.includes(`"${code}"`) || text.includes(`\\"${code}\\"`) || text.includes(`=${code}`), `${relative(runDir, file)} holds an SMS code`).toBe(false);
+    }
   });
 
   it('keeps the embedded-mock path clean too (credentials fixed through LOCKCONF_MOCK_OPTIONS)', async () => {
