@@ -14,7 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe } from 'vitest';
 import { conformance } from '../../harness/service/conformance.js';
-import { SignInBrowser, type FormShape, type SignInSession, type StepAnswer } from '../../harness/sandbox/sign-in-session.js';
+// Loaded when a test signs in: a run that leaves the screens out never loads playwright.
+import type { FormShape, SignInBrowser, SignInSession, StepAnswer } from '../../harness/sandbox/sign-in-session.js';
 import { locationParams } from '../../harness/wire/secret-harvest.js';
 import type { SuiteContext } from '../support/context.js';
 import { PrerequisiteFailed } from '../support/prerequisite.js';
@@ -35,7 +36,7 @@ interface Screens {
 
 async function screens(t: SuiteContext): Promise<Screens> {
   const source = await signInSource(t);
-  browser ??= SignInBrowser.launch(source.executablePath);
+  browser ??= import('../../harness/sandbox/sign-in-session.js').then((m) => m.SignInBrowser.launch(source.executablePath));
   const b = await browser;
   const sessions: SignInSession[] = [];
   return {

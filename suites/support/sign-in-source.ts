@@ -14,7 +14,10 @@
  * can reach a message (the HTTP client harvests them from the extension's answers).
  */
 import { existsSync } from 'node:fs';
-import { parseBrowserScript, smsCode, loadBrowserScript, type BrowserLoginScript } from '../../harness/sandbox/browser-login.js';
+// browser-login.ts loads playwright: imported only once the switch is on (a run without the screens never loads it).
+import type { BrowserLoginScript } from '../../harness/sandbox/browser-login.js';
+
+type BrowserLogin = typeof import('../../harness/sandbox/browser-login.js');
 import { signInSwitch } from '../../harness/run/sign-in-switch.js';
 import type { SuiteContext } from './context.js';
 
@@ -45,7 +48,7 @@ async function controlGet(t: SuiteContext, path: string): Promise<{ status: numb
 }
 
 /** From the profile's login section; null when the profile has none. */
-async function fromLoginSection(t: SuiteContext, env: NodeJS.ProcessEnv): Promise<Omit<SignInSource, 'executablePath'> | null> {
+async function fromLoginSection(t: SuiteContext, env: NodeJS.ProcessEnv, { loadBrowserScript, smsCode }: BrowserLogin): Promise<Omit<SignInSource, 'executablePath'> | null> {
   const file = env.LOCKCONF_TARGET_FILE;
   if (!file || !(await hasLoginSection(file))) return null;
   const script = await loadBrowserScript(file);
@@ -64,7 +67,7 @@ async function fromLoginSection(t: SuiteContext, env: NodeJS.ProcessEnv): Promis
 }
 
 /** From the control extension GET /sign-in/account and /sign-in/sms; null when the target does not offer it. */
-async function fromControl(t: SuiteContext): Promise<Omit<SignInSource, 'executablePath'> | null> {
+async function fromControl(t: SuiteContext, { parseBrowserScript }: BrowserLogin): Promise<Omit<SignInSource, 'executablePath'> | null> {
   if (!t.target.profile.controlUrl) return null;
   const account = await controlGet(t, '/sign-in/account');
   const email = account.json?.email;
@@ -92,7 +95,8 @@ async function fromControl(t: SuiteContext): Promise<Omit<SignInSource, 'executa
 export async function signInSource(t: SuiteContext, env: NodeJS.ProcessEnv = process.env): Promise<SignInSource> {
   const on = signInSwitch(env);
   if (!on.on) t.notTested(on.why);
-  const source = (await fromLoginSection(t, env)) ?? (await fromControl(t));
+  const login = await import('../../harness/sandbox/browser-login.js');
+  const source = (await fromLoginSection(t, env, login)) ?? (await fromControl(t, login));
   if (!source) {
     t.notTested('the target offers no way to sign in at its screens: neither a login section in its profile (docs/target-profile.md) nor the control extension GET /sign-in/account (docs/control-protocol-extensions.md)');
   }
