@@ -1,6 +1,6 @@
 /**
  * The lockconf command line (interfaces.md §2):
- *   conformance [--target FILE] [--only PATTERN…] [--seed N] [--out DIR] [--expect FILE] [--list] [--no-allure] [--allow-incomplete]
+ *   conformance [--target FILE] [--only PATTERN…] [--seed N] [--out DIR] [--expect FILE] [--list] [--no-allure] [--no-sign-in] [--allow-incomplete]
  *   conformance --receiver URL [--target FILE] [--only PATTERN…] [--out DIR] [--list] (an application's webhook receiver)
  *   mock [--port N] [--host H] [--fault NAME…] [--no-control]
  *   conformance --client [--browser] [--target FILE] [--only …] [--out DIR] [--no-allure] [--allow-incomplete]
@@ -56,6 +56,7 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--no-allure', 'skip the Allure report')
     .option('--allow-incomplete', 'accept an incomplete run (a MUST not tested): exit 0 (default: exit 1)')
     .option('--timings', "print where the run's time went, a phase a line")
+    .option('--no-sign-in', 'leave out the sign-in screens, which are driven with Chromium (LOCKCONF_SIGN_IN=off; weakens the run)')
     .addOption(new Option('--strict', 'accepted for compatibility (incomplete exits 1 by default now)').hideHelp())
     .option('--receiver <url>', "test an application's webhook receiver at URL instead (signing values from LOCKCONF_API_KEY, LOCKCONF_WEBHOOK_HEADER, LOCKCONF_WEBHOOK_TOKEN)")
     .option('--client', `grade an application's OAuth client from the grading mock's recording (${lockconfCommand('mock', '--grade')}); --target defaults to .lockconf/mock-target.json`)

@@ -113,7 +113,7 @@ export interface HttpClientLike {
 }
 
 // ── Redaction ─────────────────────────────────────────────────────────────
-export type SecretKind = 'client_secret' | 'api_key' | 'control_token' | 'access_token' | 'refresh_token' | 'code' | 'capture_token' | 'webhook_token';
+export type SecretKind = 'client_secret' | 'api_key' | 'control_token' | 'access_token' | 'refresh_token' | 'code' | 'capture_token' | 'webhook_token' | 'password' | 'sms_code';
 export interface RedactorLike {
   /** Remember a secret; from now on redact() replaces it (and its URL-encoded forms). */
   add(value: string | null | undefined, kind: SecretKind): void;

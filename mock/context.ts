@@ -177,6 +177,8 @@ export interface MockContext {
   onReset: Array<() => void>;
   /** Set by the OAuth side during start-up (optional so a context can be built without it). */
   oauth?: OAuthControl;
+  /** The SMS codes the sign-in pages sent (control GET /sign-in/sms); set by the OAuth side. */
+  smsOutbox?: import('./oauth/sms-outbox.js').SmsOutbox;
   /** The grading recording, when the mock grades its clients (options.grade). */
   grading?: GradingStore;
   /** What the mock sent where (mock/webhooks/delivery-log.ts); set at start-up. */

@@ -38,6 +38,11 @@ export const FAULTS = {
   'code-redeemable-by-other-client': { requirement: 'OAUTH-CODE-OTHER-CLIENT', description: 'An authorization code is exchanged for a token by any registered client, not only the one it was issued to.' },
   'code-lives-an-hour': { requirement: 'OAUTH-CODE-LIFETIME', description: 'Authorization codes expire an hour after issue, not ten minutes.' },
   'code-grant-token-refused': { requirement: 'OAUTH-CODE-EXCHANGE', description: 'The access token of the authorization_code grant is refused by the API (found by mutation testing: the suites used tokens from the control protocol).' },
+  'sign-in-any-password': { requirement: 'OAUTH-SIGN-IN-WRONG-PASSWORD', description: 'The sign-in page takes any password for an account\'s e-mail address.' },
+  'new-sign-in-ends-others': { requirement: 'OAUTH-SIGN-IN-SCREENS', description: 'A new sign-in ends the sign-ins in progress from the same address: the earlier one, at its SMS step, can no longer finish.' },
+  'consent-shows-nothing': { requirement: 'OAUTH-CONSENT-SHOWS-REQUEST', description: 'The consent page shows neither who is requesting access nor what is authorized.' },
+  'sms-any-code': { requirement: 'OAUTH-SIGN-IN-WRONG-SMS', description: 'The SMS page takes any code: a wrong one leads to the consent page.' },
+  'consent-at-sms-step': { requirement: 'OAUTH-SIGN-IN-SMS-NOT-SKIPPED', description: 'The consent form is taken while the SMS step is current: a sign-in approved right after the password, before the SMS code, issues a code.' },
   'new-code-voids-others': { requirement: 'OAUTH-CODE-EXCHANGE', description: 'Issuing an authorization code drops every code still outstanding (found by mutation testing: no test held two codes at once).' },
 
   // Token endpoint

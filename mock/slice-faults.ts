@@ -25,6 +25,9 @@ export const SLICE_BREAKS = {
   'OAUTH-CODE-ON-APPROVAL': { dims: ['approver'], description: 'The approval of that approver (a lock\'s owner, a guest on one) redirects with the state but no code (oauth/consent.ts).' },
   'OAUTH-CODE-EXCHANGE': { dims: ['approver'], description: 'The access token a code of that approver (a lock\'s owner, a guest on one) yields acts for another user: their partner on a lock (oauth/approver.ts).' },
   'OAUTH-REDIRECT-URI-REGISTERED': { dims: ['redirect-uri-part'], description: 'A redirect_uri that differs from the registered one only in that URL component is taken for the registered one and redirected to.' },
+  'OAUTH-SIGN-IN-SCREENS': { dims: ['decision', 'sign-ins'], description: 'At the sign-in pages, the consent page\'s button of that decision answers as the other one (oauth/authorization-endpoint.ts); or a new sign-in ends those in progress (oauth/pending.ts).' },
+  'OAUTH-SIGN-IN-WRONG-PASSWORD': { dims: ['credential'], description: 'The sign-in page takes that wrong credential: a wrong password signs in as the e-mail\'s account, an e-mail of no account as the first user.' },
+  'OAUTH-CONSENT-SHOWS-REQUEST': { dims: ['shown'], description: 'The consent page leaves that out: the requesting application\'s name (requester), or the list of what it may do (authorized).' },
 
   // Token endpoint
   'TOKEN-BASIC-IGNORED': { dims: ['grant', 'basic-content'], description: 'On that grant (or with that kind of Basic header), an Authorization: Basic header beside correct body credentials makes the request fail: a bogus one because it does not match, a real one as a second authentication method.' },

@@ -45,6 +45,8 @@ export interface ConformanceOptions {
   allowIncomplete?: boolean;
   /** --timings: where the run's time went, a phase a line (otherwise one line). */
   timings?: boolean;
+  /** --no-sign-in (false): the sign-in screens are left out, as LOCKCONF_SIGN_IN=off does. */
+  signIn?: boolean;
 }
 
 
@@ -88,8 +90,9 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
   const seed = opts.seed ?? randomInt(0, 2 ** 31);
   const choice = chooseTarget(targetFile, process.env);
+  if (opts.signIn === false) process.env.LOCKCONF_SIGN_IN = 'off'; // read by the suites' workers and the reporter
   // Read now, before global setup sets its own defaults: the settings that make this run no certificate.
-  const weakenedBy = weakeningSettings(process.env, { embeddedMock: choice.kind === 'mock' });
+  const weakenedBy = weakeningSettings(process.env, { embeddedMock: choice.kind === 'mock', selected: only });
   const fail = (err: unknown, target: { authUrl: string | null; baseUrl: string | null; mock: boolean } | null = null) =>
     failRun(err, { runDir, root: ROOT, reportsRoot: WORK_ROOT, allure, updateLatest: !opts.out, startedAt, seed, only, target, clear: clearRunDir, weakenedBy, catalog: SERVICE_CATALOG });
   // A bad option ends like every run that cannot be carried out: exit 2 with the report files.

@@ -35,6 +35,8 @@ Environment variables:
   LOCKCONF_QUIET_WINDOW_MS   how long "nothing (more) arrives" is listened for (default 500, 250
                              against the embedded mock; shorter weakens the run)
   LOCKCONF_PREFLIGHT=0       skip the credential checks made before any test (weakens the run)
+  LOCKCONF_SIGN_IN=off       leave the sign-in screens (driven with Chromium) out of the run, as
+                             --no-sign-in does (weakens the run)
   LOCKCONF_LEASE_WAIT_MS     how long to wait for another run's lease on the target (default
                              60000; then exit 2 naming the holder)
   LOCKCONF_SEQUENTIAL=1      one test at a time, even when the fixtures let tests run side by side

@@ -31,6 +31,7 @@ export const KNOWN_VARIABLES: Readonly<Record<string, Known>> = {
   LOCKCONF_DELIVERY_WAIT_MS: { default: String(DEFAULT_DELIVERY_WAIT_MS) },
   LOCKCONF_QUIET_WINDOW_MS: { default: (ctx) => String(ctx.embeddedMock ? EMBEDDED_MOCK_QUIET_WINDOW_MS : DEFAULT_QUIET_WINDOW_MS) },
   LOCKCONF_PREFLIGHT: { default: '1' },
+  LOCKCONF_SIGN_IN: { default: 'on' },
   LOCKCONF_LEASE_WAIT_MS: { default: String(DEFAULT_LEASE_WAIT_MS) },
   LOCKCONF_SEQUENTIAL: { default: '0' },
   LOCKCONF_NO_ALLURE: { default: '0' },

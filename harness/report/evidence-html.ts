@@ -107,6 +107,9 @@ function pathOnly(url: string): string {
   return q < 0 ? short : `${short.slice(0, q)}?…`;
 }
 
+/** Said once above the requirements (index-html.ts), not under each passed test: the page stays small. */
+export const PASSED_EVIDENCE_NOTE = 'The evidence of a passed test lists one line per exchange; the exchanges in full are in conformance.json and the Allure report.';
+
 /** One line per distinct exchange and delivery, repeats counted: what a passed requirement needs to show. */
 function renderCompact(t: TestEvidence): string {
   const lines = [
@@ -121,7 +124,7 @@ function renderCompact(t: TestEvidence): string {
     i = j;
   }
   return items.length
-    ? `<ol class="xlist mono">${items.join('')}</ol><p class="muted">Passed: the exchanges in full are in conformance.json and the Allure report.</p>`
+    ? `<ol class="xlist mono">${items.join('')}</ol>` // the page says once where the exchanges are in full (PASSED_EVIDENCE_NOTE)
     : '<p class="muted">No exchange or delivery was recorded.</p>';
 }
 

@@ -7,7 +7,7 @@
 import escapeHtml from 'escape-html';
 import type { RequirementStatus } from '../run/outcome.js';
 import { summariseNotTested } from './not-tested-summary.js';
-import { commonResponseHeaders, evidenceHomes, linkToEvidence, renderCommonHeaders, renderTestEvidence } from './evidence-html.js';
+import { PASSED_EVIDENCE_NOTE, commonResponseHeaders, evidenceHomes, linkToEvidence, renderCommonHeaders, renderTestEvidence } from './evidence-html.js';
 import type { RequirementResult } from '../run/verdict.js';
 import type { SliceResult } from '../run/slice-results.js';
 import type { ConformanceResult, TestEvidence } from './result-file.js';
@@ -328,6 +328,7 @@ ${renderAreaTable(result)}
 ${renderAttention(result)}
 ${errors}
 ${renderCommonHeaders(common)}
+<p class="muted">${e(PASSED_EVIDENCE_NOTE)}</p>
 ${renderRequirements(result, common)}
 ${renderProvenance(result)}
 <footer class="page">${e(result.tool.name)} ${e(result.tool.version)} · ${e(result.requirements.length)} requirements · finished ${e(result.finishedAt)}</footer>

@@ -166,7 +166,7 @@ export default class LockconfReporter implements Reporter {
     // Global setup runs after onInit in this process and reads the same variable.
     process.env.LOCKCONF_RUN_DIR = this.#runDir;
     // Read before global setup sets its own defaults (the CLI reads them before and passes them on).
-    this.#weakenedBy = this.#opts.weakenedBy ?? weakeningSettings(process.env, { embeddedMock: !process.env.LOCKCONF_TARGET_FILE && !process.env.LOCKCONF_BASE_URL });
+    this.#weakenedBy = this.#opts.weakenedBy ?? weakeningSettings(process.env, { embeddedMock: !process.env.LOCKCONF_TARGET_FILE && !process.env.LOCKCONF_BASE_URL, selected: this.#opts.only ?? envList(process.env.LOCKCONF_SELECTION) });
     this.#declaredIn = scanSuites(this.#root)
       .then((tests) => new Map(tests.filter((t) => t.file !== t.runFile).map((t) => [`${t.runFile}\0${t.id}`, t.file])))
       .catch(() => new Map());

@@ -28,7 +28,8 @@
  *                   or anything was blocked (its root cause failed, so this only matters
  *                   when the cause is a SHOULD or a deviation listed in --expect)
  *   partial         everything in scope passed, but the run was narrowed by --only
- *                   (requirements outside the selection are not judged), weakened
+ *                   (requirements outside the selection are not judged; so are those
+ *                   a setting leaves out, LOCKCONF_SIGN_IN=off), weakened
  *                   by a setting (run/weakening.ts) or a MUST failure was excused
  *                   by --expect: never a certificate
  *   conformant      otherwise
@@ -302,11 +303,14 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
     weakenedBy.push({ setting: '--expect', value: excused.join(','), effect: `${excused.length} MUST failure(s) excused as known deviations` });
   }
   const partial = !!selected || weakenedBy.length > 0;
+  // Requirements a setting left out (LOCKCONF_SIGN_IN=off) are outside the scope, as --only's unselected are.
+  const leftOut = new Set(weakenedBy.flatMap((w) => w.leavesOut ?? []));
+  const inScope = (id: string) => (!selected || selected.has(id)) && !leftOut.has(id);
   const verdict = runVerdict({
     interrupted: !!input.interrupted,
     interfered: !!input.interference,
     mustFailed: must.some((r) => r.status === 'failed' && !r.expected),
-    mustNotTested: must.some((r) => r.status === 'not-tested' && !untestable.has(r.id) && (!selected || selected.has(r.id)))
+    mustNotTested: must.some((r) => r.status === 'not-tested' && !untestable.has(r.id) && inScope(r.id))
       || requirements.some((r) => r.status === 'blocked'),
     partial,
   });
@@ -317,7 +321,7 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
     requirements,
     stale: requirements.filter((r) => r.stale).map((r) => r.id),
     partial,
-    scope: { inScope: selected ? catalog.filter((r) => selected.has(r.id)).length : catalog.length, total: catalog.length },
+    scope: { inScope: catalog.filter((r) => inScope(r.id)).length, total: catalog.length },
     weakenedBy,
     ...(input.interference ? { interference: input.interference } : {}),
   };

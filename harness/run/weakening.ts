@@ -15,7 +15,14 @@ export interface Weakening {
   value: string;
   /** What it does to the run, in a few words. */
   effect: string;
+  /**
+   * Requirements the setting left out of the run altogether (LOCKCONF_SIGN_IN=off):
+   * outside its scope, like those --only did not select (run/verdict.ts).
+   */
+  leavesOut?: readonly string[];
 }
+
+import { SIGN_IN_REQUIREMENTS, signInSwitch } from './sign-in-switch.js';
 
 /** The defaults the suites use when the variables are not set (suites/support/deliveries.ts, global-setup.ts). */
 export const DEFAULT_DELIVERY_WAIT_MS = 15_000;
@@ -29,9 +36,10 @@ function positiveInt(text: string | undefined): number | null {
 
 /**
  * The weakening settings in `env`. `embeddedMock`: the run's target is the embedded
- * mock, whose own quiet window (250 ms) is the default there, not a weakening.
+ * mock, whose own quiet window (250 ms) is the default there, not a weakening. `selected`:
+ * the --only scope (null: every requirement).
  */
-export function weakeningSettings(env: NodeJS.ProcessEnv, opts: { embeddedMock: boolean }): Weakening[] {
+export function weakeningSettings(env: NodeJS.ProcessEnv, opts: { embeddedMock: boolean; selected?: readonly string[] | null }): Weakening[] {
   const out: Weakening[] = [];
   const wait = positiveInt(env.LOCKCONF_DELIVERY_WAIT_MS);
   if (wait !== null && wait < DEFAULT_DELIVERY_WAIT_MS) {
@@ -52,6 +60,11 @@ export function weakeningSettings(env: NodeJS.ProcessEnv, opts: { embeddedMock: 
   }
   if (env.LOCKCONF_PREFLIGHT === '0' && !opts.embeddedMock) { // the embedded mock has no preflight to skip
     out.push({ setting: 'LOCKCONF_PREFLIGHT', value: '0', effect: 'the credential checks before the run were skipped' });
+  }
+  // Only a run whose scope holds a requirement of the sign-in screens loses something by leaving them out.
+  const scopeHasSignIn = !opts.selected || SIGN_IN_REQUIREMENTS.some((id) => opts.selected!.includes(id));
+  if (!signInSwitch(env).on && scopeHasSignIn) {
+    out.push({ setting: 'LOCKCONF_SIGN_IN', value: 'off', effect: 'the sign-in screens were not driven (their requirements are left out of the run)', leavesOut: SIGN_IN_REQUIREMENTS });
   }
   return out;
 }

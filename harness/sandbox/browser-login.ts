@@ -42,6 +42,10 @@ export const browserLoginSchema = z.object({
   consent: z.object({
     approve: selector.default('button[name=decision][value=approve]'),
     deny: selector.default('button[name=decision][value=deny]'),
+    /** Where the consent page shows who is requesting access (read by the sign-in suite only; no default). */
+    requester: selector.optional(),
+    /** Where it shows what is authorized (read by the sign-in suite only; no default). */
+    authorized: selector.optional(),
   }).prefault({}),
   /** The answer at the consent step; deny is there to check that a denial stores nothing. */
   decision: z.enum(['approve', 'deny']).default('approve'),
@@ -77,7 +81,7 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-function chromiumPath(script: BrowserLoginScript, env: NodeJS.ProcessEnv): string {
+export function chromiumPath(script: BrowserLoginScript, env: NodeJS.ProcessEnv): string {
   const path = script.executablePath ?? env.LOCKCONF_CHROMIUM ?? '/usr/bin/chromium';
   if (!existsSync(path)) {
     throw new LockconfError('ERR_LOGIN', `no Chromium at ${path}: install it (Debian: apt-get install chromium) or set login.executablePath / LOCKCONF_CHROMIUM`);
@@ -93,7 +97,7 @@ function required(value: string | undefined, what: string, variable: string): st
 }
 
 /** The SMS code: from login.sms.codeCommand's output, else from the environment. */
-async function smsCode(script: BrowserLoginScript, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
+export async function smsCode(script: BrowserLoginScript, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
   if (script.sms.codeCommand) {
     let stdout: string;
     try {

@@ -21,6 +21,7 @@ const SECRET_FIELDS: Record<string, SecretKind> = {
   refresh_token: 'refresh_token',
   code: 'code',
   client_secret: 'client_secret',
+  password: 'password',
 };
 const SECRET_HEADERS: Record<string, SecretKind> = {
   'x-access-token': 'access_token',

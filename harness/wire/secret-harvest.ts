@@ -2,7 +2,8 @@
  * Registers every token and code a response reveals with the redactor, the
  * moment the response arrives: token-endpoint JSON (access_token,
  * refresh_token), the rotated x-access-token header of API responses, and a
- * `code` in a redirect's Location. The harness's HttpClient does the same; the
+ * `code` in a redirect's Location, and the sign-in extension's password and
+ * SMS code (control GET /sign-in/account, /sign-in/sms). The harness's HttpClient does the same; the
  * flows call this too so they stay safe over any HttpClientLike.
  */
 import type { HttpResponse, RedactorLike, SecretKind } from '../contracts.js';
@@ -12,6 +13,8 @@ const JSON_TOKEN_FIELDS: Array<[string, SecretKind]> = [
   ['refresh_token', 'refresh_token'],
   ['id_token', 'access_token'],
   ['code', 'code'],
+  // The sign-in screens' control extension (GET /sign-in/account): the test account's password.
+  ['password', 'password'],
 ];
 
 export function harvestSecrets(res: Pick<HttpResponse, 'json' | 'headers' | 'location'>, redactor: RedactorLike): void {

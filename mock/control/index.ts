@@ -5,7 +5,8 @@
  * x-control-token; every body is validated; errors are {"error","message"}.
  * Extensions (control-protocol-extensions.md): the run lease (POST and DELETE
  * /lease, unless the mock runs with `lease: false`) and the `resets` count in
- * GET /fixtures, and the registered redirect URI (GET and PUT /redirect-uri).
+ * GET /fixtures, the registered redirect URI (GET and PUT /redirect-uri), and the
+ * sign-in screens' test account and SMS codes (GET /sign-in/account, /sign-in/sms).
  */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
@@ -16,6 +17,7 @@ import { answeredFixtures } from './fixture-extras.js';
 import { registeredClient } from '../oauth/other-clients.js';
 import { registerGradingControl } from '../grading/control-routes.js';
 import { registerRedirectUriControl } from './redirect-uri.js';
+import { registerSignInControl } from './sign-in.js';
 import { ClientCredentialsBody, ClockBody, ConsentBody, EventBody, LeaseBody, MAX_CLOCK_OFFSET_MS, RevokeBody } from './schemas.js';
 import { RunCoordination } from './run-lease.js';
 import { CONTROL_SCHEMAS } from '../docs/control-schemas.js';
@@ -139,6 +141,7 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
 
   registerGradingControl(app, ctx.grading, ctx.clock);
   registerRedirectUriControl(app, ctx);
+  registerSignInControl(app, ctx);
 
   app.post('/reset', documented(CONTROL_SCHEMAS.reset), async (_request, reply) => {
     // Every module restores its own initial state; the clock is left where it is.

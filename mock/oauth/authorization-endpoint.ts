@@ -34,6 +34,18 @@ export const SIGN_IN_RATE = {
   forms: { max: 120, timeWindow: 60_000 },
 } as const;
 
+/**
+ * Slice fault OAUTH-SIGN-IN-WRONG-PASSWORD@credential=…: a wrong password for an
+ * account's e-mail signs in as that account (wrong-password), or an e-mail of no
+ * account signs in as the first user (unknown-email).
+ */
+function wronglyTaken(ctx: MockContext, email: string): MockUser | undefined {
+  const owner = ctx.world.users.find((u) => u.email.toLowerCase() === email);
+  if (owner && ctx.faults.has('sign-in-any-password')) return owner;
+  if (ctx.faults.breaks('OAUTH-SIGN-IN-WRONG-PASSWORD', { credential: owner ? 'wrong-password' : 'unknown-email' })) return owner ?? ctx.world.users[0];
+  return undefined;
+}
+
 function lastDigits(phoneNo: string): string {
   return phoneNo.slice(-4);
 }
@@ -55,7 +67,9 @@ export function registerAuthorizationEndpoint(
       sendPage(reply, 400, errorPage('Sign-in expired', 'This sign-in is no longer valid. Go back to the application and start again.'));
       return null;
     }
-    if (p.step !== step) {
+    // Fault consent-at-sms-step: the consent form is taken while the SMS code is still asked for.
+    const skipsSms = step === 'consent' && p.step === 'sms' && ctx.faults.has('consent-at-sms-step');
+    if (p.step !== step && !skipsSms) {
       sendPage(reply, 409, errorPage('Out of order', 'This step of the sign-in is not the current one. Go back to the application and start again.'));
       return null;
     }
@@ -93,7 +107,8 @@ export function registerAuthorizationEndpoint(
     const email = form.data.email.trim().toLowerCase();
     const before = limits.check(request.ip, email);
     if (before.locked) return lockedOut(reply, before);
-    const user: MockUser | undefined = ctx.world.users.find((u) => u.email.toLowerCase() === email && sameSecret(form.data.password, u.password));
+    const user: MockUser | undefined = ctx.world.users.find((u) => u.email.toLowerCase() === email && sameSecret(form.data.password, u.password))
+      ?? wronglyTaken(ctx, email);
     if (!user) {
       const after = limits.fail(request.ip, email, 'password');
       if (after.locked) return lockedOut(reply, after);
@@ -102,6 +117,7 @@ export function registerAuthorizationEndpoint(
     }
     const code = pending.signedIn(p, user.userId);
     ctx.log(`SMS to ${user.phoneNo} (${user.email}): your Lock Access Service code is ${code}`);
+    ctx.smsOutbox?.record(user.email, code);
     return sendPage(reply, 200, smsPage({ requestId: p.id, csrf: csrfFor(reply, p), phoneHint: lastDigits(user.phoneNo) }));
   });
 
@@ -114,14 +130,16 @@ export function registerAuthorizationEndpoint(
     if (!user) return sendPage(reply, 400, errorPage('Sign-in expired', 'The account is gone. Start again.'));
     const before = limits.check(request.ip, user.email);
     if (before.locked) return lockedOut(reply, before);
-    if (p.smsCode === null || !sameSecret(form.data.code.trim(), p.smsCode)) {
+    const codeRight = p.smsCode !== null && (sameSecret(form.data.code.trim(), p.smsCode) || ctx.faults.has('sms-any-code'));
+    if (!codeRight) {
       const after = limits.fail(request.ip, user.email, 'sms');
       if (after.locked) return lockedOut(reply, after);
       if (pending.fail(p)) return tooManyAttempts(reply);
       return sendPage(reply, 401, smsPage({ requestId: p.id, csrf: csrfFor(reply, p), phoneHint: lastDigits(user.phoneNo), error: 'That code is not right.' }));
     }
     pending.verified(p);
-    return sendPage(reply, 200, consentPage({ requestId: p.id, csrf: csrfFor(reply, p), userName: `${user.firstName} ${user.lastName}` }));
+    const hide = (shown: string) => ctx.faults.has('consent-shows-nothing') || ctx.faults.breaks('OAUTH-CONSENT-SHOWS-REQUEST', { shown });
+    return sendPage(reply, 200, consentPage({ requestId: p.id, csrf: csrfFor(reply, p), userName: `${user.firstName} ${user.lastName}`, hideRequester: hide('requester'), hidePermissions: hide('authorized') }));
   });
 
   app.post('/consent', { ...guarded, ...documented(OAUTH_SCHEMAS.consent) }, async (request, reply) => {
@@ -130,7 +148,10 @@ export function registerAuthorizationEndpoint(
     const p = pendingAt(reply, form.data.request, 'consent');
     if (!p || p.userId === null) return reply;
     pending.finish(p);
-    const conclusion = concludeAuthorization(ctx, codes, p.request, p.userId, form.data.decision);
+    // Slice fault OAUTH-SIGN-IN-SCREENS@decision=…: the page's button of that decision answers as the other one.
+    const flipped = ctx.faults.breaks('OAUTH-SIGN-IN-SCREENS', { decision: form.data.decision });
+    const decision = flipped ? (form.data.decision === 'approve' ? 'deny' : 'approve') : form.data.decision;
+    const conclusion = concludeAuthorization(ctx, codes, p.request, p.userId, decision);
     return reply.redirect(conclusion.location, conclusion.status);
   });
 

@@ -22,6 +22,7 @@ import { PendingAuthorizations } from './pending.js';
 import { Grants } from './grants.js';
 import { RefreshTokens } from './refresh-tokens.js';
 import { SignInLimits } from './sign-in-limits.js';
+import { SmsOutbox } from './sms-outbox.js';
 import { answerMalformed, registerTokenEndpoint } from './token-endpoint.js';
 
 export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Promise<void> {
@@ -31,7 +32,9 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
   const refresh = new RefreshTokens(ctx, grants);
   const pending = new PendingAuthorizations(ctx);
   const limits = new SignInLimits(ctx);
+  const outbox = new SmsOutbox();
   ctx.tokens = tokens;
+  ctx.smsOutbox = outbox;
   ctx.oauth = createOAuthControl(ctx, { codes, refresh });
   ctx.onReset.push(() => {
     tokens.reset();
@@ -39,6 +42,7 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
     refresh.clear();
     pending.clear();
     limits.clear();
+    outbox.clear();
     grants.clear();
   });
   // The fault cc-permitted-at-start: the permission is on from the start and after every reset.

@@ -63,10 +63,12 @@ export function phonePage(message: { phoneNo: string; code: string | null }): st
   return page('Mock phone', html`<h1>Mock phone</h1><div class="phone">${body}</div>`);
 }
 
-export function consentPage(form: FormContext & { userName: string }): string {
+/** `hideRequester`, `hidePermissions`: the slice faults of OAUTH-CONSENT-SHOWS-REQUEST (the page leaves that out). */
+export function consentPage(form: FormContext & { userName: string; hideRequester?: boolean; hidePermissions?: boolean }): string {
+  const permissions = form.hidePermissions ? [] : PERMISSIONS;
   return page('Allow access?', html`<h1>Allow access?</h1>
-<p><strong>${APPLICATION_NAME}</strong> asks to act on behalf of <strong>${form.userName}</strong>. It will be able to:</p>
-<ul class="scopes">${PERMISSIONS.map((p) => html`<li>${p}</li>`)}</ul>
+<p><strong id="requester">${form.hideRequester ? '' : APPLICATION_NAME}</strong> asks to act on behalf of <strong>${form.userName}</strong>. It will be able to:</p>
+<ul class="scopes" id="authorized">${permissions.map((p) => html`<li>${p}</li>`)}</ul>
 <form method="post" action="consent">
 ${hidden(form)}
 <div class="actions">

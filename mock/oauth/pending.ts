@@ -40,7 +40,13 @@ export class PendingAuthorizations {
   /** A new sign-in, or null when the mock holds as many as it can (the caller answers 429). */
   start(request: AuthorizationRequest, address = ''): PendingAuthorization | null {
     this.#sweep();
-    const own = this.#byAddress.get(address);
+    let own = this.#byAddress.get(address);
+    // Fault new-sign-in-ends-others (and slice fault OAUTH-SIGN-IN-SCREENS@sign-ins=interleaved): a new sign-in ends the ones in progress.
+    const endsOthers = this.ctx.faults.has('new-sign-in-ends-others') || this.ctx.faults.breaks('OAUTH-SIGN-IN-SCREENS', { 'sign-ins': 'interleaved' });
+    if (own && own.size > 0 && endsOthers) {
+      for (const id of [...own]) this.#delete(id);
+      own = this.#byAddress.get(address);
+    }
     if (own && own.size >= MAX_PENDING_PER_ADDRESS) {
       // Set order is insertion order: this address's oldest sign-in makes room.
       this.#delete(own.values().next().value!);

@@ -14,6 +14,9 @@
  *   same inputs for every mutant and a status cannot flip from run to run.
  * - The requirement scope (LOCKCONF_MUTATION_ONLY, space-separated IDs or globs, as
  *   `--only` takes them), set per mutated folder by test/mutation/stryker.config.mjs.
+ * - The sign-in screens (suites/oauth/sign-in-screens.test.ts, Chromium) are driven when
+ *   the scope holds one of their requirements (mock/oauth's scopes: OAUTH-*), left out
+ *   otherwise (LOCKCONF_SIGN_IN, unless the caller set it).
  * - The unmutated run (Stryker's dry run, no active mutant) writes the scope's
  *   requirements it leaves not tested to BASELINE in the sandbox; a mutant's run
  *   that leaves another one not tested is killed.
@@ -35,6 +38,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mutantVerdict, notTestedInScope, readText } from './mutant-verdict.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The requirements only the sign-in suite checks (harness/run/sign-in-switch.ts). */
+const SIGN_IN_REQUIREMENTS = ['OAUTH-SIGN-IN-SCREENS', 'OAUTH-SIGN-IN-WRONG-PASSWORD', 'OAUTH-SIGN-IN-WRONG-SMS', 'OAUTH-SIGN-IN-SMS-NOT-SKIPPED', 'OAUTH-CONSENT-SHOWS-REQUEST'];
+/** 'on' when the --only scope (IDs or globs; empty: every requirement) selects one of them. */
+export function signInFor(scope) {
+  const patterns = scope.split(/[\s,]+/).filter(Boolean);
+  if (patterns.length === 0) return 'on';
+  const matches = (p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\-]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
+  return SIGN_IN_REQUIREMENTS.some((id) => patterns.some((p) => matches(p).test(id))) ? 'on' : 'off';
+}
 const seed = process.env.LOCKCONF_MUTATION_SEED || '1';
 const only = (process.env.LOCKCONF_MUTATION_ONLY || '').trim();
 const verbose = process.env.LOCKCONF_MUTATION_VERBOSE === '1';
@@ -74,6 +87,7 @@ try {
     env: {
       ...process.env,
       LOCKCONF_NO_ALLURE: '1',
+      LOCKCONF_SIGN_IN: process.env.LOCKCONF_SIGN_IN ?? signInFor(only),
       ...(coverageDir
         ? {
             LOCKCONF_MUTATION_COVERAGE_DIR: coverageDir,

@@ -30,6 +30,8 @@ export interface LaneRequest {
    * unset), longer test timeouts and quiet windows, to confirm a judgement that rested on time (confirm.ts).
    */
   fullWait?: boolean;
+  /** Drive the sign-in screens with Chromium (LOCKCONF_SIGN_IN): only the runs of their faults do. */
+  signIn?: boolean;
 }
 
 export interface LaneAnswer {
@@ -58,6 +60,7 @@ export async function carryOut(
 ): Promise<LaneAnswer> {
   restoreEnv(process.env, baseline);
   process.env.LOCKCONF_MOCK_OPTIONS = JSON.stringify(req.mockOptions);
+  process.env.LOCKCONF_SIGN_IN = req.signIn ? 'on' : 'off';
   if (req.fullWait) {
     delete process.env.LOCKCONF_DELIVERY_WAIT_MS;
     process.env.LOCKCONF_QUIET_WINDOW_MS = String(CONFIRM_QUIET_WINDOW_MS);

@@ -4,6 +4,7 @@
  * once per fault of the mock's fault catalog. A good suite judges the first two
  * conformant and catches every fault through the requirement the fault names.
  */
+import { SIGN_IN_REQUIREMENTS } from '../../harness/run/sign-in-switch.js';
 import { randomInt } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { availableParallelism, totalmem } from 'node:os';
@@ -225,10 +226,16 @@ export function defaultConcurrency(cores = availableParallelism(), memoryBytes =
   return Math.max(1, Math.min(2 * cores, Math.floor(memoryBytes / 2 ** 30)));
 }
 
+/** A fault of the sign-in screens: its run drives them with Chromium (LOCKCONF_SIGN_IN=on); every other run leaves them out. */
+function needsSignIn(entry: MatrixEntry): boolean {
+  return (SIGN_IN_REQUIREMENTS as readonly string[]).includes(entry.requirement ?? '');
+}
+
 /** One conformance run in a lane (lane.ts), against an embedded mock built with the run's options. */
 async function runInLane(pool: LanePool, run: MatrixRun<MatrixEntry>, outDir: string, seed: number, fullWait = false): Promise<RunResult> {
   await mkdir(outDir, { recursive: true });
-  const { exitCode, durationMs, cpuMs, stderr } = await pool.run({ outDir, seed, mockOptions: run.mockOptions, ...(run.only ? { only: run.only } : {}), ...(fullWait ? { fullWait } : {}) });
+  const signIn = run.entries.some(needsSignIn);
+  const { exitCode, durationMs, cpuMs, stderr } = await pool.run({ outDir, seed, mockOptions: run.mockOptions, signIn, ...(run.only ? { only: run.only } : {}), ...(fullWait ? { fullWait } : {}) });
   if (exitCode === 2 || exitCode === null) process.stderr.write(`[${run.name}] run could not be carried out:\n${stderr}\n`);
   let report: Report | null = null;
   try {
@@ -288,6 +295,8 @@ export async function runMatrix(
     areaOf: (id) => requirement(id).area,
     ...(opts.alone ? { alone: opts.alone } : {}),
     ...(opts.apart ? { apart: opts.apart } : {}),
+    // The sign-in faults' runs drive Chromium: they share runs with one another only.
+    needs: (e) => (needsSignIn(e) ? 'sign-in' : ''),
   }), (name) => opts.earlierMs?.get(name)).map((run) => ({ run }));
   const settle = (o: MatrixOutcome) => {
     outcomes[index.get(o.entry)!] = o;

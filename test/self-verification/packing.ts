@@ -77,6 +77,8 @@ export function packRuns<MatrixEntry extends PackableEntry>(
     alone?: ReadonlySet<string>;
     /** Fault → the faults it must not share a run with (either way round). */
     apart?: ReadonlyMap<string, ReadonlySet<string>>;
+    /** What a run of the entry needs besides its scope (e.g. 'sign-in'): entries share a run only with those needing the same. */
+    needs?: (entry: MatrixEntry) => string;
   } = {},
 ): MatrixRun<MatrixEntry>[] {
   const max = Math.max(1, opts.maxPerRun ?? DEFAULT_MAX_PER_RUN);
@@ -90,7 +92,7 @@ export function packRuns<MatrixEntry extends PackableEntry>(
       order.push(entry);
       continue;
     }
-    const key = entry.only ? [...entry.only].sort().join(' ') : '(every suite)';
+    const key = `${entry.only ? [...entry.only].sort().join(' ') : '(every suite)'}|${opts.needs?.(entry) ?? ''}`;
     const bins = open.get(key) ?? [];
     open.set(key, bins);
     let bin = bins.find((b) => b.length < max && !b.some((e) => e.requirement === entry.requirement || keptApart(e, entry)));

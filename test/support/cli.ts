@@ -34,7 +34,8 @@ export function startCli(args: string[], extraEnv: Record<string, string> = {}):
   const env: NodeJS.ProcessEnv = {};
   // npm's INIT_CWD and npm_lifecycle_event of `npm test` neither: they would move the child's relative paths (user-paths.ts).
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('LOCKCONF_') && !k.startsWith('VITEST') && k !== 'INIT_CWD' && k !== 'npm_lifecycle_event') env[k] = v;
-  Object.assign(env, extraEnv, { NO_COLOR: '1' });
+  // The sign-in screens (Chromium) are left out unless a test asks for them: a browser per CLI run would cost more than the run.
+  Object.assign(env, { LOCKCONF_SIGN_IN: 'off' }, extraEnv, { NO_COLOR: '1' });
   const child = spawn(process.execPath, [join(ROOT, 'bin/lockconf.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -10,12 +10,13 @@ import { OAUTH_TOKEN_SLICES } from './oauth-token.js';
 import { WEBHOOKS_EVENTS_SLICES } from './webhooks-events.js';
 import { RECEIVER_SLICES } from './receiver.js';
 import { CLIENT_SLICES } from './client.js';
+import { SIGN_IN_SLICES } from './sign-in.js';
 import type { DeclaredSlice, Dimension, SliceDeclaration, SliceDeclarations } from './types.js';
 
 export type { DeclaredSlice, Dimension, Slice, SliceDeclaration, SliceDeclarations } from './types.js';
 export { sliceKey, sliceKeys } from './types.js';
 
-const FILES: readonly SliceDeclarations[] = [OAUTH_TOKEN_SLICES, WEBHOOKS_EVENTS_SLICES, RECEIVER_SLICES, CLIENT_SLICES];
+const FILES: readonly SliceDeclarations[] = [OAUTH_TOKEN_SLICES, SIGN_IN_SLICES, WEBHOOKS_EVENTS_SLICES, RECEIVER_SLICES, CLIENT_SLICES];
 
 /** Every dimension, by ID. */
 export const DIMENSIONS: ReadonlyMap<string, Dimension> = (() => {

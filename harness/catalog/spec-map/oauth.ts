@@ -108,8 +108,8 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
   // ### Authorization code flow
   'authorization-code-flow/item-1': { requirements: ['OAUTH-SIGN-IN-STEP', 'OAUTH-AUTHZ-REDIRECT'] },
   'authorization-code-flow/item-2': {
-    requirements: ['OAUTH-SIGN-IN-STEP'],
-    note: 'The sign-in, SMS and consent screens themselves are acted by the control protocol\'s POST /consent; what is tested from outside is that the flow stops there for the user.',
+    requirements: ['OAUTH-SIGN-IN-STEP', 'OAUTH-SIGN-IN-SCREENS', 'OAUTH-SIGN-IN-WRONG-PASSWORD', 'OAUTH-SIGN-IN-WRONG-SMS', 'OAUTH-SIGN-IN-SMS-NOT-SKIPPED', 'OAUTH-CONSENT-SHOWS-REQUEST'],
+    note: 'The sign-in suite drives the screens with Chromium (the test account and SMS codes from the profile\'s login section or the control extension GET /sign-in/account and /sign-in/sms); without Chromium or a way to sign in those rules are not tested, and POST /consent stands in for the screens in every other test. That the application does nothing in this step binds the application.',
   },
   'authorization-code-flow/item-3': {
     requirements: ['OAUTH-AUTHZ-REDIRECT', 'OAUTH-CODE-ON-APPROVAL', 'OAUTH-DENIAL-ACCESS-DENIED', 'OAUTH-STATE-ECHO'],

@@ -24,7 +24,7 @@ const CHROMIUM_ARGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE ::1', // no name is looked up
 ];
 /** Requests the routes cannot see (redirects) go to this proxy, where nothing listens: they fail. */
-const DEAD_PROXY = { server: 'http://127.0.0.1:9', bypass: '127.0.0.1,localhost,[::1]' };
+export const DEAD_PROXY = { server: 'http://127.0.0.1:9', bypass: '127.0.0.1,localhost,[::1]' };
 
 /** How the driver launches Chromium (tests launch their shared browser the same way). */
 export function launchOptions(executablePath: string): LaunchOptions {

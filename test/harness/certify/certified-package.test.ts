@@ -47,12 +47,22 @@ beforeAll(async () => {
   run = await cli(['conformance', '--certify', '--no-allure', '--out', pkg, '--seed', '21'], {
     LOCKCONF_SIGNING_KEY: signer.privateFile,
     LOCKCONF_MOCK_OPTIONS: JSON.stringify({ credentials: CREDENTIALS, faults: ['state-truncated'] }),
+    // A certificate needs every requirement (the sign-in screens on), but this package's test needs no
+    // browser: with no Chromium they are not tested (the run is not conformant anyway: state-truncated).
+    LOCKCONF_SIGN_IN: 'on',
+    LOCKCONF_CHROMIUM: join(work, 'no-chromium'),
   });
   result = await readResult(pkg);
 }, 240_000);
 afterAll(() => removeTmpDir(work));
 
 describe('a certified run (conformance --certify)', () => {
+  it('reports the sign-in screens not tested, naming the missing Chromium, never failed', () => {
+    const screens = result.requirements.find((r) => r.id === 'OAUTH-SIGN-IN-SCREENS');
+    expect(screens?.status).toBe('not-tested');
+    expect(screens?.reason).toMatch(/no Chromium at .*no-chromium/);
+  });
+
   it('ends with the exit code of its verdict and prints the certificate block', () => {
     expect(run.code, run.stdout.slice(-1500) + run.stderr).toBe(1);
     expect(result.verdict).toBe('not-conformant');

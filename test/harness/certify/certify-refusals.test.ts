@@ -70,7 +70,7 @@ describe('conformance --certify refuses, before the run starts (exit 2, one line
     const expectFile = join(work, `expect-${Math.random().toString(36).slice(2)}.txt`);
     if (setup) await setup(expectFile);
     const out = join(work, `refused-${Math.random().toString(36).slice(2)}`);
-    const r = await cli(['conformance', '--certify', '--no-allure', '--out', out, ...args.map((a) => (a === 'EXPECT' ? expectFile : a))], { LOCKCONF_SIGNING_KEY: key, ...env });
+    const r = await cli(['conformance', '--certify', '--no-allure', '--out', out, ...args.map((a) => (a === 'EXPECT' ? expectFile : a))], { LOCKCONF_SIGNING_KEY: key, LOCKCONF_SIGN_IN: 'on', ...env });
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^lockconf: cannot certify: /);
@@ -79,7 +79,7 @@ describe('conformance --certify refuses, before the run starts (exit 2, one line
   }, 60_000);
 
   it('no LOCKCONF_SIGNING_KEY', async () => {
-    const r = await cli(['conformance', '--certify', '--no-allure', '--out', join(work, 'never')]);
+    const r = await cli(['conformance', '--certify', '--no-allure', '--out', join(work, 'never')], { LOCKCONF_SIGN_IN: 'on' });
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stderr).toBe('lockconf: cannot certify: --certify needs a signing key: set LOCKCONF_SIGNING_KEY to the path of its PEM file (lockconf keygen --out DIR makes one)\n');
   }, 60_000);

@@ -8,6 +8,7 @@
  * every token and code the target handed out and every webhook token the
  * harness chose, independently of the harness's own redaction.
  */
+import { SIGN_IN_REQUIREMENTS } from '../../../harness/run/sign-in-switch.js';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -88,12 +89,17 @@ let runDir = '';
 let run: { code: number | null; out: string };
 let result: ConformanceResult;
 let embedded: Promise<{ code: number | null; out: string }>;
+const smsCodes = new Set<string>();
 const EMBEDDED_CREDS = { clientSecret: 'embedded-secret-2f9c81aa', apiKey: 'embedded-api-key-73be01d4', controlToken: 'embedded-control-5d12e6f0' };
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'lockconf-full-run-'));
   mock = await createMock({ credentials: CREDENTIALS, deliveryTimeoutMs: 1000 }); // as the embedded mock: the timeout rule is exercised within a short hold
   proxy = await startRecordingProxy(mock.url);
+  // Every SMS code the sign-in pages send (the sign-in suite reads them through the control extension).
+  const outbox = mock.ctx.smsOutbox!;
+  const record = outbox.record.bind(outbox);
+  outbox.record = (email, code) => { smsCodes.add(code); record(email, code); };
   const profile = {
     ...mock.profile,
     authUrl: `${proxy.url}/oauth`,
@@ -108,7 +114,8 @@ beforeAll(async () => {
   embedded = runCli(['conformance', '--out', join(work, 'embedded'), '--seed', '3', '--no-allure', '--only', 'OAUTH-*', '--only', 'REFRESH-*'], {
     LOCKCONF_MOCK_OPTIONS: JSON.stringify({ credentials: EMBEDDED_CREDS }),
   });
-  run = await runCli(['conformance', '--target', target, '--out', runDir, '--seed', '20261122']);
+  // The one full run of npm test drives the sign-in screens too (Chromium): every requirement in scope.
+  run = await runCli(['conformance', '--target', target, '--out', runDir, '--seed', '20261122'], { LOCKCONF_SIGN_IN: 'on' });
   result = JSON.parse(await readFile(join(runDir, 'conformance.json'), 'utf8')) as ConformanceResult;
 }, 300_000);
 
@@ -123,6 +130,8 @@ describe('a full conformance run through the command line', () => {
   it('ends with exit 0 against the reference mock and writes every report file', () => {
     expect(run.code, run.out.slice(-3000)).toBe(0);
     expect(['conformant', 'incomplete']).toContain(result.verdict);
+    // The sign-in suite drove the screens (the test account and SMS codes from the control extension).
+    for (const id of SIGN_IN_REQUIREMENTS) expect(result.requirements.find((r) => r.id === id)?.status, id).toBe('passed');
     for (const file of ['index.html', 'allure-report/index.html', 'junit.xml', 'conformance.json']) {
       expect(existsSync(join(runDir, file)), file).toBe(true);
     }
@@ -180,6 +189,7 @@ describe('a full conformance run through the command line', () => {
 
   it('leaves no secret, token or code in any file of the run', async () => {
     const secrets = new Map<string, string>([
+      [mock.ctx.world.users[0]!.password, 'the sign-in password (control GET /sign-in/account)'],
       [CREDENTIALS.clientSecret, 'client_secret'],
       [CREDENTIALS.apiKey, 'api key'],
       [CREDENTIALS.controlToken, 'control token'],
@@ -191,6 +201,12 @@ describe('a full conformance run through the command line', () => {
     expect(files.some((f) => f.includes('allure-results'))).toBe(true);
     expect(await findLeaks(runDir, secrets)).toEqual([]);
     for (const [value] of secrets) expect(run.out.includes(value), 'console output holds a secret').toBe(false);
+    // The SMS codes (six digits: looked for where a value stands, a JSON string or a form field).
+    expect(smsCodes.size, 'the sign-in suite received SMS codes').toBeGreaterThan(5);
+    for (const file of files) {
+      const text = await readFile(file, 'utf8');
+      for (const code of smsCodes) expect(text.includes(`"${code}"`) || text.includes(`\\"${code}\\"`) || text.includes(`=${code}`), `${relative(runDir, file)} holds an SMS code`).toBe(false);
+    }
   });
 
   it('keeps the embedded-mock path clean too (credentials fixed through LOCKCONF_MOCK_OPTIONS)', async () => {

@@ -5,7 +5,7 @@
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 
-const TOKEN_FIELDS = ['access_token', 'refresh_token', 'id_token', 'code', 'token', 'refreshToken'];
+const TOKEN_FIELDS = ['access_token', 'refresh_token', 'id_token', 'code', 'token', 'refreshToken', 'password'];
 
 export interface RecordingProxy {
   url: string;
