@@ -18,6 +18,7 @@
 import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { DEAD_PROXY, isLoopback, launchOptions } from '../client/drivers/chromium.js';
 import type { BrowserLoginScript } from './browser-login.js';
+import { onRedirectUri } from '../wire/redirect-target.js';
 
 /** The little of the DOM the in-page functions use (the project compiles without the DOM library). */
 interface DomField { name: string; type: string; value: string; tagName: string }
@@ -61,17 +62,6 @@ export class SignInBrowser {
 
   async close(): Promise<void> {
     await this.browser.close();
-  }
-}
-
-/** True when `location` points at redirect_uri (same origin and path). */
-export function onRedirectUri(location: string, redirectUri: string): boolean {
-  try {
-    const l = new URL(location);
-    const r = new URL(redirectUri);
-    return l.origin === r.origin && l.pathname === r.pathname;
-  } catch {
-    return false;
   }
 }
 

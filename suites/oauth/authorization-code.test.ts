@@ -18,18 +18,7 @@ import { charClassExample } from '../support/char-classes.js';
 import { codeGrant, freshCode, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
 import { tokenResponseOf } from '../support/grants.js';
-
-/** True when the URL points at the given redirect URI (same origin and path). */
-function isOn(location: string | null, redirectUri: string): boolean {
-  if (!location) return false;
-  try {
-    const l = new URL(location);
-    const r = new URL(redirectUri);
-    return l.origin === r.origin && l.pathname === r.pathname;
-  } catch {
-    return false;
-  }
-}
+import { onRedirectUri as isOn } from '../../harness/wire/redirect-target.js';
 
 /** A redirect URI that was never registered: another host, and the registered one with a path appended. */
 function unregisteredRedirectUris(t: SuiteContext): string[] {
