@@ -1,6 +1,6 @@
 /** The matrix's judgement of one run: what counts as caught, and what counts as a false failure. */
 import { describe, expect, test } from 'vitest';
-import { areaScope, judge, planMatrix, scopeCheckName, selectFaults, type MatrixEntry, type MatrixOutcome, type RequirementResult } from './matrix.js';
+import { areaScope, judge, needsSignIn, planMatrix, scopeCheckName, selectFaults, type MatrixEntry, type MatrixOutcome, type RequirementResult } from './matrix.js';
 import { MAX_COLLATERAL, cascades } from './matrix-session.js';
 import { FAULTS, FAULT_NAMES } from '../../mock/faults.js';
 import { requirement } from '../../harness/catalog/index.js';
@@ -76,6 +76,19 @@ describe('the legal variants in npm test', () => {
     expect(touched.find((e) => e.kind === 'conforming')!.only).toBeUndefined();
     for (const v of full.filter((e) => e.kind === 'variant' && e.name !== 'free-system-values')) expect(v.only, `${v.name} with --all`).toBeUndefined();
     expect(planMatrix({ scope: 'area' }).find((e) => e.name === 'base64-signatures')!.only, 'the default: every suite').toBeUndefined();
+  });
+});
+
+describe('the sign-in screens (Chromium) in the matrix', () => {
+  test('the runs of their faults, the plain mock, and the variants on every suite drive them; npm test\'s variants and every other fault leave them out', () => {
+    const touched = planMatrix({ scope: 'area', variants: 'touched' });
+    const full = planMatrix({ scope: 'area', variants: 'full' });
+    expect(needsSignIn(touched.find((e) => e.kind === 'conforming')!)).toBe(true);
+    expect(touched.filter((e) => e.kind === 'variant').filter(needsSignIn)).toEqual([]);
+    const scoped = full.filter((e) => e.kind === 'variant' && e.only);
+    expect(full.filter((e) => e.kind === 'variant').filter(needsSignIn).length).toBe(full.filter((e) => e.kind === 'variant').length - scoped.length);
+    expect(needsSignIn(full.find((e) => e.name === 'sign-in-any-password')!)).toBe(true);
+    expect(needsSignIn(full.find((e) => e.name === 'code-reusable')!)).toBe(false);
   });
 });
 

@@ -19,6 +19,8 @@ export interface MatrixEntry {
   requirement?: string;
   /** Requirement IDs to run (--only); undefined runs everything. */
   only?: string[];
+  /** A legal entry judged on the sign-in screens too (Chromium: matrix.ts needsSignIn). */
+  signIn?: boolean;
 }
 
 export interface RequirementResult {
