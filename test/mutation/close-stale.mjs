@@ -19,7 +19,7 @@ export function killersOf(reason = '') {
 
 /** What `test` records for a closed gap: the killing requirements, at most four named. */
 export function killedByText(killers) {
-  if (!killers.length) return 'timeout';
+  if (!killers.length) return 'a timeout (the run never ended)';
   return killers.length <= 4 ? killers.join(', ') : `${killers.slice(0, 4).join(', ')} and ${killers.length - 4} more`;
 }
 

@@ -15,6 +15,7 @@ describe('stale triage entries (close-stale.mjs)', () => {
   it('reads the killing requirements from Stryker\'s status reason, failed and warned alike', () => {
     expect(killersOf('mutant 4: killed (OAUTH-SIGN-IN-SMS failed, OAUTH-CODE-SINGLE-USE warned, OAUTH-SIGN-IN-SMS failed)')).toEqual(['OAUTH-SIGN-IN-SMS', 'OAUTH-CODE-SINGLE-USE']);
     expect(killersOf('mutant 9: timed out')).toEqual([]);
+    expect(killedByText([])).toBe('a timeout (the run never ended)');
     expect(killedByText(['A-B', 'C-D', 'E-F', 'G-H', 'I-J', 'K-L'])).toBe('A-B, C-D, E-F, G-H and 2 more');
   });
 

@@ -211,7 +211,8 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
   }
   write(`score without equivalent and legal survivors: ${pct(realValid ? (100 * detected) / realValid : null)}\n`);
   const closed = readClosed(triageFiles);
-  if (closed.length) write(`gaps closed by new tests (survivors of an earlier run, killed now): ${closed.length} (${[...new Set(closed.map((c) => c.test))].join(', ')})\n`);
+  const closers = [...new Set(closed.flatMap((c) => String(c.test).replace(/ and \d+ more$/, '').split(', ')))];
+  if (closed.length) write(`gaps closed by new tests (survivors of an earlier run, killed now): ${closed.length} (${closers.join(', ')})\n`);
   if (stale.length) write(`stale triage entries (match no survivor): ${stale.length}\n`);
   if (outdated.length) write(`results older than their source (re-run: npm run mutation -- --mutate FILE): ${outdated.join(', ')}\n`);
   if (list) for (const m of untriaged) write(`  ${m.file}:${m.line} ${m.mutator} ${JSON.stringify(m.original)} -> ${JSON.stringify(m.replacement)}\n`);
