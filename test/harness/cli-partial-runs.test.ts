@@ -68,8 +68,9 @@ describe.concurrent('scoped, weakened and interrupted runs (command line)', { ti
   it('Ctrl-C ends in "interrupted", exit 1, with every report of what ran', async ({ expect }) => {
     const out = join(dir, 'interrupted');
     const run = startCli(['conformance', '--out', out, '--no-allure', '--seed', '7']);
-    // Once a test has finished, the run is under way: stop it as a person would.
-    await expect.poll(() => /^ *1 of \d+ /m.test(run.output()), { timeout: 120_000, interval: 100 }).toBe(true);
+    // Once a test has passed, the run is under way: stop it as a person would. (Not the first
+    // test to finish: the sign-in screens, left out in npm test, are reported not tested at once.)
+    await expect.poll(() => /^ *\d+ of \d+ +✓ passed /m.test(run.output()), { timeout: 120_000, interval: 100 }).toBe(true);
     run.child.kill('SIGINT');
     const r = await run.done;
     expect(r.code, r.stdout.slice(-2000) + r.stderr).toBe(1);

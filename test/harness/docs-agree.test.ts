@@ -70,7 +70,7 @@ describe('options', () => {
     '--all': 'npm run matrix', '--shard': 'npm run matrix', '--faults': 'npm run matrix',
     '--force': 'npm run mutation', '--incremental': 'npm run mutation', '--project': 'vitest',
     '--help': 'every command (commander)', '--version': 'lockconf (commander)', '--porcelain': 'git status', '--mutate': 'npm run mutation (StrykerJS)',
-    '--adopt-pending': 'npm run mutation:triage', '--close-stale': 'npm run mutation:triage', '--fix': 'node test/mutation/pending-check.mjs',
+    '--adopt-pending': 'npm run mutation:triage', '--close-stale': 'npm run mutation:triage', '--strict': 'npm run mutation:triage', '--fix': 'node test/mutation/pending-check.mjs',
   };
   const everyVisible = new Set(program.commands.flatMap((c) => visible(c.name())));
 
