@@ -19,6 +19,7 @@ import type { BrowserLoginScript } from '../../harness/sandbox/browser-login.js'
 
 type BrowserLogin = typeof import('../../harness/sandbox/browser-login.js');
 import { signInSwitch } from '../../harness/run/sign-in-switch.js';
+import { chromiumCandidate } from '../../harness/client/drivers/chromium-path.js';
 import type { SuiteContext } from './context.js';
 
 export interface SignInSource {
@@ -100,7 +101,7 @@ export async function signInSource(t: SuiteContext, env: NodeJS.ProcessEnv = pro
   if (!source) {
     t.notTested('the target offers no way to sign in at its screens: neither a login section in its profile (docs/target-profile.md) nor the control extension GET /sign-in/account (docs/control-protocol-extensions.md)');
   }
-  const executablePath = source.script.executablePath ?? (env.LOCKCONF_CHROMIUM?.trim() || '/usr/bin/chromium');
+  const executablePath = chromiumCandidate(source.script.executablePath, env);
   if (!existsSync(executablePath)) {
     t.notTested(`no Chromium at ${executablePath}: the sign-in screens are driven with Chromium (Debian: apt-get install chromium; or set LOCKCONF_CHROMIUM or login.executablePath)`);
   }
