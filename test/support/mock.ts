@@ -43,8 +43,9 @@ export async function withMock<T>(options: MockOptions, fn: (mock: RunningMock) 
  * redirect URI on a free port, and the user's phone: each SMS code it sends
  * lands in smsFile, which a browser script's codeCommand reads.
  */
-export async function createSandboxMock(smsFile: string): Promise<RunningMock> {
+export async function createSandboxMock(smsFile: string, options: { deliveryTimeoutMs?: number } = {}): Promise<RunningMock> {
   return createMock({
+    ...options,
     control: false,
     credentials: { redirectUri: `http://127.0.0.1:${await freePort()}/callback` },
     log: (line) => {

@@ -60,23 +60,48 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
-/** Every place a secret shows up in the files of a run directory: "file: kind". */
-async function findLeaks(dir: string, secrets: Map<string, string>): Promise<string[]> {
+/**
+ * The token-shaped secrets found in `text`: each maximal run of token characters is
+ * slid over once per secret length, every window looked up in that length's set. The
+ * same verdict as text.includes for each secret (a token-shaped value lies inside one
+ * run), without scanning the text once per secret: a run issues over a thousand.
+ */
+function tokenSecretsIn(text: string, byLength: ReadonlyMap<number, ReadonlySet<string>>, shortest: number): Set<string> {
+  const found = new Set<string>();
+  for (const run of new Set(text.match(/[A-Za-z0-9._~-]+/g) ?? [])) {
+    if (run.length < shortest) continue;
+    for (const [length, values] of byLength) {
+      for (let i = 0; i + length <= run.length; i++) {
+        const window = run.slice(i, i + length);
+        if (values.has(window)) found.add(window);
+      }
+    }
+  }
+  return found;
+}
+
+/** Every file under `dir` with its text: a full run writes thousands (the Allure results). */
+async function readFilesUnder(dir: string): Promise<Array<{ file: string; text: string }>> {
+  const files: Array<{ file: string; text: string }> = [];
+  for (const file of await filesUnder(dir)) files.push({ file, text: await readFile(file, 'utf8') }); // one at a time: no EMFILE
+  return files;
+}
+
+/** Every place a secret shows up in `files` (of the run directory `dir`): "file: kind". */
+function findLeaks(dir: string, files: ReadonlyArray<{ file: string; text: string }>, secrets: Map<string, string>): string[] {
   const leaks: string[] = [];
   const TOKEN_CHARS = /^[A-Za-z0-9._~-]+$/;
-  const shortest = Math.min(...[...secrets.keys()].filter((v) => TOKEN_CHARS.test(v)).map((v) => v.length));
-  for (const file of await filesUnder(dir)) {
-    const text = await readFile(file, 'utf8');
-    // Token-shaped secrets (the same URL-encoded) are looked up among the file's runs of token characters:
-    // the same verdict as text.includes, without scanning a large file once per secret (a run issues thousands).
-    const runs = text.match(/[A-Za-z0-9._~-]+/g) ?? [];
-    const whole = new Set(runs);
-    const long = [...new Set(runs.filter((r) => r.length > shortest))];
-    const inRuns = (value: string) => whole.has(value) || long.some((r) => r.length > value.length && r.includes(value));
-    for (const [value, kind] of secrets) {
-      const found = TOKEN_CHARS.test(value) ? inRuns(value) : text.includes(value) || text.includes(encodeURIComponent(value));
-      if (found) leaks.push(`${relative(dir, file)}: ${kind}`);
-    }
+  const byLength = new Map<number, Set<string>>();
+  const others: string[] = [];
+  for (const value of secrets.keys()) {
+    if (TOKEN_CHARS.test(value)) byLength.set(value.length, (byLength.get(value.length) ?? new Set()).add(value));
+    else others.push(value);
+  }
+  const shortest = Math.min(...byLength.keys());
+  for (const { file, text } of files) {
+    // Token-shaped secrets (the same URL-encoded) are looked up among the file's runs of token characters.
+    for (const value of tokenSecretsIn(text, byLength, shortest)) leaks.push(`${relative(dir, file)}: ${secrets.get(value)}`);
+    for (const value of others) if (text.includes(value) || text.includes(encodeURIComponent(value))) leaks.push(`${relative(dir, file)}: ${secrets.get(value)}`);
     if (JWT_SHAPE.test(text)) leaks.push(`${relative(dir, file)}: a JWT-shaped string`);
   }
   return leaks;
@@ -197,14 +222,13 @@ describe('a full conformance run through the command line', () => {
     for (const v of proxy.values()) if (!secrets.has(v) && v !== CREDENTIALS.clientId) secrets.set(v, `token or code ${v.slice(0, 4)}…`);
     // The run must have obtained tokens, or this test would prove nothing.
     expect(proxy.values().size).toBeGreaterThan(10);
-    const files = await filesUnder(runDir);
-    expect(files.some((f) => f.includes('allure-results'))).toBe(true);
-    expect(await findLeaks(runDir, secrets)).toEqual([]);
+    const files = await readFilesUnder(runDir);
+    expect(files.some(({ file }) => file.includes('allure-results'))).toBe(true);
+    expect(findLeaks(runDir, files, secrets)).toEqual([]);
     for (const [value] of secrets) expect(run.out.includes(value), 'console output holds a secret').toBe(false);
     // The SMS codes (six digits: looked for where a value stands, a JSON string or a form field).
     expect(smsCodes.size, 'the sign-in suite received SMS codes').toBeGreaterThan(5);
-    for (const file of files) {
-      const text = await readFile(file, 'utf8');
+    for (const { file, text } of files) {
       for (const code of smsCodes) expect(text.includes(`"${code}"`) || text.includes(`\\"${code}\\"`) || text.includes(`=${code}`), `${relative(runDir, file)} holds an SMS code`).toBe(false);
     }
   });
@@ -215,7 +239,7 @@ describe('a full conformance run through the command line', () => {
     const r = await embedded;
     expect(r.code, r.out.slice(-2000)).toBe(0);
     const secrets = new Map(Object.entries(creds).map(([k, v]) => [v, k]));
-    expect(await findLeaks(dir, secrets)).toEqual([]);
+    expect(findLeaks(dir, await readFilesUnder(dir), secrets)).toEqual([]);
     for (const v of Object.values(creds)) expect(r.out.includes(v)).toBe(false);
   }, 120_000);
 });
