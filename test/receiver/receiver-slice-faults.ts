@@ -28,7 +28,7 @@ export function receiverGeneratedFaults(): ReceiverGeneratedFault[] {
   return faultsFromDeclarations(receiverSource(), (f) => f as ReceiverGeneratedFault);
 }
 
-/** One fault per requirement, the last value of its first dimension (as the service matrix samples). */
+/** One fault per requirement, the last value of its first dimension (the service matrix spreads its sample over the values; here each pack holds one fault per dimension, so a spread would run no fewer packs). */
 export function receiverSampleFaults(all = receiverGeneratedFaults()): ReceiverGeneratedFault[] {
   return lastOfFirstDimension(all);
 }

@@ -6,7 +6,7 @@
  *
  * npm test runs a deterministic sample (sample.ts): one fault for every requirement
  * that has any, the generated one of the sample of the slice faults (slice-faults.ts:
- * the last value of its first dimension) where there is one, else its first catalogued
+ * a value of its first dimension, spread over the values among the requirements that share it) where there is one, else its first catalogued
  * fault (mock/faults.ts), with every legal variant and every full-run scope check.
  * `npm run matrix` runs every catalogued fault besides the generated sample, and
  * `npm run matrix -- --all` every generated fault too (run-matrix.ts); here

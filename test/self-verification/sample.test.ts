@@ -8,6 +8,7 @@ import { FAULTS, FAULT_NAMES } from '../../mock/faults.js';
 import { planMatrix, type MatrixEntry } from './matrix.js';
 import { cataloguedSample } from './sample.js';
 import { generatedFaults, sampleFaults } from './slice-faults.js';
+import { spreadOverFirstDimension } from '../support/slice-faults.js';
 
 const faultsOf = (plan: MatrixEntry[]) => plan.filter((e) => e.kind === 'fault');
 const requirementsOf = (plan: MatrixEntry[]) => new Set(faultsOf(plan).map((e) => e.requirement));
@@ -41,5 +42,20 @@ describe("npm test's sample of the matrix", () => {
     expect(new Set(cataloguedSample(FAULT_NAMES, []).map((n) => FAULTS[n].requirement))).toEqual(catalogued);
     expect(cataloguedSample(FAULT_NAMES, [])).toHaveLength(catalogued.size);
     expect(faultsOf(planMatrix({ scope: 'area' })).map((e) => e.name)).toEqual(FAULT_NAMES);
+  });
+
+  test('the generated sample spreads over the values: the requirements sharing a dimension take them in turn, the first the last value', () => {
+    const f = (requirement: string, dim: string, value: string) => ({ name: `${requirement}@${dim}=${value}`, requirement, dim, value });
+    const all = [
+      f('A', 'endpoint', 'one'), f('A', 'endpoint', 'two'), f('A', 'endpoint', 'three'), f('A', 'grant', 'x'),
+      f('B', 'endpoint', 'one'), f('B', 'endpoint', 'two'), f('B', 'endpoint', 'three'),
+      f('C', 'grant', 'x'), f('C', 'grant', 'y'), f('C', 'endpoint', 'one'),
+      f('D', 'endpoint', 'one'), f('D', 'endpoint', 'two'),
+    ];
+    expect(spreadOverFirstDimension(all).map((g) => g.name)).toEqual(['A@endpoint=three', 'B@endpoint=two', 'C@grant=y', 'D@endpoint=two']);
+    // In npm test's sample: one fault per requirement, and the header rules break more than one endpoint.
+    const sample = sampleFaults();
+    expect(new Set(sample.map((g) => g.requirement)).size).toBe(sample.length);
+    expect(new Set(sample.filter((g) => g.requirement.startsWith('HEADERS-') && g.dim === 'endpoint').map((g) => g.value)).size).toBeGreaterThan(5);
   });
 });

@@ -2,7 +2,7 @@
  * The deterministic sample of the matrix that npm test runs (the issue: "npm test may
  * run a deterministic sample that covers every requirement"): one fault for every
  * requirement that has any. A requirement with a generated fault in the session
- * (slice-faults.ts sampleFaults: the last value of its first dimension) is judged by
+ * (slice-faults.ts sampleFaults: a value of its first dimension, spread among the requirements that share it) is judged by
  * that one; every other requirement by its first catalogued fault (mock/faults.ts
  * order). The legal variants, the plain mock and the full-run scope checks are those
  * of the whole matrix (planMatrix plans them from every catalogued fault).

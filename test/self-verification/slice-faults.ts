@@ -12,7 +12,7 @@
 import { SERVICE_CATALOG, requirement } from '../../harness/catalog/index.js';
 import { DIMENSIONS, noFaultReason, slicedRequirements } from '../../harness/catalog/slices/index.js';
 import { SLICE_BREAKS, type SliceBreak } from '../../mock/slice-faults.js';
-import { faultsFromDeclarations, lastOfFirstDimension, sliceTraceabilityProblemsOf, type FaultSource, type SliceFault } from '../support/slice-faults.js';
+import { faultsFromDeclarations, spreadOverFirstDimension, sliceTraceabilityProblemsOf, type FaultSource, type SliceFault } from '../support/slice-faults.js';
 
 export interface GeneratedFault extends SliceFault {
   description: string;
@@ -37,12 +37,12 @@ export function generatedFaults(): GeneratedFault[] {
 }
 
 /**
- * The deterministic sample npm test runs: one generated fault per requirement,
- * the last value of its first dimension (the first value is the one the suites
- * checked before slices; the last is the one most easily left out).
+ * The deterministic sample npm test runs: one generated fault per requirement, a value
+ * of its first dimension, spread over the values among the requirements that share the
+ * dimension, from the last (spreadOverFirstDimension).
  */
 export function sampleFaults(all: readonly GeneratedFault[] = generatedFaults()): GeneratedFault[] {
-  return lastOfFirstDimension(all);
+  return spreadOverFirstDimension(all);
 }
 
 /** Declared slices of MUST/SHOULD requirements with neither a break point nor a noFault reason; break points that name no declared dimension. */

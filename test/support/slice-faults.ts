@@ -82,3 +82,28 @@ export function lastOfFirstDimension<T extends SliceFault>(all: readonly T[], ke
   }
   return all.filter((f) => last.get(key(f)) === f);
 }
+
+/**
+ * A deterministic sample spread over the values: per requirement, one fault of its first
+ * dimension. The requirements that share that dimension take its values in turn from the
+ * last: the first of them the last value (the one most easily left out), the second the one
+ * before, and so on round (GET /users/me for one header rule, the status check for another).
+ * More slices are then broken end to end, and faults on different values of one dimension
+ * (a different endpoint, row or grant) share a run with less to spill onto each other.
+ */
+export function spreadOverFirstDimension<T extends SliceFault>(all: readonly T[]): T[] {
+  const values = new Map<string, T[]>(); // requirement → the faults of its first dimension, in order
+  for (const f of all) {
+    const own = values.get(f.requirement);
+    if (!own) values.set(f.requirement, [f]);
+    else if (own[0]!.dim === f.dim) own.push(f);
+  }
+  const turn = new Map<string, number>(); // dimension → how many requirements took a value of it
+  const chosen = new Set<T>();
+  for (const faults of values.values()) {
+    const k = turn.get(faults[0]!.dim) ?? 0;
+    turn.set(faults[0]!.dim, k + 1);
+    chosen.add(faults[faults.length - 1 - (k % faults.length)]!);
+  }
+  return all.filter((f) => chosen.has(f));
+}
