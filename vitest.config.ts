@@ -4,13 +4,37 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The unit project's longest files, longest first: they start before every other
- * file, whatever vitest's results cache says, so the rest runs beside them. vitest's
- * own order (BaseSequencer) puts last run's longest files first only when its cache
- * holds them; a fresh clone or a CI machine gets the largest files first, and the
- * self-verification matrix, a small file, last, with nothing left to run beside it.
+ * The unit project's longest files, longest first (their wall time inside npm test, measured):
+ * they start before every other file, whatever vitest's results cache says, so the short files
+ * fill the end and both workers finish together. vitest's own order (BaseSequencer) puts last
+ * run's longest files first only when its cache holds them; a fresh clone or a CI machine gets
+ * the largest files first, which left long small files (the receiver's matrix, the partial runs)
+ * to start in the last minute with little to run beside them. A file missing from the list only
+ * runs later; the list orders, it selects nothing.
  */
-const LONGEST_FIRST = ['test/self-verification/kill-matrix.test.ts'];
+export const LONGEST_FIRST = [
+  'test/self-verification/kill-matrix.test.ts',
+  'test/harness/report/full-run.test.ts',
+  'test/receiver/receiver-self-verification.test.ts',
+  'test/distribution/pack.test.ts',
+  'test/harness/report/screenshots.test.ts',
+  'test/harness/certify/certified-package.test.ts',
+  'test/harness/one-run-per-target.test.ts',
+  'test/harness/cli-partial-runs.test.ts',
+  'test/harness/compare/compare-replay-cli.test.ts',
+  'test/harness/sandbox/token-cache-kill.test.ts',
+  'test/harness/sandbox/sandbox-run.test.ts',
+  'test/client/client-browser-run.test.ts',
+  'test/mock/hardening/fuzz-all-routes.test.ts',
+  'test/harness/sandbox/login-cli.test.ts',
+  'test/harness/cli-broken-target.test.ts',
+  'test/harness/cli-preflight.test.ts',
+  'test/mock/pages-screenshots.test.ts',
+  'test/harness/cli.test.ts',
+  'test/harness/report/reports-agree.test.ts',
+  'test/client/example-pages.test.ts',
+  'test/harness/sandbox/login-mock-browser.test.ts',
+];
 
 /** vitest's order, with the files of LONGEST_FIRST moved to the front of their project. */
 class LongestFirstSequencer extends BaseSequencer {
@@ -43,8 +67,8 @@ class LongestFirstSequencer extends BaseSequencer {
  */
 export default defineConfig({
   test: {
-    // The longest unit files (the self-verification matrix) start first, so the rest
-    // runs beside them; other projects keep vitest's order.
+    // The longest unit files (the self-verification matrix first) start first, so the short
+    // ones fill the end; other projects keep vitest's order.
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
