@@ -67,7 +67,10 @@ describe.concurrent('scoped, weakened and interrupted runs (command line)', { ti
 
   it('Ctrl-C ends in "interrupted", exit 1, with every report of what ran', async ({ expect }) => {
     const out = join(dir, 'interrupted');
-    const run = startCli(['conformance', '--out', out, '--no-allure', '--seed', '7']);
+    // A scope whose tests run one at a time (the sign-in, token and refresh rules): Ctrl-C stops
+    // after the one in progress. Run in full, the leased webhook tests in progress (up to sixteen at
+    // once) took three seconds and half the run's CPU to finish after Ctrl-C; the interrupt is the same.
+    const run = startCli(['conformance', '--only', 'OAUTH-*,TOKEN-*,REFRESH-*', '--out', out, '--no-allure', '--seed', '7']);
     // Once a test has passed, the run is under way: stop it as a person would. (Not the first
     // test to finish: the sign-in screens, left out in npm test, are reported not tested at once.)
     await expect.poll(() => /^ *\d+ of \d+ +✓ passed /m.test(run.output()), { timeout: 120_000, interval: 100 }).toBe(true);

@@ -59,11 +59,11 @@ describe('a target with the run lease', { timeout: 240_000 }, () => {
     expect(held.status).toBe(200);
     try {
       const out = join(dir, 'refused');
-      const r = await cli(['conformance', '--target', await profileFile(leased, 'leased'), '--out', out, ...SHORT_SCOPE], { LOCKCONF_LEASE_WAIT_MS: '1500' });
+      const r = await cli(['conformance', '--target', await profileFile(leased, 'leased'), '--out', out, ...SHORT_SCOPE], { LOCKCONF_LEASE_WAIT_MS: '1000' });
       expect(r.code, r.stdout + r.stderr).toBe(2);
       expect(r.stderr).toContain('ERR_TARGET_BUSY');
       expect(r.stderr).toContain('other-run-on-ci-42');
-      expect(r.stdout + r.stderr).toContain('waiting up to 2 s');
+      expect(r.stdout + r.stderr).toContain('waiting up to 1 s'); // the wait it was given, then the refusal
       expect((await verdictOf(out)).verdict).toBe('error');
     } finally {
       expect((await control(leased, 'DELETE', '/lease/other-run-on-ci-42')).status).toBe(204);
