@@ -7,7 +7,8 @@
  * npm test runs a deterministic sample (sample.ts): one fault for every requirement
  * that has any, the generated one of the sample of the slice faults (slice-faults.ts:
  * a value of its first dimension, spread over the values among the requirements that share it) where there is one, else its first catalogued
- * fault (mock/faults.ts), with every legal variant and every full-run scope check.
+ * fault (mock/faults.ts), with every legal variant and every full-run scope check; the plain
+ * mock is judged by full-run.test.ts (every suite, the harness's own strictness, the sign-in screens).
  * `npm run matrix` runs every catalogued fault besides the generated sample, and
  * `npm run matrix -- --all` every generated fault too (run-matrix.ts); here
  * LOCKCONF_MATRIX_CATALOGUED=all runs every catalogued fault, LOCKCONF_MATRIX_SLICES=all

@@ -106,8 +106,10 @@ export function planMatrix(opts: {
   variants?: 'touched' | 'full';
   /**
    * 'sample' (npm test): of the catalogued faults, only the first of each requirement that no
-   * generated fault covers (sample.ts); the scope checks stay those of every catalogued fault.
-   * 'all' (default): every catalogued fault.
+   * generated fault covers (sample.ts); the scope checks stay those of every catalogued fault,
+   * and the plain mock is left to test/harness/report/full-run.test.ts, which judges it on every
+   * suite at the harness's own strictness, the sign-in screens on (jitter, the plain mock with
+   * timing and order chaos, stays here). 'all' (default): every catalogued fault and the plain mock.
    */
   catalogued?: 'all' | 'sample';
 } = { scope: 'area' }): MatrixEntry[] {
@@ -135,7 +137,7 @@ export function planMatrix(opts: {
       }))
     : [];
   return [
-    { name: 'conforming', kind: 'conforming', description: 'The reference mock with no fault.', mockOptions: {}, signIn: opts.variants !== 'touched', ...conformingScope },
+    ...(opts.catalogued === 'sample' ? [] : [{ name: 'conforming', kind: 'conforming', description: 'The reference mock with no fault.', mockOptions: {}, signIn: opts.variants !== 'touched', ...conformingScope } satisfies MatrixEntry]),
     ...VARIANTS.map(({ touches, ...v }): MatrixEntry => ({
       ...v,
       signIn: opts.variants !== 'touched',

@@ -32,8 +32,11 @@ describe("npm test's sample of the matrix", () => {
     for (const e of faultsOf(npmTest)) expect(e.name, e.requirement).toBe(generated.get(e.requirement!) ?? firstCatalogued.get(e.requirement!));
   });
 
-  test('the plain mock, every legal variant and every full-run scope check as in the whole matrix', () => {
-    expect(rest(npmTest)).toEqual(rest(all));
+  test('every legal variant and every full-run scope check as in the whole matrix; the plain mock is full-run.test.ts\'s', () => {
+    // full-run.test.ts judges the plain mock on every suite at the harness's own strictness (exit 0, nothing failed or warned).
+    expect(rest(npmTest)).toEqual(rest(all).filter((e) => e.kind !== 'conforming'));
+    expect(rest(all).filter((e) => e.kind === 'conforming')).toHaveLength(1);
+    expect(rest(npmTest).some((e) => e.name === 'jitter')).toBe(true);
     expect(rest(npmTest).filter((e) => e.kind === 'scope-check').length).toBeGreaterThanOrEqual(8);
   });
 
