@@ -49,12 +49,21 @@ function nextMatch(re: RegExp, text: string, from: number): RegExpExecArray | nu
   return re.exec(text);
 }
 
+/** The UTF-16 units at `at` and `at + 1` of `text` as one number (a Map key without a string). */
+function firstUnits(text: string, at: number): number {
+  return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1);
+}
+
 export class Redactor implements RedactorLike {
   private readonly kinds = new Map<string, SecretKind>();
   /** form → label. */
   private readonly forms = new Map<string, string>();
-  /** The forms by their first UTF-16 unit, longest first: the one that matches at a position is the longest. */
-  private readonly byFirstUnit = new Map<number, string[]>();
+  /**
+   * The forms by their first two UTF-16 units (every form has at least MIN_LENGTH), longest
+   * first: the one that matches at a position is the longest. Two units, not one: a run adds
+   * thousands of tokens, whose forms share a few dozen first letters.
+   */
+  private readonly byFirstUnits = new Map<number, string[]>();
   /** JWTs and auth-header credentials the redactor was not told about (each Redactor its own: lastIndex is state). */
   private readonly jwt = new RegExp(JWT_RE, 'g');
   private readonly authHeader = new RegExp(AUTH_HEADER_RE, 'g');
@@ -78,11 +87,11 @@ export class Redactor implements RedactorLike {
       // A form shared with an earlier secret keeps its first label.
       if (this.forms.has(form)) continue;
       this.forms.set(form, label);
-      const unit = form.charCodeAt(0);
-      const bucket = this.byFirstUnit.get(unit) ?? [];
+      const key = firstUnits(form, 0);
+      const bucket = this.byFirstUnits.get(key) ?? [];
       const at = bucket.findIndex((f) => f.length < form.length);
       bucket.splice(at === -1 ? bucket.length : at, 0, form);
-      this.byFirstUnit.set(unit, bucket);
+      this.byFirstUnits.set(key, bucket);
     }
   }
 
@@ -110,7 +119,7 @@ export class Redactor implements RedactorLike {
     let jwt = nextMatch(this.jwt, text, 0);
     let auth = nextMatch(this.authHeader, text, 0);
     for (let at = 0; at < text.length;) {
-      const bucket = this.byFirstUnit.get(text.charCodeAt(at));
+      const bucket = at + 1 < text.length ? this.byFirstUnits.get(firstUnits(text, at)) : undefined;
       const form = bucket?.find((f) => text.startsWith(f, at));
       let length = 0;
       let replacement = '';
