@@ -96,12 +96,12 @@ export class PendingAuthorizations {
     return true;
   }
 
-  /** Signed in: a fresh six-digit SMS code goes to the user's phone. */
+  /** Signed in: a fresh six-digit SMS code (100000-999999: six digits as drawn, no padding) goes to the user's phone. */
   signedIn(pending: PendingAuthorization, userId: string): string {
     pending.userId = userId;
     pending.step = 'sms';
     pending.failedAttempts = 0;
-    pending.smsCode = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    pending.smsCode = String(randomInt(100_000, 1_000_000));
     return pending.smsCode;
   }
 
