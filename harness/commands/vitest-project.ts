@@ -23,11 +23,14 @@ export interface ProjectRun {
 
 /**
  * Extra vitest options for every project run this process starts afterwards. Only the
- * self-verification matrix's lanes set them (test/self-verification/lane.ts: worker
- * threads and the file-system module cache, for many runs in one process); a user's
- * run never does.
+ * processes that carry out many runs one after another set them (the self-verification
+ * matrix's lanes, test/self-verification/lane.ts, and the receiver matrix's children:
+ * MANY_RUNS_OPTIONS); a user's run never does.
  */
 let extraOptions: Record<string, unknown> = {};
+
+/** For many runs in one process: worker threads (no process forked per run) and the file-system module cache. */
+export const MANY_RUNS_OPTIONS = { pool: 'threads', experimental: { fsModuleCache: true } } as const;
 export function setVitestOverrides(options: Record<string, unknown>): void {
   extraOptions = { ...options };
 }

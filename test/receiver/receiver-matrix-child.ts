@@ -6,12 +6,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runReceiverEntry, type ReceiverEntry, type ReceiverOutcome } from './receiver-matrix.js';
-import { setVitestOverrides } from '../../harness/commands/vitest-project.js';
-import { LANE_VITEST_OPTIONS } from '../self-verification/lane.js';
+import { MANY_RUNS_OPTIONS, setVitestOverrides } from '../../harness/commands/vitest-project.js';
 
-// Many runs in one process, as the service matrix's lanes: worker threads (no process forked per
-// run) and the file-system module cache. What each run judges is the same.
-setVitestOverrides(LANE_VITEST_OPTIONS);
+// Many runs in one process, as the service matrix's lanes: what each run judges is the same.
+setVitestOverrides(MANY_RUNS_OPTIONS);
 
 async function main(planFile: string): Promise<void> {
   const plan = JSON.parse(await readFile(planFile, 'utf8')) as { entries: ReceiverEntry[]; outDir: string; resultFile: string };

@@ -15,7 +15,7 @@
  * with a LaneAnswer when the run has ended. Its stderr is the runs' stderr.
  */
 import { conformanceCommand } from '../../harness/commands/conformance.js';
-import { setVitestOverrides } from '../../harness/commands/vitest-project.js';
+import { MANY_RUNS_OPTIONS, setVitestOverrides } from '../../harness/commands/vitest-project.js';
 import type { MockOptions } from '../../mock/context.js';
 import { CONFIRM_QUIET_WINDOW_MS, CONFIRM_TEST_TIMEOUT_MS, CONFIRM_TIMEOUT_SCALE } from './confirm.js';
 
@@ -43,8 +43,6 @@ export interface LaneAnswer {
   cpuMs: number;
 }
 
-/** The options every matrix run gets on top of the conformance project's own. */
-export const LANE_VITEST_OPTIONS = { pool: 'threads', experimental: { fsModuleCache: true } } as const;
 
 /** Put `env` back to `baseline`: what a run set is removed, what it changed restored. */
 export function restoreEnv(env: NodeJS.ProcessEnv, baseline: Readonly<Record<string, string | undefined>>): void {
@@ -65,7 +63,7 @@ export async function carryOut(
     delete process.env.LOCKCONF_DELIVERY_WAIT_MS;
     process.env.LOCKCONF_QUIET_WINDOW_MS = String(CONFIRM_QUIET_WINDOW_MS);
     process.env.LOCKCONF_TEST_TIMEOUT_SCALE = String(CONFIRM_TIMEOUT_SCALE);
-    setVitestOverrides({ ...LANE_VITEST_OPTIONS, testTimeout: CONFIRM_TEST_TIMEOUT_MS });
+    setVitestOverrides({ ...MANY_RUNS_OPTIONS, testTimeout: CONFIRM_TEST_TIMEOUT_MS });
   }
   const started = Date.now();
   const cpu = process.cpuUsage();
@@ -76,7 +74,7 @@ export async function carryOut(
     log(`lockconf: ${err instanceof Error ? err.message : String(err)}`);
     exitCode = 2;
   } finally {
-    if (req.fullWait) setVitestOverrides(LANE_VITEST_OPTIONS);
+    if (req.fullWait) setVitestOverrides(MANY_RUNS_OPTIONS);
   }
   const used = process.cpuUsage(cpu);
   return { id: req.id, exitCode, durationMs: Date.now() - started, cpuMs: Math.round((used.user + used.system) / 1000) };
@@ -84,7 +82,7 @@ export async function carryOut(
 
 function serve(): void {
   const baseline = { ...process.env };
-  setVitestOverrides(LANE_VITEST_OPTIONS);
+  setVitestOverrides(MANY_RUNS_OPTIONS);
   let chain = Promise.resolve();
   process.on('message', (req: LaneRequest) => {
     chain = chain.then(async () => {

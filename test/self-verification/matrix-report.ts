@@ -17,7 +17,7 @@ export interface MatrixSummary {
   falseFailures: number;
   variants: number;
   /** The plain mock was judged here (npm test's sample leaves it to full-run.test.ts). */
-  plainMock?: boolean;
+  plainMock: boolean;
   /** Faults run again with every suite, one per spec area; each must be judged as in its scoped run. */
   scopeChecks: number;
   scopeChecksAgreeing: number;
@@ -221,7 +221,7 @@ export async function readEarlier(jsonPath: string): Promise<EarlierMatrix> {
 export function formatTable(summary: MatrixSummary): string {
   const lines = [
     `self-verification: ${summary.faultsCaught}/${summary.faults} faults caught (kill rate ${(summary.killRate * 100).toFixed(1)}%), ` +
-      `${summary.falseFailures} false failures on ${summary.variants + (summary.plainMock === false ? 0 : 1)} conforming implementations, ` +
+      `${summary.falseFailures} false failures on ${summary.variants + (summary.plainMock ? 1 : 0)} conforming implementations, ` +
       `${summary.scopeChecksAgreeing}/${summary.scopeChecks} full-run scope checks agree, ` +
       `collateral failures per fault: max ${summary.collateral.max}${summary.collateral.worst ? ` (${summary.collateral.worst})` : ''}, mean ${summary.collateral.mean}, ${summary.collateral.faultsWithAny} fault(s) with any, ` +
       `${(summary.wallTimeMs / 1000).toFixed(1)} s wall time${summary.cpuTimeMs !== null ? ` (${(summary.cpuTimeMs / 1000).toFixed(0)} s of CPU)` : ''} for ${summary.rows.length} entries in ${summary.runs} runs ` +

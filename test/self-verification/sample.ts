@@ -4,8 +4,9 @@
  * requirement that has any. A requirement with a generated fault in the session
  * (slice-faults.ts sampleFaults: a value of its first dimension, spread among the requirements that share it) is judged by
  * that one; every other requirement by its first catalogued fault (mock/faults.ts
- * order). The legal variants, the plain mock and the full-run scope checks are those
- * of the whole matrix (planMatrix plans them from every catalogued fault).
+ * order). The legal variants and the full-run scope checks are those of the whole
+ * matrix (planMatrix plans them from every catalogued fault); the plain mock is judged
+ * by test/harness/report/full-run.test.ts.
  *
  * `npm run matrix` runs every catalogued fault besides the generated sample, and
  * `npm run matrix -- --all` every fault; both exit non-zero on any miss.

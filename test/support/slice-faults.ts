@@ -66,21 +66,26 @@ export function sliceTraceabilityProblemsOf(src: FaultSource, opts: { knownDimen
   return problems;
 }
 
+/** Per key, the faults of the key's first dimension, in order (the dimension its first fault names). */
+function firstDimensionFaults<T extends SliceFault>(all: readonly T[], key: (f: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const f of all) {
+    const own = groups.get(key(f));
+    if (!own) groups.set(key(f), [f]);
+    else if (own[0]!.dim === f.dim) own.push(f);
+  }
+  return groups;
+}
+
 /**
  * A deterministic sample: per key, the last fault of the key's first dimension (key: the
- * requirement, as the service and receiver matrices sample; or requirement and dimension,
- * as the client's). The first value is the one the suites checked before slices; the
- * last is the one most easily left out.
+ * requirement, as the receiver matrix samples; or requirement and dimension, as the
+ * client's). The first value is the one the suites checked before slices; the last is
+ * the one most easily left out.
  */
 export function lastOfFirstDimension<T extends SliceFault>(all: readonly T[], key: (f: T) => string = (f) => f.requirement): T[] {
-  const firstDim = new Map<string, string>();
-  const last = new Map<string, T>();
-  for (const f of all) {
-    const k = key(f);
-    if (!firstDim.has(k)) firstDim.set(k, f.dim);
-    if (firstDim.get(k) === f.dim) last.set(k, f);
-  }
-  return all.filter((f) => last.get(key(f)) === f);
+  const chosen = new Set([...firstDimensionFaults(all, key).values()].map((faults) => faults.at(-1)!));
+  return all.filter((f) => chosen.has(f));
 }
 
 /**
@@ -92,15 +97,9 @@ export function lastOfFirstDimension<T extends SliceFault>(all: readonly T[], ke
  * (a different endpoint, row or grant) share a run with less to spill onto each other.
  */
 export function spreadOverFirstDimension<T extends SliceFault>(all: readonly T[]): T[] {
-  const values = new Map<string, T[]>(); // requirement → the faults of its first dimension, in order
-  for (const f of all) {
-    const own = values.get(f.requirement);
-    if (!own) values.set(f.requirement, [f]);
-    else if (own[0]!.dim === f.dim) own.push(f);
-  }
   const turn = new Map<string, number>(); // dimension → how many requirements took a value of it
   const chosen = new Set<T>();
-  for (const faults of values.values()) {
+  for (const faults of firstDimensionFaults(all, (f) => f.requirement).values()) {
     const k = turn.get(faults[0]!.dim) ?? 0;
     turn.set(faults[0]!.dim, k + 1);
     chosen.add(faults[faults.length - 1 - (k % faults.length)]!);

@@ -66,8 +66,9 @@ async function filesUnder(dir: string): Promise<string[]> {
  * same verdict as text.includes for each secret (a token-shaped value lies inside one
  * run), without scanning the text once per secret: a run issues over a thousand.
  */
-function tokenSecretsIn(text: string, byLength: ReadonlyMap<number, ReadonlySet<string>>, shortest: number): Set<string> {
+function tokenSecretsIn(text: string, byLength: ReadonlyMap<number, ReadonlySet<string>>): Set<string> {
   const found = new Set<string>();
+  const shortest = Math.min(...byLength.keys());
   for (const run of new Set(text.match(/[A-Za-z0-9._~-]+/g) ?? [])) {
     if (run.length < shortest) continue;
     for (const [length, values] of byLength) {
@@ -97,10 +98,9 @@ function findLeaks(dir: string, files: ReadonlyArray<{ file: string; text: strin
     if (TOKEN_CHARS.test(value)) byLength.set(value.length, (byLength.get(value.length) ?? new Set()).add(value));
     else others.push(value);
   }
-  const shortest = Math.min(...byLength.keys());
   for (const { file, text } of files) {
     // Token-shaped secrets (the same URL-encoded) are looked up among the file's runs of token characters.
-    for (const value of tokenSecretsIn(text, byLength, shortest)) leaks.push(`${relative(dir, file)}: ${secrets.get(value)}`);
+    for (const value of tokenSecretsIn(text, byLength)) leaks.push(`${relative(dir, file)}: ${secrets.get(value)}`);
     for (const value of others) if (text.includes(value) || text.includes(encodeURIComponent(value))) leaks.push(`${relative(dir, file)}: ${secrets.get(value)}`);
     if (JWT_SHAPE.test(text)) leaks.push(`${relative(dir, file)}: a JWT-shaped string`);
   }
