@@ -13,7 +13,7 @@ export const LANE_CONCURRENCY = 8;
 export const LANE_QUEUE_LIMIT = 1000;
 /** Deliveries waiting across every destination. */
 export const TOTAL_QUEUE_LIMIT = 10_000;
-/** Idle lanes kept (their pools open) before the least recently used is closed. */
+/** Idle lanes kept (their pools and keep-alive sockets) before the least recently used is forgotten. */
 const IDLE_LANES_KEPT = 64;
 
 export type LaneJob = (dispatcher: Pool) => Promise<void>;
@@ -35,14 +35,14 @@ export function destinationOf(url: URL): string {
 
 export class DeliveryLanes {
   readonly #lanes = new Map<string, Lane>();
-  #waiting = 0;
 
   /** Runs job on the URL's lane when a slot is free; null, or why the job was refused. */
   enqueue(url: URL, job: LaneJob): Refusal | null {
     const key = destinationOf(url);
     let lane = this.#lanes.get(key);
     if (lane && lane.queue.length >= LANE_QUEUE_LIMIT) return { reason: 'lane-full', waiting: lane.queue.length, limit: LANE_QUEUE_LIMIT };
-    if (this.#waiting >= TOTAL_QUEUE_LIMIT) return { reason: 'total-full', waiting: this.#waiting, limit: TOTAL_QUEUE_LIMIT };
+    const waiting = this.waiting;
+    if (waiting >= TOTAL_QUEUE_LIMIT) return { reason: 'total-full', waiting, limit: TOTAL_QUEUE_LIMIT };
     if (!lane) {
       lane = {
         key,
@@ -58,7 +58,6 @@ export class DeliveryLanes {
       this.#lanes.set(key, lane);
     }
     lane.queue.push(job);
-    this.#waiting += 1;
     this.#pump(lane);
     return null;
   }
@@ -66,7 +65,6 @@ export class DeliveryLanes {
   #pump(lane: Lane): void {
     while (lane.active < LANE_CONCURRENCY && lane.queue.length > 0) {
       const job = lane.queue.shift()!;
-      this.#waiting -= 1;
       lane.active += 1;
       void job(lane.pool)
         .catch(() => {})
@@ -78,7 +76,13 @@ export class DeliveryLanes {
     }
   }
 
-  /** Closes the least recently used idle lanes beyond IDLE_LANES_KEPT. */
+  /**
+   * Forgets the least recently used idle lanes beyond IDLE_LANES_KEPT. A forgotten lane
+   * is not closed: it has nothing to do, its idle sockets are unreferenced and close when
+   * their keep-alive ends, and its pool goes with the garbage. Were a busy lane ever
+   * forgotten, its own jobs would still run on its own pool (nothing is lost; a new
+   * delivery to it would open a fresh lane beside it).
+   */
   #trimIdle(): void {
     let idle = 0;
     for (const lane of this.#lanes.values()) if (lane.active === 0 && lane.queue.length === 0) idle += 1;
@@ -87,13 +91,14 @@ export class DeliveryLanes {
       if (lane.active > 0 || lane.queue.length > 0) continue;
       this.#lanes.delete(lane.key);
       idle -= 1;
-      void lane.pool.close().catch(() => {});
     }
   }
 
-  /** Deliveries waiting for a slot, across every lane. */
+  /** Deliveries waiting for a slot, across every lane (counted from the queues themselves, so it cannot drift). */
   get waiting(): number {
-    return this.#waiting;
+    let waiting = 0;
+    for (const lane of this.#lanes.values()) waiting += lane.queue.length;
+    return waiting;
   }
 
   get laneCount(): number {

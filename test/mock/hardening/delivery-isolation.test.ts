@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Registration } from '../../../mock/webhooks/registry.js';
-import { LANE_CONCURRENCY, LANE_QUEUE_LIMIT } from '../../../mock/webhooks/lanes.js';
+import { DeliveryLanes, LANE_CONCURRENCY, LANE_QUEUE_LIMIT } from '../../../mock/webhooks/lanes.js';
 import { startApiApp, type ApiApp } from '../../support/api-app.js';
 import { startHoldServer, type HoldServer } from './fixtures/hold-server.js';
 
@@ -74,5 +74,52 @@ describe('Delivery: a timeout is logged as a timeout', () => {
     await app.services.events.idle();
     expect(app.services.deliverer.attempts().at(-1)).toMatchObject({ status: null, error: 'timeout' });
     expect(lines).toContain(`webhook delivery to ${hold.url} timed out after 200 ms`);
+  });
+});
+
+describe('Delivery lanes: nothing is lost to their bookkeeping, however long the mock runs', () => {
+  const destination = (n: number) => new URL(`http://127.0.0.1:9/inbox-${n}`);
+
+  it('12,000 deliveries one after another are none of them refused (the waiting count cannot drift)', async () => {
+    const lanes = new DeliveryLanes();
+    let ran = 0;
+    const refusals: unknown[] = [];
+    for (let batch = 0; batch < 1_500; batch++) {
+      const done: Promise<void>[] = [];
+      for (let i = 0; i < LANE_CONCURRENCY; i++) {
+        done.push(new Promise<void>((resolve) => {
+          const refusal = lanes.enqueue(destination(i % 3), async () => { ran += 1; resolve(); });
+          if (refusal) { refusals.push(refusal); resolve(); }
+        }));
+      }
+      await Promise.all(done);
+    }
+    expect(refusals).toEqual([]);
+    expect(ran).toBe(12_000);
+    expect(lanes.waiting).toBe(0);
+    await lanes.close();
+  });
+
+  it('a busy lane keeps running its queued jobs on an open pool while 100 other lanes come and go idle', async () => {
+    const lanes = new DeliveryLanes();
+    const release: (() => void)[] = [];
+    const closedWhenRun: boolean[] = [];
+    const busy = 3 * LANE_CONCURRENCY;
+    for (let i = 0; i < busy; i++) {
+      lanes.enqueue(destination(0), async (pool) => {
+        closedWhenRun.push(pool.closed || pool.destroyed);
+        await new Promise<void>((resolve) => release.push(resolve));
+      });
+    }
+    // The busy lane is now the least recently used of 101 destinations; each other lane goes idle at once.
+    for (let n = 1; n <= 100; n++) await new Promise<void>((resolve) => lanes.enqueue(destination(n), async () => resolve()));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lanes.laneCount).toBeLessThanOrEqual(65);
+    while (closedWhenRun.length < busy) {
+      release.splice(0).forEach((go) => go());
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(closedWhenRun).toEqual(Array(busy).fill(false));
+    await lanes.close();
   });
 });
