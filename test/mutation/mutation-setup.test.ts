@@ -9,7 +9,7 @@ import { FaultSwitchIgnorer } from './fault-switch-ignorer.mjs';
 import { mutantVerdict } from './mutant-verdict.mjs';
 import { FOLDERS } from './folders.mjs';
 import { foldersOfMutate, mergeResults, mutatedBy, parseArgs, runsOf } from './run.mjs';
-import { matchTriage, originalText, scoreOf, type ReportedMutant, type TriageEntry } from './triage.mjs';
+import { matchHangs, matchTriage, originalText, scoreOf, type ReportedMutant, type TriageEntry } from './triage.mjs';
 
 const result = (verdict: string, statuses: string[]) =>
   JSON.stringify({ verdict, requirements: statuses.map((status, i) => ({ id: `REQ-${i}`, level: 'MUST', status })) });
@@ -153,6 +153,16 @@ describe('the triage (triage.mjs)', () => {
     const s = scoreOf([m({ status: 'Killed' }), m({ status: 'Timeout' }), m({ status: 'Survived' }), m({ status: 'Ignored' })]);
     expect(s.score).toBeCloseTo(200 / 3);
     expect(s.ignored).toBe(1);
+  });
+
+  it('explains a timeout only by a hangs entry of the same mutant; a timeout without one is unexplained, an entry without one stale', () => {
+    const hang = { file: 'mock/a.ts', line: 3, mutator: 'UpdateOperator', replacement: 'i--', original: 'i++', why: 'the loop never ends' };
+    const { timeouts, stale } = matchHangs(
+      [m({ status: 'Timeout', mutator: 'UpdateOperator', replacement: 'i--', original: 'i++', line: 7 }), m({ status: 'Timeout' }), m({ status: 'Survived', mutator: 'UpdateOperator', replacement: 'i--', original: 'i++' })],
+      [hang, { ...hang, original: 'j++' }],
+    );
+    expect(timeouts.map((t) => t.hang?.why ?? null)).toEqual(['the loop never ends', null]);
+    expect(stale).toEqual([{ ...hang, original: 'j++' }]);
   });
 
   it('reads the original text of a mutant spanning lines', () => {

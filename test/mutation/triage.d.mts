@@ -16,3 +16,6 @@ export declare function triageOf(mutants: ReportedMutant[], entries: TriageEntry
 export declare function adoptPending(opts?: { files?: string[]; write?: (s: string) => void; fileOf?: (folder: string) => string }): void;
 export declare function closeStale(opts?: { files?: string[]; write?: (s: string) => void; fileOf?: (folder: string) => string }): void;
 export declare function outdatedFiles(report: unknown): string[];
+export interface HangEntry { file: string; line?: number; mutator: string; replacement: string; original: string; why: string }
+export declare function readHangs(files?: string | string[]): HangEntry[];
+export declare function matchHangs(mutants: ReportedMutant[], hangs: HangEntry[]): { timeouts: Array<ReportedMutant & { hang?: HangEntry }>; stale: HangEntry[] };

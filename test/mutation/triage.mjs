@@ -14,12 +14,16 @@
  *               it, or `open`: not written yet).
  * Entries that match no survivor (fixed, killed now, or moved text) are listed as stale.
  * `closed` keeps the gaps a new test closed (survivors once, killed now) for the record.
+ * `hangs` explains the timed-out mutants: Stryker counts a timeout as detected, which
+ * is true only of a mutant whose run can never end (`why`: the loop or the wait that
+ * never finishes); a run that was merely slow is re-run with a longer --timeoutMS, not
+ * explained. A timeout no `hangs` entry explains is reported as unexplained.
  * `pending` keeps triage written ahead for mutants not run yet (pending.mjs): an entry
  * triages the survivor of its own line once it has run, and --adopt-pending moves it.
  *
  *   --list           print every untriaged survivor
  *   --stubs          print untriaged survivors as triage entries to fill in
- *   --strict         exit 1 when a survivor is untriaged, or a file's results are older
+ *   --strict         exit 1 when a survivor is untriaged, a timeout unexplained, or a file's results are older
  *                    than its source (printed: re-run it, incremental mode re-tests the
  *                    mutants of its changed code)
  *   --adopt-pending  move the pending entries whose mutant survived to `survivors`, a
@@ -160,6 +164,23 @@ export function triageOf(mutants, entries, pending = []) {
   return { survivors: matched.mutants.slice(0, survivors.length), stale, fates: matched.fates };
 }
 
+/** The hangs of the committed triage files: timed-out mutants whose run can never end, each saying why. */
+export function readHangs(files = TRIAGE_FILES) {
+  const entries = readEntries([files].flat(), 'hangs');
+  for (const e of entries) if (!e.why) throw new Error(`${e.source}: ${e.file}:${e.line}: a hang says why its run can never end ("why")`);
+  return entries.map(({ source, ...e }) => e);
+}
+
+/** The timed-out mutants, each with the `hangs` entry that explains it (if any), and the entries no timeout matched. */
+export function matchHangs(mutants, hangs) {
+  const left = new Map();
+  for (const h of hangs) left.set(keyOf(h), [...(left.get(keyOf(h)) ?? []), h]);
+  const timeouts = mutants
+    .filter((m) => m.status === 'Timeout')
+    .map((m) => ({ ...m, hang: left.get(keyOf(m))?.shift() }));
+  return { timeouts, stale: [...left.values()].flat() };
+}
+
 /** The gaps a new test closed: survivors of an earlier run that are killed now (kept for the record). */
 export function readClosed(files = TRIAGE_FILES) {
   return readEntries([files].flat(), 'closed').map(({ source, ...e }) => e);
@@ -209,6 +230,10 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
         ` (--adopt-pending moves the first, keeps a killed gap closed by its test under closed, drops the others), ${n.waiting} wait for their mutant's run\n`,
     );
   }
+  const hangs = matchHangs(all, readHangs(triageFiles));
+  const unexplained = hangs.timeouts.filter((m) => !m.hang);
+  write(`timeouts (counted as detected): ${hangs.timeouts.length}; explained as runs that can never end ${hangs.timeouts.length - unexplained.length}; unexplained ${unexplained.length}\n`);
+  if (hangs.stale.length) write(`stale hangs entries (match no timeout): ${hangs.stale.length}\n`);
   write(`score without equivalent and legal survivors: ${pct(realValid ? (100 * detected) / realValid : null)}\n`);
   const closed = readClosed(triageFiles);
   const closers = [...new Set(closed.flatMap((c) => String(c.test).replace(/ and \d+ more$/, '').split(', ')))];
@@ -216,11 +241,12 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
   if (stale.length) write(`stale triage entries (match no survivor): ${stale.length}\n`);
   if (outdated.length) write(`results older than their source (re-run: npm run mutation -- --mutate FILE): ${outdated.join(', ')}\n`);
   if (list) for (const m of untriaged) write(`  ${m.file}:${m.line} ${m.mutator} ${JSON.stringify(m.original)} -> ${JSON.stringify(m.replacement)}\n`);
+  if (list) for (const m of unexplained) write(`  timeout: ${m.file}:${m.line} ${m.mutator} ${JSON.stringify(m.original)} -> ${JSON.stringify(m.replacement)} (re-run with a longer --timeoutMS, or explain why it can never end)\n`);
   if (stubs) {
     const stub = untriaged.map(({ file, line, mutator, replacement, original }) => ({ file, line, mutator, replacement, original, class: '', why: '' }));
     write(`${JSON.stringify(stub, null, 2)}\n`);
   }
-  return untriaged.length + outdated.length;
+  return untriaged.length + unexplained.length + outdated.length;
 }
 
 /**
