@@ -82,7 +82,7 @@ export function renderCoverageDoc(input: TraceInputs & { catalog: readonly Requi
   if (input.receiver) {
     out.push(...renderSliceSection(input.receiver.requirements, input.receiver.sliceBreaks, {
       heading: 'Slices of the webhook receiver (`conformance --receiver`): requirement × slice',
-      intro: 'The same discipline on the receiver side: each declared slice is checked by its own assertion in suites/receiver/ and broken by its own generated fault `ID@dim=value` in the example receiver (examples/app/receiver-slice-faults.ts); test/receiver/receiver-self-verification.test.ts runs one per requirement, `LOCKCONF_RECEIVER_MATRIX_SLICES=all` every one alone. The X-Signature forms are the one list of harness/catalog/signature-forms.ts, which the service checks accept too.',
+      intro: 'The same discipline on the receiver side: each declared slice is checked by its own assertion in suites/receiver/ and broken by its own generated fault `ID@dim=value` in the example receiver (examples/app/receiver-slice-faults.ts); test/receiver/receiver-self-verification.test.ts runs one per requirement, `npm run matrix -- --all` (or `LOCKCONF_RECEIVER_MATRIX_SLICES=all` on that file) every one alone. The X-Signature forms are the one list of harness/catalog/signature-forms.ts, which the service checks accept too.',
     }));
   }
   if (input.clientSliceBreaks) out.push(...renderClientSliceSection(input.catalog, input.clientSliceBreaks));
