@@ -61,7 +61,8 @@ export interface SessionResult {
 /**
  * The part `index` of `count` (1-based) of the entries: the conforming mock and the
  * variants in the first part, the faults and scope checks cut into `count`
- * contiguous parts in plan order (deterministic, as vitest --shard).
+ * contiguous parts in plan order, their sizes differing by one at most
+ * (deterministic, as vitest --shard; none is left empty while another has two).
  */
 export function shardEntries(entries: readonly MatrixEntry[], index: number, count: number): MatrixEntry[] {
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(index) || index < 1 || index > count) {
@@ -69,8 +70,8 @@ export function shardEntries(entries: readonly MatrixEntry[], index: number, cou
   }
   const clean = entries.filter((e) => e.kind === 'conforming' || e.kind === 'variant');
   const rest = entries.filter((e) => e.kind !== 'conforming' && e.kind !== 'variant');
-  const size = Math.ceil(rest.length / count);
-  return [...(index === 1 ? clean : []), ...rest.slice((index - 1) * size, index * size)];
+  const cut = (i: number) => Math.floor((i * rest.length) / count);
+  return [...(index === 1 ? clean : []), ...rest.slice(cut(index - 1), cut(index))];
 }
 
 export async function runSession(opts: SessionOptions): Promise<SessionResult> {

@@ -58,5 +58,10 @@ describe('generated slice faults', () => {
     expect(parts.flat().map((e) => e.name).sort()).toEqual(plan.map((e) => e.name).sort());
     expect(parts[1]!.some((e) => e.kind === 'conforming')).toBe(false);
     expect(() => shardEntries(plan, 4, 3)).toThrow(/--shard/);
+    // Many shards: every part holds faults, the sizes differ by one at most.
+    const faults = (part: typeof plan) => part.filter((e) => e.kind !== 'conforming' && e.kind !== 'variant').length;
+    const sizes = Array.from({ length: 40 }, (_, i) => faults(shardEntries(plan, i + 1, 40)));
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(faults(plan));
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
   });
 });
