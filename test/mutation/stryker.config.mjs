@@ -33,7 +33,10 @@ export default {
   plugins: ['@stryker-mutator/*', fileURLToPath(new URL('./fault-switch-ignorer.mjs', import.meta.url))],
   ignorers: ['LockconfFaultSwitch'],
   concurrency: 2,
-  timeoutMS: 60000, // a loaded machine must not turn a slow run into a "Timeout" (counted as a kill)
+  // A "Timeout" counts as a kill, so it must mean a run that can never end (triage.mjs: hangs),
+  // never a slow one: a mutant that stops every delivery costs the suite about 200 s of
+  // delivery waits (15 s each), and a loaded machine more.
+  timeoutMS: 400000,
   timeoutFactor: 1.5,
   incrementalFile: incrementalFileOf(folder),
   reporters: ['clear-text', 'progress-append-only', 'json', 'html'],

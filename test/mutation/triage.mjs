@@ -13,7 +13,8 @@
  *   gap         a test was missing (`test`: the requirement whose test now kills
  *               it, or `open`: not written yet).
  * Entries that match no survivor (fixed, killed now, or moved text) are listed as stale.
- * `closed` keeps the gaps a new test closed (survivors once, killed now) for the record.
+ * `closed` keeps the gaps a new test closed (survivors once, killed now), or a change of
+ * design removed (`test`: "design: " and the test that fails on the old code), for the record.
  * `hangs` explains the timed-out mutants: Stryker counts a timeout as detected, which
  * is true only of a mutant whose run can never end (`why`: the loop or the wait that
  * never finishes); a run that was merely slow is re-run with a longer --timeoutMS, not
@@ -237,7 +238,7 @@ export function printSummary({ folders = FOLDER_NAMES, list = false, stubs = fal
   write(`score without equivalent and legal survivors: ${pct(realValid ? (100 * detected) / realValid : null)}\n`);
   const closed = readClosed(triageFiles);
   const closers = [...new Set(closed.flatMap((c) => String(c.test).replace(/ and \d+ more$/, '').split(', ')))];
-  if (closed.length) write(`gaps closed by new tests (survivors of an earlier run, killed now): ${closed.length} (${closers.join(', ')})\n`);
+  if (closed.length) write(`gaps closed (survivors of an earlier run: killed now by a new test, or gone with a change of design): ${closed.length} (${closers.join(', ')})\n`);
   if (stale.length) write(`stale triage entries (match no survivor): ${stale.length}\n`);
   if (outdated.length) write(`results older than their source (re-run: npm run mutation -- --mutate FILE): ${outdated.join(', ')}\n`);
   if (list) for (const m of untriaged) write(`  ${m.file}:${m.line} ${m.mutator} ${JSON.stringify(m.original)} -> ${JSON.stringify(m.replacement)}\n`);
