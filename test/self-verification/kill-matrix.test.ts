@@ -65,7 +65,7 @@ import { HINTS, MAX_COLLATERAL, cascades as cascadesOf, runSession } from './mat
  * waiting. The matrix's own wall grows (about 100 s to 120 s), beside the rest. The conforming
  * entries are still judged under load (2 lanes, and npm test's other files).
  */
-const NPM_TEST_LANES = Math.min(defaultConcurrency(), Math.max(2, availableParallelism())); // two at least: conforming entries judged beside another run
+const NPM_TEST_LANES = defaultConcurrency(undefined, undefined, { perCore: 1, atLeast: 2 }); // two at least: conforming entries judged beside another run
 
 
 describe('self-verification', () => {

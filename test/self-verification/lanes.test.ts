@@ -58,5 +58,9 @@ describe('a lane', () => {
     expect(defaultConcurrency(2, 24 * 2 ** 30)).toBe(4);
     expect(defaultConcurrency(16, 4 * 2 ** 30)).toBe(4);
     expect(defaultConcurrency(1, 2 ** 29)).toBe(1);
+    // npm test's lanes: one per core, two at least, the memory bound still first.
+    const npmTest = { perCore: 1, atLeast: 2 };
+    expect([1, 2, 16].map((cores) => defaultConcurrency(cores, 8 * 2 ** 30, npmTest))).toEqual([2, 2, 8]);
+    expect(defaultConcurrency(1, 2 ** 30, npmTest)).toBe(1);
   });
 });

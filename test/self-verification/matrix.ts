@@ -224,9 +224,11 @@ export const NOT_CAUGHT_IN = 'not caught in';
 /**
  * How many runs go side by side by default: twice the cores (a run waits on its mock
  * much of the time), and no more than one per GiB of memory (a lane holds about 0.5 GiB).
+ * npm test's kill matrix takes one per core, two at least (`perCore`, `atLeast`): its
+ * other files keep the cores busy.
  */
-export function defaultConcurrency(cores = availableParallelism(), memoryBytes = totalmem()): number {
-  return Math.max(1, Math.min(2 * cores, Math.floor(memoryBytes / 2 ** 30)));
+export function defaultConcurrency(cores = availableParallelism(), memoryBytes = totalmem(), { perCore = 2, atLeast = 1 } = {}): number {
+  return Math.max(1, Math.min(Math.max(atLeast, perCore * cores), Math.floor(memoryBytes / 2 ** 30)));
 }
 
 /**
