@@ -5,28 +5,19 @@
  * profile reaches any file it writes.
  */
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 import { declaredSlices, slicedRequirements } from '../../harness/catalog/slices/index.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { startGradedExample, writeProfile, type GradedExample } from './support/example.js';
+import { filesUnder } from '../support/files.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
   for (const d of dirs) await removeTmpDir(d);
 });
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await filesUnder(path)));
-    else out.push(path);
-  }
-  return out;
-}
 
 async function gradeWithCli(example: GradedExample, extra: string[] = []) {
   const dir = await makeTmpDir('client-run');

@@ -6,13 +6,13 @@
  * none with =none) caught by its requirement on its own slice. Two child processes run the
  * entries, each its share one after the other (a few seconds a run).
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requirement } from '../../harness/catalog/index.js';
 import { RECEIVER_FAULTS } from '../../examples/app/receiver-faults.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { SECRETS, planReceiverMatrix, runReceiverMatrix, type ReceiverOutcome } from './receiver-matrix.js';
+import { filesUnder } from '../support/files.js';
 
 const entries = planReceiverMatrix();
 let work: string | undefined;
@@ -68,7 +68,7 @@ describe('the example receiver, judged by the receiver suites', () => {
   }
 
   it('leaves no key, token or secret in any file of any run', async () => {
-    const files = await listFiles(work!);
+    const files = await filesUnder(work!);
     expect(files.length).toBeGreaterThan(entries.length);
     for (const file of files) {
       const text = await readFile(file, 'utf8');
@@ -78,13 +78,3 @@ describe('the example receiver, judged by the receiver suites', () => {
     }
   });
 });
-
-async function listFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await listFiles(path)));
-    else out.push(path);
-  }
-  return out;
-}

@@ -5,7 +5,7 @@
  * names what changed. Copies of the one package are tampered with; verify runs in
  * this process (its exit codes through the command line once each).
  */
-import { readFile, writeFile, rm, readdir, symlink } from 'node:fs/promises';
+import { readFile, writeFile, rm, symlink } from 'node:fs/promises';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import type { ConformanceResult } from '../../../harness/report/result-file.js';
 import { cli, ROOT, type CliResult } from '../../support/cli.js';
 import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
 import { copyPackage, forge, readResult, resign } from './forge.js';
+import { filesUnder } from '../../support/files.js';
 
 const CREDENTIALS = { clientSecret: 'certtest-client-secret-4d91b7', apiKey: 'certtest-api-key-8a02ce', controlToken: 'certtest-control-token-1f6e3a' };
 const FAILED = 'OAUTH-STATE-ECHO'; // broken by the mock fault state-truncated
@@ -29,15 +30,6 @@ let run: CliResult;
 let result: ConformanceResult;
 
 const verify = (dir: string, key: string | null = signer.publicFile): Promise<VerifyReport> => verifyPackage(dir, { root: ROOT, ...(key ? { keyFile: key } : {}) });
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    if (e.isDirectory()) out.push(...(await filesUnder(join(dir, e.name))));
-    else out.push(join(dir, e.name));
-  }
-  return out;
-}
 
 beforeAll(async () => {
   work = await makeTmpDir('certify');

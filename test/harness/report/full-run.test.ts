@@ -11,7 +11,7 @@
 import { SIGN_IN_REQUIREMENTS } from '../../../harness/run/sign-in-switch.js';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -25,6 +25,7 @@ import { createMock, type RunningMock } from '../../../mock/server.js';
 import { launchChromium } from '../../support/chromium.js';
 import { cli } from '../../support/cli.js';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
+import { filesUnder } from '../../support/files.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -48,16 +49,6 @@ const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}
 async function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   const r = await cli(args, extraEnv);
   return { code: r.code, out: r.stdout + r.stderr };
-}
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(full)));
-    else if (entry.isFile()) out.push(full);
-  }
-  return out;
 }
 
 /**

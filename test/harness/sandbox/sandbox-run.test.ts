@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { RunningMock } from '../../../mock/server.js';
@@ -20,14 +20,10 @@ import { cli } from '../../support/cli.js';
 import { createSandboxMock } from '../../support/mock.js';
 import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
 import { fetchHttp } from './support/fetch-http.js';
+import { filesUnder } from '../../support/files.js';
 
 let mock: RunningMock;
 let dir: string;
-
-function walk(path: string): Promise<string[]> {
-  return readdir(path, { recursive: true, withFileTypes: true })
-    .then((entries) => entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)));
-}
 
 beforeAll(async () => {
   dir = await makeTmpDir('sandbox-run');
@@ -89,7 +85,7 @@ describe('a real-sandbox run against the mock without control', () => {
     // The cache holds a working token after the run, and no token reached the results.
     const cache = await openTokenCache(profile);
     const after = cache.current()!;
-    for (const file of await walk(out)) {
+    for (const file of await filesUnder(out)) {
       const text = await readFile(file, 'utf8');
       for (const secret of [after.refreshToken, after.accessToken, profile.clientSecret, profile.apiKey]) expect(text.includes(secret), file).toBe(false);
     }
