@@ -88,7 +88,7 @@ export function renderClientSliceSection(catalog: readonly Requirement[], breaks
     '',
     '## Client slices: requirement × slice',
     '',
-    'The application-side rules (`conformance --client`) declare their slices too (harness/catalog/slices/client.ts). Each is judged on its own (conformance.json lists it) and broken by its own generated fault `ID@dim=value` in the example application (examples/app/client-faults.ts: one break point per requirement); test/client/ proves each caught by its requirement on its slice (a sample in npm test, every one with `LOCKCONF_CLIENT_FAULTS=all`).',
+    'The application-side rules (`conformance --client`) declare their slices too (harness/catalog/slices/client.ts). Each is judged on its own (conformance.json lists it) and broken by its own generated fault `ID@dim=value` in the example application (examples/app/client-faults.ts: one break point per requirement); test/client/ proves each caught by its requirement on its slice (a sample in npm test, every one under `npm run matrix -- --all` or with `LOCKCONF_CLIENT_FAULTS=all`).',
     '',
     `- Requirements with slices: ${clients.length}; slices declared: ${all.length}; generated faults: ${all.filter((s) => breaks[s.id]?.includes(s.dim)).length}.`,
     '',

@@ -3,9 +3,10 @@
  *
  *   npm run matrix                 every catalogued fault and npm test's sample of the generated ones
  *                                  (npm test runs one fault per requirement: sample.ts)
- *   npm run matrix -- --all        every generated slice fault as well (slice-faults.ts), and the
- *                                  receiver matrix with every generated receiver fault alone
- *                                  (test/receiver/receiver-matrix.ts; npm test runs its sample)
+ *   npm run matrix -- --all        every generated slice fault as well (slice-faults.ts), then the
+ *                                  receiver matrix and the client's gradings with every generated
+ *                                  receiver and client fault alone (receiver-part.ts, client-part.ts;
+ *                                  npm test runs a sample of each)
  *   npm run matrix -- --shard 2/4  the second of four parts (deterministic, as vitest --shard):
  *                                  CI jobs of a matrix each run one
  *   npm run matrix -- --faults TOKEN-BASIC-IGNORED,token-endpoint   a selection (as LOCKCONF_MATRIX_FAULTS)
@@ -19,6 +20,7 @@ import { formatTable } from './matrix-report.js';
 import { describeConfirmation } from './confirm.js';
 import { MAX_COLLATERAL, cascades, generatedFigures, runSession } from './matrix-session.js';
 import { runReceiverPart, type ReceiverPart } from './receiver-part.js';
+import { runClientPart, type ClientPart } from './client-part.js';
 
 function usage(message: string): never {
   process.stderr.write(`npm run matrix: ${message}\nusage: npm run matrix -- [--all] [--shard i/n] [--faults <names, IDs or areas>] [--concurrency n] [--seed n] [--scope area|full]\n`);
@@ -76,14 +78,21 @@ async function main(): Promise<number> {
   } catch (err) {
     usage(err instanceof Error ? err.message : String(err));
   }
-  // The receiver side under --all (a --faults selection names the service's faults only).
+  // The application side under --all (a --faults selection names the service's faults only).
   let receiver: ReceiverPart | null = null;
+  let client: ClientPart | null = null;
   if (values.all && !values.faults) {
     receiver = await runReceiverPart({
       ...(shard ? { shard } : {}),
       ...(concurrency ? { children: concurrency } : {}),
       onOutcome: (o) => {
         if (!values.quiet || !o.ok) process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} receiver ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
+      },
+    });
+    client = await runClientPart({
+      ...(shard ? { shard } : {}),
+      onOutcome: (o) => {
+        if (!values.quiet || !o.ok) process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} client ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
       },
     });
   }
@@ -102,12 +111,14 @@ async function main(): Promise<number> {
     `  collateral: at most ${summary.collateral.max} other requirements failed by one fault${summary.collateral.worst ? ` (${summary.collateral.worst})` : ''}, mean ${summary.collateral.mean}; ${excess.length} over ${MAX_COLLATERAL}`,
     `  time: ${(wallTimeMs / 1000).toFixed(1)} s wall${summary.cpuTimeMs !== null ? `, ${(summary.cpuTimeMs / 1000).toFixed(0)} s CPU` : ''}, ${summary.runs} runs, ${summary.concurrency} at a time, seed ${summary.seed}`,
     ...(receiver ? receiver.lines.map((line) => `  ${line}`) : []),
+    ...(client ? client.lines.map((line) => `  ${line}`) : []),
     ...missed.map((o) => `  MISSED ${o.entry.name}: ${o.why}`),
     ...(receiver ? receiver.missed.map((o) => `  MISSED receiver ${o.entry.name}: ${o.why}`) : []),
+    ...(client ? client.missed.map((o) => `  MISSED client ${o.entry.name}: ${o.why}`) : []),
     ...excess.map((line) => `  COLLATERAL over ${MAX_COLLATERAL}: ${line}`),
     '',
   ].join('\n'));
-  return missed.length > 0 || excess.length > 0 || (receiver?.missed.length ?? 0) > 0 ? 1 : 0;
+  return missed.length > 0 || excess.length > 0 || (receiver?.missed.length ?? 0) > 0 || (client?.missed.length ?? 0) > 0 ? 1 : 0;
 }
 
 main().then((code) => { process.exitCode = code; }, (err: unknown) => {
