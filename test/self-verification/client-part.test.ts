@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_FAULTS } from '../../examples/app/client-faults.js';
 import { clientSliceFaults } from '../client/support/client-slice-faults.js';
 import { clientFigures, planClientMatrix, type ClientOutcome } from './client-part.js';
-import { shardOf } from './receiver-part.js';
+import { partOf } from './shard.js';
 
 describe('the client part of npm run matrix -- --all', () => {
   const entries = planClientMatrix();
@@ -15,7 +15,7 @@ describe('the client part of npm run matrix -- --all', () => {
   });
 
   it('splits into shards that together hold every entry once', () => {
-    const parts = [1, 2, 3, 4].map((index) => shardOf(entries, { index, count: 4 }));
+    const parts = [1, 2, 3, 4].map((index) => partOf(entries, { index, count: 4 }));
     expect(parts.flat().map((e) => e.name).sort()).toEqual(entries.map((e) => e.name).sort());
   });
 

@@ -4,13 +4,13 @@
  * (examples/app/client-faults.ts) and with every generated client fault alone
  * (`ID@dim=value`: caught by its requirement on its own slice); npm test runs the
  * same with a sample of the generated faults (test/client/example-app.test.ts).
- * Under --shard i/n it takes every n-th entry, as the receiver part does.
+ * Under --shard i/n it takes the i-th of n parts (shard.ts), as the receiver part does.
  */
 import { CLIENT_FAULTS, type ClientFault } from '../../examples/app/client-faults.js';
 import { gradeExample, probesFor } from '../client/support/example.js';
 import { judgeConforming, judgeGeneratedFault, judgeNamedFault, type ClientVerdict } from '../client/support/client-judge.js';
 import { clientSliceFaults } from '../client/support/client-slice-faults.js';
-import { shardOf } from './receiver-part.js';
+import { partOf, type Shard } from './shard.js';
 
 export interface ClientEntry {
   name: string;
@@ -55,8 +55,8 @@ export function clientFigures(outcomes: readonly ClientOutcome[], wallMs: number
   ];
 }
 
-export async function runClientPart(opts: { shard?: { index: number; count: number }; concurrency?: number; onOutcome?: (o: ClientOutcome) => void } = {}): Promise<ClientPart> {
-  const entries = shardOf(planClientMatrix(), opts.shard);
+export async function runClientPart(opts: { shard?: Shard; concurrency?: number; onOutcome?: (o: ClientOutcome) => void } = {}): Promise<ClientPart> {
+  const entries = partOf(planClientMatrix(), opts.shard);
   const started = Date.now();
   const outcomes: ClientOutcome[] = new Array(entries.length);
   let next = 0;

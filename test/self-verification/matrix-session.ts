@@ -9,6 +9,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { partOf } from './shard.js';
 import { defaultConcurrency, planMatrix, runMatrix, selectFaults, type MatrixEntry, type MatrixOutcome } from './matrix.js';
 import { readEarlier, summarise, writeMatrixReport, type MatrixSummary } from './matrix-report.js';
 import { generatedFaults, sampleFaults, selectGenerated, type GeneratedFault } from './slice-faults.js';
@@ -70,8 +71,7 @@ export function shardEntries(entries: readonly MatrixEntry[], index: number, cou
   }
   const clean = entries.filter((e) => e.kind === 'conforming' || e.kind === 'variant');
   const rest = entries.filter((e) => e.kind !== 'conforming' && e.kind !== 'variant');
-  const cut = (i: number) => Math.floor((i * rest.length) / count);
-  return [...(index === 1 ? clean : []), ...rest.slice(cut(index - 1), cut(index))];
+  return [...(index === 1 ? clean : []), ...partOf(rest, { index, count })];
 }
 
 export async function runSession(opts: SessionOptions): Promise<SessionResult> {

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { planReceiverMatrix, type ReceiverOutcome } from '../receiver/receiver-matrix.js';
 import { receiverFaultRuns } from '../receiver/receiver-slice-faults.js';
-import { receiverFigures, shardOf } from './receiver-part.js';
+import { receiverFigures } from './receiver-part.js';
+import { partOf } from './shard.js';
 
 describe('the receiver part of npm run matrix -- --all', () => {
   const entries = planReceiverMatrix(receiverFaultRuns('all'));
@@ -15,7 +16,7 @@ describe('the receiver part of npm run matrix -- --all', () => {
   });
 
   it('splits into shards that together hold every entry once', () => {
-    const parts = [1, 2, 3].map((index) => shardOf(entries, { index, count: 3 }));
+    const parts = [1, 2, 3].map((index) => partOf(entries, { index, count: 3 }));
     expect(parts.flat().map((e) => e.name).sort()).toEqual(entries.map((e) => e.name).sort());
     expect(Math.max(...parts.map((p) => p.length)) - Math.min(...parts.map((p) => p.length))).toBeLessThanOrEqual(1);
   });

@@ -3,22 +3,18 @@
  * (test/receiver/receiver-matrix.ts) with every generated receiver fault alone, the
  * conforming example receiver, its variant and every named fault; npm test runs the
  * same matrix with its sample of generated faults (receiver-self-verification.test.ts).
- * Under --shard i/n it takes the i-th of n parts, as the service matrix does.
+ * Under --shard i/n it takes the i-th of n parts (shard.ts), as the service matrix does.
  */
 import { planReceiverMatrix, runReceiverMatrix, type ReceiverEntry, type ReceiverOutcome } from '../receiver/receiver-matrix.js';
 import { receiverFaultRuns } from '../receiver/receiver-slice-faults.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
+import { partOf, type Shard } from './shard.js';
 
 export interface ReceiverPart {
   outcomes: ReceiverOutcome[];
   missed: ReceiverOutcome[];
   /** The figures, one line each, for the matrix's closing summary. */
   lines: string[];
-}
-
-/** The entries of part `index` (1-based) of `count`: every count-th entry, so that each part gets faults of every kind. */
-export function shardOf<T>(entries: readonly T[], shard?: { index: number; count: number }): T[] {
-  return shard ? entries.filter((_e, j) => j % shard.count === shard.index - 1) : [...entries];
 }
 
 /** Figures of the receiver part: generated faults (their requirements), catalogued faults, the conforming entries. */
@@ -36,11 +32,11 @@ export function receiverFigures(outcomes: readonly ReceiverOutcome[], wallMs: nu
 }
 
 export async function runReceiverPart(opts: {
-  shard?: { index: number; count: number };
+  shard?: Shard;
   children?: number;
   onOutcome?: (o: ReceiverOutcome) => void;
 }): Promise<ReceiverPart> {
-  const entries: ReceiverEntry[] = shardOf(planReceiverMatrix(receiverFaultRuns('all')), opts.shard);
+  const entries: ReceiverEntry[] = partOf(planReceiverMatrix(receiverFaultRuns('all')), opts.shard);
   const work = await makeTmpDir('matrix-receiver');
   const started = Date.now();
   try {
