@@ -1,19 +1,22 @@
 /** The end of a run in the terminal: the table per spec area, and the lines that lead with the root causes and group what each blocked. */
 import { AREAS } from '../catalog/index.js';
 import type { RequirementStatus } from '../run/outcome.js';
-import type { RequirementResult } from '../run/verdict.js';
+import { COUNTED_HERE, type RequirementResult } from '../run/verdict.js';
 import type { ConformanceResult } from './result-file.js';
 
 /**
  * The root causes first, each with what it blocked: "failed: OAUTH-CODE-EXCHANGE (MUST),
  * blocking 75: …". A requirement a root blocked is named under it, not again on its own.
+ * One that was blocked while nothing it rests on failed in the run (an --only run that left
+ * them out) says so: its live line read "blocked", and the failure counts here.
  */
 export function rootCauseLines(requirements: readonly RequirementResult[], max = 8): string[] {
   const lines: string[] = [];
   const list = (ids: readonly string[]) => `${ids.slice(0, max).join(', ')}${ids.length > max ? ` and ${ids.length - max} more` : ''}`;
   for (const r of requirements.filter((x) => (x.status === 'failed' && !x.expected) || x.status === 'warned')) {
     const blocks = r.blocks ?? [];
-    lines.push(`  ${r.status}: ${r.id} (${r.level})${blocks.length ? `, blocking ${blocks.length}: ${list(blocks)}` : ''}`);
+    const countedHere = r.reason.startsWith(COUNTED_HERE) ? `: ${r.reason.split('\n')[0]}` : '';
+    lines.push(`  ${r.status}: ${r.id} (${r.level})${blocks.length ? `, blocking ${blocks.length}: ${list(blocks)}` : ''}${countedHere}`);
   }
   // Blocked by a known deviation (--expect) only: no line above names them.
   const shown = new Set(requirements.filter((x) => (x.status === 'failed' && !x.expected) || x.status === 'warned').map((x) => x.id));

@@ -130,6 +130,8 @@ export interface VerdictInput {
 }
 
 export const NOT_SELECTED = 'not selected (--only)';
+/** How the reason of a blocked requirement that no root cause of the run accounts for begins (settleBlocked): it then counts as failed (warned, informational) itself. */
+export const COUNTED_HERE = 'a prerequisite step failed in this test, and no root cause failed in this run, so the failure counts here';
 export const NO_TEST = 'no test checks this requirement';
 
 /** The requirement ID a test name starts with ("<ID>: <title>"), or null. */
@@ -228,7 +230,7 @@ function settleBlocked(requirements: RequirementResult[]): void {
     const bottoms = stuck.filter((r) => (r.blockedBy ?? []).every((b) => byId.get(b)?.status !== 'blocked'));
     for (const r of bottoms.length ? bottoms : stuck) {
       const named = (r.blockedBy ?? []).map((b) => `${b} (${byId.get(b)?.status ?? 'unknown'} in this run)`).join(', ');
-      r.reason = `a prerequisite step failed in this test, and no root cause failed in this run, so the failure counts here: ${named || 'a prerequisite'}\n${r.reason}`;
+      r.reason = `${COUNTED_HERE}: ${named || 'a prerequisite'}\n${r.reason}`;
       r.status = r.level === 'MUST' ? 'failed' : r.level === 'SHOULD' ? 'warned' : 'informational';
       delete r.blockedBy;
     }

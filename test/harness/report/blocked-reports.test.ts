@@ -64,3 +64,15 @@ describe('a run with blocked requirements', () => {
     expect(summaryTable(result).split('\n')[0]).toContain('blocked');
   });
 });
+
+describe('a requirement blocked by steps that did not run (an --only run that left them out)', () => {
+  it('counts as failed itself, and the terminal says why the blocked test it printed counts here', () => {
+    const only = new Set(['REFRESH-SINGLE-USE']);
+    const verdict = computeVerdict({ catalog: CAT, tests: tests.filter((t) => t.name.startsWith('REFRESH-SINGLE-USE')), selected: only });
+    const single = verdict.requirements.find((r) => r.id === 'REFRESH-SINGLE-USE')!;
+    expect(single.status).toBe('failed');
+    expect(rootCauseLines(verdict.requirements)).toEqual([
+      '  failed: REFRESH-SINGLE-USE (MUST): a prerequisite step failed in this test, and no root cause failed in this run, so the failure counts here: OAUTH-CODE-EXCHANGE (not-tested in this run)',
+    ]);
+  });
+});
