@@ -81,6 +81,8 @@ describe('self-verification', () => {
       concurrency: process.env.LOCKCONF_MATRIX_CONCURRENCY ? Number(process.env.LOCKCONF_MATRIX_CONCURRENCY) : NPM_TEST_LANES,
       pack: process.env.LOCKCONF_MATRIX_PACK !== '0',
       variants: process.env.LOCKCONF_MATRIX_VARIANTS === 'full' ? 'full' : 'touched',
+      // The committed hints alone: the same packing on every machine, whatever `npm run matrix` ran here before.
+      learnFrom: 'hints',
       onOutcome: (o) => process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)` +
         `${o.collateral.length ? ` collateral: ${o.collateral.join(', ')}` : ''}${o.blocked.length ? ` [${o.blocked.length} blocked]` : ''}${describeConfirmation(o.confirmed)}\n`),
     });

@@ -44,6 +44,13 @@ export interface SessionOptions {
   pack?: boolean;
   /** Where the report goes (default: the whole matrix's, or the selection's). */
   report?: string;
+  /**
+   * What the packing and the confirmations learn from: the last reports of this working copy
+   * (default: `npm run matrix`), or the committed hints alone (npm test: the same packing on
+   * every machine, whatever matrix ran here before; a fault a neighbour hides is still run
+   * again alone).
+   */
+  learnFrom?: 'reports' | 'hints';
   onOutcome?: (o: MatrixOutcome) => void;
 }
 
@@ -79,12 +86,13 @@ export async function runSession(opts: SessionOptions): Promise<SessionResult> {
   const all = generatedFaults();
   const generated = opts.filter ? selectGenerated(opts.filter, all) : opts.slices === 'all' ? all : opts.slices === 'none' ? [] : sampleFaults(all);
   // A report from before `apart` would start alone for good every fault a neighbour once hid: the hints instead.
-  const fromReport = existsSync(REPORT) ? await readEarlier(REPORT) : null;
+  const fromHints = opts.learnFrom === 'hints';
+  const fromReport = !fromHints && existsSync(REPORT) ? await readEarlier(REPORT) : null;
   const earlier = fromReport && !fromReport.beforeApart ? fromReport : await readEarlier(HINTS);
   const alone = earlier.alone;
   // The collateral earlier matrices judged, the whole matrix's, the hints' and the last selection's: what rests on time beyond it is confirmed (confirm.ts).
   const knownCollateral = new Map<string, Set<string>>();
-  for (const source of [earlier, await readEarlier(HINTS), await readEarlier(SELECTION_REPORT)]) {
+  for (const source of fromHints ? [earlier] : [earlier, await readEarlier(HINTS), await readEarlier(SELECTION_REPORT)]) {
     for (const [name, ids] of source.collateral) knownCollateral.set(name, new Set([...(knownCollateral.get(name) ?? []), ...ids]));
   }
   let entries = planMatrix({ scope: opts.scope, alone, generated, variants: opts.variants ?? 'full', ...(faults ? { faults } : { catalogued: opts.catalogued ?? 'all' }) });
