@@ -47,7 +47,7 @@ export const SLICE_BREAKS = {
 
   // Refresh tokens
   'REFRESH-NEW-PAIR': { dims: ['position', 'actor'], description: 'Redeeming a refresh token at that link of its chain (or of that account) returns the same refresh token again.' },
-  'REFRESH-SINGLE-USE': { dims: ['position'], description: 'A refresh token at that link of its chain is not used up by its redemption.' },
+  'REFRESH-SINGLE-USE': { dims: ['position', 'presentation'], description: 'A refresh token at that link of its chain is not used up by its redemption; one-after-another: no token is; two-at-once: a token is used up only once its redemption has answered, so a second presentation made meanwhile is redeemed too.' },
   'REFRESH-NEW-ACCESS-TOKEN-WORKS': { dims: ['position', 'actor'], description: 'The access token returned for a refresh token at that link of its chain (or of that account) is refused by the API.' },
   'REFRESH-VALID-WITHIN-YEAR': { dims: ['position'], description: 'A refresh token at that link of its chain expires 30 days after the chain began, not a year after its own issue.' },
   'REFRESH-EXPIRED-AFTER-YEAR': { dims: ['position'], description: 'A refresh token at that link of its chain never expires.' },

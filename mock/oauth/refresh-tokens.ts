@@ -46,7 +46,11 @@ interface SpentRecord {
 }
 
 export type RefreshRedemption =
-  | { ok: true; userId: string | null; grantId?: string; link: number; chainStartMs: number }
+  | {
+      ok: true; userId: string | null; grantId?: string; link: number; chainStartMs: number;
+      /** Slice fault REFRESH-SINGLE-USE@presentation=two-at-once only: uses the token up; the caller calls it just before it answers. */
+      spendLater?: () => void;
+    }
   | { ok: false; reason: string; replayedGrant?: string };
 
 /** The slice dimension `position` of a chain link: the first, a later one (the third or after), or neither (the second). */
@@ -91,9 +95,12 @@ export class RefreshTokens {
       if (live.clientId !== clientId && !this.ctx.faults.has('refresh-redeemable-by-other-client')) return { ok: false, reason: 'refresh token was issued to another client' };
       if (this.grants?.isRevoked(live.grantId)) return { ok: false, reason: 'refresh token revoked' };
       if (this.#expired(live.issuedAtMs, live)) return { ok: false, reason: 'refresh token expired' };
-      const reusable = this.ctx.faults.has('refresh-reusable') || this.ctx.faults.breaks('REFRESH-SINGLE-USE', { position: chainPosition(live.link) });
+      const reusable = this.ctx.faults.has('refresh-reusable') || this.ctx.faults.breaks('REFRESH-SINGLE-USE', { position: chainPosition(live.link), presentation: 'one-after-another' });
+      const redeemed = { ok: true as const, userId: live.userId, ...(live.grantId ? { grantId: live.grantId } : {}), link: live.link, chainStartMs: live.chainStartMs };
+      // Slice fault: a check-then-spend race; the token stays redeemable until this redemption answers.
+      if (!reusable && this.ctx.faults.breaks('REFRESH-SINGLE-USE', { presentation: 'two-at-once' })) return { ...redeemed, spendLater: () => this.#spend(hash, live, 'used') };
       if (!reusable) this.#spend(hash, live, 'used');
-      return { ok: true, userId: live.userId, ...(live.grantId ? { grantId: live.grantId } : {}), link: live.link, chainStartMs: live.chainStartMs };
+      return redeemed;
     }
     const spent = this.#spent.get(hash);
     if (spent) {

@@ -26,6 +26,8 @@ const REFUSAL_CAUSES: Readonly<Record<string, string>> = {
 export const TOKEN_PATH = '/access_token';
 /** The access token lifetime under the slice fault HEADERS-TOKEN-LIFETIME-24H@grant=…: one hour. */
 const SHORT_GRANT_LIFETIME_SEC = 3600;
+/** Slice fault REFRESH-SINGLE-USE@presentation=two-at-once: how long a redemption keeps its token redeemable before it answers. */
+const RACE_WINDOW_MS = 300;
 
 /** The grant_type a body names, whatever the method it came with (for slice faults of malformed requests). */
 function grantTypeOf(body: unknown): string | undefined {
@@ -157,6 +159,11 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           // RFC 9700 §4.14.2, only when asked for (the spec gives a used token's reuse no other effect).
           if (redeemed.replayedGrant && ctx.options.revokeOnRefreshReplay) grants.revoke(redeemed.replayedGrant, 'refresh-replayed');
           return refreshRefused(reply, redeemed.reason);
+        }
+        // Slice fault REFRESH-SINGLE-USE@presentation=two-at-once: the answer waits, the token is used up just before it.
+        if (redeemed.spendLater) {
+          await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
+          redeemed.spendLater();
         }
         // Slice faults on one link of the chain, or on the application's own account.
         const link = { position: chainPosition(redeemed.link), actor: redeemed.userId === null ? 'application' : 'user' };

@@ -190,6 +190,22 @@ describe('Refresh token, at every link of a chain', () => {
     }));
   });
 
+  conformance('REFRESH-SINGLE-USE', 'two presentations of one refresh token, one after the other\'s answer or both at once: at most one is redeemed', {}, async (t) => {
+    await t.eachSlice('presentation', (presentation) => withChainLink(t, { position: 'first' }, async (link) => {
+      if (presentation === 'one-after-another') {
+        await nextLink(t, link.refreshToken, 'the first presentation');
+        expectRefused400(t, await refresh(t, link.refreshToken), 'a second presentation, after the first was answered');
+        return;
+      }
+      // "valid for exactly one use", however close together the presentations come: which one is
+      // redeemed, and how the other is refused, is the target's to choose (so only the count is judged).
+      const answers = await Promise.all([refresh(t, link.refreshToken), refresh(t, link.refreshToken)]);
+      const redeemed = answers.filter((a) => tokenIssued(a)).length;
+      t.observe('two presentations at once: the HTTP statuses', answers.map((a) => a.status).join(', '));
+      t.expect(redeemed, `two presentations of one refresh token at once: at most one may be redeemed ("valid for exactly one use"); ${redeemed} were (HTTP ${answers.map((a) => a.status).join(' and ')})`).toBeLessThanOrEqual(1);
+    }));
+  });
+
   conformance('REFRESH-VALID-WITHIN-YEAR', 'a refresh token is still redeemed 364 days after its own issue, at every link of a chain', { needs: ['clock'] }, async (t) => {
     // A later link is issued 200 days after the one before it: its year counts from its own issue, not the chain's start.
     await t.eachSlice('position', (position) => withChainLink(t, { position, gapMs: 200 * DAY }, async (link) => {

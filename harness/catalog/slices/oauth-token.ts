@@ -28,6 +28,12 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
       values: ['used', 'expired', 'revoked'],
     },
     {
+      id: 'presentation',
+      title: 'How two presentations of one refresh token meet (one after the other\'s answer, or both at once)',
+      source: 'Limits: "Refresh token lifetime | 1 year from issue; valid for exactly one use."; Refresh token: "the new refresh token replaces it": one use, however close together two presentations come',
+      values: ['one-after-another', 'two-at-once'],
+    },
+    {
       id: 'approver',
       title: 'The user who signs in and approves a code (a lock\'s owner, or a guest on it)',
       source: 'What the service does: "The service lets an application act on behalf of existing users"; "authorization_code (token for one of the application\'s users)"; Authorization code flow: "The user signs in … and approves or cancels"; Values reported in events: "User access level | user (guest), superuser (owner)"',
@@ -68,7 +74,8 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
 
     // Refresh token: "the new refresh token replaces it": every link of a chain, and the application's own account.
     'REFRESH-NEW-PAIR': { position: 'all', actor: 'all' },
-    'REFRESH-SINGLE-USE': { position: 'all' },
+    // "valid for exactly one use": every link, and two presentations at once (at most one of them is redeemed).
+    'REFRESH-SINGLE-USE': { position: 'all', presentation: 'all' },
     'REFRESH-NEW-ACCESS-TOKEN-WORKS': { position: 'all', actor: 'all' },
     // "1 year from issue": each token's own issue, whatever link it is.
     'REFRESH-VALID-WITHIN-YEAR': { position: 'all' },
