@@ -23,6 +23,7 @@ export const SLICE_BREAKS = {
   'OAUTH-STATE-ECHO': { dims: ['chars'], description: 'A state holding characters of that class comes back altered on approval (decoded, cut, trimmed or re-encoded as a careless implementation does: slice-values.ts).' },
   'OAUTH-DENIAL-ACCESS-DENIED': { dims: ['chars'], description: 'On cancellation, a state holding characters of that class comes back altered (slice-values.ts).' },
   'OAUTH-CODE-ON-APPROVAL': { dims: ['approver'], description: 'The approval of that approver (a lock\'s owner, a guest on one) redirects with the state but no code (oauth/consent.ts).' },
+  'OAUTH-CODE-SINGLE-USE': { dims: ['presentation'], description: 'one-after-another: a code is not used up by its exchange; two-at-once: a code is used up only once its exchange has answered, so a second exchange made meanwhile issues tokens too.' },
   'OAUTH-CODE-EXCHANGE': { dims: ['approver'], description: 'The access token a code of that approver (a lock\'s owner, a guest on one) yields acts for another user: their partner on a lock (oauth/approver.ts).' },
   'OAUTH-REDIRECT-URI-REGISTERED': { dims: ['redirect-uri-part'], description: 'A redirect_uri that differs from the registered one only in that URL component is taken for the registered one and redirected to.' },
   'OAUTH-SIGN-IN-SCREENS': { dims: ['decision', 'sign-ins'], description: 'At the sign-in pages, the consent page\'s button of that decision answers as the other one (oauth/authorization-endpoint.ts); or a new sign-in ends those in progress (oauth/pending.ts).' },

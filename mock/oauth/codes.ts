@@ -20,7 +20,11 @@ interface CodeRecord {
 }
 
 export type CodeRedemption =
-  | { ok: true; userId: string }
+  | {
+      ok: true; userId: string;
+      /** Slice fault OAUTH-CODE-SINGLE-USE@presentation=two-at-once only: uses the code up; the caller calls it just before it answers. */
+      spendLater?: () => void;
+    }
   | { ok: false; reason: string; replayedGrant?: string };
 
 export class AuthorizationCodes {
@@ -51,10 +55,14 @@ export class AuthorizationCodes {
     if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
       return { ok: false, reason: 'redirect_uri does not match the authorization request' };
     }
-    if (!this.ctx.faults.has('code-reusable')) {
+    const reusable = this.ctx.faults.has('code-reusable') || this.ctx.faults.breaks('OAUTH-CODE-SINGLE-USE', { presentation: 'one-after-another' });
+    const spend = () => {
       record.used = true;
       if (grantId) record.grantId = grantId;
-    }
+    };
+    // Slice fault: a check-then-spend race; the code stays redeemable until this redemption answers.
+    if (!reusable && this.ctx.faults.breaks('OAUTH-CODE-SINGLE-USE', { presentation: 'two-at-once' })) return { ok: true, userId: record.userId, spendLater: spend };
+    if (!reusable) spend();
     return { ok: true, userId: record.userId };
   }
 

@@ -26,7 +26,7 @@ const REFUSAL_CAUSES: Readonly<Record<string, string>> = {
 export const TOKEN_PATH = '/access_token';
 /** The access token lifetime under the slice fault HEADERS-TOKEN-LIFETIME-24H@grant=…: one hour. */
 const SHORT_GRANT_LIFETIME_SEC = 3600;
-/** Slice fault REFRESH-SINGLE-USE@presentation=two-at-once: how long a redemption keeps its token redeemable before it answers. */
+/** Slice faults REFRESH-SINGLE-USE and OAUTH-CODE-SINGLE-USE @presentation=two-at-once: how long a redemption keeps its token or code redeemable before it answers. */
 const RACE_WINDOW_MS = 300;
 
 /** The grant_type a body names, whatever the method it came with (for slice faults of malformed requests). */
@@ -130,6 +130,11 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           // RFC 6749 §4.1.2: a code used twice revokes what its first redemption issued.
           if (redeemed.replayedGrant) grants.revoke(redeemed.replayedGrant, 'code-replayed');
           return oauthError(reply, 400, 'invalid_grant', redeemed.reason);
+        }
+        // Slice fault OAUTH-CODE-SINGLE-USE@presentation=two-at-once: the answer waits, the code is used up just before it.
+        if (redeemed.spendLater) {
+          await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
+          redeemed.spendLater();
         }
         // Slice fault: the token of that approver's code acts for another user (their partner on a lock).
         const userId = ctx.faults.breaks('OAUTH-CODE-EXCHANGE', { approver: approverRole(ctx.world, redeemed.userId) }) ? partnerOf(ctx.world, redeemed.userId) : redeemed.userId;

@@ -273,13 +273,23 @@ describe('Authorization code flow', () => {
 });
 
 describe('RFC 6749: authorization codes', () => {
-  conformance('OAUTH-CODE-SINGLE-USE', 'a code already exchanged is refused, no second token is issued', { needs: ['consent'] }, async (t) => {
-    const code = await freshCode(t);
-    const first = await postToken(t, codeGrant(t, code));
-    t.expect(tokenIssued(first), `first exchange of a fresh code: expected a token; got HTTP ${first.status}`).toBe(true);
-    const second = await postToken(t, codeGrant(t, code));
-    t.observe('second exchange answer', { status: second.status, error: second.json?.error ?? null });
-    t.expect(tokenIssued(second), `second exchange of the same code: must be denied; got HTTP ${second.status} with a token`).toBe(false);
+  conformance('OAUTH-CODE-SINGLE-USE', 'a code already exchanged is refused, no second token is issued, whether the exchanges come one after the other or both at once', { needs: ['consent'] }, async (t) => {
+    await t.eachSlice('presentation', async (presentation) => {
+      const code = await freshCode(t);
+      if (presentation === 'one-after-another') {
+        const first = await postToken(t, codeGrant(t, code));
+        t.expect(tokenIssued(first), `first exchange of a fresh code: expected a token; got HTTP ${first.status}`).toBe(true);
+        const second = await postToken(t, codeGrant(t, code));
+        t.observe('second exchange answer', { status: second.status, error: second.json?.error ?? null });
+        t.expect(tokenIssued(second), `second exchange of the same code: must be denied; got HTTP ${second.status} with a token`).toBe(false);
+        return;
+      }
+      // Both at once: which one is served, and how the other is denied, is the target's (so only the count is judged).
+      const answers = await Promise.all([postToken(t, codeGrant(t, code)), postToken(t, codeGrant(t, code))]);
+      const issued = answers.filter((a) => tokenIssued(a)).length;
+      t.observe('two exchanges at once: the HTTP statuses', answers.map((a) => a.status).join(', '));
+      t.expect(issued, `two exchanges of one code at once: at most one may issue a token; ${issued} did (HTTP ${answers.map((a) => a.status).join(' and ')})`).toBeLessThanOrEqual(1);
+    });
   });
 
   conformance('OAUTH-CODE-REPLAY-REVOKES', 'a code exchanged a second time ends the access tokens of its first exchange, the rotated one too', { needs: ['consent'] }, async (t) => {

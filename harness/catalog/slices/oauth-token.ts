@@ -29,9 +29,10 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     },
     {
       id: 'presentation',
-      title: 'How two presentations of one refresh token meet (one after the other\'s answer, or both at once)',
-      source: 'Limits: "Refresh token lifetime | 1 year from issue; valid for exactly one use."; Refresh token: "the new refresh token replaces it": one use, however close together two presentations come',
-      values: ['one-after-another', 'two-at-once'],
+      title: 'How two presentations of one single-use value (a refresh token, a code) meet: one after the other\'s answer, or both at once',
+      source: 'Limits: "Refresh token lifetime | 1 year from issue; valid for exactly one use."; RFC 6749 §4.1.2: "If an authorization code is used more than once, the authorization server MUST deny the request.": one use, however close together two presentations come',
+      // two-at-once first: npm test's sample breaks a dimension's last value, and one-after-another needs no timing.
+      values: ['two-at-once', 'one-after-another'],
     },
     {
       id: 'approver',
@@ -51,6 +52,8 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'OAUTH-CODE-EXCHANGE': { approver: 'all' },
     // "On approval the query carries code and state": whoever approves.
     'OAUTH-CODE-ON-APPROVAL': { approver: 'all' },
+    // RFC 6749 §4.1.2, a code used more than once is denied: however close together two exchanges come.
+    'OAUTH-CODE-SINGLE-USE': { presentation: 'all' },
 
     // POST {auth_url}/access_token: "grant_type | always | authorization_code, client_credentials or refresh_token";
     // every rule of the endpoint holds on each grant.
