@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { requirement } from '../../harness/catalog/index.js';
 import { planMatrix } from './matrix.js';
-import { packRuns, splitRun, spillOver, startOrder, suspectedHiders } from './packing.js';
+import { packRuns, single, splitRun, spillOver, startOrder, suspectedHiders } from './packing.js';
 
 const plan = planMatrix({ scope: 'area' });
 const runs = packRuns(plan, { areaOf: (id) => requirement(id).area });
@@ -136,5 +136,15 @@ describe('the faults that may have hidden a member a shared run did not catch', 
   });
   test('else every other member', () => {
     expect(suspectedHiders(shared, hidden!, null, () => false)).toEqual(shared.entries.slice(1).map((e) => e.name));
+  });
+});
+
+describe('a run of one entry', () => {
+  test('gets a directory of its own even when two names differ only in letter case', () => {
+    const entry = (name: string) => ({ name, kind: 'fault', requirement: 'EVENT-USER-ACCESSTYPE-CHANGED', mockOptions: {} }) as unknown as Parameters<typeof single>[0];
+    const a = single(entry('EVENT-USER-ACCESSTYPE-CHANGED@field=Timestamp'));
+    const b = single(entry('EVENT-USER-ACCESSTYPE-CHANGED@field=timeStamp'));
+    expect(a.name).toMatch(/^event-user-accesstype-changed-field-timestamp-[0-9a-f]{8}$/);
+    expect(a.name).not.toBe(b.name);
   });
 });

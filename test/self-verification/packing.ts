@@ -31,6 +31,7 @@
  * two halves. A member a clean shared run did not catch runs again alone (a
  * neighbour may have kept its test from running).
  */
+import { createHash } from 'node:crypto';
 import type { MockOptions } from '../../mock/context.js';
 
 /** What packing needs of a matrix entry (matrix.ts's MatrixEntry). */
@@ -64,8 +65,14 @@ function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
+/**
+ * A run of one entry, named by the entry: its slug and a short digest of the exact name, so
+ * that names the slug alone would merge (field=Timestamp and field=timeStamp) never share a
+ * run directory when they run at the same time.
+ */
 export function single<E extends PackableEntry>(entry: E): MatrixRun<E> {
-  return { name: slug(entry.name) || 'entry', entries: [entry], mockOptions: entry.mockOptions, ...(entry.only ? { only: entry.only } : {}) };
+  const digest = createHash('sha256').update(entry.name).digest('hex').slice(0, 8);
+  return { name: `${slug(entry.name) || 'entry'}-${digest}`, entries: [entry], mockOptions: entry.mockOptions, ...(entry.only ? { only: entry.only } : {}) };
 }
 
 /** The runs that judge every entry, in plan order of their first entry. */
