@@ -29,6 +29,13 @@ const SHORT_GRANT_LIFETIME_SEC = 3600;
 /** Slice faults REFRESH-SINGLE-USE and OAUTH-CODE-SINGLE-USE @presentation=two-at-once: how long a redemption keeps its token or code redeemable before it answers. */
 const RACE_WINDOW_MS = 300;
 
+/** Those faults only (a redemption with spendLater): the answer waits out the race window, the token or code is used up just before it. */
+async function spendAfterRaceWindow(redeemed: { spendLater?: () => void }): Promise<void> {
+  if (!redeemed.spendLater) return;
+  await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
+  redeemed.spendLater();
+}
+
 /** The grant_type a body names, whatever the method it came with (for slice faults of malformed requests). */
 function grantTypeOf(body: unknown): string | undefined {
   const value = body && typeof body === 'object' ? (body as Record<string, unknown>).grant_type : undefined;
@@ -131,11 +138,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           if (redeemed.replayedGrant) grants.revoke(redeemed.replayedGrant, 'code-replayed');
           return oauthError(reply, 400, 'invalid_grant', redeemed.reason);
         }
-        // Slice fault OAUTH-CODE-SINGLE-USE@presentation=two-at-once: the answer waits, the code is used up just before it.
-        if (redeemed.spendLater) {
-          await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
-          redeemed.spendLater();
-        }
+        await spendAfterRaceWindow(redeemed);
         // Slice fault: the token of that approver's code acts for another user (their partner on a lock).
         const userId = ctx.faults.breaks('OAUTH-CODE-EXCHANGE', { approver: approverRole(ctx.world, redeemed.userId) }) ? partnerOf(ctx.world, redeemed.userId) : redeemed.userId;
         return tokenResponse(reply, { grantType, userId, clientId, grantId, withRefresh: !ctx.faults.has('code-grant-no-refresh-token'), deadAccessToken: ctx.faults.has('code-grant-token-refused') });
@@ -165,11 +168,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           if (redeemed.replayedGrant && ctx.options.revokeOnRefreshReplay) grants.revoke(redeemed.replayedGrant, 'refresh-replayed');
           return refreshRefused(reply, redeemed.reason);
         }
-        // Slice fault REFRESH-SINGLE-USE@presentation=two-at-once: the answer waits, the token is used up just before it.
-        if (redeemed.spendLater) {
-          await new Promise((resolve) => setTimeout(resolve, RACE_WINDOW_MS));
-          redeemed.spendLater();
-        }
+        await spendAfterRaceWindow(redeemed);
         // Slice faults on one link of the chain, or on the application's own account.
         const link = { position: chainPosition(redeemed.link), actor: redeemed.userId === null ? 'application' : 'user' };
         if (redeemed.userId === null && ctx.faults.breaks('TOKEN-CC-REFRESH-WORKS', link)) return refreshRefused(reply, 'refresh token refused');

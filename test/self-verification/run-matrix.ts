@@ -59,6 +59,10 @@ async function main(): Promise<number> {
   };
   if (values.scope !== undefined && values.scope !== 'area' && values.scope !== 'full') usage(`--scope ${values.scope}: expected area or full`);
   const concurrency = num('concurrency', values.concurrency);
+  // One line per judged entry (only the misses with --quiet): `side` names the receiver's and the client's.
+  const printOutcome = (side: string) => (o: { ok: boolean; entry: { name: string }; why: string; durationMs: number }, extra = '') => {
+    if (!values.quiet || !o.ok) process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${side}${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)${extra}\n`);
+  };
   const seed = num('seed', values.seed) ?? 20261122;
   let result;
   try {
@@ -71,9 +75,7 @@ async function main(): Promise<number> {
       variants: values.all ? 'full' : 'touched',
       ...(shard ? { shard } : {}),
       ...(concurrency ? { concurrency } : {}),
-      onOutcome: (o) => {
-        if (!values.quiet || !o.ok) process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)${describeConfirmation(o.confirmed)}\n`);
-      },
+      onOutcome: (o) => printOutcome('')(o, describeConfirmation(o.confirmed)),
     });
   } catch (err) {
     usage(err instanceof Error ? err.message : String(err));
@@ -85,15 +87,11 @@ async function main(): Promise<number> {
     receiver = await runReceiverPart({
       ...(shard ? { shard } : {}),
       ...(concurrency ? { children: concurrency } : {}),
-      onOutcome: (o) => {
-        if (!values.quiet || !o.ok) process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} receiver ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
-      },
+      onOutcome: printOutcome('receiver '),
     });
     client = await runClientPart({
       ...(shard ? { shard } : {}),
-      onOutcome: (o) => {
-        if (!values.quiet || !o.ok) process.stdout.write(`  ${o.ok ? 'ok    ' : 'MISSED'} client ${o.entry.name}: ${o.why} (${(o.durationMs / 1000).toFixed(1)} s)\n`);
-      },
+      onOutcome: printOutcome('client '),
     });
   }
   const { summary, outcomes, wallTimeMs } = result;
