@@ -6,6 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { FaultSet } from './faults.js';
+import type { FreedomSet } from './freedoms.js';
 import type { GradingStore } from './grading/store.js';
 import type { World } from './world.js';
 import type { CommandStyle } from './commands.js';
@@ -27,6 +28,11 @@ export interface MockOptions {
   host?: string; // default 127.0.0.1
   port?: number; // default 0 (ephemeral); `npm run mock` defaults to 4010
   faults?: Iterable<string>;
+  /**
+   * Legal alternatives the spec leaves open, each written FREEDOM-ID=alternative
+   * (mock/freedoms.ts; declared in harness/catalog/freedoms.ts). Default: none, the mock's own choices.
+   */
+  freedoms?: Iterable<string>;
   /** Serve the control protocol at /_control (default true). */
   control?: boolean;
   /** Fixed credentials (otherwise random per instance). */
@@ -160,6 +166,8 @@ export interface MockContext {
   options: ResolvedMockOptions;
   clock: Clock;
   faults: FaultSet;
+  /** The legal alternatives chosen (MockOptions `freedoms`; mock/freedoms.ts). */
+  freedoms: FreedomSet;
   credentials: Credentials;
   world: World;
   log: (line: string) => void;

@@ -17,6 +17,7 @@ import { answeredFixtures } from './control/fixture-extras.js';
 import { makeOtherClient } from './oauth/other-clients.js';
 import { registerControl } from './control/index.js';
 import { FaultSet } from './faults.js';
+import { FreedomSet } from './freedoms.js';
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SEC } from './oauth/access-tokens.js';
 import { registerOAuth } from './oauth/index.js';
 import { answerAuthorizationWithError } from './oauth/authorization-fault.js';
@@ -95,6 +96,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     options: resolved,
     clock: new Clock(),
     faults: new FaultSet(options.faults ?? []),
+    freedoms: new FreedomSet(options.freedoms ?? []),
     credentials: makeCredentials(options.credentials),
     world,
     log: options.log ?? (() => {}),

@@ -14,6 +14,7 @@ import { RECEIVER_AREAS, RECEIVER_REQUIREMENTS } from './receiver.js';
 import { CLIENT_AREAS, CLIENT_REQUIREMENTS } from './client.js';
 
 export type { Area, Capability, Level, Requirement } from './requirement.js';
+export { FREEDOMS, freedom, freedomsOf, type Freedom, type FreedomAlternative } from './freedoms.js';
 
 /** Every requirement lockconf knows, in report order. */
 export const CATALOG: readonly Requirement[] = [...SERVICE_REQUIREMENTS, ...RECEIVER_REQUIREMENTS, ...CLIENT_REQUIREMENTS];

@@ -54,9 +54,11 @@ function describe(registration: Registration): Record<string, unknown> {
 }
 
 export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, registry: WebhookRegistry): void {
-  // The emptyWebhookAnswers variant: 201 (registered) or 204 (deleted) with no body.
+  // The emptyWebhookAnswers variant: 201 (registered) or 204 (deleted) with no body. Freedom
+  // WEBHOOK-ENDPOINT-ANSWERS=accepted-202: 202 with no body ("Response bodies and status codes … not shown").
   const answer = (reply: FastifyReply, status: 201 | 204, body: Record<string, unknown>) =>
-    ctx.options.emptyWebhookAnswers ? reply.code(status).send() : body;
+    ctx.freedoms.chooses('WEBHOOK-ENDPOINT-ANSWERS', 'accepted-202') ? reply.code(202).send()
+      : ctx.options.emptyWebhookAnswers ? reply.code(status).send() : body;
 
   app.post('/webhook/user', documented(API_SCHEMAS.registerUser), async (request, reply) => {
     const { claims } = callerOf(request);

@@ -91,7 +91,7 @@ export class LockEventService implements EventService {
   }
 
   #env(): build.PayloadEnv {
-    return { world: this.ctx.world, faults: this.ctx.faults, now: this.ctx.clock.now(), ...(this.ctx.options.freeSystemValues ? { freeSystemValues: true } : {}) };
+    return { world: this.ctx.world, faults: this.ctx.faults, freedoms: this.ctx.freedoms, now: this.ctx.clock.now(), ...(this.ctx.options.freeSystemValues ? { freeSystemValues: true } : {}) };
   }
 
   #build(request: EventRequest): BuiltEvent {
@@ -137,7 +137,8 @@ export class LockEventService implements EventService {
         return forLock(build.door(env, lock, value!, actor));
       case 'lock_name_changed': {
         const oldName = lock.name;
-        lock.name = value!;
+        // Freedom LOCK-NAME-BLANKS=trimmed: the name stored (and reported from now on) without its outer blanks.
+        lock.name = this.ctx.freedoms.chooses('LOCK-NAME-BLANKS', 'trimmed') ? value!.trim() : value!;
         return forLock(build.lockNameChanged(env, lock, oldName, actor));
       }
       case 'lock_battery_alert':

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FaultSet } from '../faults.js';
+import type { FreedomSet } from '../freedoms.js';
 import type { MockLock, MockUser, World } from '../world.js';
 import { charClasses, mangle } from '../webhooks/chars.js';
 import { DOOR_MARKER, MASTER_PIN_USER, userObject, type ManualMarker, type UserObject } from './people.js';
@@ -16,6 +17,17 @@ export interface PayloadEnv {
   now: number;
   /** The freeSystemValues variant (MockOptions): values the system rows leave open, chosen otherwise. */
   freeSystemValues?: boolean;
+  /** The legal alternatives chosen (mock/freedoms.ts); none when absent. */
+  freedoms?: FreedomSet;
+}
+
+/**
+ * The User object of every row but the app operation's ("User object with full fields"): the full object, or
+ * under the freedom USER-OBJECT-FIELDS=user-id-only UserID alone (the row's own UserType or AccessType is added by the caller).
+ */
+function eventUser(env: PayloadEnv, user: MockUser): UserObject | Pick<UserObject, 'UserID'> {
+  if (env.freedoms?.chooses('USER-OBJECT-FIELDS', 'user-id-only')) return { UserID: user.userId };
+  return userObject(env.world, user);
 }
 
 /** freeSystemValues: the clock row's warningLevel, whatever level the control request named (the row lists no values). */
@@ -45,7 +57,7 @@ export function operationKeypad(env: PayloadEnv, lock: MockLock, state: string, 
   return {
     LockID: lock.lockId, EventType: 'operation', Event: state,
     Device: env.faults.has('keypad-op-device-lock') ? 'lock' : 'keypad',
-    User: userObject(env.world, actor), ...operationTimes(env),
+    User: eventUser(env, actor), ...operationTimes(env),
   };
 }
 
@@ -71,7 +83,7 @@ export function door(env: PayloadEnv, lock: MockLock, doorState: string, actor: 
 export function statusCheck(env: PayloadEnv, lock: MockLock, caller: MockUser): Payload {
   return {
     LockID: lock.lockId, EventType: env.faults.has('status-as-operation') ? 'operation' : 'status',
-    Event: env.faults.has('status-state-stale') ? 'lock' : lock.state, Device: 'lock', User: userObject(env.world, caller),
+    Event: env.faults.has('status-state-stale') ? 'lock' : lock.state, Device: 'lock', User: eventUser(env, caller),
   };
 }
 
@@ -80,7 +92,7 @@ export function lockNameChanged(env: PayloadEnv, lock: MockLock, oldName: string
     LockID: lock.lockId, EventType: 'configuration', Event: 'lock_name_changed',
     // Slice faults: the name mangled the way a careless service mangles that character class.
     Lock: { Name: env.faults.has('lock-name-stale') ? oldName : mangle(lock.name, charClasses(lock.name), (cls) => env.faults.breaks('EVENT-LOCK-NAME-CHANGED', { chars: cls })) },
-    User: userObject(env.world, actor),
+    User: eventUser(env, actor),
   };
 }
 
@@ -109,14 +121,15 @@ export function keypadPinManaged(env: PayloadEnv, lock: MockLock, pinState: stri
       state: pinState === 'disable' && env.faults.has('pin-state-disable-as-enable') ? 'enable' : pinState,
       action: env.faults.has('pin-action-not-intent') ? 'update' : 'intent',
     },
-    PinUser: userObject(env.world, pinUser), User: userObject(env.world, owner),
+    PinUser: eventUser(env, pinUser), User: eventUser(env, owner),
   };
 }
 
 export function masterPinChanged(env: PayloadEnv, lock: MockLock, eventId: string): Payload {
   return {
     LockID: lock.lockId, EventType: 'configuration', Event: 'keypad_pin_managed',
-    Lock: { Name: lock.name },
+    // The row does not list Lock (freedom MASTER-PIN-LOCK): present by default.
+    ...(env.freedoms?.chooses('MASTER-PIN-LOCK', 'absent') ? {} : { Lock: { Name: lock.name } }),
     Pin: env.faults.has('masterpin-pin-filled') ? { state: 'load', action: 'intent' } : {},
     PinUser: { ...MASTER_PIN_USER }, User: { ...MASTER_PIN_USER },
     timeStamp: stamp(env), Timestamp: stamp(env), EventID: eventId,
@@ -160,7 +173,7 @@ export function membershipForLock(env: PayloadEnv, kind: MembershipKind, lock: M
   if (env.faults.has('usertype-missing')) delete extra.UserType;
   const payload: Payload = {
     LockID: lock.lockId, EventType: 'authorization', Event: kind,
-    Lock: { Name: lock.name }, User: { ...userObject(env.world, subject), ...extra },
+    Lock: { Name: lock.name }, User: { ...eventUser(env, subject), ...extra },
   };
   // Rows "Access level changed" and "Access schedule changed" add timeStamp, EventID, Timestamp.
   if (kind === 'lock_usertype_changed' || kind === 'lock_accesstype_changed') {

@@ -130,7 +130,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
       case 'authorization_code': {
         const code = form.get('code');
         // A required parameter missing: malformed (Errors), as when an unquoted & cuts the request.
-        if (!code) return missingParameter(reply, 'code');
+        if (!code) return missingParameter(reply, 'code', grantType, clientId);
         const grantId = grants.start();
         const redeemed = codes.redeem(code, clientId, form.get('redirect_uri'), grantId);
         if (!redeemed.ok) {
@@ -146,7 +146,8 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
       case 'client_credentials': {
         const sharedPermission = ctx.faults.has('cc-permission-shared') && ctx.clientCredentialsEnabled.size > 0;
         if (!ctx.clientCredentialsEnabled.has(clientId) && !ctx.faults.has('cc-enabled-by-default') && !sharedPermission) {
-          return oauthError(reply, 400, 'unauthorized_client', 'the client_credentials grant is not enabled for this client');
+          // How the refusal is answered is not described (Errors): a freedom (CC-REFUSAL-ANSWER).
+          return oauthError(reply, ctx.freedoms.chooses('CC-REFUSAL-ANSWER', 'forbidden-403') ? 403 : 400, 'unauthorized_client', 'the client_credentials grant is not enabled for this client');
         }
         return tokenResponse(reply, {
           grantType,
@@ -161,7 +162,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
       }
       case 'refresh_token': {
         const token = form.get('refresh_token');
-        if (!token) return missingParameter(reply, 'refresh_token');
+        if (!token) return missingParameter(reply, 'refresh_token', grantType, clientId);
         const redeemed = refresh.redeem(token, clientId);
         if (!redeemed.ok) {
           // RFC 9700 §4.14.2, only when asked for (the spec gives a used token's reuse no other effect).
@@ -189,9 +190,19 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     }
   });
 
-  /** A grant's request without the parameter that grant requires: a 302 to /error (the fault missing-parameter-400: RFC 6749's 400 invalid_request). */
-  function missingParameter(reply: FastifyReply, name: string): FastifyReply {
-    if (ctx.faults.has('missing-parameter-400')) return oauthError(reply, 400, 'invalid_request', `${name} is required`);
+  /**
+   * A grant's request without the parameter that grant requires: no token (TOKEN-REQUIRED-PARAMETER). How it is
+   * refused is a freedom (MISSING-PARAMETER-REFUSAL; checked by TOKEN-MISSING-PARAMETER-ANSWER): a 302 to /error, the Errors row's malformed request
+   * (default), or RFC 6749 §5.2's 400 invalid_request.
+   */
+  async function missingParameter(reply: FastifyReply, name: string, grantType: string, clientId: string): Promise<FastifyReply> {
+    // Fault missing-parameter-token-issued: the request is served as if for the first user of the fixtures.
+    if (ctx.faults.has('missing-parameter-token-issued')) {
+      return tokenResponse(reply, { grantType, userId: ctx.world.users[0]?.userId ?? null, clientId, grantId: grants.start(), withRefresh: true });
+    }
+    // Fault missing-parameter-plain-400: a 400 that follows neither reading (a plain-text body, no OAuth 2.0 error).
+    if (ctx.faults.has('missing-parameter-plain-400')) return reply.code(400).type('text/plain').send(`${name} is required`);
+    if (ctx.freedoms.chooses('MISSING-PARAMETER-REFUSAL', 'invalid-request')) return oauthError(reply, 400, 'invalid_request', `${name} is required`);
     return answerMalformed(ctx, reply);
   }
 

@@ -149,6 +149,11 @@ describe('Lock events', () => {
       const got = await emitAndCatch(t, inbox, { kind: 'lock_name_changed', lockId: lock.lockId, userId: owner(t).userId, value: renamed }, 'lock_name_changed');
       t.expect(got.json?.Lock?.Name, `lock renamed to a name with ${cls} characters: Lock.Name must be the new name, unchanged`).toBe(renamed);
     });
+    // Outer blanks: no sentence says they are kept (freedom LOCK-NAME-BLANKS): kept or trimmed, the rest unchanged.
+    const padded = charSample('blanks', sampleTag(), 100);
+    const got = await emitAndCatch(t, inbox, { kind: 'lock_name_changed', lockId: lock.lockId, userId: owner(t).userId, value: padded }, 'lock_name_changed');
+    t.observe('a new name with outer blanks', got.json?.Lock?.Name === padded ? 'kept' : got.json?.Lock?.Name === padded.trim() ? 'trimmed' : 'other');
+    t.expect([padded, padded.trim()], `lock renamed to a name with outer blanks: Lock.Name must be the new name, with its outer blanks or trimmed; got ${JSON.stringify(got.json?.Lock?.Name)}`).toContain(got.json?.Lock?.Name);
   });
 
   conformance('EVENT-LOCK-BATTERY', 'lock battery warning: system, lock_battery_alert, each warningLevel, a userID field (spelt in lower case)', needsLooping(), async (t) => {
@@ -221,14 +226,15 @@ describe('Lock events', () => {
     t.expect(action, 'keypad PIN managed: Pin.action (intent in the spec\'s sample)').toBe('intent');
   });
 
-  conformance('EVENT-MASTER-PIN', 'master PIN changed: empty Pin, masterpin User and PinUser, timeStamp, Timestamp, EventID, Lock.Name', needs(), async (t) => {
+  conformance('EVENT-MASTER-PIN', 'master PIN changed: empty Pin, masterpin User and PinUser, timeStamp, Timestamp, EventID, Lock.Name when Lock is present', needs(), async (t) => {
     const lock = lockWith(t, 'builtInKeypad');
     const inbox = await listenToLock(t, lock);
     const d = await emitAndCatch(t, inbox, { kind: 'master_pin_changed', lockId: lock.lockId }, 'keypad_pin_managed');
     await expectFields(t, S.masterPinChanged, [d], 'master PIN changed');
     const body = expectSchema(t, S.masterPinChanged, d, 'master PIN changed');
-    // A configuration event with a User object (the masterpin marker): Lock.Name, as on the other configuration rows.
-    if (lock.name) t.expect(body.Lock.Name, 'master PIN changed: Lock.Name').toBe(lock.name);
+    // The row does not list Lock (freedom MASTER-PIN-LOCK): when present, its Name is the lock's.
+    t.observe('Lock', body.Lock === undefined ? 'absent' : 'present');
+    if (lock.name && body.Lock !== undefined) t.expect(body.Lock.Name, 'master PIN changed: Lock.Name').toBe(lock.name);
   });
 
   conformance('EVENT-KEYPAD-BATTERY', 'keypad battery: battery, keypad_battery_*, DeviceType=keypad, DeviceSerialNumber', needsLooping(), async (t) => {

@@ -36,7 +36,10 @@ export const pinStates = ['load', 'disable', 'enable', 'delete'] as const;
 export const userTypes = ['user', 'superuser'] as const;
 export const accessTypes = ['rule_access_always', 'rule_access_temporary', 'rule_access_recurring'] as const;
 
-/** The User object: UserID always; the other fields typed when present. */
+/**
+ * The User object: UserID always; the other fields typed when present. Only the app row says "User object with
+ * full fields" (fullUserObject); on the other rows the field set is open (freedom USER-OBJECT-FIELDS).
+ */
 export const userObject = z.looseObject({
   UserID: z.string().min(1),
   FirstName: z.string().optional(),
@@ -147,8 +150,9 @@ const masterPinUser = z.looseObject({
 export const masterPinChanged = lockEvent.extend({
   EventType: z.literal('configuration'),
   Event: z.literal('keypad_pin_managed'),
-  // "Lock | object | Has Name (string). Present on configuration and authorization events with a user object."
-  Lock: lockWithName,
+  // The row does not list Lock; whether the masterpin marker is "a user object" bringing the common table's Lock
+  // ("Present on configuration and authorization events with a user object") is open: freedom MASTER-PIN-LOCK.
+  Lock: lockWithName.optional(),
   // "Pin is an empty object": no fields at all.
   Pin: z.strictObject({}),
   User: masterPinUser,

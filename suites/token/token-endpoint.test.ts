@@ -43,15 +43,27 @@ describe('POST {auth_url}/access_token', () => {
     }
   });
 
-  conformance('TOKEN-MALFORMED-302-ERROR', 'a code or refresh grant request without its code or refresh_token gets a 302 to /error', {}, async (t) => {
-    // A required parameter missing is what an unquoted & leaves of a request (RFC 6749 §5.2 calls it malformed too).
+  /** The grants whose request the table gives a parameter of their own ("Required when"), with that parameter. */
+  const GRANT_PARAMETERS = [['authorization_code', 'code'], ['refresh_token', 'refresh_token']] as const;
+
+  conformance('TOKEN-REQUIRED-PARAMETER', 'a code or refresh grant request without its code or refresh_token yields no token', {}, async (t) => {
     const p = t.target.profile;
-    for (const [grant, missing] of [['authorization_code', 'code'], ['refresh_token', 'refresh_token']] as const) {
+    for (const [grant, missing] of GRANT_PARAMETERS) {
       const res = await postToken(t, { grant_type: grant, client_id: p.clientId, client_secret: p.clientSecret });
-      t.expect(tokenIssued(res), `${grant} grant without ${missing}: no token may be issued`).toBe(false);
-      t.expect(res.status, `${grant} grant without ${missing} (a malformed request): expected HTTP 302; got HTTP ${res.status}`).toBe(302);
-      const where = res.location ? new URL(res.location, tokenUrl(t)).pathname : null;
-      t.expect(where !== null && /\/error\/?$/.test(where), `${grant} grant without ${missing}: the 302 must point to /error; Location path is ${where ?? 'absent'}`).toBe(true);
+      t.observe(`${grant} grant without ${missing}`, { status: res.status, error: res.json?.error ?? null, location: res.location ? new URL(res.location, tokenUrl(t)).pathname : null });
+      t.expect(tokenIssued(res), `${grant} grant without ${missing} (required when grant_type=${grant}): no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+    }
+  });
+
+  conformance('TOKEN-MISSING-PARAMETER-ANSWER', 'a code or refresh grant request without its code or refresh_token is refused as malformed (302 to /error) or as invalid_request (400, RFC 6749 §5.2)', {}, async (t) => {
+    // Two readings, both legal (freedom MISSING-PARAMETER-REFUSAL): the Errors row's malformed request, or RFC 6749 §5.2's invalid_request.
+    const p = t.target.profile;
+    for (const [grant, missing] of GRANT_PARAMETERS) {
+      const res = await postToken(t, { grant_type: grant, client_id: p.clientId, client_secret: p.clientSecret });
+      const where = res.status === 302 && res.location ? new URL(res.location, tokenUrl(t)).pathname : null;
+      const toError = where !== null && /\/error\/?$/.test(where);
+      const invalidRequest = res.status === 400 && res.json !== null && typeof res.json === 'object' && res.json.error === 'invalid_request';
+      t.expect(toError || invalidRequest, `${grant} grant without ${missing}: expected HTTP 302 to /error (the Errors row's malformed request) or HTTP 400 with an OAuth 2.0 error body, error=invalid_request (RFC 6749 §5.2); got HTTP ${res.status}${where ? ` to ${where}` : ''}${res.json?.error ? ` error=${res.json.error}` : ''}`).toBe(true);
     }
   });
 

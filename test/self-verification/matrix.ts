@@ -19,6 +19,7 @@ import { currentLoad, unsafeJudgement } from './confirm.js';
 import { DEFAULT_DELIVERY_WAIT_MS } from '../../harness/run/weakening.js';
 import { generatedFaults, selectGenerated, type GeneratedFault } from './slice-faults.js';
 import { cataloguedSample } from './sample.js';
+import { freedomVariants, packedFreedomVariant } from './freedoms.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -112,9 +113,12 @@ export function planMatrix(opts: {
    * timing and order chaos, stays here). 'all' (default): every catalogued fault and the plain mock.
    */
   catalogued?: 'all' | 'sample';
+  /** Variants generated from the freedoms (freedoms.ts): one run per alternative, or 'packed' into one (default with catalogued 'sample'). */
+  freedoms?: 'each' | 'packed';
 } = { scope: 'area' }): MatrixEntry[] {
   const faults = opts.faults ?? FAULT_NAMES;
   const generated = opts.generated ?? [];
+  const freedomsPlan = opts.freedoms ?? (opts.catalogued === 'sample' ? 'packed' : 'each');
   const judged = opts.catalogued === 'sample' ? cataloguedSample(faults, generated) : faults;
   const firstOfEachArea = new Map<string, FaultName>();
   // The scope check of an area: its first fault that an earlier matrix could share (`alone`:
@@ -138,7 +142,7 @@ export function planMatrix(opts: {
     : [];
   return [
     ...(opts.catalogued === 'sample' ? [] : [{ name: 'conforming', kind: 'conforming', description: 'The reference mock with no fault.', mockOptions: {}, signIn: opts.variants !== 'touched', ...conformingScope } satisfies MatrixEntry]),
-    ...VARIANTS.map(({ touches, ...v }): MatrixEntry => ({
+    ...[...VARIANTS, ...(freedomsPlan === 'packed' ? [packedFreedomVariant()] : freedomVariants())].map(({ touches, ...v }): MatrixEntry => ({
       ...v,
       signIn: opts.variants !== 'touched',
       ...(opts.variants === 'touched' && touches && opts.scope === 'area' ? { only: areasScope(touches) } : {}),

@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import { Clock } from '../../mock/clock.js';
 import type { AccessTokenClaims, AccessTokenService, Credentials, MockContext, ResolvedMockOptions } from '../../mock/context.js';
 import { FaultSet } from '../../mock/faults.js';
+import { FreedomSet } from '../../mock/freedoms.js';
 import { createWorld } from '../../mock/world.js';
 import { registerApi, type ApiServices } from '../../mock/api/index.js';
 
@@ -59,7 +60,7 @@ export async function startApiApp(opts: { faults?: string[]; options?: Partial<R
   };
   const tokens = new FakeTokens(clock);
   const ctx = {
-    options, clock, faults: new FaultSet(opts.faults ?? []), credentials,
+    options, clock, faults: new FaultSet(opts.faults ?? []), freedoms: new FreedomSet(), credentials,
     world: createWorld({ lowerCaseLockIds: options.lowerCaseLockIds }),
     log: opts.log ?? (() => {}), tokens, clientCredentialsEnabled: new Set<string>(), onReset: [],
   } as unknown as MockContext;

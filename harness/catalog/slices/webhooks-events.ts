@@ -140,8 +140,9 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'EVENT-STATUS-CHECK': { field: [...OPERATION, ...USER6] },
     // The state a status check reports after an operation rests on the control contract (EVENT-STATUS-CHECK-STATE), not on the spec.
     'EVENT-STATUS-CHECK-STATE': { 'enum-value': [...LOCK_STATES] },
-    // Lock.Name is the new name, whatever its characters (a JSON string carries any).
-    'EVENT-LOCK-NAME-CHANGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6], chars: 'all' },
+    // Lock.Name is the new name, whatever its characters (a JSON string carries any). Outer blanks are not a slice:
+    // no sentence says they are kept, a target may trim them (freedom LOCK-NAME-BLANKS, harness/catalog/freedoms.ts).
+    'EVENT-LOCK-NAME-CHANGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6], chars: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'non-ascii', 'long'] },
     'EVENT-LOCK-BATTERY': { field: ['LockID', 'EventType', 'Event', 'warningLevel', 'userID'], 'enum-value': [...BATTERY_LEVELS] },
     'EVENT-LOCK-CLOCK-DRIFT': { field: ['LockID', 'EventType', 'Event', 'warningLevel', 'Timestamp', 'TimestampDrifted'] },
     'EVENT-KEYPAD-PIN-MANAGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', 'Pin.state', 'Pin.action', ...PINUSER6, ...USER6], 'enum-value': [...PIN_STATES] },

@@ -80,10 +80,13 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
   'post-auth-url-access-token/row-2': { requirements: ['TOKEN-BODY-SECRET-CHECKED'] },
   'post-auth-url-access-token/row-3': { requirements: ['OAUTH-CODE-EXCHANGE', 'TOKEN-CC-ENABLED-WORKS', 'REFRESH-NEW-PAIR'] },
   'post-auth-url-access-token/row-4': {
-    requirements: ['OAUTH-CODE-EXCHANGE', 'OAUTH-CODE-INVALID-REFUSED', 'OAUTH-CODE-SINGLE-USE', 'OAUTH-CODE-REPLAY-REVOKES', 'OAUTH-CODE-EXPIRES', 'OAUTH-CODE-LIFETIME', 'OAUTH-CODE-OTHER-CLIENT'],
-    note: 'How often and how long a code may be exchanged, and what a replayed code does to its tokens, is not in the spec: taken from RFC 6749 (SHOULD).',
+    requirements: ['OAUTH-CODE-EXCHANGE', 'OAUTH-CODE-INVALID-REFUSED', 'OAUTH-CODE-SINGLE-USE', 'OAUTH-CODE-REPLAY-REVOKES', 'OAUTH-CODE-EXPIRES', 'OAUTH-CODE-LIFETIME', 'OAUTH-CODE-OTHER-CLIENT', 'TOKEN-REQUIRED-PARAMETER'],
+    note: 'How often and how long a code may be exchanged, and what a replayed code does to its tokens, is not in the spec: taken from RFC 6749 (SHOULD). "Required when grant_type=authorization_code": a code grant without code yields no token.',
   },
-  'post-auth-url-access-token/row-5': { requirements: ['REFRESH-NEW-PAIR', 'REFRESH-UNKNOWN-REFUSED', 'REFRESH-OTHER-CLIENT'] },
+  'post-auth-url-access-token/row-5': {
+    requirements: ['REFRESH-NEW-PAIR', 'REFRESH-UNKNOWN-REFUSED', 'REFRESH-OTHER-CLIENT', 'TOKEN-REQUIRED-PARAMETER'],
+    note: '"Required when grant_type=refresh_token": a refresh grant without refresh_token yields no token.',
+  },
   'post-auth-url-access-token/para-2': {
     requirements: ['TOKEN-RESPONSE-JSON', 'TOKEN-BASIC-IGNORED', 'TOKEN-BASIC-REJECTED', 'TOKEN-TOKEN-TYPE', 'TOKEN-NO-STORE'],
     note: 'token_type, which RFC 6749 lists and the spec\'s token response does not, is observed (INFO). That the token response is not cached is taken from RFC 6749 §5.1 (SHOULD).',
@@ -132,7 +135,10 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
   'errors/row-2': { requirements: ['REFRESH-ERROR-RESPONSE', 'REFRESH-ERROR-INVALID-GRANT', 'REFRESH-SINGLE-USE', 'REFRESH-EXPIRED-AFTER-YEAR', 'REFRESH-REVOKED'] },
   'errors/row-3': { requirements: ['HEADERS-INVALID-TOKEN-401', 'HEADERS-EXPIRED-TOKEN-401'] },
   'errors/row-4': { requirements: ['OAUTH-DENIAL-ACCESS-DENIED'] },
-  'errors/row-5': { requirements: ['TOKEN-MALFORMED-302-ERROR'] },
+  'errors/row-5': {
+    requirements: ['TOKEN-MALFORMED-302-ERROR', 'TOKEN-MISSING-PARAMETER-ANSWER'],
+    note: 'What the row names (a request split by an unquoted &, the wrong method) is MUST; a request lacking only its grant\'s code or refresh_token is not named: a 302 to /error or RFC 6749\'s 400 invalid_request (SHOULD, freedom MISSING-PARAMETER-REFUSAL).',
+  },
   'errors/row-6': { requirements: ['TOKEN-CC-DISABLED-BY-DEFAULT', 'TOKEN-CC-REJECTION-STATUS'] },
   'errors/row-7': { requirements: ['DELIVERY-NO-RETRY'] },
   'errors/para-1': { requirements: ['WEBHOOK-ENDPOINT-RESPONSES', 'HEADERS-API-KEY', 'TOKEN-CC-REJECTION-STATUS'] },
