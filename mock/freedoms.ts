@@ -20,6 +20,8 @@ export const FREEDOM_SWITCHES = {
   'USER-OBJECT-FIELDS': { 'user-id-only': 'mock/events/payloads.ts eventUser: UserID (and the row\'s UserType or AccessType) only, on every row but the app operation' },
   'LOCK-NAME-BLANKS': { trimmed: 'mock/events/event-service.ts lock_name_changed: the new name stored without its outer blanks' },
   'WEBHOOK-ENDPOINT-ANSWERS': { 'accepted-202': 'mock/api/webhook-routes.ts answer: 202 with no body on every webhook endpoint' },
+  'API-RESPONSE-BODIES': { 'plain-text': 'mock/api/users.ts: GET /users/me and GET /users/locks/mine answer 200 text/plain "ok"' },
+  'LIFECYCLE-PAYLOAD': { 'authorization-shape': 'mock/events/payloads.ts lifecycleDeleted: EventType authorization, Event user_account_deleted, UserID, Timestamp' },
 } as const satisfies Record<string, Record<string, string>>;
 
 export type FreedomId = keyof typeof FREEDOM_SWITCHES;

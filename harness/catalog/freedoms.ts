@@ -108,6 +108,18 @@ export const FREEDOMS: readonly Freedom[] = [
     ],
   },
 
+  {
+    id: 'API-RESPONSE-BODIES',
+    requirements: ['HEADERS-RESPONSE-BODIES', 'HEADERS-ROTATION-ON-SUCCESS', 'HEADERS-ROTATED-TOKEN-WORKS', 'TOKEN-CC-TOKEN-WORKS', 'REFRESH-NEW-ACCESS-TOKEN-WORKS'],
+    section: 'Endpoints',
+    words: 'Response bodies of GET /users/locks/mine and GET /users/me: not shown.',
+    open: 'What the two API calls the spec names answer, beyond a successful status and the rotated x-access-token header.',
+    alternatives: [
+      { name: 'json-profile', description: 'JSON: the caller\'s profile (GET /users/me), the caller\'s locks keyed by lock ID (GET /users/locks/mine).' },
+      { name: 'plain-text', description: 'HTTP 200 text/plain "ok" on both.' },
+    ],
+  },
+
   // ── Webhook signature ───────────────────────────────────────────────────
   {
     id: 'SIGNATURE-V-ENCODING',
@@ -157,6 +169,17 @@ export const FREEDOMS: readonly Freedom[] = [
   },
 
   // ── Event payloads ──────────────────────────────────────────────────────
+  {
+    id: 'LIFECYCLE-PAYLOAD',
+    requirements: ['EVENT-LIFECYCLE', 'WEBHOOK-GROUP-LIFECYCLE', 'DELIVERY-ONE-POST', 'SIGNATURE-VALID'],
+    section: 'Registration groups (notificationTypes)',
+    words: 'The exact mapping from registration groups to EventType values, the payload of operation.type events, and the payload of lifecycle events: not shown.',
+    open: 'Every field of the lifecycle event\'s body.',
+    alternatives: [
+      { name: 'lifecycle-user-deleted', description: 'EventType lifecycle, Event user_deleted, UserID, EventID, timeStamp, Timestamp.' },
+      { name: 'authorization-shape', description: 'EventType authorization, Event user_account_deleted, UserID, Timestamp.' },
+    ],
+  },
   {
     id: 'LOCK-ID-CASE',
     requirements: ['EVENT-OPERATION-APP', 'EVENT-BRIDGE', 'WEBHOOK-LOCK-REGISTER', 'EVENT-USER-LOCK-USER-ADD'],

@@ -31,17 +31,22 @@ export function callerUser(ctx: MockContext, userId: string | null): MockUser | 
 }
 
 export function registerUserRoutes(app: FastifyInstance, ctx: MockContext): void {
-  app.get('/users/me', documented(API_SCHEMAS.usersMe), async (request) => {
+  // Freedom API-RESPONSE-BODIES=plain-text: both answer 200 text/plain "ok" ("Response bodies … not shown").
+  const plainText = () => ctx.freedoms.chooses('API-RESPONSE-BODIES', 'plain-text');
+
+  app.get('/users/me', documented(API_SCHEMAS.usersMe), async (request, reply) => {
     const { claims } = callerOf(request);
     const user = callerUser(ctx, claims.userId);
+    if (plainText()) return reply.type('text/plain').send('ok');
     if (!user) return { userId: null, clientId: claims.clientId, accountType: 'application' };
     // Never the password: the profile is what an application may show.
     return { userId: user.userId, firstName: user.firstName, lastName: user.lastName, email: user.email, phoneNo: user.phoneNo };
   });
 
-  app.get('/users/locks/mine', documented(API_SCHEMAS.locksMine), async (request) => {
+  app.get('/users/locks/mine', documented(API_SCHEMAS.locksMine), async (request, reply) => {
     const { claims } = callerOf(request);
     const user = callerUser(ctx, claims.userId);
+    if (plainText()) return reply.type('text/plain').send('ok');
     const locks: Record<string, LockSummary> = {};
     if (!user) return locks;
     for (const lock of ctx.world.locks) {

@@ -204,6 +204,8 @@ export function membershipForUser(env: PayloadEnv, kind: MembershipKind, lock: M
  * sends the user-webhook shape with EventType lifecycle and Event user_deleted.
  */
 export function lifecycleDeleted(env: PayloadEnv, subject: MockUser, eventId: string): Payload {
+  // Freedom LIFECYCLE-PAYLOAD=authorization-shape: another shape of the payload the spec does not show.
+  if (env.freedoms?.chooses('LIFECYCLE-PAYLOAD', 'authorization-shape')) return { EventType: 'authorization', Event: 'user_account_deleted', UserID: subject.userId, Timestamp: stamp(env) };
   return { EventType: 'lifecycle', Event: 'user_deleted', UserID: subject.userId, EventID: eventId, timeStamp: env.now, Timestamp: env.now };
 }
 

@@ -55,8 +55,8 @@ const FAULT_ROWS: Record<string, string> = {
   'user-event-no-eventid': 'lock_user_add (user)',
 };
 
-async function startWorld(opts: { faults?: string[]; extraFields?: boolean } = {}): Promise<ApiApp> {
-  const app = await startApiApp({ faults: opts.faults ?? [], options: { extraFields: opts.extraFields ?? false } });
+async function startWorld(opts: { faults?: string[]; freedoms?: string[]; extraFields?: boolean } = {}): Promise<ApiApp> {
+  const app = await startApiApp({ faults: opts.faults ?? [], freedoms: opts.freedoms ?? [], options: { extraFields: opts.extraFields ?? false } });
   const owner = await app.tokenFor(0);
   for (const [i, l] of app.ctx.world.locks.entries()) {
     await app.call('POST', `/webhook/${l.lockId}`, { token: owner, body: registrationBody(app, `${receiver.url}/lock${i}`) });
@@ -88,6 +88,23 @@ describe('mock payloads against the suites\' event schemas', () => {
       }
     });
   }
+
+  it('every row parses with the payload freedoms on (User objects with UserID alone, the master PIN row without Lock, another lifecycle payload)', async () => {
+    const app = await startWorld({ freedoms: ['USER-OBJECT-FIELDS=user-id-only', 'MASTER-PIN-LOCK=absent', 'LIFECYCLE-PAYLOAD=authorization-shape'] });
+    try {
+      for (const row of ROWS) {
+        const body = await deliveredFor(app, row) as Record<string, any>;
+        const result = row[2].safeParse(body);
+        expect(result.success, `${row[0]}: ${result.success ? '' : result.error.message}`).toBe(true);
+        if (row[0] === 'master_pin_changed') expect(body.Lock).toBeUndefined();
+        if (row[0] === 'keypad_pin_managed') expect(Object.keys(body.PinUser)).toEqual(['UserID']);
+        if (row[0] === 'operation.app') expect(Object.keys(body.User).sort(), '"User object with full fields": the app row keeps every field').toEqual(['Email', 'FirstName', 'LastName', 'PhoneNo', 'UserID', 'imageInfo']);
+        if (row[0] === 'lock_usertype_changed (lock)') expect(Object.keys(body.User).sort()).toEqual(['UserID', 'UserType']);
+      }
+    } finally {
+      await app.close();
+    }
+  });
 
   for (const [fault, title] of Object.entries(FAULT_ROWS)) {
     it(`${fault} breaks the schema of ${title}`, async () => {

@@ -45,7 +45,7 @@ export interface ApiApp {
   close(): Promise<void>;
 }
 
-export async function startApiApp(opts: { faults?: string[]; options?: Partial<ResolvedMockOptions>; log?: (line: string) => void } = {}): Promise<ApiApp> {
+export async function startApiApp(opts: { faults?: string[]; freedoms?: string[]; options?: Partial<ResolvedMockOptions>; log?: (line: string) => void } = {}): Promise<ApiApp> {
   const options: ResolvedMockOptions = {
     host: '127.0.0.1', port: 0, control: true, accessTokenLifetimeSec: 10_368_000, signatureEncoding: 'hex',
     lowerCaseLockIds: false, extraFields: false, deliveryTimeoutMs: 5_000, ...opts.options,
@@ -60,7 +60,7 @@ export async function startApiApp(opts: { faults?: string[]; options?: Partial<R
   };
   const tokens = new FakeTokens(clock);
   const ctx = {
-    options, clock, faults: new FaultSet(opts.faults ?? []), freedoms: new FreedomSet(), credentials,
+    options, clock, faults: new FaultSet(opts.faults ?? []), freedoms: new FreedomSet(opts.freedoms ?? []), credentials,
     world: createWorld({ lowerCaseLockIds: options.lowerCaseLockIds }),
     log: opts.log ?? (() => {}), tokens, clientCredentialsEnabled: new Set<string>(), onReset: [],
   } as unknown as MockContext;
