@@ -40,6 +40,10 @@ describe('the probe domains', () => {
       expect(probe.body, slice).not.toBe(BODY);
       expect(bodyByteProbe(BODY, slice, 11), 'replayed with the same seed').toEqual(probe);
     }
+    for (let seed = 0; seed < 50; seed++) {
+      for (const slice of declaredValues('RECEIVER-REJECTS-TAMPERED-BODY', 'body-byte')) expect(bytesChanged(BODY, bodyByteProbe(BODY, slice, seed).body), `${slice}, seed ${seed}`).toBe(1);
+      for (const slice of declaredValues('RECEIVER-REJECTS-ALTERED-V', 'v-alteration')) expect(alteredV(V, slice, seed).v, `${slice}, seed ${seed}`).not.toBe(V);
+    }
     expect(bodyByteProbe(BODY, 'first', 1).position).toBe(0);
     expect(bodyByteProbe(BODY, 'last', 1).position).toBe(BODY.length - 1);
     const digit = bodyByteProbe(BODY, 'digit-of-number', 3);
