@@ -11,7 +11,7 @@
  */
 import { formsShownBy } from '../../harness/catalog/signature-forms.js';
 import { eventRow } from '../../mock/events/rows.js';
-import { flipByte, jsonPositions } from '../../harness/receiver/probes.js';
+import { flipByte, jsonPositions, lastMember } from '../../harness/receiver/probes.js';
 
 export interface ReceiverSliceBreak {
   dims: readonly string[];
@@ -61,7 +61,7 @@ export const RECEIVER_SLICE_BREAKS: Readonly<Record<string, ReceiverSliceBreak>>
   'RECEIVER-REJECTS-INCOMPLETE-SIGNATURE': { dims: ['element-breach'], description: 'Skips the signature check when X-Signature lacks this element (t, v) or v is empty.' },
   'RECEIVER-CONTENT-TYPE': { dims: ['content-type'], description: 'Insists on another Content-Type: refuses (415) a delivery with this one.' },
   'RECEIVER-LOCKID-FORMS': { dims: ['lockid-form'], description: 'Knows LockID in one form only: refuses (422) a lower-case hex LockID, or a bridge LockID listing several locks.' },
-  'RECEIVER-REJECTS-TAMPERED-BODY': { dims: ['signature-form', 'row', 'body-byte', 'body-surround', 'normalization'], description: 'For deliveries of this form or row, verifies the signature over JSON.stringify(JSON.parse(body)): a body that only gained whitespace after signing passes. For a body-byte slice, also takes the body with one byte of that class (first, last, inside a string, a digit, any) changed back; for body-surround, the body without those bytes; for normalization, the body in the form signed; and acts on the body it verified.' },
+  'RECEIVER-REJECTS-TAMPERED-BODY': { dims: ['signature-form', 'row', 'body-byte', 'body-surround', 'body-key', 'normalization'], description: 'For deliveries of this form or row, verifies the signature over JSON.stringify(JSON.parse(body)): a body that only gained whitespace after signing passes. For a body-byte slice, also takes the body with one byte of that class (first, last, inside a string, a digit, any) changed back; for body-surround, the body without those bytes; for body-key, the body without its last member when its key repeats an earlier one (a first-wins view) or is new (only the known members verified); for normalization, the body in the form signed; and acts on the body it verified.' },
   'RECEIVER-REJECTS-WRONG-KEY': { dims: ['signature-form'], description: 'For headers in this form, also takes the client secret as the key.' },
   'RECEIVER-REJECTS-BODY-ONLY-SIGNATURE': { dims: ['signature-form'], description: 'For headers in this form, also takes an HMAC of the body alone.' },
   'RECEIVER-REJECTS-STALE-T': { dims: ['signature-form', 'stale-disguise'], description: 'For headers in this form, never compares t with the current time; for a header with two t, verifies the signature over one and compares the other with the clock.' },
@@ -186,6 +186,11 @@ export function tamperedBodyViews(raw: Buffer, faults: ReceiverSliceFaults): Buf
     if (slice === 'leading-blank' && raw[0] === 0x20) out.push(raw.subarray(1));
     if (slice === 'trailing-newline' && raw.at(-1) === 0x0a) out.push(raw.subarray(0, -1));
     if (slice === 'byte-order-mark' && raw.subarray(0, 3).equals(BOM)) out.push(raw.subarray(3));
+  }
+  const last = faults.on(id, 'body-key').length ? lastMember(text) : null;
+  if (last) {
+    const repeats = text.slice(0, last.comma).includes(`${JSON.stringify(last.key)}:`);
+    if (faults.on(id, 'body-key').includes(repeats ? 'key-repeated' : 'key-added')) out.push(Buffer.from(`${text.slice(0, last.comma)}}`, 'utf8'));
   }
   for (const slice of faults.on(id, 'normalization')) out.push(Buffer.from(text.normalize(slice === 'signed-nfc-sent-nfd' ? 'NFC' : 'NFD'), 'utf8'));
   return out;

@@ -137,3 +137,34 @@ export function disguisedHeader(oldT: string, v: string, freshT: string, slice: 
   if (slice === 'fresh-t-before') return `t=${freshT},t=${oldT},v=${v}`;
   throw new Error(`unknown stale-disguise slice: ${slice}`);
 }
+
+/** Where the last member of a JSON object text begins (its comma) and its key, or null: the object's top level only. */
+export function lastMember(text: string): { comma: number; key: string } | null {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let comma = -1;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') depth--;
+    else if (ch === ',' && depth === 1) comma = i;
+  }
+  if (comma < 0) return null;
+  const key = /^\s*,\s*"((?:[^"\\]|\\.)*)"/.exec(text.slice(comma))?.[1];
+  return key === undefined ? null : { comma, key };
+}
+
+/** The body signed and the body sent of a `body-key` slice: one member added after signing, repeating a key (JSON.parse keeps the last) or a new one. */
+export function bodyKeyProbe(payload: Record<string, unknown>, slice: string): { signed: string; sent: string } {
+  const signed = JSON.stringify(payload);
+  const add = (key: string, value: unknown) => `${signed.slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(value)}}`;
+  if (slice === 'key-repeated') return { signed, sent: add('Event', payload.Event === 'lock' ? 'unlock' : 'lock') };
+  if (slice === 'key-added') return { signed, sent: add('Origin', 'keypad') };
+  throw new Error(`unknown body-key slice: ${slice}`);
+}

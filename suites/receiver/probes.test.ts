@@ -9,7 +9,7 @@
 import { describe } from 'vitest';
 import { conformance, type ReceiverContext } from '../../harness/receiver/conformance.js';
 import { INPUTS_LABEL, InputsDigest } from '../../harness/run/generated-inputs.js';
-import { alteredV, bodyByteProbe, breachedHeader, disguisedHeader, normalizationProbe, rawLayoutBody, surroundProbe } from '../../harness/receiver/probes.js';
+import { alteredV, bodyByteProbe, bodyKeyProbe, breachedHeader, disguisedHeader, normalizationProbe, rawLayoutBody, surroundProbe } from '../../harness/receiver/probes.js';
 import { lockNameChanged, operationApp } from './support/events.js';
 import { expectAccepted, expectRejected } from './support/verdicts.js';
 
@@ -53,6 +53,13 @@ describe('Signature: one byte of the body changed after signing', () => {
     await t.eachSlice('body-surround', async (slice) => {
       const genuine = JSON.stringify(operationApp(Date.now()));
       expectRejected(t, await t.receiver.deliver(surroundProbe(genuine, slice), { signedBody: genuine }), `${slice} added after signing`);
+    });
+  });
+
+  conformance('RECEIVER-REJECTS-TAMPERED-BODY', 'a delivery with one member added to its JSON after signing (a repeated key, a new key) is rejected', {}, async (t) => {
+    await t.eachSlice('body-key', async (slice) => {
+      const probe = bodyKeyProbe(operationApp(Date.now()), slice);
+      expectRejected(t, await t.receiver.deliver(probe.sent, { signedBody: probe.signed }), `a member added after signing (${slice})`);
     });
   });
 

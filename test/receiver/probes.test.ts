@@ -4,7 +4,7 @@
  * run's seed draws the same positions again (replay).
  */
 import { describe, expect, it } from 'vitest';
-import { alteredV, bodyByteProbe, breachedHeader, disguisedHeader, drawIndex, jsonPositions, normalizationProbe, rawLayoutBody, surroundProbe } from '../../harness/receiver/probes.js';
+import { alteredV, bodyByteProbe, bodyKeyProbe, lastMember, breachedHeader, disguisedHeader, drawIndex, jsonPositions, normalizationProbe, rawLayoutBody, surroundProbe } from '../../harness/receiver/probes.js';
 import { declaredValues } from '../../harness/catalog/slices/index.js';
 import { lockNameChanged, operationApp } from '../../suites/receiver/support/events.js';
 
@@ -63,6 +63,17 @@ describe('the probe domains', () => {
       expect(sent).not.toBe(signed);
       expect(sent.normalize('NFC')).toBe(signed.normalize('NFC'));
     }
+  });
+
+  it('add one member after signing: a repeated key changes what JSON.parse reads, a new key adds one', () => {
+    const payload = operationApp(1_700_000_000_000);
+    const repeated = bodyKeyProbe(payload, 'key-repeated');
+    expect(repeated.signed).toBe(BODY);
+    expect((JSON.parse(repeated.sent) as { Event: string }).Event).not.toBe(payload.Event);
+    expect(lastMember(repeated.sent)).toEqual({ comma: BODY.length - 1, key: 'Event' });
+    const added = bodyKeyProbe(payload, 'key-added');
+    expect(Object.keys(JSON.parse(added.sent) as object)).toEqual([...Object.keys(payload), 'Origin']);
+    expect(lastMember('{"a":{"b":1,"c":2}}')).toBeNull();
   });
 
   it('lay a genuine body out in each raw-layout, each a JSON text of the same value', () => {

@@ -61,6 +61,14 @@ export const BODY_SURROUND: Dimension = {
   values: ['leading-blank', 'trailing-newline', 'byte-order-mark'],
 };
 
+/** One member added to a signed JSON object after signing. */
+export const BODY_KEY: Dimension = {
+  id: 'body-key',
+  title: 'One member added to the body\'s JSON object after signing: repeating a key, or a new one',
+  source: 'Signature: "payload_string is … the JSON request body as a string." (a member added is bytes added; a repeated key changes the value a last-wins parser reads)',
+  values: ['key-repeated', 'key-added'],
+};
+
 /** The same text in the other Unicode normalization form than the one signed. */
 export const NORMALIZATION: Dimension = {
   id: 'normalization',
@@ -119,7 +127,7 @@ const ACCESS_TYPES = ['rule_access_always', 'rule_access_temporary', 'rule_acces
 const USER_ROWS = ['user.lock_user_add', 'user.lock_user_remove', 'user.lock_usertype_changed', 'user.lock_accesstype_changed'];
 
 export const RECEIVER_SLICES: SliceDeclarations = {
-  dimensions: [SIGNATURE_FORM, CUSTOM_HEADER_BREACH, CONTENT_TYPE, T_AGE, LOCKID_FORM, BODY_BYTE, BODY_SURROUND, NORMALIZATION, RAW_LAYOUT, V_ALTERATION, ELEMENT_BREACH, STALE_DISGUISE],
+  dimensions: [SIGNATURE_FORM, CUSTOM_HEADER_BREACH, CONTENT_TYPE, T_AGE, LOCKID_FORM, BODY_BYTE, BODY_SURROUND, BODY_KEY, NORMALIZATION, RAW_LAYOUT, V_ALTERATION, ELEMENT_BREACH, STALE_DISGUISE],
   slices: {
     // Every value a row reports is accepted: a receiver that knows some of them loses the others' events.
     'RECEIVER-EVENT-OPERATION-APP': { 'enum-value': LOCK_STATES },
@@ -141,7 +149,7 @@ export const RECEIVER_SLICES: SliceDeclarations = {
     'RECEIVER-CONTENT-TYPE': { 'content-type': 'all' },
     'RECEIVER-LOCKID-FORMS': { 'lockid-form': 'all' },
     // Every forgery refused in every form, a changed body on every row.
-    'RECEIVER-REJECTS-TAMPERED-BODY': { 'signature-form': 'all', row: 'all', 'body-byte': 'all', 'body-surround': 'all', normalization: 'all' },
+    'RECEIVER-REJECTS-TAMPERED-BODY': { 'signature-form': 'all', row: 'all', 'body-byte': 'all', 'body-surround': 'all', 'body-key': 'all', normalization: 'all' },
     'RECEIVER-REJECTS-ALTERED-V': { 'v-alteration': 'all' },
     'RECEIVER-REJECTS-INCOMPLETE-SIGNATURE': { 'element-breach': 'all' },
     'RECEIVER-REJECTS-WRONG-KEY': { 'signature-form': 'all' },
