@@ -22,7 +22,7 @@ let outcomes: ReceiverOutcome[] = [];
 beforeAll(async () => {
   work = await makeTmpDir('receiver-matrix');
   outcomes = await runReceiverMatrix(entries, work);
-}, process.env.LOCKCONF_RECEIVER_MATRIX_SLICES === 'all' ? 1_800_000 : 480_000);
+}, process.env.LOCKCONF_RECEIVER_MATRIX_SLICES === 'all' ? 1_800_000 : 600_000);
 
 afterAll(async () => {
   await removeTmpDir(work);
