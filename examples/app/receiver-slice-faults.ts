@@ -11,6 +11,7 @@
  */
 import { formsShownBy } from '../../harness/catalog/signature-forms.js';
 import { eventRow } from '../../mock/events/rows.js';
+import { flipByte, jsonPositions, lastMember } from '../../harness/receiver/probes.js';
 
 export interface ReceiverSliceBreak {
   dims: readonly string[];
@@ -53,14 +54,18 @@ const ENUM_ROWS = ['OPERATION-APP', 'OPERATION-KEYPAD', 'OPERATION-MANUAL', 'DOO
 export const RECEIVER_SLICE_BREAKS: Readonly<Record<string, ReceiverSliceBreak>> = {
   ...Object.fromEntries(ENUM_ROWS.map((row) => [`RECEIVER-EVENT-${row}`, { dims: ['enum-value'], description: VALUE_UNKNOWN }])),
   'RECEIVER-EVENT-USER-EVENTS': { dims: ['row', 'enum-value'], description: 'Knows the user events but this row or value: refuses (422) the events of the slice.' },
-  'RECEIVER-SIGNATURE-FORMS': { dims: ['signature-form'], description: 'Cannot read X-Signature in this form: refuses (401) a correctly signed delivery in it.' },
+  'RECEIVER-SIGNATURE-FORMS': { dims: ['signature-form'], description: 'Cannot read X-Signature in this layout: refuses (401) a correctly signed delivery in it.' },
+  'RECEIVER-SIGNATURE-ENCODINGS': { dims: ['signature-form'], description: 'Cannot read v in this encoding, or t in this unit: refuses (401) a correctly signed delivery in it.' },
+  'RECEIVER-SIGNATURE-RAW-BODY': { dims: ['raw-layout'], description: 'Rewrites the body before verifying it as this layout shows: re-serializes it (other-serializer), trims it (leading- and trailing-whitespace), normalizes it to NFC (nfd-text): refuses (401) a correctly signed body in that layout.' },
+  'RECEIVER-REJECTS-ALTERED-V': { dims: ['v-alteration'], description: 'Compares v loosely as this alteration shows: without its first or last character, with one character of difference, as a prefix of the signature, or the signature as a prefix of v.' },
+  'RECEIVER-REJECTS-INCOMPLETE-SIGNATURE': { dims: ['element-breach'], description: 'Skips the signature check when X-Signature lacks this element (t, v) or v is empty.' },
   'RECEIVER-CONTENT-TYPE': { dims: ['content-type'], description: 'Insists on another Content-Type: refuses (415) a delivery with this one.' },
   'RECEIVER-LOCKID-FORMS': { dims: ['lockid-form'], description: 'Knows LockID in one form only: refuses (422) a lower-case hex LockID, or a bridge LockID listing several locks.' },
-  'RECEIVER-REJECTS-TAMPERED-BODY': { dims: ['signature-form', 'row'], description: 'For deliveries of this form or row, verifies the signature over JSON.stringify(JSON.parse(body)): a body that only gained whitespace after signing passes.' },
+  'RECEIVER-REJECTS-TAMPERED-BODY': { dims: ['signature-form', 'row', 'body-byte', 'body-surround', 'body-key', 'normalization'], description: 'For deliveries of this form or row, verifies the signature over JSON.stringify(JSON.parse(body)): a body that only gained whitespace after signing passes. For a body-byte slice, also takes the body with one byte of that class (first, last, inside a string, a digit, any) changed back; for body-surround, the body without those bytes; for body-key, the body without its last member when its key repeats an earlier one (a first-wins view) or is new (only the known members verified); for normalization, the body in the form signed; and acts on the body it verified.' },
   'RECEIVER-REJECTS-WRONG-KEY': { dims: ['signature-form'], description: 'For headers in this form, also takes the client secret as the key.' },
   'RECEIVER-REJECTS-BODY-ONLY-SIGNATURE': { dims: ['signature-form'], description: 'For headers in this form, also takes an HMAC of the body alone.' },
-  'RECEIVER-REJECTS-STALE-T': { dims: ['signature-form'], description: 'For headers in this form, never compares t with the current time.' },
-  'RECEIVER-TOLERANCE-5-MIN': { dims: ['t-age'], description: 'A tolerance that misjudges this age: 3 minutes (refuses a t 4 min old) or 10 minutes (takes a t 5 min 30 s old).' },
+  'RECEIVER-REJECTS-STALE-T': { dims: ['signature-form', 'stale-disguise'], description: 'For headers in this form, never compares t with the current time; for a header with two t, verifies the signature over one and compares the other with the clock.' },
+  'RECEIVER-TOLERANCE-5-MIN': { dims: ['t-age'], description: 'A tolerance that misjudges this age: 3 minutes (refuses a t 4 min old), 4 min 30 s (refuses 4 min 55 s), 5 min 15 s (takes 5 min 5 s) or 10 minutes (takes a t 5 min 30 s old).' },
   'RECEIVER-CUSTOM-HEADER': { dims: ['custom-header-breach'], description: 'Lets this breach of the registration\'s custom header pass.' },
 };
 
@@ -84,6 +89,11 @@ export class ReceiverSliceFaults {
 
   get any(): boolean {
     return this.#on.size > 0;
+  }
+
+  /** The values of `dim` a fault of `id` is on for (empty when none). */
+  on(id: string, dim: string): string[] {
+    return [...(this.#on.get(id)?.get(dim) ?? [])];
   }
 
   /** True when a fault of `id` is on for one of the given values of one of the given dimensions. */
@@ -129,4 +139,72 @@ export function lockIdFormsOf(event: Fields): string[] {
 /** The content-type slice of a Content-Type header. */
 export function contentTypeSlice(value: string | undefined): string {
   return /;\s*charset=/i.test(value ?? '') ? 'charset-utf-8' : 'bare';
+}
+
+/** The tolerances that misjudge each t-age slice (the slice's own age on the wrong side), when its fault is on. */
+const MISJUDGED_TOLERANCE: Readonly<Record<string, number>> = {
+  'inside-4-min': 3 * 60_000,
+  'inside-4-min-55-s': 4.5 * 60_000,
+  'beyond-5-min-5-s': 5.25 * 60_000,
+  'beyond-5-min-30-s': 10 * 60_000,
+};
+
+/** The tolerance of the generated fault on RECEIVER-TOLERANCE-5-MIN, or null when none is on. */
+export function misjudgedTolerance(faults: ReceiverSliceFaults): number | null {
+  const on = faults.on('RECEIVER-TOLERANCE-5-MIN', 't-age');
+  return on.length ? MISJUDGED_TOLERANCE[on[0]!] ?? null : null;
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** The bytes a receiver verifies with the raw-layout faults on: the body rewritten as each says (the raw body when none is on). */
+export function rawBodyView(raw: Buffer, layouts: readonly string[]): Buffer {
+  let text = raw.toString('utf8');
+  if (layouts.includes('other-serializer')) text = JSON.stringify(JSON.parse(text));
+  if (layouts.includes('leading-whitespace')) text = text.trimStart();
+  if (layouts.includes('trailing-whitespace')) text = text.trimEnd();
+  if (layouts.includes('nfd-text')) text = text.normalize('NFC');
+  return layouts.length ? Buffer.from(text, 'utf8') : raw;
+}
+
+/**
+ * The further bodies a receiver with the tampering faults on (body-byte, body-surround,
+ * normalization) takes a signature over: each undoes the one change of its slice.
+ */
+export function tamperedBodyViews(raw: Buffer, faults: ReceiverSliceFaults): Buffer[] {
+  const id = 'RECEIVER-REJECTS-TAMPERED-BODY';
+  const views: string[] = [];
+  const text = raw.toString('utf8');
+  const bytes = faults.on(id, 'body-byte');
+  if (bytes.length) {
+    const at = jsonPositions(text);
+    const classes: Record<string, number[]> = { first: [0], last: [text.length - 1], 'inside-string': at.insideString, 'digit-of-number': at.numberDigit, drawn: at.ascii };
+    for (const slice of bytes) for (const i of classes[slice] ?? []) if (text.charCodeAt(i) < 0x80) views.push(flipByte(text, i));
+  }
+  const out: Buffer[] = views.map((v) => Buffer.from(v, 'utf8'));
+  for (const slice of faults.on(id, 'body-surround')) {
+    if (slice === 'leading-blank' && raw[0] === 0x20) out.push(raw.subarray(1));
+    if (slice === 'trailing-newline' && raw.at(-1) === 0x0a) out.push(raw.subarray(0, -1));
+    if (slice === 'byte-order-mark' && raw.subarray(0, 3).equals(BOM)) out.push(raw.subarray(3));
+  }
+  const last = faults.on(id, 'body-key').length ? lastMember(text) : null;
+  if (last) {
+    const repeats = text.slice(0, last.comma).includes(`${JSON.stringify(last.key)}:`);
+    if (faults.on(id, 'body-key').includes(repeats ? 'key-repeated' : 'key-added')) out.push(Buffer.from(`${text.slice(0, last.comma)}}`, 'utf8'));
+  }
+  for (const slice of faults.on(id, 'normalization')) out.push(Buffer.from(text.normalize(slice === 'signed-nfc-sent-nfd' ? 'NFC' : 'NFD'), 'utf8'));
+  return out;
+}
+
+/** A v compared loosely with the expected hex as the v-alteration faults on say. */
+export function looselyEqual(v: string, expectedHex: string, alterations: readonly string[]): boolean {
+  const differences = v.length === expectedHex.length ? [...v].filter((c, i) => c !== expectedHex[i]).length : -1;
+  const loose: Record<string, () => boolean> = {
+    'first-char': () => v.length === expectedHex.length && v.slice(1) === expectedHex.slice(1),
+    'last-char': () => v.length === expectedHex.length && v.slice(0, -1) === expectedHex.slice(0, -1),
+    'drawn-char': () => differences === 1 && v[0] === expectedHex[0] && v.at(-1) === expectedHex.at(-1),
+    'last-char-dropped': () => v.length >= expectedHex.length / 2 && expectedHex.startsWith(v),
+    'char-appended': () => v.length > expectedHex.length && v.startsWith(expectedHex),
+  };
+  return alterations.some((a) => loose[a]?.() ?? false);
 }

@@ -2,8 +2,10 @@
  * The legal forms of an X-Signature header: one list, shared by both sides of
  * lockconf. The service checks (suites/support/signatures.ts with
  * harness/wire/signature.ts) accept every form here from a service; receiver mode
- * sends every form to a receiver and requires it to accept each
- * (RECEIVER-SIGNATURE-FORMS), since a conforming service may send any of them.
+ * sends every form to a receiver: the layouts it must accept (RECEIVER-SIGNATURE-FORMS,
+ * MUST: the format the spec shows fixes no order and no closed set of prefixes),
+ * the encodings of v and units of t it should accept (RECEIVER-SIGNATURE-ENCODINGS,
+ * SHOULD: the spec leaves them "not shown", so a receiver may pick one).
  *
  * What the spec says (Events › Signature), and nothing more:
  *   1. "X-Signature holds comma-separated elements of the form prefix=value.
@@ -34,6 +36,14 @@ export interface SignatureForm {
   /** Stable, lower-case: the slice value (dimension `signature-form`). */
   id: string;
   title: string;
+  /**
+   * What the form departs in. `layout`: the order of the elements, blanks, other
+   * elements, which follow from the format the spec shows ("comma-separated elements
+   * of the form prefix=value"; no order, no closed set of prefixes). `encoding`: the
+   * text encoding of v ("not shown") or the unit of t (not given): a receiver may
+   * choose one, so accepting every one is robustness, not a rule of the text.
+   */
+  kind: 'layout' | 'encoding';
   /** The words of the spec that leave this form open (quoted), and the reading. */
   because: string;
   /** The t element's value for a time in epoch milliseconds. */
@@ -56,18 +66,24 @@ const hex = (mac: Buffer) => mac.toString('hex');
 const plain = (t: string, v: string) => `t=${t},v=${v}`;
 
 export const SIGNATURE_FORMS: readonly SignatureForm[] = [
-  { id: 'plain', title: 't=<epoch ms>,v=<lower-case hex>', because: `${ELEMENTS} (the form of the spec's own wording and of lockconf's other deliveries)`, t: ms, v: hex, header: plain },
-  { id: 'v-first', title: 'v=…,t=… (v before t)', because: `${ELEMENTS} No order is given.`, t: ms, v: hex, header: (t, v) => `v=${v},t=${t}` },
-  { id: 'space-after-comma', title: 't=…, v=… (a blank after the comma)', because: `${ELEMENTS} Reading: blanks around the commas of a comma-separated HTTP field value are allowed (RFC 9110 §5.6.1).`, t: ms, v: hex, header: (t, v) => `t=${t}, v=${v}` },
-  { id: 'spaces-around-comma', title: 't=… , v=… (blanks on both sides of the comma)', because: `${ELEMENTS} Reading: as above (OWS "," OWS).`, t: ms, v: hex, header: (t, v) => `t=${t} , v=${v}` },
-  { id: 'extra-element-last', title: `t=…,v=…,${EXTRA_ELEMENT} (an element of another prefix after them)`, because: `${ELEMENTS} Only t and v are named; other prefixes are not excluded.`, t: ms, v: hex, header: (t, v) => `t=${t},v=${v},${EXTRA_ELEMENT}` },
-  { id: 'extra-element-first', title: `${EXTRA_ELEMENT},t=…,v=… (an element of another prefix before them)`, because: `${ELEMENTS} Only t and v are named; other prefixes are not excluded, and no order is given.`, t: ms, v: hex, header: (t, v) => `${EXTRA_ELEMENT},t=${t},v=${v}` },
-  { id: 'v-upper-hex', title: 'v in upper-case hex', because: ENCODING, t: ms, v: (mac) => mac.toString('hex').toUpperCase(), header: plain },
-  { id: 'v-base64', title: 'v in base64 (RFC 4648 §4, padded)', because: ENCODING, t: ms, v: (mac) => mac.toString('base64'), header: plain },
-  { id: 't-seconds', title: 't in epoch seconds', because: `${UNIT}: the unit of t is not given (the samples' payload timestamps are epoch milliseconds).`, t: (when) => String(Math.floor(when / 1000)), v: hex, header: plain },
+  { id: 'plain', kind: 'layout', title: 't=<epoch ms>,v=<lower-case hex>', because: `${ELEMENTS} (the form of the spec's own wording and of lockconf's other deliveries)`, t: ms, v: hex, header: plain },
+  { id: 'v-first', kind: 'layout', title: 'v=…,t=… (v before t)', because: `${ELEMENTS} No order is given.`, t: ms, v: hex, header: (t, v) => `v=${v},t=${t}` },
+  { id: 'space-after-comma', kind: 'layout', title: 't=…, v=… (a blank after the comma)', because: `${ELEMENTS} Reading: blanks around the commas of a comma-separated HTTP field value are allowed (RFC 9110 §5.6.1).`, t: ms, v: hex, header: (t, v) => `t=${t}, v=${v}` },
+  { id: 'spaces-around-comma', kind: 'layout', title: 't=… , v=… (blanks on both sides of the comma)', because: `${ELEMENTS} Reading: as above (OWS "," OWS).`, t: ms, v: hex, header: (t, v) => `t=${t} , v=${v}` },
+  { id: 'extra-element-last', kind: 'layout', title: `t=…,v=…,${EXTRA_ELEMENT} (an element of another prefix after them)`, because: `${ELEMENTS} Only t and v are named; other prefixes are not excluded.`, t: ms, v: hex, header: (t, v) => `t=${t},v=${v},${EXTRA_ELEMENT}` },
+  { id: 'extra-element-first', kind: 'layout', title: `${EXTRA_ELEMENT},t=…,v=… (an element of another prefix before them)`, because: `${ELEMENTS} Only t and v are named; other prefixes are not excluded, and no order is given.`, t: ms, v: hex, header: (t, v) => `${EXTRA_ELEMENT},t=${t},v=${v}` },
+  { id: 'v-upper-hex', kind: 'encoding', title: 'v in upper-case hex', because: ENCODING, t: ms, v: (mac) => mac.toString('hex').toUpperCase(), header: plain },
+  { id: 'v-base64', kind: 'encoding', title: 'v in base64 (RFC 4648 §4, padded)', because: ENCODING, t: ms, v: (mac) => mac.toString('base64'), header: plain },
+  { id: 't-seconds', kind: 'encoding', title: 't in epoch seconds', because: `${UNIT}: the unit of t is not given (the samples' payload timestamps are epoch milliseconds).`, t: (when) => String(Math.floor(when / 1000)), v: hex, header: plain },
 ];
 
 export const SIGNATURE_FORM_IDS: readonly string[] = SIGNATURE_FORMS.map((f) => f.id);
+
+/** The forms that differ from the plain one in layout only (order, blanks, other elements): the format the spec shows. */
+export const LAYOUT_FORM_IDS: readonly string[] = SIGNATURE_FORMS.filter((f) => f.kind === 'layout').map((f) => f.id);
+
+/** The forms that differ in the encoding of v or the unit of t: what the spec leaves to the service ("not shown"). */
+export const ENCODING_FORM_IDS: readonly string[] = SIGNATURE_FORMS.filter((f) => f.kind === 'encoding').map((f) => f.id);
 
 export function signatureForm(id: string): SignatureForm {
   const form = SIGNATURE_FORMS.find((f) => f.id === id);

@@ -68,6 +68,26 @@ describe('the example receiver', () => {
     }
   });
 
+  it('as the legal variants hex-only and milliseconds-only, reads the layouts of X-Signature but one encoding of v, one unit of t', () => {
+    const body = '{"EventType":"operation","Event":"lock"}';
+    const sign = (t: string) => createHmac('sha256', KEY).update(`${t}.${body}`).digest();
+    const accepts = (opts: { vEncoding?: 'lower-hex'; tUnit?: 'ms' }, formId: string) => {
+      const form = SIGNATURE_FORMS.find((f) => f.id === formId)!;
+      try {
+        verifyDelivery({ headers: { 'x-signature': headerInForm(form, NOW, sign).header }, rawBody: Buffer.from(body) }, { apiKey: KEY, now: () => NOW, ...opts });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const form of SIGNATURE_FORMS.filter((f) => f.kind === 'layout')) {
+      expect(accepts({ vEncoding: 'lower-hex' }, form.id), form.id).toBe(true);
+      expect(accepts({ tUnit: 'ms' }, form.id), form.id).toBe(true);
+    }
+    expect(['v-upper-hex', 'v-base64', 't-seconds'].map((id) => accepts({ vEncoding: 'lower-hex' }, id))).toEqual([false, false, true]);
+    expect(['v-upper-hex', 'v-base64', 't-seconds'].map((id) => accepts({ tUnit: 'ms' }, id))).toEqual([true, true, false]);
+  });
+
   it('answers as told: another 2xx to accept, another status to refuse', async () => {
     const app = Fastify();
     await app.register(webhookReceiver({ apiKey: KEY, header: 'X-App', token: 'tok-123456', now: () => NOW, answers: { accepted: 200, refused: 403 } }));
@@ -75,6 +95,15 @@ describe('the example receiver', () => {
     const ok = await app.inject({ method: 'POST', url: '/webhook', headers: signed(body), payload: body });
     const refused = await app.inject({ method: 'POST', url: '/webhook', headers: { ...signed(body), 'x-app': 'wrong-token-1' }, payload: body });
     expect([ok.statusCode, refused.statusCode]).toEqual([200, 403]);
+    await app.close();
+  });
+
+  it('answers an accepted delivery with or without a body, as told', async () => {
+    const app = Fastify();
+    await app.register(webhookReceiver({ apiKey: KEY, now: () => NOW, answers: { accepted: 202, acceptedBody: false } }));
+    const body = '{"EventType":"operation"}';
+    const ok = await app.inject({ method: 'POST', url: '/webhook', headers: signed(body), payload: body });
+    expect([ok.statusCode, ok.body]).toEqual([202, '']);
     await app.close();
   });
 });

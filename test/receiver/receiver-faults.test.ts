@@ -42,9 +42,10 @@ describe('the example receiver faults', () => {
   });
 
   it('break one slice alone: a fault on one value leaves the others', () => {
-    const faults = new ReceiverSliceFaults(['RECEIVER-SIGNATURE-FORMS@signature-form=v-base64']);
-    expect(faults.breaks('RECEIVER-SIGNATURE-FORMS', { 'signature-form': ['v-base64'] })).toBe(true);
-    expect(faults.breaks('RECEIVER-SIGNATURE-FORMS', { 'signature-form': ['plain'] })).toBe(false);
+    const faults = new ReceiverSliceFaults(['RECEIVER-SIGNATURE-ENCODINGS@signature-form=v-base64']);
+    expect(faults.breaks('RECEIVER-SIGNATURE-ENCODINGS', { 'signature-form': ['v-base64'] })).toBe(true);
+    expect(faults.breaks('RECEIVER-SIGNATURE-ENCODINGS', { 'signature-form': ['plain'] })).toBe(false);
+    expect(faults.on('RECEIVER-SIGNATURE-ENCODINGS', 'signature-form')).toEqual(['v-base64']);
     expect(faults.breaks('RECEIVER-REJECTS-STALE-T', { 'signature-form': ['v-base64'] })).toBe(false);
     expect(new ReceiverSliceFaults([]).any).toBe(false);
   });

@@ -1,6 +1,7 @@
 /**
- * The receiver suites judged on the example receiver: conformant as it is and
- * without a custom header; each named fault caught by the requirement it breaks
+ * The receiver suites judged on the example receiver: conformant as it is, without
+ * a custom header, and in its sampled legal variants (hex-only and milliseconds-only:
+ * warned on RECEIVER-SIGNATURE-ENCODINGS only; every variant with =all); each named fault caught by the requirement it breaks
  * (test/receiver/receiver-matrix.ts); each generated fault (receiver-slice-faults.ts:
  * one per requirement with slices by default, in packs; every one alone with LOCKCONF_RECEIVER_MATRIX_SLICES=all,
  * none with =none) caught by its requirement on its own slice. Two child processes run the
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requirement } from '../../harness/catalog/index.js';
 import { RECEIVER_FAULTS } from '../../examples/app/receiver-faults.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
-import { SECRETS, planReceiverMatrix, runReceiverMatrix, type ReceiverOutcome } from './receiver-matrix.js';
+import { SECRETS, planReceiverMatrix, receiverVariantRuns, runReceiverMatrix, type ReceiverOutcome } from './receiver-matrix.js';
 import { filesUnder } from '../support/files.js';
 
 const entries = planReceiverMatrix();
@@ -21,7 +22,7 @@ let outcomes: ReceiverOutcome[] = [];
 beforeAll(async () => {
   work = await makeTmpDir('receiver-matrix');
   outcomes = await runReceiverMatrix(entries, work);
-}, process.env.LOCKCONF_RECEIVER_MATRIX_SLICES === 'all' ? 1_800_000 : 300_000);
+}, process.env.LOCKCONF_RECEIVER_MATRIX_SLICES === 'all' ? 1_800_000 : 600_000);
 
 afterAll(async () => {
   await removeTmpDir(work);
@@ -46,6 +47,16 @@ describe('the example receiver, judged by the receiver suites', () => {
     expect(o.why).toBe('conformant, nothing failed or warned');
     expect(o.notTested).toEqual(['RECEIVER-CUSTOM-HEADER']);
   });
+
+  // Each legal variant (one per freedom the spec leaves a receiver): conformant, warned only where it legally lacks robustness.
+  for (const variant of receiverVariantRuns().filter((v) => v.name !== 'no-custom-header')) {
+    it(`is conformant as the legal variant ${variant.name}${variant.warns ? `, warned on ${variant.warns.join(', ')} only` : ', nothing failed or warned'}`, () => {
+      const o = outcome(variant.name);
+      expect(o.ok, o.why).toBe(true);
+      expect(o.warned).toEqual(variant.warns ?? []);
+      expect(o.exitCode).toBe(0);
+    });
+  }
 
   for (const entry of entries.filter((e) => e.catches)) {
     for (const c of entry.catches!) {

@@ -1,18 +1,20 @@
 /** The receiver side of `npm run matrix -- --all`: its shards and its figures (the runs themselves: receiver-self-verification.test.ts). */
 import { describe, expect, it } from 'vitest';
-import { planReceiverMatrix, type ReceiverOutcome } from '../receiver/receiver-matrix.js';
+import { RECEIVER_VARIANTS, planReceiverMatrix, receiverVariantRuns, type ReceiverOutcome } from '../receiver/receiver-matrix.js';
 import { receiverFaultRuns } from '../receiver/receiver-slice-faults.js';
 import { receiverFigures } from './receiver-part.js';
 import { partOf } from './shard.js';
 
 describe('the receiver part of npm run matrix -- --all', () => {
-  const entries = planReceiverMatrix(receiverFaultRuns('all'));
+  const entries = planReceiverMatrix(receiverFaultRuns('all'), receiverVariantRuns('all'));
 
-  it('plans every generated receiver fault alone, beside the conforming example, its variant and the named faults', () => {
+  it('plans every generated receiver fault alone, beside the conforming example, every legal variant and the named faults', () => {
     const generated = entries.filter((e) => e.catches);
     expect(generated.every((e) => e.catches!.length === 1)).toBe(true);
     expect(generated.length).toBeGreaterThan(100);
-    expect(entries.filter((e) => e.kind !== 'fault').map((e) => e.name)).toEqual(['conforming', 'no-custom-header']);
+    expect(entries.filter((e) => e.kind !== 'fault').map((e) => e.name)).toEqual(['conforming', ...RECEIVER_VARIANTS.map((v) => v.name)]);
+    expect(RECEIVER_VARIANTS.map((v) => v.name)).toEqual(expect.arrayContaining(['no-custom-header', 'hex-only', 'milliseconds-only', 'one-v-only', 'answers-202-without-body']));
+    expect(receiverVariantRuns('').map((v) => v.name), 'npm test samples the variants').toEqual(['no-custom-header', 'hex-only', 'milliseconds-only']);
   });
 
   it('splits into shards that together hold every entry once', () => {

@@ -5,7 +5,7 @@
  * same matrix with its sample of generated faults (receiver-self-verification.test.ts).
  * Under --shard i/n it takes the i-th of n parts (shard.ts), as the service matrix does.
  */
-import { planReceiverMatrix, runReceiverMatrix, type ReceiverEntry, type ReceiverOutcome } from '../receiver/receiver-matrix.js';
+import { planReceiverMatrix, receiverVariantRuns, runReceiverMatrix, type ReceiverEntry, type ReceiverOutcome } from '../receiver/receiver-matrix.js';
 import { receiverFaultRuns } from '../receiver/receiver-slice-faults.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { partOf, type Shard } from './shard.js';
@@ -26,7 +26,7 @@ export function receiverFigures(outcomes: readonly ReceiverOutcome[], wallMs: nu
   const caught = (list: readonly ReceiverOutcome[]) => list.filter((o) => o.ok).length;
   return [
     `receiver: generated slice faults: ${generated.length} over ${requirements.size} requirements, ${caught(generated)} caught on their own slice, ${generated.length - caught(generated)} missed`,
-    `receiver: catalogued faults: ${catalogued.length}, ${caught(catalogued)} caught; conforming example and its variant: ${conforming.length - caught(conforming)} judged wrongly of ${conforming.length}`,
+    `receiver: catalogued faults: ${catalogued.length}, ${caught(catalogued)} caught; conforming example and its legal variants: ${conforming.length - caught(conforming)} judged wrongly of ${conforming.length}`,
     `receiver: time: ${(wallMs / 1000).toFixed(1)} s wall, ${outcomes.length} runs`,
   ];
 }
@@ -36,7 +36,7 @@ export async function runReceiverPart(opts: {
   children?: number;
   onOutcome?: (o: ReceiverOutcome) => void;
 }): Promise<ReceiverPart> {
-  const entries: ReceiverEntry[] = partOf(planReceiverMatrix(receiverFaultRuns('all')), opts.shard);
+  const entries: ReceiverEntry[] = partOf(planReceiverMatrix(receiverFaultRuns('all'), receiverVariantRuns('all')), opts.shard);
   const work = await makeTmpDir('matrix-receiver');
   const started = Date.now();
   try {

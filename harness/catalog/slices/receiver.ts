@@ -6,7 +6,7 @@
  * The generated faults break the example receiver (examples/app/receiver-faults.ts
  * RECEIVER_SLICE_BREAKS), not the mock.
  */
-import { SIGNATURE_FORM_IDS } from '../signature-forms.js';
+import { ENCODING_FORM_IDS, LAYOUT_FORM_IDS, SIGNATURE_FORM_IDS } from '../signature-forms.js';
 import type { Dimension, SliceDeclarations } from './types.js';
 
 /** Every legal form of the X-Signature header (harness/catalog/signature-forms.ts). */
@@ -38,7 +38,75 @@ export const T_AGE: Dimension = {
   id: 't-age',
   title: 'Age of a correctly signed delivery\'s t against the recommended 5-minute tolerance',
   source: 'Signature: "A valid signature with a timestamp older than the receiver\'s tolerance should be rejected; 5 minutes is the recommended tolerance." Limits: "Recommended signature timestamp tolerance | 5 minutes."',
-  values: ['inside-4-min', 'beyond-5-min-30-s'],
+  values: ['inside-4-min', 'inside-4-min-55-s', 'beyond-5-min-5-s', 'beyond-5-min-30-s'],
+};
+
+// ── Adversarial probe domains: one change away from a genuine delivery ─────
+// Each value is an edge of its domain, or a draw from the run's seed (recorded,
+// replayable with --seed): the probes are built in harness/receiver/probes.ts.
+
+/** Where one byte of a signed body is changed after signing. */
+export const BODY_BYTE: Dimension = {
+  id: 'body-byte',
+  title: 'Position of the one byte of the body changed after signing (its lowest bit flipped)',
+  source: 'Signature: "payload_string is the timestamp as a string, then the character ., then the JSON request body as a string." (every byte of the body is signed)',
+  values: ['first', 'last', 'inside-string', 'digit-of-number', 'drawn'],
+};
+
+/** Bytes added around the JSON text after signing. */
+export const BODY_SURROUND: Dimension = {
+  id: 'body-surround',
+  title: 'Bytes added around the JSON body after signing',
+  source: 'Signature: "payload_string is … the JSON request body as a string." (bytes outside the JSON value are bytes of the body)',
+  values: ['leading-blank', 'trailing-newline', 'byte-order-mark'],
+};
+
+/** One member added to a signed JSON object after signing. */
+export const BODY_KEY: Dimension = {
+  id: 'body-key',
+  title: 'One member added to the body\'s JSON object after signing: repeating a key, or a new one',
+  source: 'Signature: "payload_string is … the JSON request body as a string." (a member added is bytes added; a repeated key changes the value a last-wins parser reads)',
+  values: ['key-repeated', 'key-added'],
+};
+
+/** The same text in the other Unicode normalization form than the one signed. */
+export const NORMALIZATION: Dimension = {
+  id: 'normalization',
+  title: 'A lock name signed in one Unicode normalization form, sent in the other',
+  source: 'Signature: "payload_string is … the JSON request body as a string." (the string as sent, not an equivalent one)',
+  values: ['signed-nfc-sent-nfd', 'signed-nfd-sent-nfc'],
+};
+
+/** The layouts of a genuine body a receiver must verify as they are. */
+export const RAW_LAYOUT: Dimension = {
+  id: 'raw-layout',
+  title: 'Layout of a correctly signed body that a receiver rewriting the body before verifying would refuse',
+  source: 'Signature: "payload_string is … the JSON request body as a string." RFC 8259 §2: insignificant whitespace is allowed before or after the JSON value.',
+  values: ['other-serializer', 'leading-whitespace', 'trailing-whitespace', 'nfd-text'],
+};
+
+/** How v departs from the signature by one character. */
+export const V_ALTERATION: Dimension = {
+  id: 'v-alteration',
+  title: 'One character of v changed, dropped or added',
+  source: 'Signature: "The receiver compares expected and received signatures"',
+  values: ['first-char', 'last-char', 'drawn-char', 'last-char-dropped', 'char-appended'],
+};
+
+/** An element of X-Signature missing or empty. */
+export const ELEMENT_BREACH: Dimension = {
+  id: 'element-breach',
+  title: 'An element of X-Signature missing or empty',
+  source: 'Signature: "X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature."',
+  values: ['no-t', 'no-v', 'empty-v'],
+};
+
+/** A recorded delivery disguised by a fresh t beside the signed one. */
+export const STALE_DISGUISE: Dimension = {
+  id: 'stale-disguise',
+  title: 'A delivery signed with a day-old t, a fresh t element added after or before it',
+  source: 'Signature: "Prefix t is the timestamp" (one); "A valid signature with a timestamp older than the receiver\'s tolerance should be rejected"',
+  values: ['fresh-t-after', 'fresh-t-before'],
 };
 
 /** The forms of LockID the spec's words allow. */
@@ -59,7 +127,7 @@ const ACCESS_TYPES = ['rule_access_always', 'rule_access_temporary', 'rule_acces
 const USER_ROWS = ['user.lock_user_add', 'user.lock_user_remove', 'user.lock_usertype_changed', 'user.lock_accesstype_changed'];
 
 export const RECEIVER_SLICES: SliceDeclarations = {
-  dimensions: [SIGNATURE_FORM, CUSTOM_HEADER_BREACH, CONTENT_TYPE, T_AGE, LOCKID_FORM],
+  dimensions: [SIGNATURE_FORM, CUSTOM_HEADER_BREACH, CONTENT_TYPE, T_AGE, LOCKID_FORM, BODY_BYTE, BODY_SURROUND, BODY_KEY, NORMALIZATION, RAW_LAYOUT, V_ALTERATION, ELEMENT_BREACH, STALE_DISGUISE],
   slices: {
     // Every value a row reports is accepted: a receiver that knows some of them loses the others' events.
     'RECEIVER-EVENT-OPERATION-APP': { 'enum-value': LOCK_STATES },
@@ -75,14 +143,18 @@ export const RECEIVER_SLICES: SliceDeclarations = {
     'RECEIVER-EVENT-LOCK-ACCESSTYPE-CHANGED': { 'enum-value': ACCESS_TYPES },
     'RECEIVER-EVENT-USER-EVENTS': { row: USER_ROWS, 'enum-value': [...USER_TYPES, ...ACCESS_TYPES] },
     // What a conforming service may send, accepted in every form.
-    'RECEIVER-SIGNATURE-FORMS': { 'signature-form': 'all' },
+    'RECEIVER-SIGNATURE-FORMS': { 'signature-form': LAYOUT_FORM_IDS },
+    'RECEIVER-SIGNATURE-ENCODINGS': { 'signature-form': ENCODING_FORM_IDS },
+    'RECEIVER-SIGNATURE-RAW-BODY': { 'raw-layout': 'all' },
     'RECEIVER-CONTENT-TYPE': { 'content-type': 'all' },
     'RECEIVER-LOCKID-FORMS': { 'lockid-form': 'all' },
     // Every forgery refused in every form, a changed body on every row.
-    'RECEIVER-REJECTS-TAMPERED-BODY': { 'signature-form': 'all', row: 'all' },
+    'RECEIVER-REJECTS-TAMPERED-BODY': { 'signature-form': 'all', row: 'all', 'body-byte': 'all', 'body-surround': 'all', 'body-key': 'all', normalization: 'all' },
+    'RECEIVER-REJECTS-ALTERED-V': { 'v-alteration': 'all' },
+    'RECEIVER-REJECTS-INCOMPLETE-SIGNATURE': { 'element-breach': 'all' },
     'RECEIVER-REJECTS-WRONG-KEY': { 'signature-form': 'all' },
     'RECEIVER-REJECTS-BODY-ONLY-SIGNATURE': { 'signature-form': 'all' },
-    'RECEIVER-REJECTS-STALE-T': { 'signature-form': 'all' },
+    'RECEIVER-REJECTS-STALE-T': { 'signature-form': 'all', 'stale-disguise': 'all' },
     'RECEIVER-TOLERANCE-5-MIN': { 't-age': 'all' },
     'RECEIVER-CUSTOM-HEADER': { 'custom-header-breach': 'all' },
   },
