@@ -81,7 +81,7 @@ export const FAULTS = {
   'refresh-access-token-dead': { requirement: 'REFRESH-NEW-ACCESS-TOKEN-WORKS', description: 'The access token returned by the refresh grant is refused by the API.' },
   // Sequence-only faults (issue 33): each shows only after a sequence (a month of clock time, many refreshes, a withdrawal, a second credential's refresh); exploration (suites/explore) is what aims at them.
   'refresh-forgotten-after-month': { requirement: 'REFRESH-SINGLE-USE', description: 'A used refresh token is forgotten 30 days after its use: redeemed again after that, it is accepted (sequence-only: a use, a month of clock time, a reuse).' },
-  'refresh-stops-rotating': { requirement: 'REFRESH-NEW-PAIR', description: 'From the fifth refresh of a chain on, the refresh grant answers the refresh token it was given instead of a new one (sequence-only: a long refresh chain).' },
+  'refresh-stops-rotating': { requirement: 'REFRESH-NEW-PAIR', description: 'From the fourth refresh of a chain on, the refresh grant answers the refresh token it was given instead of a new one (sequence-only: a long refresh chain).' },
   'refresh-second-client-access-dead': { requirement: 'REFRESH-NEW-ACCESS-TOKEN-WORKS', description: 'The access token the refresh grant returns to the second credential of the fixtures is refused by the API (sequence-only: that credential\'s code, exchange, refresh, then a call).' },
   'refresh-same-access-token': { requirement: 'REFRESH-NEW-ACCESS-TOKEN', description: 'The refresh grant returns again the access token issued with the refresh token it redeems.' },
 

@@ -26,8 +26,8 @@ const REFUSAL_CAUSES: Readonly<Record<string, string>> = {
 export const TOKEN_PATH = '/access_token';
 /** The access token lifetime under the slice fault HEADERS-TOKEN-LIFETIME-24H@grant=…: one hour. */
 const SHORT_GRANT_LIFETIME_SEC = 3600;
-/** Under refresh-stops-rotating: the link whose redemption first answers the token it was given (the fifth refresh). */
-const STOPS_ROTATING_AT_LINK = 5;
+/** Under refresh-stops-rotating: the link whose redemption first answers the token it was given (the fourth refresh; the chain tests stop at the third link). */
+const STOPS_ROTATING_AT_LINK = 4;
 /** Slice faults REFRESH-SINGLE-USE and OAUTH-CODE-SINGLE-USE @presentation=two-at-once: how long a redemption keeps its token or code redeemable before it answers. */
 const RACE_WINDOW_MS = 300;
 

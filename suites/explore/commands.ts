@@ -60,6 +60,8 @@ function checked<O extends Observation>(p: Prediction<O>, o: O): Violation | nul
 
 /** The index that picks the newest item (the token a careful client would use); any other picks by position. */
 export const NEWEST = -1;
+/** The index that picks the refresh token redeemed last (a replay of the token just spent). */
+export const LAST_SPENT = -2;
 
 function pick<T>(items: readonly T[], index: number): T | undefined {
   if (items.length === 0) return undefined;
@@ -139,7 +141,10 @@ class Refresh implements Cmd {
   check(m: Readonly<ModelState>): boolean { return m.refresh.length > 0 && (!this.asOther || m.credentials > 1); }
   async run(m: ModelState, r: Real): Promise<void> {
     const live = m.refresh.filter((t) => t.status === 'issued');
-    const token = (this.index === NEWEST && live.length > 0 ? pick(live, NEWEST) : pick(m.refresh, this.index))!;
+    const spent = m.refresh.filter((t) => t.status === 'used');
+    const token = (this.index === NEWEST && live.length > 0 ? pick(live, NEWEST)
+      : this.index === LAST_SPENT && spent.length > 0 ? pick(spent, NEWEST)
+        : pick(m.refresh, Math.max(0, this.index)))!;
     const cred = this.asOther ? (token.cred + 1) % m.credentials : token.cred;
     const p = predictRefresh(m, token, cred);
     await step(r, `${who(cred)} redeems ${p.what} (link ${token.link} of its chain)`, async () => {
@@ -280,9 +285,10 @@ export function commandArbitraries(port: ExplorePort): fc.Arbitrary<Cmd>[] {
   const other = creds > 1 ? fc.boolean() : fc.constant(false);
   // Same-credential refreshes and calls are drawn more often: deep chains are where sequence-only faults live.
   const own = fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: other });
+  const refreshIndex = fc.oneof({ weight: 3, arbitrary: fc.constant(NEWEST) }, { weight: 1, arbitrary: fc.constant(LAST_SPENT) }, { weight: 2, arbitrary: fc.nat({ max: 15 }) });
+  const refresh = fc.tuple(refreshIndex, own).map(([i, o]) => new Refresh(i, o));
   const arbs: fc.Arbitrary<Cmd>[] = [
-    fc.tuple(index, own).map(([i, o]) => new Refresh(i, o)),
-    fc.tuple(index, own).map(([i, o]) => new Refresh(i, o)),
+    refresh, refresh, refresh, refresh,
     fc.tuple(index, fc.nat({ max: 1 }), fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) })).map(([i, e, t]) => new ApiCall(i, e, t)),
     fc.tuple(index, fc.nat({ max: 1 })).map(([i, e]) => new ApiCall(i, e, false)),
     fc.constant(new RefreshUnknown()),
@@ -298,7 +304,7 @@ export function commandArbitraries(port: ExplorePort): fc.Arbitrary<Cmd>[] {
     arbs.push(cred.map((c) => new ClientCredentials(c)));
     arbs.push(cred.map((c) => new ClientCredentials(c)));
   }
-  if (control?.clock) arbs.push(fc.constantFrom(...CLOCK_MOVES_MS).map((ms) => new AdvanceClock(ms)));
+  if (control?.clock) arbs.push(fc.constantFrom(...CLOCK_MOVES_MS).map((ms) => new AdvanceClock(ms)), fc.constantFrom(...CLOCK_MOVES_MS).map((ms) => new AdvanceClock(ms)));
   if (control?.revoke) arbs.push(index.map((i) => new Revoke(i)));
   if (control) arbs.push(fc.constant(new Reset()));
   return arbs;

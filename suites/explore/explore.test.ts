@@ -42,35 +42,43 @@ function exploration(t: SuiteContext): Promise<Exploration> {
   return shared;
 }
 
-/** The model's requirements, by area. */
-const AREAS = [...new Set(Object.values(RULES).map((r) => requirement(r.id).area))];
-
-function idsOf(area: string): string[] {
-  return [...new Set(Object.values(RULES).map((r) => r.id).filter((id) => requirement(id).area === area))];
+/** The model's requirements in the area of `anchor`, the anchor first. */
+function areaOf(anchor: string): string[] {
+  const area = requirement(anchor).area;
+  const ids = [...new Set(Object.values(RULES).map((r) => r.id).filter((id) => requirement(id).area === area))];
+  return [anchor, ...ids.filter((id) => id !== anchor)];
 }
 
+/** Reports the run's exploration for the model's requirements of one area. */
+async function reportArea(t: SuiteContext, ids: readonly string[]): Promise<void> {
+  if (!t.target.has('consent') && !t.target.has('control')) t.notTested('exploration needs a way to obtain tokens in every sequence: the consent hook or the control protocol');
+  const x = await exploration(t);
+  t.observe('exploration', {
+    seed: x.seed, replay: `--seed ${x.seed}`, budget: x.budget, sequences: x.sequences, commands: x.commands,
+    shrinks: x.shrinks, interrupted: x.interrupted,
+  });
+  if (x.leftOut.length > 0) t.observe('exploration: operations left out', x.leftOut);
+  if (x.error) throw new Error(`exploration could not run a sequence: ${x.error}`);
+  const f = x.finding;
+  if (!f || !ids.includes(f.requirement)) return;
+  t.observe('exploration: shrunk sequence', f.story);
+  const message = `${f.requirement} ("${f.sentence}"): ${f.message}. Shrunk sequence:\n${f.story.join('\n')}\n(fast-check seed ${x.seed}, path ${f.path ?? '?'}; replay with --seed ${x.seed} LOCKCONF_EXPLORE_PATH=${f.path ?? ''})`;
+  if (f.requirement === t.requirement.id) t.expect.unreachable(message);
+  else await t.check(f.requirement, () => t.expect.unreachable(message));
+}
+
+const OPTIONS = { needs: ['user-token'] as const, timeout: 180_000 };
+const TITLE = 'exploration: random sequences of operations, judged by the model of the spec';
+const oauth = areaOf('OAUTH-CODE-ON-APPROVAL');
+const token = areaOf('TOKEN-RESPONSE-SHAPE');
+const cc = areaOf('TOKEN-CC-DISABLED-BY-DEFAULT');
+const refresh = areaOf('REFRESH-SINGLE-USE');
+const headers = areaOf('HEADERS-PREVIOUS-TOKEN-VALID');
+
 describe('Exploration: random sequences judged by the model of the spec', () => {
-  for (const area of AREAS) {
-    const ids = idsOf(area);
-    const [anchor, ...others] = ids;
-    conformance(anchor!, `exploration: random sequences of operations, judged by the model (${area})`,
-      { needs: ['user-token'], timeout: 180_000, also: others },
-      async (t) => {
-        if (!t.target.has('consent') && !t.target.has('control')) t.notTested('exploration needs a way to obtain tokens in every sequence: the consent hook or the control protocol');
-        const x = await exploration(t);
-        t.observe('exploration', {
-          seed: x.seed, replay: `--seed ${x.seed}`, budget: x.budget, sequences: x.sequences, commands: x.commands,
-          shrinks: x.shrinks, interrupted: x.interrupted,
-        });
-        if (x.leftOut.length > 0) t.observe('exploration: operations left out', x.leftOut);
-        process.stdout.write(`[exploration] seed ${x.seed}: ${x.sequences} sequence(s), ${x.commands} command(s)${x.interrupted ? ' (time bound reached)' : ''}\n`);
-        if (x.error) throw new Error(`exploration could not run a sequence: ${x.error}`);
-        const f = x.finding;
-        if (!f || !ids.includes(f.requirement)) return;
-        t.observe('exploration: shrunk sequence', f.story);
-        const message = `${f.requirement} ("${f.sentence}"): ${f.message}. Shrunk sequence:\n${f.story.join('\n')}\n(fast-check seed ${x.seed}, path ${f.path ?? '?'}; replay with --seed ${x.seed}, LOCKCONF_EXPLORE_PATH=${f.path ?? ''})`;
-        if (f.requirement === anchor) t.expect.unreachable(message);
-        else await t.check(f.requirement, () => t.expect.unreachable(message));
-      });
-  }
+  conformance('OAUTH-CODE-ON-APPROVAL', `${TITLE} (OAuth authorization)`, { ...OPTIONS, needs: [...OPTIONS.needs], also: oauth.slice(1) }, (t) => reportArea(t, oauth));
+  conformance('TOKEN-RESPONSE-SHAPE', `${TITLE} (Token endpoint)`, { ...OPTIONS, needs: [...OPTIONS.needs], also: token.slice(1) }, (t) => reportArea(t, token));
+  conformance('TOKEN-CC-DISABLED-BY-DEFAULT', `${TITLE} (Client credentials)`, { ...OPTIONS, needs: [...OPTIONS.needs], also: cc.slice(1) }, (t) => reportArea(t, cc));
+  conformance('REFRESH-SINGLE-USE', `${TITLE} (Refresh tokens)`, { ...OPTIONS, needs: [...OPTIONS.needs], also: refresh.slice(1) }, (t) => reportArea(t, refresh));
+  conformance('HEADERS-PREVIOUS-TOKEN-VALID', `${TITLE} (API headers)`, { ...OPTIONS, needs: [...OPTIONS.needs], also: headers.slice(1) }, (t) => reportArea(t, headers));
 });
