@@ -68,7 +68,6 @@ async function reportArea(t: SuiteContext, ids: readonly string[]): Promise<void
 }
 
 const OPTIONS = { needs: ['user-token'] as const, timeout: 180_000 };
-const TITLE = 'exploration: random sequences of operations, judged by the model of the spec';
 const oauth = areaOf('OAUTH-CODE-ON-APPROVAL');
 const token = areaOf('TOKEN-RESPONSE-SHAPE');
 const cc = areaOf('TOKEN-CC-DISABLED-BY-DEFAULT');
@@ -76,9 +75,9 @@ const refresh = areaOf('REFRESH-SINGLE-USE');
 const headers = areaOf('HEADERS-PREVIOUS-TOKEN-VALID');
 
 describe('Exploration: random sequences judged by the model of the spec', () => {
-  conformance('OAUTH-CODE-ON-APPROVAL', `${TITLE} (OAuth authorization)`, { ...OPTIONS, needs: [...OPTIONS.needs], also: oauth.slice(1) }, (t) => reportArea(t, oauth));
-  conformance('TOKEN-RESPONSE-SHAPE', `${TITLE} (Token endpoint)`, { ...OPTIONS, needs: [...OPTIONS.needs], also: token.slice(1) }, (t) => reportArea(t, token));
-  conformance('TOKEN-CC-DISABLED-BY-DEFAULT', `${TITLE} (Client credentials)`, { ...OPTIONS, needs: [...OPTIONS.needs], also: cc.slice(1) }, (t) => reportArea(t, cc));
-  conformance('REFRESH-SINGLE-USE', `${TITLE} (Refresh tokens)`, { ...OPTIONS, needs: [...OPTIONS.needs], also: refresh.slice(1) }, (t) => reportArea(t, refresh));
-  conformance('HEADERS-PREVIOUS-TOKEN-VALID', `${TITLE} (API headers)`, { ...OPTIONS, needs: [...OPTIONS.needs], also: headers.slice(1) }, (t) => reportArea(t, headers));
+  conformance('OAUTH-CODE-ON-APPROVAL', 'exploration: random sequences of operations, judged by the model of the spec (OAuth authorization)', { ...OPTIONS, needs: [...OPTIONS.needs], also: oauth.slice(1) }, (t) => reportArea(t, oauth));
+  conformance('TOKEN-RESPONSE-SHAPE', 'exploration: random sequences of operations, judged by the model of the spec (Token endpoint)', { ...OPTIONS, needs: [...OPTIONS.needs], also: token.slice(1) }, (t) => reportArea(t, token));
+  conformance('TOKEN-CC-DISABLED-BY-DEFAULT', 'exploration: random sequences of operations, judged by the model of the spec (Client credentials)', { ...OPTIONS, needs: [...OPTIONS.needs], also: cc.slice(1) }, (t) => reportArea(t, cc));
+  conformance('REFRESH-SINGLE-USE', 'exploration: random sequences of operations, judged by the model of the spec (Refresh tokens)', { ...OPTIONS, needs: [...OPTIONS.needs], also: refresh.slice(1) }, (t) => reportArea(t, refresh));
+  conformance('HEADERS-PREVIOUS-TOKEN-VALID', 'exploration: random sequences of operations, judged by the model of the spec (API headers)', { ...OPTIONS, needs: [...OPTIONS.needs], also: headers.slice(1) }, (t) => reportArea(t, headers));
 });
