@@ -66,6 +66,7 @@ export const FAULTS = {
   'cc-permitted-at-start': { requirement: 'TOKEN-CC-DISABLED-BY-DEFAULT', description: 'The client_credentials permission is granted at start and after every reset (withdrawing it still works).' },
   'cc-token-refused': { requirement: 'TOKEN-CC-TOKEN-WORKS', description: 'The client_credentials access token is a well-formed JWT the API refuses.' },
   'cc-permission-shared': { requirement: 'TOKEN-CC-PER-CREDENTIAL', description: 'The client_credentials permission granted to one credential lets every credential use the grant.' },
+  'cc-withdraw-ignored': { requirement: 'TOKEN-CC-DISABLED-BY-DEFAULT', description: 'Withdrawing the client_credentials permission has no effect: once granted, the grant works until the next reset (sequence-only: grant, withdraw, ask).' },
   'cc-refresh-token-dead': { requirement: 'TOKEN-CC-REFRESH-WORKS', description: 'The client_credentials refresh_token is never stored, so the refresh grant refuses it.' },
 
   // Refresh tokens
@@ -79,6 +80,10 @@ export const FAULTS = {
   'refresh-redeemable-by-other-client': { requirement: 'REFRESH-OTHER-CLIENT', description: 'A refresh token is redeemed by any registered client, not only the one it was issued to.' },
   'refresh-revocation-ignored': { requirement: 'REFRESH-REVOKED', description: 'A revoked refresh token can still be redeemed.' },
   'refresh-access-token-dead': { requirement: 'REFRESH-NEW-ACCESS-TOKEN-WORKS', description: 'The access token returned by the refresh grant is refused by the API.' },
+  // Sequence-only faults (issue 33): each shows only after a sequence (a month of clock time, many refreshes, a withdrawal, a second credential's refresh); exploration (suites/explore) is what aims at them.
+  'refresh-forgotten-after-month': { requirement: 'REFRESH-SINGLE-USE', description: 'A used refresh token is forgotten 30 days after its use: redeemed again after that, it is accepted (sequence-only: a use, a month of clock time, a reuse).' },
+  'refresh-stops-rotating': { requirement: 'REFRESH-NEW-PAIR', description: 'From the fourth refresh of a chain on, the refresh grant answers the refresh token it was given instead of a new one (sequence-only: a long refresh chain).' },
+  'refresh-second-client-access-dead': { requirement: 'REFRESH-NEW-ACCESS-TOKEN-WORKS', description: 'The access token the refresh grant returns to the second credential of the fixtures is refused by the API (sequence-only: that credential\'s code, exchange, refresh, then a call).' },
   'refresh-same-access-token': { requirement: 'REFRESH-NEW-ACCESS-TOKEN', description: 'The refresh grant returns again the access token issued with the refresh token it redeems.' },
 
   // API headers

@@ -135,7 +135,7 @@ export async function registerControl(app: FastifyInstance, ctx: MockContext): P
     const body = parse(ClientCredentialsBody, request.body);
     if (registeredClient(ctx, body.clientId) === null) throw new ControlError(404, 'unknown_client', 'no such client');
     if (body.enabled) ctx.clientCredentialsEnabled.add(body.clientId);
-    else ctx.clientCredentialsEnabled.delete(body.clientId);
+    else if (!ctx.faults.has('cc-withdraw-ignored')) ctx.clientCredentialsEnabled.delete(body.clientId);
     return reply.code(204).send();
   });
 

@@ -18,6 +18,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const REFRESH_LIFETIME_MS = 365 * DAY_MS;
 /** Lifetime under the refresh-expires-early fault. */
 const EARLY_LIFETIME_MS = 30 * DAY_MS;
+/** Under refresh-forgotten-after-month: how long a used token is remembered. */
+const FORGOTTEN_AFTER_MS = 30 * DAY_MS;
 /** What an issued refresh token looks like (43 base64url characters). */
 const SHAPE = /^[A-Za-z0-9_-]{43}$/;
 /** refresh-unknown-accepted redeems anything that merely looks like a token. */
@@ -40,6 +42,9 @@ interface LiveRecord {
 
 interface SpentRecord {
   state: 'used' | 'revoked';
+  /** When it was spent, and the live record it was (kept only under refresh-forgotten-after-month). */
+  spentAtMs?: number;
+  was?: LiveRecord;
   clientId: string;
   issuedAtMs: number;
   grantId?: string;
@@ -106,6 +111,11 @@ export class RefreshTokens {
     if (spent) {
       if (spent.clientId !== clientId) return { ok: false, reason: 'refresh token was issued to another client' };
       if (spent.state === 'revoked') return { ok: false, reason: 'refresh token revoked' };
+      // Fault refresh-forgotten-after-month: a month after its use the token is forgotten, and taken again.
+      if (spent.was && spent.spentAtMs !== undefined && this.ctx.clock.now() - spent.spentAtMs >= FORGOTTEN_AFTER_MS) {
+        spent.spentAtMs = this.ctx.clock.now();
+        return { ok: true, userId: spent.was.userId, ...(spent.was.grantId ? { grantId: spent.was.grantId } : {}), link: spent.was.link, chainStartMs: spent.was.chainStartMs };
+      }
       return { ok: false, reason: 'refresh token already used', ...(spent.grantId ? { replayedGrant: spent.grantId } : {}) };
     }
     if (this.ctx.faults.has('refresh-unknown-accepted') && LOOSE_SHAPE.test(token)) {
@@ -132,7 +142,8 @@ export class RefreshTokens {
 
   #spend(hash: string, record: LiveRecord, state: SpentRecord['state']): void {
     this.#live.delete(hash);
-    this.#spent.set(hash, { state, clientId: record.clientId, issuedAtMs: record.issuedAtMs, ...(record.grantId ? { grantId: record.grantId } : {}) });
+    const forgetful = state === 'used' && this.ctx.faults.has('refresh-forgotten-after-month') ? { spentAtMs: this.ctx.clock.now(), was: record } : {};
+    this.#spent.set(hash, { state, clientId: record.clientId, issuedAtMs: record.issuedAtMs, ...(record.grantId ? { grantId: record.grantId } : {}), ...forgetful });
     if (this.#spent.size > MAX_SPENT) this.#spent.delete(this.#spent.keys().next().value!);
   }
 

@@ -26,6 +26,8 @@ const REFUSAL_CAUSES: Readonly<Record<string, string>> = {
 export const TOKEN_PATH = '/access_token';
 /** The access token lifetime under the slice fault HEADERS-TOKEN-LIFETIME-24H@grant=…: one hour. */
 const SHORT_GRANT_LIFETIME_SEC = 3600;
+/** Under refresh-stops-rotating: the link whose redemption first answers the token it was given (the fourth refresh; the chain tests stop at the third link). */
+const STOPS_ROTATING_AT_LINK = 4;
 /** Slice faults REFRESH-SINGLE-USE and OAUTH-CODE-SINGLE-USE @presentation=two-at-once: how long a redemption keeps its token or code redeemable before it answers. */
 const RACE_WINDOW_MS = 300;
 
@@ -180,8 +182,8 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           ...(redeemed.grantId ? { grantId: redeemed.grantId } : {}),
           withRefresh: true,
           chain: { link: redeemed.link, chainStartMs: redeemed.chainStartMs },
-          ...(ctx.faults.has('refresh-no-new-token') || ctx.faults.breaks('REFRESH-NEW-PAIR', link) ? { refreshToken: token } : {}),
-          deadAccessToken: ctx.faults.has('refresh-access-token-dead') || ctx.faults.breaks('REFRESH-NEW-ACCESS-TOKEN-WORKS', link),
+          ...(ctx.faults.has('refresh-no-new-token') || ctx.faults.breaks('REFRESH-NEW-PAIR', link) || (ctx.faults.has('refresh-stops-rotating') && redeemed.link >= STOPS_ROTATING_AT_LINK) ? { refreshToken: token } : {}),
+          deadAccessToken: ctx.faults.has('refresh-access-token-dead') || ctx.faults.breaks('REFRESH-NEW-ACCESS-TOKEN-WORKS', link) || (ctx.faults.has('refresh-second-client-access-dead') && clientId !== ctx.credentials.clientId),
           ...(issuedWith.has(token) ? { accessToken: issuedWith.get(token)! } : {}),
         });
       }

@@ -1,0 +1,5 @@
+/** The executable model of the spec: its state, its rules, and what each operation may answer. */
+export * from './rules.js';
+export * from './state.js';
+export * from './observe.js';
+export * from './predict.js';

@@ -1,0 +1,311 @@
+/**
+ * The commands of exploration (fast-check model-based testing): every operation a
+ * client of the service can make and every control step, each run against the
+ * target and judged by the model (harness/model) after it answers. A command picks
+ * "any token the sequence holds" by an index into what the model holds, so a
+ * sequence replays exactly from its seed.
+ */
+import fc from 'fast-check';
+import type { Exchange } from '../../harness/contracts.js';
+import {
+  DAY, HOUR, MINUTE,
+  advance, issueCode, judge, judgeApproval, observeApi, observeToken, predictApi, predictClientCredentials, predictExchange,
+  predictRefresh, predictUnknownRefresh, receivePair, receiveRotated, reset, revoke, setPermission,
+  type ModelState, type Prediction, type TokenObservation, type Violation, type Observation,
+} from '../../harness/model/index.js';
+import type { ExplorePort } from './port.js';
+import { sameShapeToken as sameShape, tamperedJwt as tamperedSignature } from '../support/tokens.js';
+
+export interface StoryStep {
+  what: string;
+  exchanges: Exchange[];
+}
+
+/** The real side of a run: the port, the secrets behind the model's ids, and the story so far. */
+export interface Real {
+  port: ExplorePort;
+  secrets: Map<number, string>;
+  steps: StoryStep[];
+  /** Commands run so far, over every sequence. */
+  counter: { commands: number };
+}
+
+/** An answer outside the set the model allows: reported as the rule it breaks. */
+export class ModelViolation extends Error {
+  constructor(readonly violation: Violation, readonly answered: Observation) {
+    super(`${violation.rule.id}: ${violation.what}: expected ${violation.expected.join(' or ')}; observed ${answered}`);
+    this.name = 'ModelViolation';
+  }
+}
+
+type Cmd = fc.AsyncCommand<ModelState, Real>;
+
+/** Runs one step: its exchanges go into the story; a violation ends the sequence. */
+async function step(r: Real, what: string, fn: () => Promise<Violation | null>): Promise<void> {
+  r.counter.commands++;
+  const mark = r.port.exchanges().length;
+  const s: StoryStep = { what, exchanges: [] };
+  r.steps.push(s);
+  try {
+    const v = await fn();
+    if (v) throw new ModelViolation(v, v.observed);
+  } finally {
+    s.exchanges = r.port.exchanges().slice(mark);
+  }
+}
+
+function checked<O extends Observation>(p: Prediction<O>, o: O): Violation | null {
+  return judge(p, o);
+}
+
+/** The index that picks the newest item (the token a careful client would use); any other picks by position. */
+export const NEWEST = -1;
+/** The index that picks the refresh token redeemed last (a replay of the token just spent). */
+export const LAST_SPENT = -2;
+
+function pick<T>(items: readonly T[], index: number): T | undefined {
+  if (items.length === 0) return undefined;
+  return index === NEWEST ? items[items.length - 1] : items[index % items.length];
+}
+
+const who = (cred: number) => (cred === 0 ? 'the profile\'s credential' : 'the second credential');
+
+/** Secrets of a token pair, under the model's ids. */
+function keepPair(r: Real, ids: { access: number; refresh: number }, json: any): void {
+  r.secrets.set(ids.access, json.access_token);
+  r.secrets.set(ids.refresh, json.refresh_token);
+}
+
+class Authorize implements Cmd {
+  constructor(readonly cred: number, readonly user: number) {}
+  check(m: Readonly<ModelState>): boolean { return this.cred < m.credentials; }
+  async run(m: ModelState, r: Real): Promise<void> {
+    const user = this.user % r.port.users;
+    const what = `user #${user} (${user === 0 ? 'owner' : 'guest'}) authorizes and approves ${who(this.cred)}`;
+    await step(r, what, async () => {
+      const code = await r.port.authorize!(this.cred, user);
+      const v = judgeApproval(code !== null, what);
+      if (!v) r.secrets.set(issueCode(m, this.cred).id, code!);
+      return v;
+    });
+  }
+  toString(): string { return `Authorize(cred ${this.cred}, user ${this.user})`; }
+}
+
+class ExchangeCode implements Cmd {
+  constructor(readonly index: number, readonly asOther: boolean) {}
+  check(m: Readonly<ModelState>): boolean { return m.codes.some((c) => c.status !== 'exchanged') && (!this.asOther || m.credentials > 1); }
+  async run(m: ModelState, r: Real): Promise<void> {
+    const code = pick(m.codes.filter((c) => c.status !== 'exchanged'), this.index)!;
+    const cred = this.asOther ? (code.cred + 1) % m.credentials : code.cred;
+    const p = predictExchange(m, code, cred);
+    await step(r, `${who(cred)} exchanges ${p.what}`, async () => {
+      const c = r.port.credentials[cred]!;
+      const res = await r.port.token({ grant_type: 'authorization_code', client_id: c.clientId, client_secret: c.clientSecret, code: r.secrets.get(code.id)! });
+      const o = observeToken(res);
+      const v = checked(p, o);
+      if (v) return v;
+      if (o === 'pair') {
+        code.status = 'exchanged';
+        const pair = receivePair(m, { cred, account: 'user', source: 'authorization_code', expiresInSec: res.json.expires_in });
+        keepPair(r, { access: pair.access.id, refresh: pair.refresh.id }, res.json);
+      } else code.status = code.cred === cred ? 'exchanged' : 'contested';
+      return null;
+    });
+  }
+  toString(): string { return `Exchange(code ${this.index}${this.asOther ? ', as the other credential' : ''})`; }
+}
+
+class ClientCredentials implements Cmd {
+  constructor(readonly cred: number) {}
+  check(m: Readonly<ModelState>): boolean { return this.cred < m.credentials; }
+  async run(m: ModelState, r: Real): Promise<void> {
+    const p = predictClientCredentials(m, this.cred);
+    await step(r, `${who(this.cred)} asks for a token: ${p.what}`, async () => {
+      const c = r.port.credentials[this.cred]!;
+      const res = await r.port.token({ grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret });
+      const o = observeToken(res);
+      const v = checked(p, o);
+      if (!v && o === 'pair') {
+        const pair = receivePair(m, { cred: this.cred, account: 'application', source: 'client_credentials', expiresInSec: res.json.expires_in });
+        keepPair(r, { access: pair.access.id, refresh: pair.refresh.id }, res.json);
+      }
+      return v;
+    });
+  }
+  toString(): string { return `ClientCredentials(cred ${this.cred})`; }
+}
+
+class Refresh implements Cmd {
+  constructor(readonly index: number, readonly asOther: boolean) {}
+  check(m: Readonly<ModelState>): boolean { return m.refresh.length > 0 && (!this.asOther || m.credentials > 1); }
+  async run(m: ModelState, r: Real): Promise<void> {
+    const live = m.refresh.filter((t) => t.status === 'issued');
+    const spent = m.refresh.filter((t) => t.status === 'used');
+    const token = (this.index === NEWEST && live.length > 0 ? pick(live, NEWEST)
+      : this.index === LAST_SPENT && spent.length > 0 ? pick(spent, NEWEST)
+        : pick(m.refresh, Math.max(0, this.index)))!;
+    const cred = this.asOther ? (token.cred + 1) % m.credentials : token.cred;
+    const p = predictRefresh(m, token, cred);
+    await step(r, `${who(cred)} redeems ${p.what} (link ${token.link} of its chain)`, async () => {
+      const c = r.port.credentials[cred]!;
+      const secret = r.secrets.get(token.id)!;
+      const res = await r.port.token({ grant_type: 'refresh_token', client_id: c.clientId, client_secret: c.clientSecret, refresh_token: secret });
+      const o: TokenObservation = observeToken(res, secret);
+      const v = checked(p, o);
+      if (v) return v;
+      if (o === 'pair') {
+        token.status = 'used';
+        const pair = receivePair(m, { cred: token.cred, account: token.account, source: 'refresh_token', expiresInSec: res.json.expires_in, session: token.session, link: token.link + 1 });
+        keepPair(r, { access: pair.access.id, refresh: pair.refresh.id }, res.json);
+      } else if (cred !== token.cred) token.contested = true;
+      else if (token.status === 'issued') token.status = token.contested ? 'revoked' : 'expired';
+      return null;
+    });
+  }
+  toString(): string { return `Refresh(token ${this.index}${this.asOther ? ', as the other credential' : ''})`; }
+}
+
+class RefreshUnknown implements Cmd {
+  check(m: Readonly<ModelState>): boolean { return m.refresh.length > 0; }
+  async run(m: ModelState, r: Real): Promise<void> {
+    const p = predictUnknownRefresh();
+    await step(r, `the profile's credential redeems ${p.what}`, async () => {
+      const forged = sameShape(r.secrets.get(m.refresh[0]!.id)!);
+      r.port.secret(forged, 'refresh_token');
+      const c = r.port.credentials[0]!;
+      const res = await r.port.token({ grant_type: 'refresh_token', client_id: c.clientId, client_secret: c.clientSecret, refresh_token: forged });
+      return checked(p, observeToken(res, forged));
+    });
+  }
+  toString(): string { return 'RefreshUnknown'; }
+}
+
+const ENDPOINTS = ['/users/me', '/users/locks/mine'] as const;
+
+class ApiCall implements Cmd {
+  constructor(readonly index: number, readonly endpoint: number, readonly tampered: boolean) {}
+  check(m: Readonly<ModelState>): boolean { return m.access.length > 0; }
+  async run(m: ModelState, r: Real): Promise<void> {
+    const token = pick(m.access, this.index)!;
+    // The application's own account has no locks to list: /users/me only.
+    const path = token.account === 'application' ? ENDPOINTS[0] : ENDPOINTS[this.endpoint % ENDPOINTS.length]!;
+    const p = predictApi(m, token, this.tampered);
+    await step(r, `GET ${path} with ${p.what} of ${who(token.cred)}'s ${token.account === 'user' ? 'user' : 'own account'}`, async () => {
+      const secret = r.secrets.get(token.id)!;
+      const presented = this.tampered ? tamperedSignature(secret) : secret;
+      if (this.tampered) r.port.secret(presented, 'access_token');
+      const res = await r.port.api(path, presented, r.port.credentials[token.cred]!.apiKey);
+      const o = observeApi(res);
+      const v = checked(p, o);
+      if (!v && o === 'accepted-rotated' && !this.tampered) {
+        token.used = true;
+        r.secrets.set(receiveRotated(m, token).id, res.headers['x-access-token']!);
+      }
+      return v;
+    });
+  }
+  toString(): string { return `ApiCall(token ${this.index}, ${ENDPOINTS[this.endpoint % 2]}${this.tampered ? ', altered' : ''})`; }
+}
+
+class Permission implements Cmd {
+  constructor(readonly cred: number, readonly enabled: boolean) {}
+  check(m: Readonly<ModelState>): boolean { return this.cred < m.credentials; }
+  async run(m: ModelState, r: Real): Promise<void> {
+    await step(r, `the operator ${this.enabled ? 'grants' : 'withdraws'} ${who(this.cred)}'s client_credentials permission (control)`, async () => {
+      await r.port.control!.permission!(r.port.credentials[this.cred]!.clientId, this.enabled);
+      setPermission(m, this.cred, this.enabled);
+      return null;
+    });
+  }
+  toString(): string { return `Permission(cred ${this.cred}, ${this.enabled ? 'grant' : 'withdraw'})`; }
+}
+
+class Revoke implements Cmd {
+  constructor(readonly index: number) {}
+  check(m: Readonly<ModelState>): boolean { return m.refresh.some((t) => t.status === 'issued'); }
+  async run(m: ModelState, r: Real): Promise<void> {
+    const token = pick(m.refresh.filter((t) => t.status === 'issued'), this.index)!;
+    await step(r, `the operator revokes a refresh token (link ${token.link} of its chain; control)`, async () => {
+      const status = await r.port.control!.revoke!(r.secrets.get(token.id)!);
+      // A token the target already dropped (expired) may be unknown to it: either way it is dead now.
+      if (status >= 200 && status < 300) revoke(m, token);
+      else token.status = 'expired';
+      return null;
+    });
+  }
+  toString(): string { return `Revoke(token ${this.index})`; }
+}
+
+/** Clock moves: minutes to beyond a year. */
+export const CLOCK_MOVES_MS = [5 * MINUTE, HOUR, 23 * HOUR, 2 * DAY, 30 * DAY, 121 * DAY, 200 * DAY, 367 * DAY] as const;
+
+function span(ms: number): string {
+  return ms >= DAY ? `${Math.round(ms / DAY)} day(s)` : ms >= HOUR ? `${Math.round(ms / HOUR)} h` : `${Math.round(ms / MINUTE)} min`;
+}
+
+class AdvanceClock implements Cmd {
+  constructor(readonly ms: number) {}
+  check(): boolean { return true; }
+  async run(m: ModelState, r: Real): Promise<void> {
+    await step(r, `the clock moves ${span(this.ms)} (control)`, async () => {
+      await r.port.control!.clock!.advance(this.ms);
+      advance(m, this.ms);
+      return null;
+    });
+  }
+  toString(): string { return `AdvanceClock(${span(this.ms)})`; }
+}
+
+class Reset implements Cmd {
+  check(): boolean { return true; }
+  async run(m: ModelState, r: Real): Promise<void> {
+    await step(r, 'the target is reset: every token and code dropped (control)', async () => {
+      await r.port.control!.reset();
+      reset(m);
+      r.secrets.clear();
+      return null;
+    });
+  }
+  toString(): string { return 'Reset'; }
+}
+
+/** The opening of every sequence: a user session of the profile's credential (when the target has consent), so tokens are held from the first command. */
+export function openingSteps(port: ExplorePort): Cmd[] {
+  if (!port.authorize) return [];
+  return port.credentials.flatMap((_, cred) => [new Authorize(cred, 0), new ExchangeCode(NEWEST, false)]);
+}
+
+/** The command arbitraries this port allows, and the operations left out with the reason. */
+export function commandArbitraries(port: ExplorePort): fc.Arbitrary<Cmd>[] {
+  const creds = port.credentials.length;
+  const cred = fc.nat({ max: creds - 1 });
+  // Half the picks are the newest token: long chains and newest-token calls are where sequence-only faults live.
+  const index = fc.oneof(fc.constant(NEWEST), fc.nat({ max: 15 }));
+  const other = creds > 1 ? fc.boolean() : fc.constant(false);
+  // Same-credential refreshes and calls are drawn more often: deep chains are where sequence-only faults live.
+  const own = fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: other });
+  const refreshIndex = fc.oneof({ weight: 3, arbitrary: fc.constant(NEWEST) }, { weight: 1, arbitrary: fc.constant(LAST_SPENT) }, { weight: 2, arbitrary: fc.nat({ max: 15 }) });
+  const refresh = fc.tuple(refreshIndex, own).map(([i, o]) => new Refresh(i, o));
+  const arbs: fc.Arbitrary<Cmd>[] = [
+    refresh, refresh, refresh, refresh,
+    fc.tuple(index, fc.nat({ max: 1 }), fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) })).map(([i, e, t]) => new ApiCall(i, e, t)),
+    fc.tuple(index, fc.nat({ max: 1 })).map(([i, e]) => new ApiCall(i, e, false)),
+    fc.constant(new RefreshUnknown()),
+  ];
+  if (port.authorize) {
+    arbs.push(fc.tuple(cred, fc.nat({ max: 1 })).map(([c, u]) => new Authorize(c, u)));
+    arbs.push(fc.tuple(index, other).map(([i, o]) => new ExchangeCode(i, o)));
+  }
+  const control = port.control;
+  if (control?.permission) {
+    arbs.push(fc.tuple(cred, fc.boolean()).map(([c, e]) => new Permission(c, e)));
+    arbs.push(fc.tuple(cred, fc.boolean()).map(([c, e]) => new Permission(c, e)));
+    arbs.push(cred.map((c) => new ClientCredentials(c)));
+    arbs.push(cred.map((c) => new ClientCredentials(c)));
+  }
+  if (control?.clock) arbs.push(fc.constantFrom(...CLOCK_MOVES_MS).map((ms) => new AdvanceClock(ms)), fc.constantFrom(...CLOCK_MOVES_MS).map((ms) => new AdvanceClock(ms)));
+  if (control?.revoke) arbs.push(index.map((i) => new Revoke(i)));
+  if (control) arbs.push(fc.constant(new Reset()));
+  return arbs;
+}

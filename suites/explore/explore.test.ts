@@ -1,0 +1,83 @@
+/**
+ * Exploration of the whole protocol (issue 33): random sequences of every operation a
+ * client can make and every control step, each answer judged by the executable model of
+ * the spec (harness/model). Within the default budget on every run (LOCKCONF_EXPLORE to
+ * go deeper); a failure is reported as the requirement the model's rule names, with the
+ * shrunk sequence as a numbered, redacted story; the run's --seed replays it, and
+ * LOCKCONF_EXPLORE_PATH (the path the failure reports) goes straight to it.
+ *
+ * One exploration per run, reported by one test per area of the rules it judges, so a
+ * run narrowed to an area (--only, the self-verification matrix) still explores and
+ * reports what it found in that area.
+ */
+import { describe } from 'vitest';
+import { conformance } from '../../harness/service/conformance.js';
+import { requirement } from '../../harness/catalog/index.js';
+import { RULES } from '../../harness/model/index.js';
+import type { SuiteContext } from '../support/context.js';
+import { runSeed } from '../support/property.js';
+import { explore, parseBudget, type Exploration } from './explorer.js';
+import { harnessPort } from './port.js';
+
+/** The exploration of this run (every area test reports from it; the first to run carries it out). */
+let shared: Promise<Exploration> | null = null;
+
+function exploration(t: SuiteContext): Promise<Exploration> {
+  shared ??= (async () => {
+    const f = t.target.fixtures;
+    const port = harnessPort({
+      profile: t.target.profile,
+      second: f?.clients?.[0] ?? null,
+      users: f?.users.length ?? 1,
+      http: t.http,
+      flows: t.flows,
+      control: t.control,
+      redactor: t.target.redactor,
+      has: (c) => t.target.has(c),
+    });
+    const budget = parseBudget(process.env.LOCKCONF_EXPLORE) ?? undefined;
+    const path = process.env.LOCKCONF_EXPLORE_PATH?.trim() || undefined;
+    return explore(port, { seed: runSeed(t), ...(budget ? { budget } : {}), ...(path ? { path } : {}) });
+  })();
+  return shared;
+}
+
+/** The model's requirements in the area of `anchor`, the anchor first. */
+function areaOf(anchor: string): string[] {
+  const area = requirement(anchor).area;
+  const ids = [...new Set(Object.values(RULES).map((r) => r.id).filter((id) => requirement(id).area === area))];
+  return [anchor, ...ids.filter((id) => id !== anchor)];
+}
+
+/** Reports the run's exploration for the model's requirements of one area. */
+async function reportArea(t: SuiteContext, ids: readonly string[]): Promise<void> {
+  if (!t.target.has('consent') && !t.target.has('control')) t.notTested('exploration needs a way to obtain tokens in every sequence: the consent hook or the control protocol');
+  const x = await exploration(t);
+  t.observe('exploration', {
+    seed: x.seed, replay: `--seed ${x.seed}`, budget: x.budget, sequences: x.sequences, commands: x.commands,
+    shrinks: x.shrinks, interrupted: x.interrupted,
+  });
+  if (x.leftOut.length > 0) t.observe('exploration: operations left out', x.leftOut);
+  if (x.error) throw new Error(`exploration could not run a sequence: ${x.error}`);
+  const f = x.finding;
+  if (!f || !ids.includes(f.requirement)) return;
+  t.observe('exploration: shrunk sequence', f.story);
+  const message = `${f.requirement} ("${f.sentence}"): ${f.message}. Shrunk sequence:\n${f.story.join('\n')}\n(fast-check seed ${x.seed}, path ${f.path ?? '?'}; replay with --seed ${x.seed} LOCKCONF_EXPLORE_PATH=${f.path ?? ''})`;
+  if (f.requirement === t.requirement.id) t.expect.unreachable(message);
+  else await t.check(f.requirement, () => t.expect.unreachable(message));
+}
+
+const OPTIONS = { needs: ['user-token'] as const, timeout: 180_000 };
+const oauth = areaOf('OAUTH-CODE-ON-APPROVAL');
+const token = areaOf('TOKEN-RESPONSE-SHAPE');
+const cc = areaOf('TOKEN-CC-DISABLED-BY-DEFAULT');
+const refresh = areaOf('REFRESH-SINGLE-USE');
+const headers = areaOf('HEADERS-PREVIOUS-TOKEN-VALID');
+
+describe('Exploration: random sequences judged by the model of the spec', () => {
+  conformance('OAUTH-CODE-ON-APPROVAL', 'exploration: random sequences of operations, judged by the model of the spec (OAuth authorization)', { ...OPTIONS, needs: [...OPTIONS.needs], also: oauth.slice(1) }, (t) => reportArea(t, oauth));
+  conformance('TOKEN-RESPONSE-SHAPE', 'exploration: random sequences of operations, judged by the model of the spec (Token endpoint)', { ...OPTIONS, needs: [...OPTIONS.needs], also: token.slice(1) }, (t) => reportArea(t, token));
+  conformance('TOKEN-CC-DISABLED-BY-DEFAULT', 'exploration: random sequences of operations, judged by the model of the spec (Client credentials)', { ...OPTIONS, needs: [...OPTIONS.needs], also: cc.slice(1) }, (t) => reportArea(t, cc));
+  conformance('REFRESH-SINGLE-USE', 'exploration: random sequences of operations, judged by the model of the spec (Refresh tokens)', { ...OPTIONS, needs: [...OPTIONS.needs], also: refresh.slice(1) }, (t) => reportArea(t, refresh));
+  conformance('HEADERS-PREVIOUS-TOKEN-VALID', 'exploration: random sequences of operations, judged by the model of the spec (API headers)', { ...OPTIONS, needs: [...OPTIONS.needs], also: headers.slice(1) }, (t) => reportArea(t, headers));
+});

@@ -1,0 +1,48 @@
+/**
+ * Exploration proven like everything else: each sequence-only fault of the mock
+ * (mock/faults.ts) is found by exploration as the requirement it breaks, from a fixed
+ * seed (so the test replays exactly), and the plain mock and its legal variants that
+ * reach the operations explored stay clean.
+ */
+import { describe, expect, test } from 'vitest';
+import { FAULTS, type FaultName } from '../../../mock/faults.js';
+import { VARIANTS } from '../../self-verification/matrix.js';
+import { explore } from '../../../suites/explore/explorer.js';
+import { withMockPort } from './mock-port.js';
+
+/** The self-verification matrix's default seed (test/self-verification/run-matrix.ts): the exploration each fault's matrix run makes. */
+const MATRIX_SEED = 20261122;
+/** Each fault with a seed whose exploration reaches it within the default budget. */
+const SEQUENCE_FAULTS: ReadonlyArray<[FaultName, number]> = [
+  ['refresh-forgotten-after-month', MATRIX_SEED],
+  ['refresh-stops-rotating', MATRIX_SEED],
+  ['refresh-second-client-access-dead', MATRIX_SEED],
+  ['cc-withdraw-ignored', MATRIX_SEED],
+];
+
+const LEGAL = ['conforming', 'two-day-access-tokens', 'extra-fields', 'jitter'];
+
+describe('Exploration finds the sequence-only faults by their requirement', () => {
+  for (const [fault, seed] of SEQUENCE_FAULTS) {
+    test(`${fault} → ${FAULTS[fault].requirement}`, async () => {
+      const x = await withMockPort({ faults: [fault] }, (port) => explore(port, { seed }));
+      expect(x.error).toBeNull();
+      expect(x.finding?.requirement).toBe(FAULTS[fault].requirement);
+      // The story is numbered, and no secret of the profile reaches it.
+      expect(x.finding!.story[0]).toMatch(/^1\. /);
+      expect(x.finding!.story.join('\n')).not.toMatch(/client_secret=(?!‹)/);
+    }, 120_000);
+  }
+});
+
+describe('Exploration stays clean on the plain mock and its legal variants', () => {
+  for (const name of LEGAL) {
+    test(name, async () => {
+      const options = name === 'conforming' ? {} : VARIANTS.find((v) => v.name === name)!.mockOptions;
+      const x = await withMockPort(options, (port) => explore(port, { seed: MATRIX_SEED }));
+      expect(x.error).toBeNull();
+      expect(x.finding).toBeNull();
+      expect(x.commands).toBeGreaterThan(100);
+    }, 120_000);
+  }
+});
