@@ -11,7 +11,8 @@ import { authenticateClient } from './client-auth.js';
 import { isMalformedForm } from './form-body.js';
 import type { AuthorizationCodes } from './codes.js';
 import type { Grants } from './grants.js';
-import { chainPosition, type RefreshTokens } from './refresh-tokens.js';
+import { chainLength, chainPosition, clientSlice, type RefreshTokens } from './refresh-tokens.js';
+import { actorOf } from './approver.js';
 import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
 import { documented } from '../docs/common-schemas.js';
 import { approverRole, partnerOf } from './approver.js';
@@ -170,7 +171,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
         }
         await spendAfterRaceWindow(redeemed);
         // Slice faults on one link of the chain, or on the application's own account.
-        const link = { position: chainPosition(redeemed.link), actor: redeemed.userId === null ? 'application' : 'user' };
+        const link = { position: chainPosition(redeemed.link), actor: actorOf(ctx.world, redeemed.userId), client: clientSlice(ctx, clientId), 'chain-length': chainLength(redeemed.link) };
         if (redeemed.userId === null && ctx.faults.breaks('TOKEN-CC-REFRESH-WORKS', link)) return refreshRefused(reply, 'refresh token refused');
         return tokenResponse(reply, {
           grantType,

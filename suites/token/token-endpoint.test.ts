@@ -7,7 +7,8 @@ import { describe } from 'vitest';
 import { conformance } from '../../harness/service/conformance.js';
 import { explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
-import { tokenResponseOf, withGrantRequest } from '../support/grants.js';
+import { tokenResponseOf, withGrantRequest, withGrantRequestAs } from '../support/grants.js';
+import { eachSlicePair } from '../support/slice-pairs.js';
 import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, rememberTokens, tokenIssued, tokenUrl } from '../support/tokens.js';
 
 /** A fresh code exchanged the ordinary way: the token response every shape check reads. */
@@ -135,12 +136,12 @@ describe('POST {auth_url}/access_token, on every grant', () => {
 
   conformance('TOKEN-BODY-SECRET-CHECKED', 'a wrong client_secret in the body is refused, on every grant', {}, async (t) => {
     // client_secret is required "always": each grant must check it. The status is not judged (RFC 6749 allows 400 or 401 invalid_client).
-    const wrong = `${t.target.profile.clientSecret}-wrong`;
-    await t.eachSlice('grant', async (grant) => {
-      const res = await grantRequest(t, grant, (b) => ({ ...b, client_secret: wrong }));
-      t.observe(`wrong secret answer (${grant})`, { status: res.status, error: res.json?.error ?? null });
-      t.expect(tokenIssued(res), `${grant} grant with a wrong client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
-    });
+    // Grant and credential drawn in pairs ("always", for every credential): the second credential's wrong secret on each grant too.
+    await eachSlicePair(t, ['grant', 'client'], ({ grant, client }) => withGrantRequestAs(t, grant!, client!, async (body) => {
+      const res = await postToken(t, { ...body, client_secret: `${body.client_secret}-wrong` });
+      t.observe(`wrong secret answer (${grant}, ${client} credential)`, { status: res.status, error: res.json?.error ?? null });
+      t.expect(tokenIssued(res), `${grant} grant of the ${client} credential with a wrong client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+    }));
   });
 
   conformance('TOKEN-BODY-URL-DECODED', 'a request of each grant with every value percent-encoded yields a token', {}, async (t) => {
