@@ -90,7 +90,7 @@ async function withActorToken<T>(t: SuiteContext, actor: string, fn: (token: str
 }
 
 describe('Request headers for API calls, on every endpoint', () => {
-  conformance('HEADERS-ROTATION-ON-SUCCESS', 'x-access-token on every endpoint, at every link of the rotation, for both accounts', { needs: ['user-token'] }, async (t) => {
+  conformance('HEADERS-ROTATION-ON-SUCCESS', 'x-access-token on every endpoint, at every link of the rotation, for every account (owner, guest, the application)', { needs: ['user-token'] }, async (t) => {
     const session = await t.flows.userSession();
     await eachEndpointSlice(t, await everyEndpoint(t), session.accessToken, async ({ call, res, rotated }) => {
       t.expect(ok(res), `${call.name} with a valid access token and a well-formed request: expected 2xx; got HTTP ${res.status}`).toBe(true);
@@ -101,7 +101,7 @@ describe('Request headers for API calls, on every endpoint', () => {
     await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withActorToken(t, actor!, async (token) => { await rotationAt(t, token, position!); }));
   });
 
-  conformance('HEADERS-ROTATED-TOKEN-WORKS', 'the token every endpoint returns works, at every link, for both accounts', { needs: ['user-token'] }, async (t) => {
+  conformance('HEADERS-ROTATED-TOKEN-WORKS', 'the token every endpoint returns works, at every link, for every account (owner, guest, the application)', { needs: ['user-token'] }, async (t) => {
     const works = async (token: string, what: string) => {
       const res = await me(t, token);
       t.expect(ok(res), `GET /users/me with the token ${what} returned: expected 2xx ("using the newest one keeps a valid token"); got HTTP ${res.status}`).toBe(true);

@@ -138,7 +138,7 @@ describe('Refresh token', () => {
     t.expect(tokenIssued(res), `a live refresh token of the profile's credential, redeemed with a second credential's client_id and client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   });
 
-  conformance('REFRESH-REVOKED', 'a revoked refresh token can no longer be redeemed, at every link of a chain and for both accounts', { needs: ['revoke'] }, async (t) => {
+  conformance('REFRESH-REVOKED', 'a revoked refresh token can no longer be redeemed, at every link of a chain and for every account (owner, guest, the application)', { needs: ['revoke'] }, async (t) => {
     const revokedIsRefused = async (link: ChainLink, what: string) => {
       const status = await control(t).revokeRefreshToken(link.refreshToken);
       t.expect(status >= 200 && status < 300, `control: revoking ${what} answered ${status}`).toBe(true);
@@ -166,7 +166,7 @@ describe('What the service does', () => {
 });
 
 describe('Refresh flow', () => {
-  conformance('REFRESH-NEW-ACCESS-TOKEN-WORKS', 'the access token from a refresh works on GET /users/me, at every link of a chain and for both accounts', {}, async (t) => {
+  conformance('REFRESH-NEW-ACCESS-TOKEN-WORKS', 'the access token from a refresh works on GET /users/me, at every link of a chain and for every account (owner, guest, the application)', {}, async (t) => {
     const works = async (link: ChainLink, what: string) => {
       const next = await nextLink(t, link.refreshToken, what, link.client);
       const me = await t.http.api('GET', '/users/me', { accessToken: next.accessToken });
@@ -178,7 +178,7 @@ describe('Refresh flow', () => {
 });
 
 describe('Refresh token, at every link of a chain', () => {
-  conformance('REFRESH-NEW-PAIR', 'every link of a chain, of either account, is replaced by a new refresh token', {}, async (t) => {
+  conformance('REFRESH-NEW-PAIR', 'every link of a chain (the 31st too), of every account and every credential, is replaced by a new refresh token', {}, async (t) => {
     const replaced = async (link: ChainLink, what: string) => {
       const next = await nextLink(t, link.refreshToken, what, link.client);
       t.expect(next.refreshToken === link.refreshToken, `${what}: the returned refresh_token must be new, not the one redeemed`).toBe(false);
@@ -190,7 +190,7 @@ describe('Refresh token, at every link of a chain', () => {
     await t.eachSlice('chain-length', (chainLength) => withChainLink(t, { position: 'later', chainLength }, (link) => replaced(link, 'refreshing the 31st link of a chain (30 refreshes a day apart)')));
   });
 
-  conformance('REFRESH-SINGLE-USE', 'every link of a chain is refused with 400 once used', {}, async (t) => {
+  conformance('REFRESH-SINGLE-USE', 'every link of a chain (the 31st too), of every credential, is refused with 400 once used', {}, async (t) => {
     const usedOnce = async (link: ChainLink, what: string) => {
       await nextLink(t, link.refreshToken, `first use of ${what}`, link.client);
       expectRefused400(t, await refreshAs(t, link.refreshToken, link.client), `second use of ${what}`);
@@ -228,7 +228,7 @@ describe('Refresh token, at every link of a chain', () => {
     }));
   });
 
-  conformance('REFRESH-EXPIRED-AFTER-YEAR', 'a refresh token is refused with 400 once a year has passed since its own issue, at every link of a chain', { needs: ['clock'] }, async (t) => {
+  conformance('REFRESH-EXPIRED-AFTER-YEAR', 'a refresh token is refused with 400 once a year has passed since its own issue (a minute past it, three years past it), at every link of a chain', { needs: ['clock'] }, async (t) => {
     await eachSlicePair(t, ['position', 'refresh-age'], ({ position, 'refresh-age': age }) => withChainLink(t, { position: position! }, async (link) => {
       // A year may have 366 days: just past the longer one is past a year whichever is meant.
       const days = REFRESH_AGE_DAYS[age!]!;
