@@ -36,9 +36,9 @@ export const SLICE_BREAKS = {
   'TOKEN-BODY-SECRET-CHECKED': { dims: ['grant', 'client'], description: 'On that grant, or for that credential (the profile\'s, the second of the fixtures), client_secret in the body is not checked.' },
   'TOKEN-CLIENT-ID-CHECKED': { dims: ['grant'], description: 'On that grant, any client_id is taken for the registered one when client_secret is right.' },
   'TOKEN-MALFORMED-302-ERROR': { dims: ['grant'], description: 'A malformed request of that grant (its body sent with a wrong method) gets a 400 JSON error instead of a 302 to /error.' },
-  'TOKEN-RESPONSE-SHAPE': { dims: ['grant', 'token-field'], description: 'In the token response of that grant (expires_in), or in every token response (that field), a field has the wrong type: expires_in a string of digits, access_token or refresh_token a number.' },
+  'TOKEN-RESPONSE-SHAPE': { dims: ['grant', 'token-field', 'client'], description: 'In the token response of that grant or of that credential (expires_in), or in every token response (that field), a field has the wrong type: expires_in a string of digits, access_token or refresh_token a number.' },
   'TOKEN-RESPONSE-JSON': { dims: ['grant'], description: 'The token response of that grant is form-encoded, not JSON.' },
-  'TOKEN-ACCESS-TOKEN-JWT': { dims: ['grant'], description: 'The access_token of that grant is an opaque random string (which the API accepts), not a JWT.' },
+  'TOKEN-ACCESS-TOKEN-JWT': { dims: ['grant', 'client'], description: 'The access_token of that grant, or issued to that credential, is an opaque random string (which the API accepts), not a JWT.' },
   'TOKEN-BODY-URL-DECODED': { dims: ['grant'], description: 'The values of a token request of that grant are read as sent, not percent-decoded.' },
   'TOKEN-NO-STORE': { dims: ['grant'], description: 'The token response of that grant carries neither Cache-Control: no-store nor Pragma: no-cache.' },
 

@@ -89,8 +89,8 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
 
   async function tokenResponse(reply: FastifyReply, grant: { grantType: string; userId: string | null; clientId: string; grantId?: string; withRefresh: boolean; refreshToken?: string; deadAccessToken?: boolean; accessToken?: string; chain?: { link: number; chainStartMs: number } }) {
     const claims = { userId: grant.userId, clientId: grant.clientId, ...(grant.grantId ? { grantId: grant.grantId } : {}) };
-    const at = { grant: grant.grantType };
-    // Slice faults (mock/slice-faults.ts): a short lifetime or an opaque token on this grant only.
+    const at = { grant: grant.grantType, client: clientSlice(ctx, grant.clientId) };
+    // Slice faults (mock/slice-faults.ts): a short lifetime or an opaque token on this grant (or this credential's responses) only.
     const short = ctx.faults.breaks('HEADERS-TOKEN-LIFETIME-24H', at);
     const issueClaims = { ...claims, ...(short ? { expiresAtMs: ctx.clock.now() + SHORT_GRANT_LIFETIME_SEC * 1000 } : {}), ...(ctx.faults.breaks('TOKEN-ACCESS-TOKEN-JWT', at) ? { opaque: true } : {}) };
     const access = grant.accessToken !== undefined

@@ -122,12 +122,12 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: dim('grant'),
   },
   'TOKEN-RESPONSE-SHAPE': {
-    credential: CLIENT_AUTH_NO_USER('Token response'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Token response'),
     actor: dim('grant'),
   },
   'TOKEN-ACCESS-TOKEN-JWT': {
-    credential: CLIENT_AUTH_NO_USER('Token response'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Token response'),
     actor: dim('grant'),
   },

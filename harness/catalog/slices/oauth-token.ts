@@ -76,9 +76,10 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'TOKEN-CLIENT-ID-CHECKED': EVERY_GRANT,
     'TOKEN-MALFORMED-302-ERROR': EVERY_GRANT,
     // "Token response (authorization_code, client_credentials and refresh_token grants)": each field, each grant.
-    'TOKEN-RESPONSE-SHAPE': { grant: 'all', 'token-field': 'all' },
+    'TOKEN-RESPONSE-SHAPE': { grant: 'all', 'token-field': 'all', client: 'all' },
     'TOKEN-RESPONSE-JSON': EVERY_GRANT,
-    'TOKEN-ACCESS-TOKEN-JWT': EVERY_GRANT,
+    // Every credential's responses too (the second of the fixtures), drawn in pairs with the grant.
+    'TOKEN-ACCESS-TOKEN-JWT': { grant: 'all', client: 'all' },
     // "URL-encoded body" (every grant's request), and RFC 6749 §5.1's no-store (every response with tokens).
     'TOKEN-BODY-URL-DECODED': EVERY_GRANT,
     'TOKEN-NO-STORE': EVERY_GRANT,
