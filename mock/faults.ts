@@ -22,6 +22,8 @@ export const FAULTS = {
   'state-truncated': { requirement: 'OAUTH-STATE-ECHO', description: 'The redirect carries only the first 64 characters of state.' },
   'denial-without-error': { requirement: 'OAUTH-DENIAL-ACCESS-DENIED', description: 'Cancellation redirects with error=server_error instead of error=access_denied.' },
   'denial-drops-state': { requirement: 'OAUTH-DENIAL-ACCESS-DENIED', description: 'Cancellation redirects with error=access_denied but without state.' },
+  'state-unsampled-chars-dropped': { requirement: 'OAUTH-STATE-ECHO', description: 'On approval, state loses the printable ASCII characters no sample of the chars dimension holds (^ | ` { } \\ " < >): caught only by the chars domain (harness/catalog/slices/domains.ts).' },
+  'denial-state-unsampled-chars-dropped': { requirement: 'OAUTH-DENIAL-ACCESS-DENIED', description: 'On cancellation, state loses the printable ASCII characters no sample of the chars dimension holds (^ | ` { } \\ " < >): caught only by the chars domain.' },
   'open-redirect': { requirement: 'OAUTH-REDIRECT-URI-REGISTERED', description: 'Any redirect_uri is accepted and redirected to, registered or not.' },
   'code-reusable': { requirement: 'OAUTH-CODE-SINGLE-USE', description: 'An authorization code can be exchanged any number of times.' },
   'authz-skips-sign-in': { requirement: 'OAUTH-SIGN-IN-STEP', description: 'GET /authorization redirects at once to redirect_uri with a code for the first user, with no sign-in.' },

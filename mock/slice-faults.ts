@@ -33,12 +33,12 @@ export const SLICE_BREAKS = {
   // Token endpoint
   'TOKEN-BASIC-IGNORED': { dims: ['grant', 'basic-content'], description: 'On that grant (or with that kind of Basic header), an Authorization: Basic header beside correct body credentials makes the request fail: a bogus one because it does not match, a real one as a second authentication method.' },
   'TOKEN-BASIC-REJECTED': { dims: ['grant'], description: 'On that grant, client credentials carried only in an Authorization: Basic header are accepted.' },
-  'TOKEN-BODY-SECRET-CHECKED': { dims: ['grant'], description: 'On that grant, client_secret in the body is not checked.' },
+  'TOKEN-BODY-SECRET-CHECKED': { dims: ['grant', 'client'], description: 'On that grant, or for that credential (the profile\'s, the second of the fixtures), client_secret in the body is not checked.' },
   'TOKEN-CLIENT-ID-CHECKED': { dims: ['grant'], description: 'On that grant, any client_id is taken for the registered one when client_secret is right.' },
   'TOKEN-MALFORMED-302-ERROR': { dims: ['grant'], description: 'A malformed request of that grant (its body sent with a wrong method) gets a 400 JSON error instead of a 302 to /error.' },
-  'TOKEN-RESPONSE-SHAPE': { dims: ['grant', 'token-field'], description: 'In the token response of that grant (expires_in), or in every token response (that field), a field has the wrong type: expires_in a string of digits, access_token or refresh_token a number.' },
+  'TOKEN-RESPONSE-SHAPE': { dims: ['grant', 'token-field', 'client'], description: 'In the token response of that grant or of that credential (expires_in), or in every token response (that field), a field has the wrong type: expires_in a string of digits, access_token or refresh_token a number.' },
   'TOKEN-RESPONSE-JSON': { dims: ['grant'], description: 'The token response of that grant is form-encoded, not JSON.' },
-  'TOKEN-ACCESS-TOKEN-JWT': { dims: ['grant'], description: 'The access_token of that grant is an opaque random string (which the API accepts), not a JWT.' },
+  'TOKEN-ACCESS-TOKEN-JWT': { dims: ['grant', 'client'], description: 'The access_token of that grant, or issued to that credential, is an opaque random string (which the API accepts), not a JWT.' },
   'TOKEN-BODY-URL-DECODED': { dims: ['grant'], description: 'The values of a token request of that grant are read as sent, not percent-decoded.' },
   'TOKEN-NO-STORE': { dims: ['grant'], description: 'The token response of that grant carries neither Cache-Control: no-store nor Pragma: no-cache.' },
 
@@ -47,11 +47,11 @@ export const SLICE_BREAKS = {
   'TOKEN-CC-REFRESH-WORKS': { dims: ['position'], description: 'The refresh grant refuses the application\'s own refresh token at that link of its chain.' },
 
   // Refresh tokens
-  'REFRESH-NEW-PAIR': { dims: ['position', 'actor'], description: 'Redeeming a refresh token at that link of its chain (or of that account) returns the same refresh token again.' },
-  'REFRESH-SINGLE-USE': { dims: ['position', 'presentation'], description: 'A refresh token at that link of its chain is not used up by its redemption; one-after-another: no token is; two-at-once: a token is used up only once its redemption has answered, so a second presentation made meanwhile is redeemed too.' },
+  'REFRESH-NEW-PAIR': { dims: ['position', 'actor', 'client', 'chain-length'], description: 'Redeeming a refresh token at that link of its chain (the 31st or later: chain-length=long), of that account (owner, guest, the application) or of that credential (the profile\'s, the second) returns the same refresh token again.' },
+  'REFRESH-SINGLE-USE': { dims: ['position', 'presentation', 'client', 'chain-length'], description: 'A refresh token at that link of its chain (the 31st or later: chain-length=long), or of that credential, is not used up by its redemption; one-after-another: no token is; two-at-once: a token is used up only once its redemption has answered, so a second presentation made meanwhile is redeemed too.' },
   'REFRESH-NEW-ACCESS-TOKEN-WORKS': { dims: ['position', 'actor'], description: 'The access token returned for a refresh token at that link of its chain (or of that account) is refused by the API.' },
-  'REFRESH-VALID-WITHIN-YEAR': { dims: ['position'], description: 'A refresh token at that link of its chain expires 30 days after the chain began, not a year after its own issue.' },
-  'REFRESH-EXPIRED-AFTER-YEAR': { dims: ['position'], description: 'A refresh token at that link of its chain never expires.' },
+  'REFRESH-VALID-WITHIN-YEAR': { dims: ['position', 'refresh-age'], description: 'A refresh token at that link of its chain expires 30 days after the chain began, not a year after its own issue; or one presented at that age (a window around 31, 334 or 364 days: oauth/refresh-tokens.ts refreshAge) is taken for expired.' },
+  'REFRESH-EXPIRED-AFTER-YEAR': { dims: ['position', 'refresh-age'], description: 'A refresh token at that link of its chain, or presented at that age past its year (366 days to 400, or later), never expires.' },
   'REFRESH-REVOKED': { dims: ['position', 'actor'], description: 'Revoking a refresh token at that link of its chain (or of that account) leaves it redeemable.' },
   'REFRESH-ERROR-RESPONSE': { dims: ['refusal-cause'], description: 'A refresh token refused for that cause (used, expired, revoked) gets HTTP 400 with a plain-text body, not an OAuth 2.0 error object.' },
   'REFRESH-ERROR-INVALID-GRANT': { dims: ['refusal-cause'], description: 'A refresh token refused for that cause gets error=invalid_request instead of invalid_grant.' },

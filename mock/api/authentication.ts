@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessTokenClaims, MockContext } from '../context.js';
 import { ApiError } from './errors.js';
 import { knownApiKey } from '../oauth/other-clients.js';
+import { actorOf } from '../oauth/approver.js';
 
 /** Who is calling: the verified claims of the presented token. */
 export interface ApiCaller {
@@ -168,7 +169,7 @@ async function rotate(ctx: MockContext, denylist: TokenDenylist, faulty: FaultSt
   // Slice faults (mock/slice-faults.ts): one endpoint, one link of the rotation chain, one account.
   const generation = ctx.faults.anySlice() ? (faulty.generations.get(digest(caller.token)) ?? 0) + 1 : 0;
   const at = generation > 0 ? { endpoint: specEndpoint(request), position: rotationPosition(generation) } : {};
-  const actor = caller.claims.userId === null ? 'application' : 'user';
+  const actor = generation > 0 ? actorOf(ctx.world, caller.claims.userId) : null;
   if (ctx.faults.breaks('HEADERS-ROTATION-ON-SUCCESS', { ...at, actor })) return;
 
   const presented = caller.claims.expiresAtMs;

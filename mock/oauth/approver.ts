@@ -11,6 +11,11 @@ export function approverRole(world: World, userId: string): 'owner' | 'guest' {
   return world.locks.some((l) => l.ownerUserId === userId) ? 'owner' : 'guest';
 }
 
+/** The slice dimension `actor` of a token: the application's own account (no user), or its user's role. */
+export function actorOf(world: World, userId: string | null): 'owner' | 'guest' | 'application' {
+  return userId === null ? 'application' : approverRole(world, userId);
+}
+
 /** Another member of a lock the user belongs to (their fixture set's partner); else the next user of the world. */
 export function partnerOf(world: World, userId: string): string {
   for (const lock of world.locks) {

@@ -87,10 +87,14 @@ export function denialRedirect(ctx: MockContext, request: AuthorizationRequest):
   return url.toString();
 }
 
+/** Printable ASCII characters that no sample of the chars dimension holds (the faults *-unsampled-chars-dropped). */
+const UNSAMPLED_CHARS = /[\^|`{}\\"<>]/g;
+
 /** state comes back unchanged, whatever it holds. */
 function echoedState(ctx: MockContext, state: string, rule: 'OAUTH-STATE-ECHO' | 'OAUTH-DENIAL-ACCESS-DENIED'): string {
   // Slice faults: the characters of one class altered (slice-values.ts).
   if (ctx.faults.anySlice()) state = alterByCharClass(state, (chars) => ctx.faults.breaks(rule, { chars }));
+  if (ctx.faults.has(rule === 'OAUTH-STATE-ECHO' ? 'state-unsampled-chars-dropped' : 'denial-state-unsampled-chars-dropped')) state = state.replace(UNSAMPLED_CHARS, '');
   if (!ctx.faults.has('state-truncated')) return state;
   return Array.from(state).slice(0, TRUNCATED_STATE_LENGTH).join('');
 }

@@ -27,7 +27,7 @@ export function authenticateClient(ctx: MockContext, form: Map<string, string>, 
   // The profile's credential or a further one (other-clients.ts): each secret belongs to its own client_id.
   const client = clientId === undefined ? null : registeredClient(ctx, clientId);
   if (clientId === undefined || client === null) return { ok: false };
-  if (ctx.faults.has('wrong-secret-accepted') || ctx.faults.breaks('TOKEN-BODY-SECRET-CHECKED', { grant })) return { ok: true, clientId: client.clientId };
+  if (ctx.faults.has('wrong-secret-accepted') || ctx.faults.breaks('TOKEN-BODY-SECRET-CHECKED', { grant, client: client.primary ? 'profile' : 'second' })) return { ok: true, clientId: client.clientId };
   if (clientSecret === undefined || !safeEqual(clientSecret, client.clientSecret)) return { ok: false };
   return { ok: true, clientId: client.clientId };
 }

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import type { MockContext } from '../context.js';
 import type { Grants } from './grants.js';
 import { randomBase64url } from './random-tokens.js';
+import { actorOf } from './approver.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const REFRESH_LIFETIME_MS = 365 * DAY_MS;
@@ -58,6 +59,34 @@ export type RefreshRedemption =
     }
   | { ok: false; reason: string; replayedGrant?: string };
 
+/** The link from which on a token is far down its chain (the slice dimension `chain-length`): after 30 redemptions. */
+export const LONG_CHAIN_LINK = 31;
+
+/** The slice dimension `chain-length` of a chain link: long from the 31st on. */
+export function chainLength(link: number): 'long' | null {
+  return link >= LONG_CHAIN_LINK ? 'long' : null;
+}
+
+/** The slice dimension `client`: the profile's own credential, or a further one of the fixtures. */
+export function clientSlice(ctx: MockContext, clientId: string): 'profile' | 'second' {
+  return clientId === ctx.credentials.clientId ? 'profile' : 'second';
+}
+
+/**
+ * The slice dimension `refresh-age` of a presentation, by the token's age: a window around each
+ * age the tests present a token at (31, 334 and 364 days; 366 days and a minute; three years),
+ * so a slice fault breaks that age and no step of building a chain (links 200 days apart).
+ */
+export function refreshAge(ageMs: number): string | null {
+  const days = ageMs / DAY_MS;
+  if (days >= 28 && days < 35) return 'one-month';
+  if (days >= 330 && days < 340) return 'eleven-months';
+  if (days >= 360 && days < 365) return 'just-under-year';
+  if (days >= 365 && days < 400) return 'just-past-year';
+  if (days >= 400) return 'years-past';
+  return null;
+}
+
 /** The slice dimension `position` of a chain link: the first, a later one (the third or after), or neither (the second). */
 export function chainPosition(link: number): 'first' | 'later' | null {
   return link === 1 ? 'first' : link >= 3 ? 'later' : null;
@@ -100,7 +129,9 @@ export class RefreshTokens {
       if (live.clientId !== clientId && !this.ctx.faults.has('refresh-redeemable-by-other-client')) return { ok: false, reason: 'refresh token was issued to another client' };
       if (this.grants?.isRevoked(live.grantId)) return { ok: false, reason: 'refresh token revoked' };
       if (this.#expired(live.issuedAtMs, live)) return { ok: false, reason: 'refresh token expired' };
-      const reusable = this.ctx.faults.has('refresh-reusable') || this.ctx.faults.breaks('REFRESH-SINGLE-USE', { position: chainPosition(live.link), presentation: 'one-after-another' });
+      const reusable = this.ctx.faults.has('refresh-reusable') || this.ctx.faults.breaks('REFRESH-SINGLE-USE', {
+        position: chainPosition(live.link), presentation: 'one-after-another', client: clientSlice(this.ctx, live.clientId), 'chain-length': chainLength(live.link),
+      });
       const redeemed = { ok: true as const, userId: live.userId, ...(live.grantId ? { grantId: live.grantId } : {}), link: live.link, chainStartMs: live.chainStartMs };
       // Slice fault: a check-then-spend race; the token stays redeemable until this redemption answers.
       if (!reusable && this.ctx.faults.breaks('REFRESH-SINGLE-USE', { presentation: 'two-at-once' })) return { ...redeemed, spendLater: () => this.#spend(hash, live, 'used') };
@@ -132,7 +163,7 @@ export class RefreshTokens {
     const spent = this.#spent.get(hash);
     if (!live && !spent) return false;
     if (this.ctx.faults.has('refresh-revocation-ignored')) return true;
-    if (live && this.ctx.faults.breaks('REFRESH-REVOKED', { position: chainPosition(live.link), actor: live.userId === null ? 'application' : 'user' })) return true;
+    if (live && this.ctx.faults.breaks('REFRESH-REVOKED', { position: chainPosition(live.link), actor: actorOf(this.ctx.world, live.userId) })) return true;
     if (live) this.#spend(hash, live, 'revoked');
     else spent!.state = 'revoked';
     const grantId = live?.grantId ?? spent?.grantId;
@@ -169,9 +200,12 @@ export class RefreshTokens {
   #expired(issuedAtMs: number, live?: LiveRecord): boolean {
     if (this.ctx.faults.has('refresh-never-expires')) return false;
     const position = live ? chainPosition(live.link) : null;
-    if (this.ctx.faults.breaks('REFRESH-EXPIRED-AFTER-YEAR', { position })) return false;
+    const age = refreshAge(this.ctx.clock.now() - issuedAtMs);
+    if (this.ctx.faults.breaks('REFRESH-EXPIRED-AFTER-YEAR', { position, 'refresh-age': age })) return false;
     // Broken on one link: that link's lifetime is short and counted from the chain's start, not its own issue.
     if (live && this.ctx.faults.breaks('REFRESH-VALID-WITHIN-YEAR', { position })) return this.ctx.clock.now() >= live.chainStartMs + EARLY_LIFETIME_MS;
+    // Broken at one age: a token presented that long after its issue is taken for expired.
+    if (this.ctx.faults.breaks('REFRESH-VALID-WITHIN-YEAR', { 'refresh-age': age })) return true;
     const lifetime = this.ctx.faults.has('refresh-expires-early') ? EARLY_LIFETIME_MS : REFRESH_LIFETIME_MS;
     return this.ctx.clock.now() >= issuedAtMs + lifetime;
   }

@@ -11,7 +11,8 @@ import { authenticateClient } from './client-auth.js';
 import { isMalformedForm } from './form-body.js';
 import type { AuthorizationCodes } from './codes.js';
 import type { Grants } from './grants.js';
-import { chainPosition, type RefreshTokens } from './refresh-tokens.js';
+import { chainLength, chainPosition, clientSlice, type RefreshTokens } from './refresh-tokens.js';
+import { actorOf } from './approver.js';
 import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
 import { documented } from '../docs/common-schemas.js';
 import { approverRole, partnerOf } from './approver.js';
@@ -90,8 +91,8 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
 
   async function tokenResponse(reply: FastifyReply, grant: { grantType: string; userId: string | null; clientId: string; grantId?: string; withRefresh: boolean; refreshToken?: string; deadAccessToken?: boolean; accessToken?: string; chain?: { link: number; chainStartMs: number } }) {
     const claims = { userId: grant.userId, clientId: grant.clientId, ...(grant.grantId ? { grantId: grant.grantId } : {}) };
-    const at = { grant: grant.grantType };
-    // Slice faults (mock/slice-faults.ts): a short lifetime or an opaque token on this grant only.
+    const at = { grant: grant.grantType, client: clientSlice(ctx, grant.clientId) };
+    // Slice faults (mock/slice-faults.ts): a short lifetime or an opaque token on this grant (or this credential's responses) only.
     const short = ctx.faults.breaks('HEADERS-TOKEN-LIFETIME-24H', at);
     const issueClaims = { ...claims, ...(short ? { expiresAtMs: ctx.clock.now() + SHORT_GRANT_LIFETIME_SEC * 1000 } : {}), ...(ctx.faults.breaks('TOKEN-ACCESS-TOKEN-JWT', at) ? { opaque: true } : {}) };
     const access = grant.accessToken !== undefined
@@ -173,7 +174,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
         }
         await spendAfterRaceWindow(redeemed);
         // Slice faults on one link of the chain, or on the application's own account.
-        const link = { position: chainPosition(redeemed.link), actor: redeemed.userId === null ? 'application' : 'user' };
+        const link = { position: chainPosition(redeemed.link), actor: actorOf(ctx.world, redeemed.userId), client: clientSlice(ctx, clientId), 'chain-length': chainLength(redeemed.link) };
         if (redeemed.userId === null && ctx.faults.breaks('TOKEN-CC-REFRESH-WORKS', link)) return refreshRefused(reply, 'refresh token refused');
         return tokenResponse(reply, {
           grantType,

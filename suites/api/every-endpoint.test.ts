@@ -6,6 +6,7 @@
  * own (client_credentials), every grant's token, every way a token is invalid.
  */
 import { describe } from 'vitest';
+import { eachSlicePair } from '../support/slice-pairs.js';
 import { conformance } from '../../harness/service/conformance.js';
 import type { HttpResponse } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
@@ -74,7 +75,7 @@ async function rotationAt(t: SuiteContext, start: string, position: string, step
   return { presented, rotated: await rotateOnce(t, presented, `the ${position} rotation`) };
 }
 
-/** A fresh access token of `actor` ('user', or the application's own from client_credentials) for fn. */
+/** A fresh access token of `actor` (a lock's 'owner', a 'guest' on it: the fixtures' first and second users; or the 'application''s own from client_credentials) for fn. */
 async function withActorToken<T>(t: SuiteContext, actor: string, fn: (token: string) => Promise<T>): Promise<T> {
   if (actor === 'application') {
     return withGrantRequest(t, 'client_credentials', async (body) => {
@@ -84,22 +85,23 @@ async function withActorToken<T>(t: SuiteContext, actor: string, fn: (token: str
     });
   }
   if (!t.target.has('user-token')) t.notTested(`needs user-token: ${t.target.whyMissing('user-token') ?? 'not offered'}`);
-  return fn((await t.flows.userSession()).accessToken);
+  if (actor === 'guest' && !t.target.has('second-user')) t.notTested('the fixtures name no guest (second user)');
+  return fn((await t.flows.userSession(actor === 'guest' ? 1 : 0)).accessToken);
 }
 
 describe('Request headers for API calls, on every endpoint', () => {
-  conformance('HEADERS-ROTATION-ON-SUCCESS', 'x-access-token on every endpoint, at every link of the rotation, for both accounts', { needs: ['user-token'] }, async (t) => {
+  conformance('HEADERS-ROTATION-ON-SUCCESS', 'x-access-token on every endpoint, at every link of the rotation, for every account (owner, guest, the application)', { needs: ['user-token'] }, async (t) => {
     const session = await t.flows.userSession();
     await eachEndpointSlice(t, await everyEndpoint(t), session.accessToken, async ({ call, res, rotated }) => {
       t.expect(ok(res), `${call.name} with a valid access token and a well-formed request: expected 2xx; got HTTP ${res.status}`).toBe(true);
       t.expect(rotated, `${call.name} answered ${res.status}: every successful API response must carry an updated x-access-token header; it had none`).toBeTruthy();
     });
     await untestedWebhookSlices(t);
-    await t.eachSlice('position', async (position) => { await rotationAt(t, (await t.flows.userSession()).accessToken, position); });
-    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token) => { await rotateOnce(t, token, `the ${actor}'s token`); }));
+    // Link and account drawn in pairs: the guest's later links too.
+    await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withActorToken(t, actor!, async (token) => { await rotationAt(t, token, position!); }));
   });
 
-  conformance('HEADERS-ROTATED-TOKEN-WORKS', 'the token every endpoint returns works, at every link, for both accounts', { needs: ['user-token'] }, async (t) => {
+  conformance('HEADERS-ROTATED-TOKEN-WORKS', 'the token every endpoint returns works, at every link, for every account (owner, guest, the application)', { needs: ['user-token'] }, async (t) => {
     const works = async (token: string, what: string) => {
       const res = await me(t, token);
       t.expect(ok(res), `GET /users/me with the token ${what} returned: expected 2xx ("using the newest one keeps a valid token"); got HTTP ${res.status}`).toBe(true);
@@ -111,8 +113,7 @@ describe('Request headers for API calls, on every endpoint', () => {
       await works(rotated!, call.name);
     });
     await untestedWebhookSlices(t);
-    await t.eachSlice('position', async (position) => works((await rotationAt(t, (await t.flows.userSession()).accessToken, position)).rotated, `the ${position} rotation`));
-    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token) => works(await rotateOnce(t, token, `the ${actor}'s token`), `a rotation of the ${actor}'s token`)));
+    await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withActorToken(t, actor!, async (token) => works((await rotationAt(t, token, position!)).rotated, `the ${position} rotation of the ${actor}'s token`)));
   });
 
   conformance('HEADERS-ROTATED-TOKEN-JWT', 'the x-access-token of every endpoint is a JWT', { needs: ['user-token'] }, async (t) => {

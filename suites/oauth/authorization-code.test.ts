@@ -15,6 +15,7 @@ import { ARRIVAL_TIMEOUT_MS, LOOPING_TEST_TIMEOUT_MS, arrives, isEvent } from '.
 import { expectAccepted, registerUser } from '../support/webhooks.js';
 import { checkProperty } from '../support/property.js';
 import { charClassExample } from '../support/char-classes.js';
+import { CHARS_DOMAIN } from '../../harness/catalog/slices/domains.js';
 import { codeGrant, freshCode, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
 import { tokenResponseOf } from '../support/grants.js';
@@ -102,8 +103,9 @@ describe('GET {auth_url}/authorization', () => {
 
   conformance('OAUTH-STATE-ECHO', 'state comes back unchanged, whatever its characters and length', { needs: ['consent'], timeout: 120_000 }, async (t) => {
     const reserved = fc.constantFrom(...'&=?#+%/ ;:@!$\'()*,[]'.split(''), '%20', '%2B', '+', '\u00e9', '\u{1F512}');
+    // The chars domain (harness/catalog/slices/domains.ts): printable ASCII and beyond, drawn with the run's seed.
     const state = fc.oneof(
-      { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 120 }) },
+      { weight: 3, arbitrary: CHARS_DOMAIN.arbitrary() },
       { weight: 2, arbitrary: fc.string({ unit: reserved, minLength: 1, maxLength: 200 }) },
       { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...'abcXYZ019-._~&=?#+%/'.split('')), minLength: 65, maxLength: 1500 }) },
     );
@@ -119,7 +121,8 @@ describe('GET {auth_url}/authorization', () => {
       rule: 'state must be returned unchanged',
       arbitrary: state,
       numRuns: 12,
-      examples: [long, 'a+b c%20d&e=f'],
+      // The domain's edges first (every printable ASCII character in one state; the characters beyond ASCII), never left to chance.
+      examples: [...Object.values(CHARS_DOMAIN.edges), long, 'a+b c%20d&e=f'],
       show: (s) => ({ length: s.length, state: s.length > 200 ? `${s.slice(0, 200)}…` : s }),
     }, async (sent) => {
       const result = await t.flows.authorize({ decision: 'approve', state: sent });
@@ -215,6 +218,19 @@ describe('Authorization code flow', () => {
       const denied = await t.flows.authorize({ decision: 'deny', state: sent });
       t.expect(denied.params.get('error'), `cancellation with a state of ${cls} characters: error=access_denied expected`).toBe('access_denied');
       t.expect(denied.params.get('state'), `cancellation: a state with ${cls} characters must come back as the original state`).toBe(sent);
+    });
+    // And the chars domain: its edges (every printable ASCII character, the characters beyond ASCII), then states drawn with the run's seed.
+    await checkProperty(t, {
+      rule: 'on cancellation the original state comes back',
+      arbitrary: CHARS_DOMAIN.arbitrary(),
+      numRuns: 4,
+      examples: Object.values(CHARS_DOMAIN.edges),
+      show: (s) => ({ length: s.length, state: s }),
+    }, async (sent) => {
+      const denied = await t.flows.authorize({ decision: 'deny', state: sent });
+      if (denied.location === null) return `no redirect for a state of length ${sent.length} (${denied.error ?? `status ${denied.status}`})`;
+      const got = denied.params.get('state');
+      return got === sent ? null : `sent a state of ${sent.length} characters, got back ${got === null ? 'none' : `${JSON.stringify(got.slice(0, 80))} instead of ${JSON.stringify(sent.slice(0, 80))}`}`;
     });
     expectRedirect302(t, result.redirectStatus, 'cancellation');
   });

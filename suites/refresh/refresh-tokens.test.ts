@@ -12,9 +12,15 @@ import { control } from '../support/context.js';
 import { codeGrant, freshCode, isJwt, postToken, refreshGrant, rememberTokens, sameShapeToken, tokenIssued } from '../support/tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
 import { PrerequisiteFailed, prerequisite } from '../support/prerequisite.js';
-import { nextLink, withChainLink, type ChainLink } from '../support/refresh-chain.js';
+import { nextLink, refreshAs, withChainLink, type ChainLink } from '../support/refresh-chain.js';
+import { eachSlicePair } from '../support/slice-pairs.js';
 
 const DAY = 86_400_000;
+
+/** The slice dimension `refresh-age`: how many days after its issue a token is presented (a minute more past the year). */
+const REFRESH_AGE_DAYS: Readonly<Record<string, number>> = {
+  'one-month': 31, 'eleven-months': 334, 'just-under-year': 364, 'just-past-year': 366, 'years-past': 3 * 365,
+};
 
 function refresh(t: SuiteContext, refreshToken: string): Promise<HttpResponse> {
   return postToken(t, refreshGrant(t, refreshToken));
@@ -132,16 +138,16 @@ describe('Refresh token', () => {
     t.expect(tokenIssued(res), `a live refresh token of the profile's credential, redeemed with a second credential's client_id and client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   });
 
-  conformance('REFRESH-REVOKED', 'a revoked refresh token can no longer be redeemed, at every link of a chain and for both accounts', { needs: ['revoke'] }, async (t) => {
+  conformance('REFRESH-REVOKED', 'a revoked refresh token can no longer be redeemed, at every link of a chain and for every account (owner, guest, the application)', { needs: ['revoke'] }, async (t) => {
     const revokedIsRefused = async (link: ChainLink, what: string) => {
       const status = await control(t).revokeRefreshToken(link.refreshToken);
       t.expect(status >= 200 && status < 300, `control: revoking ${what} answered ${status}`).toBe(true);
-      const res = await refresh(t, link.refreshToken);
+      const res = await refreshAs(t, link.refreshToken, link.client);
       expectRefused400(t, res, `${what}, revoked`);
       await expectOAuthErrorBody(t, res, `${what}, revoked`);
     };
-    await t.eachSlice('position', (position) => withChainLink(t, { position }, (link) => revokedIsRefused(link, `the ${position} link of a chain`)));
-    await t.eachSlice('actor', (actor) => withChainLink(t, { position: 'first', actor }, (link) => revokedIsRefused(link, `the ${actor}'s refresh token`)));
+    // Link and account drawn in pairs: a revocation that fails only on a guest's later link is caught too.
+    await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withChainLink(t, { position: position!, actor: actor! }, (link) => revokedIsRefused(link, `the ${position} link of the ${actor}'s chain`)));
   });
 });
 
@@ -160,34 +166,38 @@ describe('What the service does', () => {
 });
 
 describe('Refresh flow', () => {
-  conformance('REFRESH-NEW-ACCESS-TOKEN-WORKS', 'the access token from a refresh works on GET /users/me, at every link of a chain and for both accounts', {}, async (t) => {
+  conformance('REFRESH-NEW-ACCESS-TOKEN-WORKS', 'the access token from a refresh works on GET /users/me, at every link of a chain and for every account (owner, guest, the application)', {}, async (t) => {
     const works = async (link: ChainLink, what: string) => {
-      const next = await nextLink(t, link.refreshToken, what);
+      const next = await nextLink(t, link.refreshToken, what, link.client);
       const me = await t.http.api('GET', '/users/me', { accessToken: next.accessToken });
       rememberTokens(t, me);
       t.expect(me.status >= 200 && me.status < 300, `${what}: GET /users/me with the refreshed access token: expected 2xx; got HTTP ${me.status}`).toBe(true);
     };
-    await t.eachSlice('position', (position) => withChainLink(t, { position }, (link) => works(link, `refreshing the ${position} link of a chain`)));
-    await t.eachSlice('actor', (actor) => withChainLink(t, { position: 'first', actor }, (link) => works(link, `refreshing the ${actor}'s refresh token`)));
+    await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withChainLink(t, { position: position!, actor: actor! }, (link) => works(link, `refreshing the ${position} link of the ${actor}'s chain`)));
   });
 });
 
 describe('Refresh token, at every link of a chain', () => {
-  conformance('REFRESH-NEW-PAIR', 'every link of a chain, of either account, is replaced by a new refresh token', {}, async (t) => {
+  conformance('REFRESH-NEW-PAIR', 'every link of a chain (the 31st too), of every account and every credential, is replaced by a new refresh token', {}, async (t) => {
     const replaced = async (link: ChainLink, what: string) => {
-      const next = await nextLink(t, link.refreshToken, what);
+      const next = await nextLink(t, link.refreshToken, what, link.client);
       t.expect(next.refreshToken === link.refreshToken, `${what}: the returned refresh_token must be new, not the one redeemed`).toBe(false);
     };
-    await t.eachSlice('position', (position) => withChainLink(t, { position }, (link) => replaced(link, `refreshing the ${position} link of a chain`)));
-    await t.eachSlice('actor', (actor) => withChainLink(t, { position: 'first', actor }, (link) => replaced(link, `refreshing the ${actor}'s refresh token`)));
+    await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withChainLink(t, { position: position!, actor: actor! }, (link) => replaced(link, `refreshing the ${position} link of the ${actor}'s chain`)));
+    // Every credential's chains: the second credential of the fixtures, its own code exchanged.
+    await t.eachSlice('client', (client) => withChainLink(t, { position: 'first', client }, (link) => replaced(link, `refreshing a refresh token of the ${client} credential`)));
+    // Far down a chain: the 31st link, after 30 refreshes a day apart.
+    await t.eachSlice('chain-length', (chainLength) => withChainLink(t, { position: 'later', chainLength }, (link) => replaced(link, 'refreshing the 31st link of a chain (30 refreshes a day apart)')));
   });
 
-  conformance('REFRESH-SINGLE-USE', 'every link of a chain is refused with 400 once used', {}, async (t) => {
-    await t.eachSlice('position', (position) => withChainLink(t, { position }, async (link) => {
-      await nextLink(t, link.refreshToken, `first use of the ${position} link`);
-      const again = await refresh(t, link.refreshToken);
-      expectRefused400(t, again, `second use of the ${position} link of a chain`);
-    }));
+  conformance('REFRESH-SINGLE-USE', 'every link of a chain (the 31st too), of every credential, is refused with 400 once used', {}, async (t) => {
+    const usedOnce = async (link: ChainLink, what: string) => {
+      await nextLink(t, link.refreshToken, `first use of ${what}`, link.client);
+      expectRefused400(t, await refreshAs(t, link.refreshToken, link.client), `second use of ${what}`);
+    };
+    // Link and credential drawn in pairs: the second credential's later links too.
+    await eachSlicePair(t, ['position', 'client'], ({ position, client }) => withChainLink(t, { position: position!, client: client! }, (link) => usedOnce(link, `the ${position} link of a chain of the ${client} credential`)));
+    await t.eachSlice('chain-length', (chainLength) => withChainLink(t, { position: 'later', chainLength }, (link) => usedOnce(link, 'the 31st link of a chain (30 refreshes a day apart)')));
   });
 
   conformance('REFRESH-SINGLE-USE', 'two presentations of one refresh token, one after the other\'s answer or both at once: at most one is redeemed', {}, async (t) => {
@@ -206,22 +216,25 @@ describe('Refresh token, at every link of a chain', () => {
     }));
   });
 
-  conformance('REFRESH-VALID-WITHIN-YEAR', 'a refresh token is still redeemed 364 days after its own issue, at every link of a chain', { needs: ['clock'] }, async (t) => {
+  conformance('REFRESH-VALID-WITHIN-YEAR', 'a refresh token is still redeemed a month, eleven months and 364 days after its own issue, at every link of a chain', { needs: ['clock'] }, async (t) => {
     // A later link is issued 200 days after the one before it: its year counts from its own issue, not the chain's start.
-    await t.eachSlice('position', (position) => withChainLink(t, { position, gapMs: 200 * DAY }, async (link) => {
-      await control(t).advanceClock(364 * DAY);
+    // Link and age drawn in pairs: every moment of the year on every link.
+    await eachSlicePair(t, ['position', 'refresh-age'], ({ position, 'refresh-age': age }) => withChainLink(t, { position: position!, gapMs: 200 * DAY }, async (link) => {
+      const days = REFRESH_AGE_DAYS[age!]!;
+      await control(t).advanceClock(days * DAY);
       const res = await refresh(t, link.refreshToken);
-      t.expect(res.status, `the ${position} link of a chain, 364 days after its own issue (within one year): expected HTTP 200; got HTTP ${res.status}`).toBe(200);
-      t.expect(tokenIssued(res), `the ${position} link, 364 days old: a new token pair must be issued`).toBe(true);
+      t.expect(res.status, `the ${position} link of a chain, ${days} days after its own issue (within one year): expected HTTP 200; got HTTP ${res.status}`).toBe(200);
+      t.expect(tokenIssued(res), `the ${position} link, ${days} days old: a new token pair must be issued`).toBe(true);
     }));
   });
 
-  conformance('REFRESH-EXPIRED-AFTER-YEAR', 'a refresh token is refused with 400 once a year has passed since its own issue, at every link of a chain', { needs: ['clock'] }, async (t) => {
-    await t.eachSlice('position', (position) => withChainLink(t, { position }, async (link) => {
+  conformance('REFRESH-EXPIRED-AFTER-YEAR', 'a refresh token is refused with 400 once a year has passed since its own issue (a minute past it, three years past it), at every link of a chain', { needs: ['clock'] }, async (t) => {
+    await eachSlicePair(t, ['position', 'refresh-age'], ({ position, 'refresh-age': age }) => withChainLink(t, { position: position! }, async (link) => {
       // A year may have 366 days: just past the longer one is past a year whichever is meant.
-      await control(t).advanceClock(366 * DAY + 60_000);
+      const days = REFRESH_AGE_DAYS[age!]!;
+      await control(t).advanceClock(days * DAY + 60_000);
       const res = await refresh(t, link.refreshToken);
-      expectRefused400(t, res, `the ${position} link of a chain, 366 days and 1 minute after its issue`);
+      expectRefused400(t, res, `the ${position} link of a chain, ${days} days and 1 minute after its issue`);
       await expectOAuthErrorBody(t, res, 'an expired refresh token');
     }));
   });

@@ -5,7 +5,8 @@
  * rule of the endpoint is checked on every grant, not on the code grant alone.
  */
 import { z } from 'zod';
-import type { HttpResponse } from '../../harness/contracts.js';
+import type { FixtureClient, HttpResponse } from '../../harness/contracts.js';
+import { ownCodeExchange, secondClient } from './second-client.js';
 import { explain, tokenResponseSchema, type TokenResponse } from '../schemas/token.js';
 import type { SuiteContext } from './context.js';
 import { prerequisite } from './prerequisite.js';
@@ -48,6 +49,44 @@ export async function withGrantRequest<T>(t: SuiteContext, grant: string, fn: (b
         return await fn(ccGrant(t));
       } finally {
         await control(t).setClientCredentials(false);
+      }
+    }
+  }
+}
+
+/**
+ * withGrantRequest as the credential the slice dimension `client` names: 'profile' (the
+ * profile's own, as withGrantRequest) or 'second' (GET /fixtures `clients`): its own code
+ * (the owner approves it), a refresh token of its own code exchange, or client_credentials
+ * with the permission granted to it (and withdrawn afterwards). A second credential that
+ * cannot be shown to work leaves the slice not tested (second-client.ts).
+ */
+export async function withGrantRequestAs<T>(t: SuiteContext, grant: string, client: string, fn: (body: Record<string, string>) => Promise<T>): Promise<T> {
+  if (client === 'profile') return withGrantRequest(t, grant, fn);
+  const second: FixtureClient = secondClient(t);
+  const own = { client_id: second.clientId, client_secret: second.clientSecret };
+  const need = NEEDS[grant as Grant];
+  if (!need) throw new Error(`unknown grant: ${grant}`);
+  if (!t.target.has(need)) t.notTested(`the ${grant} grant needs ${need}: ${t.target.whyMissing(need) ?? 'not offered by the target'}`);
+  switch (grant as Grant) {
+    case 'authorization_code': {
+      const result = await t.flows.authorize({ user: 0, decision: 'approve', clientId: second.clientId, redirectUri: second.redirectUri });
+      const code = result.params.get('code');
+      if (!code) return t.notTested(`the second credential got no code of its own (status ${result.status})`);
+      t.target.redactor.add(code, 'code');
+      return fn({ grant_type: 'authorization_code', ...own, code });
+    }
+    case 'refresh_token': {
+      const res = await ownCodeExchange(t, second);
+      if (typeof res.json?.refresh_token !== 'string') return t.notTested('the second credential\'s own code exchange gave no refresh_token');
+      return fn({ grant_type: 'refresh_token', ...own, refresh_token: res.json.refresh_token });
+    }
+    case 'client_credentials': {
+      await control(t).setClientCredentials(true, second.clientId);
+      try {
+        return await fn({ grant_type: 'client_credentials', ...own });
+      } finally {
+        await control(t).setClientCredentials(false, second.clientId);
       }
     }
   }

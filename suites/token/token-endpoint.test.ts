@@ -7,7 +7,8 @@ import { describe } from 'vitest';
 import { conformance } from '../../harness/service/conformance.js';
 import { explain, tokenResponseSchema } from '../schemas/token.js';
 import type { SuiteContext } from '../support/context.js';
-import { tokenResponseOf, withGrantRequest } from '../support/grants.js';
+import { tokenResponseOf, withGrantRequest, withGrantRequestAs } from '../support/grants.js';
+import { eachSlicePair } from '../support/slice-pairs.js';
 import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, rememberTokens, tokenIssued, tokenUrl } from '../support/tokens.js';
 
 /** A fresh code exchanged the ordinary way: the token response every shape check reads. */
@@ -145,14 +146,14 @@ describe('POST {auth_url}/access_token, on every grant', () => {
     });
   });
 
-  conformance('TOKEN-BODY-SECRET-CHECKED', 'a wrong client_secret in the body is refused, on every grant', {}, async (t) => {
+  conformance('TOKEN-BODY-SECRET-CHECKED', 'a wrong client_secret in the body is refused, on every grant, for every credential', {}, async (t) => {
     // client_secret is required "always": each grant must check it. The status is not judged (RFC 6749 allows 400 or 401 invalid_client).
-    const wrong = `${t.target.profile.clientSecret}-wrong`;
-    await t.eachSlice('grant', async (grant) => {
-      const res = await grantRequest(t, grant, (b) => ({ ...b, client_secret: wrong }));
-      t.observe(`wrong secret answer (${grant})`, { status: res.status, error: res.json?.error ?? null });
-      t.expect(tokenIssued(res), `${grant} grant with a wrong client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
-    });
+    // Grant and credential drawn in pairs ("always", for every credential): the second credential's wrong secret on each grant too.
+    await eachSlicePair(t, ['grant', 'client'], ({ grant, client }) => withGrantRequestAs(t, grant!, client!, async (body) => {
+      const res = await postToken(t, { ...body, client_secret: `${body.client_secret}-wrong` });
+      t.observe(`wrong secret answer (${grant}, ${client} credential)`, { status: res.status, error: res.json?.error ?? null });
+      t.expect(tokenIssued(res), `${grant} grant of the ${client} credential with a wrong client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+    }));
   });
 
   conformance('TOKEN-BODY-URL-DECODED', 'a request of each grant with every value percent-encoded yields a token', {}, async (t) => {
@@ -187,12 +188,13 @@ describe('POST {auth_url}/access_token, on every grant', () => {
 
 describe('Token response', () => {
   conformance('TOKEN-RESPONSE-SHAPE', 'access_token string, expires_in integer, refresh_token string, on every grant', {}, async (t) => {
-    await t.eachSlice('grant', async (grant) => {
-      const res = await grantRequest(t, grant);
-      t.expect(res.status, `${grant} grant: expected HTTP 200; got HTTP ${res.status}`).toBe(200);
+    // Grant and credential drawn in pairs: the second credential's responses of each grant too.
+    await eachSlicePair(t, ['grant', 'client'], ({ grant, client }) => withGrantRequestAs(t, grant!, client!, async (body) => {
+      const res = await postToken(t, body);
+      t.expect(res.status, `${grant} grant of the ${client} credential: expected HTTP 200; got HTTP ${res.status}`).toBe(200);
       const parsed = tokenResponseSchema.safeParse(res.json);
-      t.expect(parsed.success, `${grant} grant token response fields: ${explain(parsed)}`).toBe(true);
-    });
+      t.expect(parsed.success, `${grant} grant token response fields (${client} credential): ${explain(parsed)}`).toBe(true);
+    }));
     // Each field on its own: present, of its type (expires_in an integer number of seconds).
     const res = await grantRequest(t, t.target.has('consent') ? 'authorization_code' : 'refresh_token');
     const fields = tokenResponseSchema.shape;
@@ -203,13 +205,13 @@ describe('Token response', () => {
   });
 
   conformance('TOKEN-ACCESS-TOKEN-JWT', 'access_token is a JWT, on every grant', {}, async (t) => {
-    await t.eachSlice('grant', async (grant) => {
-      const res = await grantRequest(t, grant);
-      t.expect(tokenIssued(res), `${grant} grant: the token response must carry access_token`).toBe(true);
+    await eachSlicePair(t, ['grant', 'client'], ({ grant, client }) => withGrantRequestAs(t, grant!, client!, async (body) => {
+      const res = await postToken(t, body);
+      t.expect(tokenIssued(res), `${grant} grant of the ${client} credential: the token response must carry access_token`).toBe(true);
       // A JWT is a string: an access_token of another type is the token response's fault (TOKEN-RESPONSE-SHAPE), which blocks this check.
       const tokens = await tokenResponseOf(t, res, `${grant} grant`, ['access_token']);
-      t.expect(isJwt(tokens.access_token), `${grant} grant: access_token must be a JWT (a JWS header.payload.signature of base64url JSON, or a compact JWE); jose could not decode it as either`).toBe(true);
-    });
+      t.expect(isJwt(tokens.access_token), `${grant} grant of the ${client} credential: access_token must be a JWT (a JWS header.payload.signature of base64url JSON, or a compact JWE); jose could not decode it as either`).toBe(true);
+    }));
   });
 
 

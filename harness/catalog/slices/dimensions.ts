@@ -49,9 +49,9 @@ export const REDIRECT_URI_PART: Dimension = {
 
 export const ACTOR: Dimension = {
   id: 'actor',
-  title: 'Whose token it is',
-  source: 'What the service does: "authorization_code (token for one of the application\'s users) and client_credentials (token for an account owned by the application …)"',
-  values: ['user', 'application'],
+  title: 'Whose token it is: a lock\'s owner, a guest on it (the fixtures\' users), or the application\'s own account',
+  source: 'What the service does: "authorization_code (token for one of the application\'s users) and client_credentials (token for an account owned by the application …)"; Values reported in events: "User access level | user (guest), superuser (owner)": any of the application\'s users, the owner and the guest alike',
+  values: ['owner', 'guest', 'application'],
 };
 
 export const INVALID_TOKEN: Dimension = {
@@ -61,5 +61,12 @@ export const INVALID_TOKEN: Dimension = {
   values: ['garbage', 'unsigned-jwt', 'tampered-signature'],
 };
 
+export const CLIENT: Dimension = {
+  id: 'client',
+  title: 'Which client credential makes the request: the profile\'s own, or the second one of the fixtures (GET /fixtures `clients`)',
+  source: 'What the service does: "The application (a confidential client) holds a client_id, client_secret and API key, obtained by registering API credentials."; "enabled per credential": every registered credential, not only the first',
+  values: ['profile', 'second'],
+};
+
 /** The dimensions every declarations file may use. */
-export const COMMON_DIMENSIONS: readonly Dimension[] = [GRANT, ENDPOINT, POSITION, CHARS, REDIRECT_URI_PART, ACTOR, INVALID_TOKEN];
+export const COMMON_DIMENSIONS: readonly Dimension[] = [GRANT, ENDPOINT, POSITION, CHARS, REDIRECT_URI_PART, ACTOR, INVALID_TOKEN, CLIENT];

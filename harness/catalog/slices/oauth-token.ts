@@ -40,6 +40,18 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
       source: 'What the service does: "The service lets an application act on behalf of existing users"; "authorization_code (token for one of the application\'s users)"; Authorization code flow: "The user signs in … and approves or cancels"; Values reported in events: "User access level | user (guest), superuser (owner)"',
       values: ['owner', 'guest'],
     },
+    {
+      id: 'refresh-age',
+      title: 'How long after its own issue a refresh token is presented (the target\'s clock moved): a month, eleven months, a day short of a year; a minute past the longest year, three years',
+      source: 'Limits: "Refresh token lifetime | 1 year from issue"; Refresh token: "used within one year of issue" / "a year passes | none | expired": every moment of the year, not only its last day, and every moment after it',
+      values: ['one-month', 'eleven-months', 'just-under-year', 'just-past-year', 'years-past'],
+    },
+    {
+      id: 'chain-length',
+      title: 'A link far down a refresh chain: the 31st, after 30 redemptions a day apart (bounded)',
+      source: 'Refresh token: "the new refresh token replaces it"; Limits: "1 year from issue; valid for exactly one use": a token\'s rules do not wear out with the length of its chain',
+      values: ['long'],
+    },
   ],
   slices: {
     // GET {auth_url}/authorization: "state … returned unchanged at the end"; "All values must be URL-encoded."
@@ -59,13 +71,15 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // every rule of the endpoint holds on each grant.
     'TOKEN-BASIC-IGNORED': { grant: 'all', 'basic-content': 'all' },
     'TOKEN-BASIC-REJECTED': EVERY_GRANT,
-    'TOKEN-BODY-SECRET-CHECKED': EVERY_GRANT,
+    // "client_secret | always": every request of every credential (the second one of the fixtures too), drawn in pairs with the grant.
+    'TOKEN-BODY-SECRET-CHECKED': { grant: 'all', client: 'all' },
     'TOKEN-CLIENT-ID-CHECKED': EVERY_GRANT,
     'TOKEN-MALFORMED-302-ERROR': EVERY_GRANT,
     // "Token response (authorization_code, client_credentials and refresh_token grants)": each field, each grant.
-    'TOKEN-RESPONSE-SHAPE': { grant: 'all', 'token-field': 'all' },
+    'TOKEN-RESPONSE-SHAPE': { grant: 'all', 'token-field': 'all', client: 'all' },
     'TOKEN-RESPONSE-JSON': EVERY_GRANT,
-    'TOKEN-ACCESS-TOKEN-JWT': EVERY_GRANT,
+    // Every credential's responses too (the second of the fixtures), drawn in pairs with the grant.
+    'TOKEN-ACCESS-TOKEN-JWT': { grant: 'all', client: 'all' },
     // "URL-encoded body" (every grant's request), and RFC 6749 §5.1's no-store (every response with tokens).
     'TOKEN-BODY-URL-DECODED': EVERY_GRANT,
     'TOKEN-NO-STORE': EVERY_GRANT,
@@ -76,13 +90,13 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'TOKEN-CC-REFRESH-WORKS': { position: 'all' },
 
     // Refresh token: "the new refresh token replaces it": every link of a chain, and the application's own account.
-    'REFRESH-NEW-PAIR': { position: 'all', actor: 'all' },
-    // "valid for exactly one use": every link, and two presentations at once (at most one of them is redeemed).
-    'REFRESH-SINGLE-USE': { position: 'all', presentation: 'all' },
+    'REFRESH-NEW-PAIR': { position: 'all', actor: 'all', client: 'all', 'chain-length': 'all' },
+    // "valid for exactly one use": every link (a long chain too), every credential's tokens, and two presentations at once (at most one of them is redeemed).
+    'REFRESH-SINGLE-USE': { position: 'all', presentation: 'all', client: 'all', 'chain-length': 'all' },
     'REFRESH-NEW-ACCESS-TOKEN-WORKS': { position: 'all', actor: 'all' },
-    // "1 year from issue": each token's own issue, whatever link it is.
-    'REFRESH-VALID-WITHIN-YEAR': { position: 'all' },
-    'REFRESH-EXPIRED-AFTER-YEAR': { position: 'all' },
+    // "1 year from issue": each token's own issue, whatever link it is, at every moment within the year (and after it), drawn in pairs with the link.
+    'REFRESH-VALID-WITHIN-YEAR': { position: 'all', 'refresh-age': ['one-month', 'eleven-months', 'just-under-year'] },
+    'REFRESH-EXPIRED-AFTER-YEAR': { position: 'all', 'refresh-age': ['just-past-year', 'years-past'] },
     // "issued | revocation | token revoked | revoked": any issued token, whatever link of its chain, the application's own too.
     'REFRESH-REVOKED': { position: 'all', actor: 'all' },
     // Errors: "refresh_token expired, already used, or revoked | HTTP 400 with an error message in the body following OAuth 2.0": each cause.

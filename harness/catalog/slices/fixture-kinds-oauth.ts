@@ -1,0 +1,301 @@
+/**
+ * Fixture kinds (credential, lock, actor) of the OAuth authorization, Token endpoint,
+ * Client credentials, Refresh tokens and API headers requirements (fixture-kind-types.ts):
+ * the dimension that covers each, or the words of the sentence that restrict it.
+ */
+import type { Area } from '../requirement.js';
+import { byDimension as dim, restrictedBy as by, type FixtureKindDeclarations, type KindCoverage } from './fixture-kind-types.js';
+
+export const OAUTH_AREAS: readonly Area[] = ['OAuth authorization', 'Token endpoint', 'Client credentials', 'Refresh tokens', 'API headers'];
+
+// ── Reasons shared by many entries ──────────────────────────────────────────
+const NO_LOCK_AUTHZ = (words: string): KindCoverage => by(words, 'the authorization request carries client_id, redirect_uri and state, never a lock: no lock takes part');
+const NO_LOCK_TOKEN = (words: string): KindCoverage => by(words, 'a token request carries the grant\'s parameters and the client\'s, never a lock: no lock takes part');
+const NO_LOCK_TOKEN_VALUE = (words: string): KindCoverage => by(words, 'the rule is about a token (its form, its life, its refusal), which is issued for an account, not for a lock');
+const ONE_CREDENTIAL_AUTHZ = (words: string): KindCoverage => by(words, 'the request names one credential (its client_id) and the rule is about that request\'s own answer; a second credential\'s authorization is exercised by its own code exchange (OAUTH-CODE-OTHER-CLIENT, REFRESH-OTHER-CLIENT, TOKEN-CC-PER-CREDENTIAL)');
+const CLIENT_AUTH_NO_USER = (words: string): KindCoverage => by(words, 'client authentication at the token endpoint: the request names a client and a grant, no user; whose token it is follows from the grant (the grant dimension: the code and refresh grants a user\'s, client_credentials the application\'s)');
+const SECOND_CREDENTIAL_IS_THE_RULE = (words: string): KindCoverage => by(words, 'the rule is itself about a second credential: the profile\'s issues, the second of the fixtures (GET /fixtures `clients`) presents');
+const APPROVER_IS_USER = (words: string): KindCoverage => by(words, 'the sentence names the user who signs in and approves; the approver dimension where the rule\'s outcome depends on who approves');
+
+export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
+  // ── OAuth authorization ───────────────────────────────────────────────────
+  'OAUTH-AUTHZ-REDIRECT': {
+    credential: ONE_CREDENTIAL_AUTHZ('redirect to redirect_uri'),
+    lock: NO_LOCK_AUTHZ('GET {auth_url}/authorization'),
+    actor: by('The response', 'the status of the redirect that ends the step, one response per request; who approved is OAUTH-CODE-ON-APPROVAL\'s approver dimension'),
+  },
+  'OAUTH-SIGN-IN-STEP': {
+    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    lock: NO_LOCK_AUTHZ('Authorization code flow'),
+    actor: by('The user signs in', 'the first answer comes before anyone has signed in: no actor exists yet'),
+  },
+  'OAUTH-SIGN-IN-SCREENS': {
+    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    lock: NO_LOCK_AUTHZ('Authorization code flow'),
+    actor: by('with a previously verified e-mail address and password', 'the test account the login section or GET /sign-in/account names (one account with a phone for SMS); the decision and sign-ins dimensions vary what that user does'),
+  },
+  'OAUTH-SIGN-IN-WRONG-PASSWORD': {
+    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    lock: NO_LOCK_AUTHZ('Authorization code flow'),
+    actor: by('with a previously verified e-mail address and password', 'the wrong credentials of the test account (the credential dimension of sign-in.ts: a wrong password, an e-mail of no account)'),
+  },
+  'OAUTH-SIGN-IN-WRONG-SMS': {
+    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    lock: NO_LOCK_AUTHZ('Authorization code flow'),
+    actor: by('verifies by an SMS text message to a previously verified mobile phone', 'the test account with a verified phone (one account)'),
+  },
+  'OAUTH-SIGN-IN-SMS-NOT-SKIPPED': {
+    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    lock: NO_LOCK_AUTHZ('Authorization code flow'),
+    actor: by('verifies by an SMS text message to a previously verified mobile phone', 'the test account with a verified phone (one account)'),
+  },
+  'OAUTH-CONSENT-SHOWS-REQUEST': {
+    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    lock: NO_LOCK_AUTHZ('Authorization code flow'),
+    actor: by('sees who is requesting access and what is authorized', 'what the consent step shows is the requesting application\'s (the shown dimension), the same whoever signed in'),
+  },
+  'OAUTH-CODE-ON-APPROVAL': {
+    credential: ONE_CREDENTIAL_AUTHZ('HTTP 302 to redirect_uri'),
+    lock: NO_LOCK_AUTHZ('Authorization code flow'),
+    actor: dim('approver'),
+  },
+  'OAUTH-STATE-ECHO': {
+    credential: by('Value chosen by the application', 'the state is the requesting application\'s value; the chars dimension and a drawn domain of states vary it'),
+    lock: NO_LOCK_AUTHZ('GET {auth_url}/authorization'),
+    actor: by('returned unchanged at the end', 'the state comes back to the application whoever approves; the approver dimension of OAUTH-CODE-ON-APPROVAL judges the state each approver\'s redirect carries'),
+  },
+  'OAUTH-DENIAL-ACCESS-DENIED': {
+    credential: ONE_CREDENTIAL_AUTHZ('HTTP 302 to redirect_uri'),
+    lock: NO_LOCK_AUTHZ('Authorization code flow'),
+    actor: APPROVER_IS_USER('User declines at the authorization step'),
+  },
+  'OAUTH-REDIRECT-URI-REGISTERED': {
+    credential: by('mismatching redirection URI', 'a URI that is not the requesting credential\'s registered one (the redirect-uri-part dimension); another credential\'s URI is one such'),
+    lock: NO_LOCK_AUTHZ('If the request fails due to a missing, invalid, or mismatching redirection URI'),
+    actor: by('MUST NOT automatically redirect the user-agent', 'the refusal comes before or at consent, whoever the user agent\'s user is'),
+  },
+  'OAUTH-UNKNOWN-CLIENT-NO-REDIRECT': {
+    credential: by('the client identifier is missing or invalid', 'the rule is about a client_id of no credential'),
+    lock: NO_LOCK_AUTHZ('If the request fails due to a missing, invalid, or mismatching redirection URI'),
+    actor: by('MUST NOT automatically redirect the user-agent', 'the refusal comes before or at consent, whoever the user agent\'s user is'),
+  },
+  'OAUTH-CODE-EXCHANGE': {
+    credential: by('The application\'s server (holding client_secret)', 'the exchange by the credential the code was issued to; a second credential\'s own exchange is shown by OAUTH-CODE-OTHER-CLIENT and REFRESH-OTHER-CLIENT before they judge'),
+    lock: NO_LOCK_TOKEN('POSTs to {auth_url}/access_token'),
+    actor: dim('approver'),
+  },
+  'OAUTH-CODE-SINGLE-USE': {
+    credential: by('The client MUST NOT use the authorization code more than once', 'one code, one client: the code\'s own'),
+    lock: NO_LOCK_TOKEN('authorization code'),
+    actor: by('the authorization code', 'a code of one approval; the presentation dimension varies how the two uses meet'),
+  },
+  'OAUTH-CODE-REPLAY-REVOKES': {
+    credential: by('all tokens previously issued based on that authorization code', 'the tokens of that one code, issued to its one client'),
+    lock: NO_LOCK_TOKEN('authorization code'),
+    actor: by('based on that authorization code', 'the tokens of that one code\'s approver'),
+  },
+  'OAUTH-CODE-INVALID-REFUSED': {
+    credential: by('The provided authorization grant', 'a code no credential was issued: the credential presenting it takes no part'),
+    lock: NO_LOCK_TOKEN('authorization code'),
+    actor: by('is invalid', 'a code never issued belongs to no user'),
+  },
+  'OAUTH-CODE-OTHER-CLIENT': {
+    credential: SECOND_CREDENTIAL_IS_THE_RULE('the authenticated confidential client'),
+    lock: NO_LOCK_TOKEN('authorization code'),
+    actor: by('ensure that the authorization code was issued to the authenticated confidential client', 'the check is between client and code; the user who approved takes no part'),
+  },
+  'OAUTH-CODE-EXPIRES': {
+    credential: by('The authorization code', 'one code\'s lifetime, the same rule whichever client holds it'),
+    lock: NO_LOCK_TOKEN('authorization code'),
+    actor: by('after it is issued', 'a code\'s age; the user who approved takes no part'),
+  },
+  'OAUTH-CODE-LIFETIME': {
+    credential: by('The authorization code', 'one code\'s lifetime, the same rule whichever client holds it'),
+    lock: NO_LOCK_TOKEN('authorization code'),
+    actor: by('after it is issued', 'a code\'s age; the user who approved takes no part'),
+  },
+
+  // ── Token endpoint ──────────────────────────────────────────────────────────
+  'TOKEN-RESPONSE-JSON': {
+    credential: CLIENT_AUTH_NO_USER('JSON token response'),
+    lock: NO_LOCK_TOKEN('POST {auth_url}/access_token'),
+    actor: dim('grant'),
+  },
+  'TOKEN-RESPONSE-SHAPE': {
+    credential: dim('client'),
+    lock: NO_LOCK_TOKEN('Token response'),
+    actor: dim('grant'),
+  },
+  'TOKEN-ACCESS-TOKEN-JWT': {
+    credential: dim('client'),
+    lock: NO_LOCK_TOKEN('Token response'),
+    actor: dim('grant'),
+  },
+  'TOKEN-BASIC-REJECTED': {
+    credential: by('client credentials in an Authorization: Basic header', 'the profile\'s credential sent the wrong way; the rule is about where a credential travels, not which one'),
+    lock: NO_LOCK_TOKEN('Token request'),
+    actor: dim('grant'),
+  },
+  'TOKEN-BASIC-IGNORED': {
+    credential: dim('basic-content'),
+    lock: NO_LOCK_TOKEN('POST {auth_url}/access_token'),
+    actor: dim('grant'),
+  },
+  'TOKEN-CLIENT-ID-CHECKED': {
+    credential: by('client_id | always | Client ID.', 'the rule is about a client_id of no credential'),
+    lock: NO_LOCK_TOKEN('POST {auth_url}/access_token'),
+    actor: dim('grant'),
+  },
+  'TOKEN-BODY-SECRET-CHECKED': {
+    credential: dim('client'),
+    lock: NO_LOCK_TOKEN('POST {auth_url}/access_token'),
+    actor: dim('grant'),
+  },
+  'TOKEN-BODY-URL-DECODED': {
+    credential: CLIENT_AUTH_NO_USER('URL-encoded body'),
+    lock: NO_LOCK_TOKEN('POST {auth_url}/access_token'),
+    actor: dim('grant'),
+  },
+  'TOKEN-NO-STORE': {
+    credential: CLIENT_AUTH_NO_USER('in any response containing tokens'),
+    lock: NO_LOCK_TOKEN('in any response containing tokens'),
+    actor: dim('grant'),
+  },
+  'TOKEN-MALFORMED-302-ERROR': {
+    credential: CLIENT_AUTH_NO_USER('Token request where parameters are malformed'),
+    lock: NO_LOCK_TOKEN('Token request'),
+    actor: dim('grant'),
+  },
+
+  // ── Client credentials ──────────────────────────────────────────────────────
+  'TOKEN-CC-DISABLED-BY-DEFAULT': {
+    credential: by('disabled by default', 'the default state of the credential the run holds; another credential\'s state is TOKEN-CC-PER-CREDENTIAL\'s'),
+    lock: NO_LOCK_TOKEN('client_credentials grant without permission'),
+    actor: by('token for an account owned by the application', 'the application\'s own account: one actor'),
+  },
+  'TOKEN-CC-ENABLED-WORKS': {
+    credential: by('with client_id, client_secret and grant_type=client_credentials', 'the request of the one credential granted the permission; the second credential granted its own is TOKEN-CC-PER-CREDENTIAL\'s last step'),
+    lock: NO_LOCK_TOKEN('POST {auth_url}/access_token with client_id, client_secret and grant_type=client_credentials'),
+    actor: by('grant_type=client_credentials', 'the application\'s own account: one actor'),
+  },
+  'TOKEN-CC-TOKEN-WORKS': {
+    credential: by('token for an account owned by the application', 'the account of the credential granted the permission'),
+    lock: by('Token used in the x-access-token header', 'judged on the endpoints that name no lock (GET /users/me, GET /users/locks/mine: the endpoint dimension); the application\'s account need not be a member of any fixture lock'),
+    actor: by('token for an account owned by the application', 'the application\'s own account: one actor'),
+  },
+  'TOKEN-CC-REFRESH-WORKS': {
+    credential: by('token for the refresh grant', 'the refresh token of the credential granted the permission'),
+    lock: NO_LOCK_TOKEN('refresh_token | string | Single-use token for the refresh grant.'),
+    actor: by('Client credentials flow', 'the application\'s own account: one actor'),
+  },
+  'TOKEN-CC-PER-CREDENTIAL': {
+    credential: SECOND_CREDENTIAL_IS_THE_RULE('enabled per credential'),
+    lock: NO_LOCK_TOKEN('client_credentials'),
+    actor: by('token for an account owned by the application', 'the application\'s own account: one actor'),
+  },
+
+  // ── Refresh tokens ──────────────────────────────────────────────────────────
+  'REFRESH-NEW-PAIR': { credential: dim('client'), lock: NO_LOCK_TOKEN('refresh_token grant using it'), actor: dim('actor') },
+  'REFRESH-NEW-ACCESS-TOKEN': {
+    credential: by('A refresh_token grant exchanges a single-use refresh token', 'one redemption compared with the token held before it; every credential\'s and account\'s redemption is REFRESH-NEW-PAIR\'s'),
+    lock: NO_LOCK_TOKEN('A refresh_token grant'),
+    actor: by('A refresh_token grant exchanges a single-use refresh token', 'one redemption compared with the token held before it; every credential\'s and account\'s redemption is REFRESH-NEW-PAIR\'s'),
+  },
+  'REFRESH-SINGLE-USE': {
+    credential: dim('client'),
+    lock: NO_LOCK_TOKEN('valid for exactly one use'),
+    actor: by('valid for exactly one use', 'a refresh token\'s own state (used): the position, chain-length, client and presentation dimensions vary the token; the account it serves is REFRESH-NEW-PAIR\'s actor dimension'),
+  },
+  'REFRESH-ERROR-RESPONSE': {
+    credential: by('refresh_token expired, already used, or revoked', 'the refusal\'s body, by cause (the refusal-cause dimension)'),
+    lock: NO_LOCK_TOKEN('refresh_token expired, already used, or revoked'),
+    actor: by('refresh_token expired, already used, or revoked', 'the refusal\'s body, by cause (the refusal-cause dimension)'),
+  },
+  'REFRESH-ERROR-INVALID-GRANT': {
+    credential: by('or refresh token is invalid, expired, revoked', 'the refusal\'s error code, by cause (the refusal-cause dimension)'),
+    lock: NO_LOCK_TOKEN('or refresh token is invalid, expired, revoked'),
+    actor: by('or refresh token is invalid, expired, revoked', 'the refusal\'s error code, by cause (the refusal-cause dimension)'),
+  },
+  'REFRESH-UNKNOWN-REFUSED': {
+    credential: by('or refresh token is invalid', 'a token never issued belongs to no credential'),
+    lock: NO_LOCK_TOKEN('or refresh token is invalid'),
+    actor: by('or refresh token is invalid', 'a token never issued belongs to no account'),
+  },
+  'REFRESH-OTHER-CLIENT': {
+    credential: SECOND_CREDENTIAL_IS_THE_RULE('ensure that the refresh token was issued to the authenticated client'),
+    lock: NO_LOCK_TOKEN('refresh token'),
+    actor: by('ensure that the refresh token was issued to the authenticated client', 'the check is between client and token; the account takes no part'),
+  },
+  'REFRESH-VALID-WITHIN-YEAR': {
+    credential: by('used within one year of issue', 'a token\'s age (the refresh-age and position dimensions, in pairs)'),
+    lock: NO_LOCK_TOKEN('refresh_token grant using it'),
+    actor: by('used within one year of issue', 'a token\'s age (the refresh-age and position dimensions, in pairs)'),
+  },
+  'REFRESH-EXPIRED-AFTER-YEAR': {
+    credential: by('1 year from issue', 'a token\'s age (the refresh-age and position dimensions, in pairs)'),
+    lock: NO_LOCK_TOKEN('a year passes'),
+    actor: by('1 year from issue', 'a token\'s age (the refresh-age and position dimensions, in pairs)'),
+  },
+  'REFRESH-REVOKED': {
+    credential: by('token revoked', 'the control protocol\'s revocation names the token, not the credential'),
+    lock: NO_LOCK_TOKEN('Token can no longer be redeemed'),
+    actor: dim('actor'),
+  },
+  'REFRESH-NEW-ACCESS-TOKEN-WORKS': {
+    credential: by('make a call such as GET /users/me with it', 'the access token is used on the API with the profile\'s API key; a token of the second credential on the API would need its API key, which is another rule (HEADERS-API-KEY, INFO)'),
+    lock: by('GET /users/me', 'judged on GET /users/me, which names no lock'),
+    actor: dim('actor'),
+  },
+
+  // ── API headers ─────────────────────────────────────────────────────────────
+  'HEADERS-ROTATION-ON-SUCCESS': {
+    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential; a second credential\'s API calls need its own API key (HEADERS-API-KEY, INFO)'),
+    lock: dim('endpoint'),
+    actor: dim('actor'),
+  },
+  'HEADERS-ROTATED-TOKEN-WORKS': {
+    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential'),
+    lock: by('Using the newest one keeps a valid token', 'the rotated token is judged on GET /users/me, which names no lock; the lock endpoints it came from are the endpoint dimension'),
+    actor: dim('actor'),
+  },
+  'HEADERS-ROTATED-TOKEN-JWT': {
+    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential'),
+    lock: NO_LOCK_TOKEN_VALUE('access_token | string (a JWT)'),
+    actor: by('access_token | string (a JWT)', 'the form of every access token, the same whoever holds it (the grant dimension of TOKEN-ACCESS-TOKEN-JWT for each account)'),
+  },
+  'HEADERS-NEWEST-KEEPS-ACCESS': {
+    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential'),
+    lock: NO_LOCK_TOKEN_VALUE('Using the newest one keeps a valid token'),
+    actor: by('updating a stored token at least once every 24 hours', 'the one token the application stores for a user, rotated at every call (the position dimension)'),
+  },
+  'HEADERS-ROTATION-EXTENDS': {
+    credential: by('each new token extends validity slightly', 'a token\'s expiry, compared with the one presented'),
+    lock: NO_LOCK_TOKEN_VALUE('each new token extends validity slightly'),
+    actor: by('each new token extends validity slightly', 'a token\'s expiry, compared with the one presented (the endpoint and position dimensions)'),
+  },
+  'HEADERS-PREVIOUS-TOKEN-VALID': {
+    credential: by('New access tokens do not invalidate previous access tokens.', 'a token\'s validity after its successor is issued'),
+    lock: NO_LOCK_TOKEN_VALUE('New access tokens do not invalidate previous access tokens.'),
+    actor: by('New access tokens do not invalidate previous access tokens.', 'a token\'s validity after its successor is issued (the endpoint and position dimensions)'),
+  },
+  'HEADERS-INVALID-TOKEN-401': {
+    credential: by('An invalid token', 'a token no credential was issued (the invalid-token dimension)'),
+    lock: dim('endpoint'),
+    actor: by('An invalid token', 'a token that is no account\'s (the invalid-token dimension)'),
+  },
+  'HEADERS-EXPIRED-TOKEN-401': {
+    credential: by('Invalid access token on an API call', 'a token past its expiry, whatever issued it'),
+    lock: dim('endpoint'),
+    actor: by('Invalid access token on an API call', 'a token past its expiry: refused whoever held it'),
+  },
+  'HEADERS-MISSING-TOKEN-401': {
+    credential: by('x-access-token | <ACCESS_TOKEN>', 'no token at all: no credential\'s'),
+    lock: dim('endpoint'),
+    actor: by('x-access-token | <ACCESS_TOKEN>', 'no token at all: no account\'s'),
+  },
+  'HEADERS-TOKEN-LIFETIME-24H': {
+    credential: by('access tokens are not issued valid for less than 24 hours', 'a token\'s lifetime, by the grant that issued it (the grant dimension) and its rotation (endpoint, position)'),
+    lock: NO_LOCK_TOKEN_VALUE('access tokens are not issued valid for less than 24 hours'),
+    actor: dim('grant'),
+  },
+};
