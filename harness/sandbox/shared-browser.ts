@@ -27,6 +27,8 @@ interface Launch {
 }
 
 const KEY = Symbol.for('lockconf.sharedBrowser');
+/** A launch that has not come up by then counts as failed: global setup goes on, the suite launches its own. */
+const LAUNCH_TIMEOUT_MS = 30_000;
 const slot = globalThis as typeof globalThis & { [KEY]?: Launch };
 
 /** Does this run drive the sign-in screens (switch on, and the selection, LOCKCONF_SELECTION, holds one of them)? */
@@ -48,7 +50,7 @@ export function startSharedBrowser(env: NodeJS.ProcessEnv = process.env): void {
   if (!existsSync(executablePath)) return;
   // playwright is loaded here, not by the module: a run without the sign-in screens never loads it.
   const server = Promise.all([import('playwright-core'), import('../client/drivers/chromium.js')])
-    .then(([{ chromium }, { launchOptions }]) => chromium.launchServer(launchOptions(executablePath)))
+    .then(([{ chromium }, { launchOptions }]) => chromium.launchServer({ ...launchOptions(executablePath), timeout: LAUNCH_TIMEOUT_MS }))
     .catch(() => null);
   slot[KEY] = { executablePath, server };
 }
