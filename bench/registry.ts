@@ -8,7 +8,8 @@ import { mockTokens } from './benchmarks/mock-tokens.js';
 import { mockWebhooks } from './benchmarks/mock-webhooks.js';
 import { redact } from './benchmarks/redact.js';
 import { signature } from './benchmarks/signature.js';
+import { silentTarget } from './benchmarks/silent-target.js';
 import { tokenPeer } from './benchmarks/token-peer.js';
 import { soak } from './benchmarks/soak.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [signature, redact, tokenPeer, mockTokens, mockApi, mockWebhooks, mockMemory, capture, fullRun, soak];
+export const BENCHMARKS: readonly Benchmark[] = [signature, redact, tokenPeer, mockTokens, mockApi, mockWebhooks, mockMemory, capture, fullRun, silentTarget, soak];

@@ -173,8 +173,11 @@ export interface Inbox {
   doorUrl?(door: keyof CaptureDoors): { url: string } | { missing: string };
   setResponse(response: InboxResponse): Promise<void>;
   deliveries(): Promise<Delivery[]>;
-  /** Resolves with the first n deliveries matching the predicate; rejects (ERR_DELIVERY_TIMEOUT) after timeoutMs. */
-  waitFor(n: number, opts?: { predicate?: (d: Delivery) => boolean; timeoutMs?: number }): Promise<Delivery[]>;
+  /**
+   * Resolves with the first n deliveries matching the predicate; rejects (ERR_DELIVERY_TIMEOUT) after timeoutMs.
+   * `signal` ends the wait early (it rejects, and hands nothing out); `what` names the delivery in messages.
+   */
+  waitFor(n: number, opts?: { predicate?: (d: Delivery) => boolean; timeoutMs?: number; signal?: AbortSignal; what?: string }): Promise<Delivery[]>;
   /** Resolves with the deliveries that arrived during the window (callers assert it has the expected length). */
   collectFor(windowMs: number): Promise<Delivery[]>;
 }

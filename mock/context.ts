@@ -98,6 +98,11 @@ export interface MockOptions {
    * requests are answered after a random delay, from a seeded generator (mock/jitter.ts).
    */
   jitter?: import('./jitter.js').JitterOptions;
+  /**
+   * Not a variant: false makes a target whose webhooks never arrive (every delivery is
+   * dropped before it is sent), to test how the harness's waits end against it (default true).
+   */
+  deliveries?: boolean;
 }
 
 export interface ResolvedMockOptions {
@@ -119,6 +124,8 @@ export interface ResolvedMockOptions {
   revokeOnRefreshReplay?: boolean;
   lease?: boolean;
   freeSystemValues?: boolean;
+  /** MockOptions.deliveries: false drops every delivery unsent. */
+  deliveries?: boolean;
 }
 
 export interface AccessTokenClaims {

@@ -66,6 +66,7 @@ function resolveOptions(options: MockOptions): ResolvedMockOptions {
     lease: options.lease ?? true,
     revokeOnRefreshReplay: options.revokeOnRefreshReplay ?? false,
     freeSystemValues: options.freeSystemValues ?? false,
+    deliveries: options.deliveries ?? true,
   };
 }
 

@@ -17,6 +17,7 @@ import { failRun, vitestStderr } from './run-failure.js';
 import { setupErrorFromOutput } from '../report/run-error.js';
 import { SelectionError, expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
+import { startSharedBrowser, stopSharedBrowser } from '../sandbox/shared-browser.js';
 import { EXIT, ROOT, WORK_ROOT, clearRunDir, exitCodeFor } from './common.js';
 import { clearMarks, markPhase, runTimings, timingsLine, timingsTable } from '../report/timings.js';
 import { describeWeakenings, weakeningSettings } from '../run/weakening.js';
@@ -184,10 +185,13 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
   const files = only ? await suiteFilesFor(only) : [];
   const stderr = vitestStderr();
   markPhase('vitest');
+  // The sign-in screens' Chromium starts beside vitest's own start (global setup waits for it).
+  startSharedBrowser(process.env);
   try {
     await runVitestProject({ project: 'conformance', files, reporters, only, stderr: stderr.stream });
   } finally {
     interrupt.dispose();
+    await stopSharedBrowser();
   }
   markPhase('closed');
 

@@ -53,6 +53,11 @@ export class SignInBrowser {
     return new SignInBrowser(await chromium.launch(launchOptions(executablePath)));
   }
 
+  /** The run's Chromium, already started (harness/sandbox/shared-browser.ts); close() only disconnects from it. */
+  static async connect(wsEndpoint: string): Promise<SignInBrowser> {
+    return new SignInBrowser(await chromium.connect(wsEndpoint));
+  }
+
   async session(opts: { redirectUri: string; script: BrowserLoginScript }): Promise<SignInSession> {
     const context = await this.browser.newContext({ serviceWorkers: 'block', acceptDownloads: false, proxy: DEAD_PROXY });
     const session = new SignInSession(context, await context.newPage(), opts.redirectUri, opts.script);

@@ -37,6 +37,7 @@ import { openTokenCache, type TokenCache } from '../sandbox/token-cache.js';
 import { withTokenCache } from '../sandbox/token-cache-http.js';
 import { createMock, type RunningMock } from '../../mock/server.js';
 import { markPhase } from '../report/timings.js';
+import { sharedBrowser, startSharedBrowser } from '../sandbox/shared-browser.js';
 import type { MockOptions } from '../../mock/context.js';
 import type { Fixtures, HttpClientLike, LockconfSetup, TargetProfile } from '../contracts.js';
 
@@ -59,13 +60,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
   markPhase('setup');
   const startedAt = new Date().toISOString();
   const env = process.env;
+  // The sign-in screens' Chromium starts beside the target (the CLI may have started it already, beside vitest's start).
+  startSharedBrowser(env);
   const { setup: provided, close } = await prepareRun(env, startedAt);
+  const browser = await sharedBrowser(env);
   markPhase('setup-done');
   // The embedded mock sends webhooks from this process within milliseconds: "nothing more
   // arrives" is shown in a shorter window (suites/support/deliveries.ts reads it in the workers).
   if (provided.mock && !env.LOCKCONF_QUIET_WINDOW_MS) env.LOCKCONF_QUIET_WINDOW_MS = String(EMBEDDED_MOCK_QUIET_WINDOW_MS);
   project.provide('lockconf', provided);
-  return close;
+  project.provide('lockconfBrowser', browser.info);
+  return async () => {
+    await browser.close();
+    await close();
+  };
 }
 
 /** How a run talks to its surroundings; tests replace them. */

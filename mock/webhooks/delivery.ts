@@ -108,6 +108,7 @@ export class WebhookDeliverer {
 
   /** Starts delivering in the background; returns at once. */
   deliver(registration: Registration, payload: unknown): void {
+    if (this.#ctx.options.deliveries === false) return; // a silent target (MockOptions.deliveries)
     const prepared = this.prepare(registration, payload);
     const twice = this.#ctx.faults.has('duplicate-delivery') || this.#ctx.faults.breaks('DELIVERY-ONE-POST', { row: eventRow(registration.lockId === null, payload) });
     const copies = twice ? 2 : 1;

@@ -8,11 +8,13 @@
  * Every other suite lets the control protocol's POST /consent stand in for these
  * screens; this one drives them (harness/sandbox/sign-in-session.ts), with the test
  * account and SMS codes of the profile's login section or of the control extension
- * (suites/support/sign-in-source.ts). One browser for the file, one context per
- * sign-in; every step waits for the target's answer, never for a timer.
+ * (suites/support/sign-in-source.ts). One browser for the run, started before the
+ * tests need it (harness/sandbox/shared-browser.ts), one context per sign-in; every
+ * step waits for the target's answer, never for a timer.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, inject } from 'vitest';
+import type {} from '../../harness/service/provided-context.js'; // inject('lockconfBrowser')
 import { conformance } from '../../harness/service/conformance.js';
 // Loaded when a test signs in: a run that leaves the screens out never loads playwright.
 import type { FormShape, SignInBrowser, SignInSession, StepAnswer } from '../../harness/sandbox/sign-in-session.js';
@@ -37,7 +39,11 @@ interface Screens {
 
 async function screens(t: SuiteContext): Promise<Screens> {
   const source = await signInSource(t);
-  browser ??= import('../../harness/sandbox/sign-in-session.js').then((m) => m.SignInBrowser.launch(source.executablePath));
+  // The run's Chromium, started beside vitest's start (harness/sandbox/shared-browser.ts); else one of the file's own.
+  const shared = inject('lockconfBrowser');
+  browser ??= import('../../harness/sandbox/sign-in-session.js').then((m) => (shared && shared.executablePath === source.executablePath
+    ? m.SignInBrowser.connect(shared.wsEndpoint)
+    : m.SignInBrowser.launch(source.executablePath)));
   const b = await browser;
   const sessions: SignInSession[] = [];
   return {

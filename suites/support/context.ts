@@ -5,6 +5,7 @@
  * convenience is absent, so they keep working whichever shape arrives.
  */
 import type { ConformanceContext, Inbox, InboxResponse } from '../../harness/contracts.js';
+import { arrivalWatch, watchedInbox } from './arrival-watch.js';
 
 export type SuiteContext = ConformanceContext & {
   /** The target's clock (control GET /clock), else the harness clock. */
@@ -28,8 +29,9 @@ export async function targetNow(t: SuiteContext): Promise<number> {
 
 /** A new inbox on the capture server for this test. */
 export async function newInbox(t: SuiteContext, opts: { label?: string; response?: InboxResponse } = {}): Promise<Inbox> {
-  if (typeof t.inbox === 'function') return t.inbox(opts);
-  return t.capture.newInbox(opts);
+  const inbox = typeof t.inbox === 'function' ? await t.inbox(opts) : await t.capture.newInbox(opts);
+  // Its waits end early against a target that delivers nothing (arrival-watch.ts).
+  return watchedInbox(inbox, arrivalWatch(t.target, t.capture));
 }
 
 /** A control client, or end the test as not tested (callers declare the capability in `needs`). */

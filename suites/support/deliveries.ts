@@ -7,6 +7,7 @@ import type { Delivery, Inbox } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
 import { sameId } from './fixtures.js';
 import { PrerequisiteFailed } from './prerequisite.js';
+import { ArrivalTimeout } from './arrival-watch.js';
 
 /**
  * How long an expected delivery may take to arrive (the wait ends as soon as it does).
@@ -83,10 +84,12 @@ export async function expectDeliveries(
   const n = opts.n ?? 1;
   const timeoutMs = opts.timeoutMs ?? ARRIVAL_TIMEOUT_MS;
   try {
-    return await inbox.waitFor(n, { ...(opts.predicate ? { predicate: opts.predicate } : {}), timeoutMs });
+    return await inbox.waitFor(n, { ...(opts.predicate ? { predicate: opts.predicate } : {}), timeoutMs, what });
   } catch (err) {
     const seen = await inbox.deliveries().catch(() => []);
-    const message = `${what}: expected ${n} matching deliver${n === 1 ? 'y' : 'ies'} within ${timeoutMs} ms; received: ${describeDeliveries(seen)}` +
+    // A wait the run's watch shortened (the target delivered nothing in the run) says how long it was and why.
+    const waited = err instanceof ArrivalTimeout && err.shortened ? err.waitedMs : timeoutMs;
+    const message = `${what}: expected ${n} matching deliver${n === 1 ? 'y' : 'ies'} within ${waited} ms; received: ${describeDeliveries(seen)}` +
       (err instanceof Error && !/timeout|ERR_DELIVERY/i.test(err.message) ? ` (${err.message})` : '');
     if (opts.restsOn?.length) throw new PrerequisiteFailed(opts.restsOn, message);
     t.expect.unreachable(message);

@@ -103,7 +103,8 @@ describe('Delivery', () => {
     // counted from the batch's latest first attempt, while those registrations are in force.
     const cases = await deliverToEachAnswer(t, t.slices('receiver-answer'), RETRY_WINDOW_MS);
     let clockMoved = false;
-    if (t.target.has('clock')) {
+    // Nothing delivered, nothing to retry: no hour on the clock (each answer is not tested below).
+    if (t.target.has('clock') && cases.some((c) => c.first !== null)) {
       // A back-off retry may be scheduled on the target's clock: an hour later, listen once more
       // (alone: the clock is every test's, and it is back at real time afterwards).
       await alone(t, async () => {
@@ -116,7 +117,7 @@ describe('Delivery', () => {
     const byAnswer = new Map(cases.map((c) => [c.answer, c]));
     await t.eachSlice('receiver-answer', async (answer) => {
       const c = byAnswer.get(answer)!;
-      if (!c.first) return t.notTested(`the target made no attempt to deliver the status event to the registration answering ${answer} within ${ARRIVAL_TIMEOUT_MS} ms, so there was nothing it could retry (DELIVERY-STATUS-EVERY-CHECK judges the delivery itself)`);
+      if (!c.first) return t.notTested(`the target made no attempt to deliver the status event to the registration answering ${answer} within ${ARRIVAL_TIMEOUT_MS} ms${c.missed}, so there was nothing it could retry (DELIVERY-STATUS-EVERY-CHECK judges the delivery itself)`);
       t.expect(c.first.answeredStatus, 'the inbox answered as told').toBe(c.status);
       const again = await c.inbox.deliveries();
       const retried = `after answering ${answer}: the event must not be retried (${listened}); received: ${describeDeliveries(again)}`;

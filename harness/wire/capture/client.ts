@@ -77,14 +77,14 @@ export class CaptureClient implements CaptureClientLike {
   }
 
   /** @internal */
-  async call(method: string, path: string, json?: unknown, timeoutMs = 10_000): Promise<unknown> {
+  async call(method: string, path: string, json?: unknown, timeoutMs = 10_000, signal?: AbortSignal): Promise<unknown> {
     let res;
     try {
       res = await undiciRequest(this.conn.controlUrl + path, {
         method: method as 'GET',
         headers: { 'x-capture-token': this.conn.token, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: json !== undefined ? JSON.stringify(json) : null,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
       throw new LockconfError('ERR_CAPTURE', `capture server ${method} ${path.split('?')[0]} failed: ${describeNetworkError(err, { timeoutMs })}`, { cause: err });
@@ -126,12 +126,12 @@ class CaptureInbox implements Inbox {
   }
 
   /** A long poll, then the further pages of the answer (the server lists one page at a time). */
-  private async poll(after: number, min: number, timeoutMs: number): Promise<Delivery[]> {
+  private async poll(after: number, min: number, timeoutMs: number, signal?: AbortSignal): Promise<Delivery[]> {
     const wait = Math.max(0, Math.round(timeoutMs));
     const out: Delivery[] = [];
     for (let from = after, first = true; ; first = false) {
       const query = first ? `after=${from}&min=${min}&timeoutMs=${wait}` : `after=${from}`;
-      const r = (await this.client.call('GET', `/inboxes/${this.id}/deliveries?${query}`, undefined, (first ? wait : 0) + 10_000)) as DeliveryPageJson;
+      const r = (await this.client.call('GET', `/inboxes/${this.id}/deliveries?${query}`, undefined, (first ? wait : 0) + 10_000, signal)) as DeliveryPageJson;
       out.push(...r.deliveries.map(toDelivery));
       if (!r.more || r.deliveries.length === 0) return refuseTooLarge(out, this.id);
       from = r.lastSeq;
@@ -148,12 +148,13 @@ class CaptureInbox implements Inbox {
     return list;
   }
 
-  async waitFor(n: number, opts: { predicate?: (d: Delivery) => boolean; timeoutMs?: number } = {}): Promise<Delivery[]> {
+  async waitFor(n: number, opts: { predicate?: (d: Delivery) => boolean; timeoutMs?: number; signal?: AbortSignal; what?: string } = {}): Promise<Delivery[]> {
     const timeoutMs = opts.timeoutMs ?? DEFAULT_WAIT_MS;
     const predicate = opts.predicate ?? (() => true);
     const deadline = Date.now() + timeoutMs;
     let all: Delivery[] = [];
     for (;;) {
+      opts.signal?.throwIfAborted(); // an ended wait hands nothing out (nothing is marked seen)
       const matching = all.filter(predicate);
       if (matching.length >= n) {
         const result = matching.slice(0, n);
@@ -170,7 +171,7 @@ class CaptureInbox implements Inbox {
       }
       // Without a predicate the server can count for us; with one, wake on every new arrival.
       const min = opts.predicate ? all.length + 1 : n;
-      all = await this.poll(0, min, Math.min(remaining, POLL_SLICE_MS));
+      all = await this.poll(0, min, Math.min(remaining, POLL_SLICE_MS), opts.signal);
     }
   }
 
