@@ -36,6 +36,16 @@ export const CLIENT_FAULTS = {
   'webhook-other-client-id': { requirement: 'CLIENT-WEBHOOK-CLIENT-ID', description: 'registers webhooks with another clientID' },
   'webhook-user-group-on-lock': { requirement: 'CLIENT-WEBHOOK-GROUPS', description: 'asks for a user group (lifecycle) on a lock registration' },
   'delete-with-body': { requirement: 'CLIENT-DELETE-NO-BODY', description: 'sends a JSON body with the DELETE of a registration' },
+  'refresh-grant-type-wrong': { requirement: 'CLIENT-TOKEN-BODY-FIELDS', description: 'sends grant_type=refresh on the refresh grant (present, but not the value the spec names)' },
+  'code-grant-type-wrong': { requirement: 'CLIENT-TOKEN-BODY-FIELDS', description: 'sends grant_type=code on the code exchange' },
+  'form-not-encoded': { requirement: 'CLIENT-TOKEN-FORM-POST', description: 'builds the token request body by pasting the values in, not URL-encoded' },
+  'notification-types-as-string': { requirement: 'CLIENT-WEBHOOK-GROUPS', description: 'sends notificationTypes as one comma-separated string instead of an array' },
+  'registers-with-put': { requirement: 'CLIENT-WEBHOOK-ENDPOINT', description: 'sends the lock registration as PUT /webhook/:lockID' },
+  'deletes-without-client-id': { requirement: 'CLIENT-WEBHOOK-ENDPOINT', description: 'deletes a lock registration with DELETE /webhook/:lockID, without :clientID' },
+  'webhook-token-as-number': { requirement: 'CLIENT-WEBHOOK-FIELD-TYPES', description: 'sends the registration\'s token as a number' },
+  'state-in-global-set': { requirement: 'CLIENT-STATE-SESSION-BOUND', description: 'accepts any state it sent and has not seen back, whatever browser brings it' },
+  'secret-in-page': { requirement: 'CLIENT-SECRET-ONLY-IN-FORM', description: 'writes its configuration, client secret included, into a script of its page' },
+  'api-key-in-page': { requirement: 'CLIENT-API-KEY-NOT-TO-BROWSER', description: 'writes the API key into a script of its page' },
 } as const satisfies Record<string, { requirement: string; description: string }>;
 
 export type ClientFault = keyof typeof CLIENT_FAULTS;
@@ -46,11 +56,12 @@ export const CLIENT_SLICE_BREAKS = {
   'CLIENT-AUTHZ-REDIRECT-URI': { dims: ['redirect-uri-part'], description: 'sends a redirect_uri that differs from the registered one in that component' },
   'CLIENT-AUTHZ-URL-ENCODED': { dims: ['authz-param'], description: 'puts that parameter into the authorization URL as it is, not URL-encoded' },
   'CLIENT-STATE-CHECKED': { dims: ['state-tamper', 'flow-end'], description: 'compares the state that way wrongly; approval: ignores it when a code comes back; cancellation: resets it to an empty string, which an empty state then matches' },
+  'CLIENT-STATE-SESSION-BOUND': { dims: ['session-binding'], description: 'accepts a state it sent to another browser (other-session: while its own flow is in progress; no-cookie: in a session that has none)' },
   'CLIENT-STATE-ONE-USE': { dims: ['flow-end'], description: 'keeps the state after that end of a flow (approval: a completed sign-in; cancellation: a cancelled one)' },
   'CLIENT-TOKEN-FORM-POST': { dims: ['grant'], description: 'sends the token request of that grant as JSON' },
   'CLIENT-TOKEN-BODY-FIELDS': { dims: ['grant'], description: 'puts client_id in the query string instead of the body on that grant' },
   'CLIENT-TOKEN-NO-BASIC': { dims: ['grant'], description: 'adds a Basic header with the credentials on that grant' },
-  'CLIENT-SECRET-ONLY-IN-FORM': { dims: ['request-kind'], description: 'also sends the client secret on that kind of request (the URL, or a Basic header on API calls)' },
+  'CLIENT-SECRET-ONLY-IN-FORM': { dims: ['request-kind'], description: 'also sends the client secret on that kind of request (the URL, or a Basic header on API calls; browser: in a script of its page)' },
   'CLIENT-REFRESH-SINGLE-USE': { dims: ['position'], description: 'presents a refresh token of that link once more after redeeming it' },
   'CLIENT-REFRESH-STORE-NEW': { dims: ['position'], description: 'presents the access token instead of the refresh token on that link' },
   'CLIENT-API-KEY-HEADER': { dims: ['endpoint'], description: 'leaves x-api-key out of calls of that endpoint' },
@@ -62,6 +73,8 @@ export const CLIENT_SLICE_BREAKS = {
   'CLIENT-WEBHOOK-CLIENT-ID': { dims: ['endpoint'], description: 'names another clientID on that endpoint' },
   'CLIENT-WEBHOOK-GROUPS': { dims: ['endpoint'], description: 'asks for a group of the other kind on that registration' },
   'CLIENT-DELETE-NO-BODY': { dims: ['endpoint'], description: 'sends a JSON body with that deletion' },
+  'CLIENT-WEBHOOK-FIELD-TYPES': { dims: ['endpoint'], description: 'sends the token of that registration as a number' },
+  'CLIENT-WEBHOOK-ENDPOINT': { dims: ['endpoint'], description: 'calls that endpoint by another method or path (registrations as PUT, the lock deletion without :clientID, the user deletion as DELETE /webhook/users)' },
 } as const satisfies Record<string, { dims: readonly string[]; description: string }>;
 
 export type SlicedRequirement = keyof typeof CLIENT_SLICE_BREAKS;

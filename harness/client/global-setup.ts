@@ -53,7 +53,8 @@ export default async function setup(project: TestProject): Promise<void> {
       ? await (await import('./drivers/chromium.js')).chromiumDrivers(application, { env }) // playwright loads only when asked for
       : httpDrivers(application);
     try {
-      probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers }, select);
+      const credentials = { clientSecret: profile.clientSecret, apiKey: profile.apiKey };
+      probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers, credentials }, select);
     } finally {
       undriven = drivers.undriven;
       await drivers.close();
@@ -65,6 +66,7 @@ export default async function setup(project: TestProject): Promise<void> {
       api401: { ran: false, why },
       api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
       refreshRefused: { ran: false, why },
+      browser: { ran: false, why },
     };
   }
   const recording = await fetchRecording(profile);

@@ -23,6 +23,8 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-STATE-CHECKED': { 'state-tamper': 'all', 'flow-end': 'all' },
   // "typically a CSRF guard": the state of a flow that ended, approved or cancelled, is not accepted again (SHOULD).
   'CLIENT-STATE-ONE-USE': { 'flow-end': 'all' },
+  // RFC 6749 §10.12 "binds the request to the user-agent's authenticated state": another browser's state, no session cookie (SHOULD).
+  'CLIENT-STATE-SESSION-BOUND': { 'session-binding': 'all' },
   // POST {auth_url}/access_token, every grant an application uses without the operator's permission
   // (client_credentials: "Credentials cannot use this grant unless the service operator grants permission").
   'CLIENT-TOKEN-FORM-POST': { grant: ['authorization_code', 'refresh_token'] },
@@ -46,6 +48,10 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-WEBHOOK-CLIENT-ID': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user', 'DELETE /webhook/:lockID/:clientID'] },
   'CLIENT-WEBHOOK-GROUPS': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user'] },
   'CLIENT-DELETE-NO-BODY': { endpoint: ['DELETE /webhook/:lockID/:clientID', 'DELETE /webhook/user'] },
+  // "url | string (URL)", "method | string", "header | string", "token | string": every registration endpoint.
+  'CLIENT-WEBHOOK-FIELD-TYPES': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user'] },
+  // The four webhook endpoints, by method and path.
+  'CLIENT-WEBHOOK-ENDPOINT': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user', 'DELETE /webhook/:lockID/:clientID', 'DELETE /webhook/user'] },
 };
 
 const APPLICATION_SIDE = 'an application-side rule: the mock cannot break it; the example application\'s generated fault does (examples/app/client-faults.ts, test/client/)';
@@ -61,8 +67,14 @@ export const CLIENT_SLICES: SliceDeclarations = {
     {
       id: 'state-tamper',
       title: 'Way the state of a redirect back differs from the one the application sent for this flow',
-      source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed, the valid state of another session; the state of a flow that already ended is CLIENT-STATE-ONE-USE)',
-      values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case', 'other-session'],
+      source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed; a state the application sent to another browser is CLIENT-STATE-SESSION-BOUND, the state of a flow that already ended CLIENT-STATE-ONE-USE)',
+      values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case'],
+    },
+    {
+      id: 'session-binding',
+      title: 'How a redirect back carrying a state the application sent reaches another browser session',
+      source: 'RFC 6749 §10.12: "binds the request to the user-agent\'s authenticated state" (the state another browser is waiting for; the right state and code in a browser without the session cookie)',
+      values: ['other-session', 'no-cookie'],
     },
     {
       id: 'flow-end',
@@ -73,8 +85,8 @@ export const CLIENT_SLICES: SliceDeclarations = {
     {
       id: 'request-kind',
       title: 'Kind of request the application makes',
-      source: 'API credentials: "client_id … sent in the authorization request and in every token request", "client_secret … sent only in form bodies of token requests", "API key … Sent as the x-api-key header on API calls"',
-      values: ['authorization', 'token', 'api'],
+      source: 'API credentials: "client_id … sent in the authorization request and in every token request", "client_secret … sent only in form bodies of token requests", "API key … Sent as the x-api-key header on API calls"; browser: what the application sends to the user\'s browser',
+      values: ['authorization', 'token', 'api', 'browser'],
     },
   ],
   slices,
