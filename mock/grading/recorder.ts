@@ -185,7 +185,9 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     const rotated = reply.getHeader('x-access-token');
     const headers = Object.entries(request.headers).map(([name, v]): [string, string | undefined] => [`header:${name}`, Array.isArray(v) ? v.join(',') : v]);
     const basic = basicCredentials(header(request, 'authorization'));
-    if (basic && basic.secret === secret()) headers.push(['header:authorization (Basic)', secret()]);
+    // The secret in a Basic header, URL-encoded as RFC 6749 §2.3.1 asks or as it is.
+    const basicText = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header(request, 'authorization') ?? '')?.[1];
+    if ((basic && basic.secret === secret()) || (basicText && Buffer.from(basicText, 'base64').toString('utf8').includes(secret()))) headers.push(['header:authorization (Basic)', secret()]);
     let registration: ApiEvent['registration'] = null;
     if (request.method === 'POST' && route.startsWith('/webhook/')) {
       const groups = request.body && typeof request.body === 'object' ? (request.body as { notificationTypes?: unknown }).notificationTypes : undefined;
