@@ -3,7 +3,7 @@
  * value stands against the value issued, what a form or query holds.
  */
 import { differingUrlParts } from '../url-diff.js';
-import type { HeaderValueState } from './recording.js';
+import type { FormValueState, HeaderValueState } from './recording.js';
 
 function safeDecode(value: string): string {
   try {
@@ -101,8 +101,6 @@ export function gradingClientSecret(random: Buffer): string {
 /** The characters a graded mock adds to its codes and refresh tokens: a form or query built without URL-encoding alters them. */
 export const GRADING_ESCAPES = '+/=';
 
-/** How a form value a client sent stands against the real one: as it is, missing, altered by a body built without URL-encoding, or another value. */
-export type FormValueState = 'ok' | 'missing' | 'not-encoded' | 'wrong';
 
 /** The value a form parser reads when `real` is pasted into a body as it is: cut at "&", "+" read as a space, escapes decoded. */
 export function rawPasteOf(real: string): string | null {

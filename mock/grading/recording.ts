@@ -6,7 +6,6 @@
  * The judgement (harness/client/judge.ts) reads nothing else.
  */
 import { createHash } from 'node:crypto';
-import type { FormValueState } from './inspect.js';
 
 /** A short, one-way fingerprint of a token or code (never the value). */
 export function fingerprint(value: string): string {
@@ -15,7 +14,8 @@ export function fingerprint(value: string): string {
 
 /** Where a header value stood: as issued, missing, percent-encoded, or something else. */
 export type HeaderValueState = 'ok' | 'missing' | 'url-encoded' | 'wrong';
-export type { FormValueState } from './inspect.js';
+/** How a form value a client sent stands against the real one: as it is, missing, altered by a body built without URL-encoding, or another value. */
+export type FormValueState = 'ok' | 'missing' | 'not-encoded' | 'wrong';
 
 interface Base {
   /** Position in the recording (1, 2, …). */
