@@ -19,6 +19,7 @@ import { ContentScan } from './drivers/content-scan.js';
 import type { ProbeTarget } from './probe-target.js';
 import { authorize, control, failed, marked, signIn } from './probe-steps.js';
 import { api401Family, pageProbe } from './probes/api-401.js';
+import { ANSWER_STATUSES, answersFamily } from './probes/answers.js';
 import { FLOW_ENDS, STATE_TAMPERS, stateFamily } from './probes/state.js';
 import { ENDPOINT } from '../catalog/slices/dimensions.js';
 
@@ -39,6 +40,8 @@ export interface ProbeSelection {
   /** The 401 family, or its probes of these endpoints. */
   api401Family?: boolean | readonly string[];
   refreshRefused?: boolean;
+  /** The answers family (201, 204 to a write, with a new x-access-token), or its probes of these statuses. */
+  answers?: boolean | readonly string[];
 }
 
 const LEFT_OUT = { ran: false as const, why: 'left out of this run\'s probe selection' };
@@ -108,6 +111,9 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
       report.refreshRefused = failed(err);
     }
   }
+  report.answers = on(select.answers)
+    ? await answersFamily(target, Array.isArray(select.answers) ? select.answers : undefined)
+    : ANSWER_STATUSES.map((status) => ({ status, ...LEFT_OUT }));
   report.browser = scan ? { ran: true, ...(await scan.settled()) } : { ran: false, why: 'the probes were not given the credentials to look for' };
   return report;
 }

@@ -67,7 +67,15 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     if (form.get('grant_type') === 'refresh_token' && token && store.take('refresh-refused')) ctx.oauth?.revokeRefreshToken(token);
   });
 
-  app.addHook('onSend', async (request, _reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    // The armed answers: a successful API write answered 201 or 204 instead (every 2xx is a success; the new x-access-token stays).
+    if (pathOf(request).startsWith('/api/') && request.method !== 'GET' && reply.statusCode === 200) {
+      if (store.take('answer-204')) {
+        reply.code(204);
+        return '';
+      }
+      if (store.take('answer-201')) reply.code(201);
+    }
     if (typeof payload === 'string') payloads.set(request, payload);
     return payload;
   });

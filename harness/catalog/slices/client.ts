@@ -41,7 +41,8 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-API-CONTENT-TYPE': API_CALLS,
   'CLIENT-API-HEADERS-NOT-ENCODED': API_CALLS,
   // "Every successful API response carries an updated x-access-token header": the answer of every endpoint.
-  'CLIENT-ADOPT-NEW-ACCESS-TOKEN': API_CALLS,
+  // …and every 2xx an answer may carry it on (the status codes of the webhook endpoints are not shown).
+  'CLIENT-ADOPT-NEW-ACCESS-TOKEN': { ...API_CALLS, 'answer-status': 'all' },
   // "Invalid access token on an API call | HTTP 401; the user must authorize again.": a 401 on every kind of call.
   'CLIENT-REAUTHORIZE-ON-401': API_CALLS,
   // Webhook registration "clientID | string | The application's client_id", and the clientID of the lock deletion's path.
@@ -81,6 +82,12 @@ export const CLIENT_SLICES: SliceDeclarations = {
       title: 'How the user ended the flow whose state is checked',
       source: 'Authorization code flow: "On approval the query carries code and state. On cancellation the query carries error=access_denied and state."',
       values: ['approval', 'cancellation'],
+    },
+    {
+      id: 'answer-status',
+      title: 'Status of the successful answer that carried a new x-access-token',
+      source: 'Access token: "Every successful API response carries an updated x-access-token header"; "Response bodies and status codes of the four webhook endpoints: not shown" (so any 2xx, with a body or none)',
+      values: ['200', '201', '204'],
     },
     {
       id: 'request-kind',

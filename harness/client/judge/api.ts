@@ -5,7 +5,7 @@
  * webhook registration or deletion names and carries.
  */
 import type { ApiEvent, GradedEvent } from '../../../mock/grading/recording.js';
-import { endpointOf, isJson, window, type ProbeReport, type Rule, type Violation } from './model.js';
+import { endpointOf, isJson, whyNot, window, type ProbeReport, type Rule, type Violation } from './model.js';
 
 export const LOCK_GROUPS: readonly string[] = ['operation', 'operation.type', 'configuration', 'battery', 'systemstatus', 'accessmgmt'];
 export const USER_GROUPS: readonly string[] = ['lockmembership', 'lifecycle'];
@@ -54,12 +54,15 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
   const successors = api.filter((e) => e.rotatedFp && e.accessFp);
   const stale = api.flatMap((e): Violation[] => {
     const replaced = successors.find((s) => s.accessFp === e.accessFp && s.endTick < e.startTick && s !== e);
-    return replaced ? [[e, `an access token replaced by the x-access-token of #${replaced.seq} (${endpointOf(replaced) ?? replaced.route}) was presented again`, { endpoint: endpointOf(replaced) ?? '' }]] : [];
+    return replaced ? [[e, `an access token replaced by the x-access-token of #${replaced.seq} (${endpointOf(replaced) ?? replaced.route}, answered ${replaced.status}) was presented again`, { endpoint: endpointOf(replaced) ?? '', 'answer-status': String(replaced.status) }]] : [];
   });
   const followed = successors.filter((s) => api.some((e) => e.startTick > s.endTick));
   rules.push({
     id: 'CLIENT-ADOPT-NEW-ACCESS-TOKEN', applies: followed, untested: 'no API call followed an answer that carried a new x-access-token', violations: stale,
-    sliceOf: byEndpoint, untestedSlice: (_dim, endpoint) => `no API call followed an answer of ${endpoint} that carried a new x-access-token`,
+    sliceOf: { ...byEndpoint, 'answer-status': (e) => (e.type === 'api' ? String(e.status) : null) },
+    untestedSlice: (dim, value) => (dim === 'answer-status'
+      ? `no API call followed an answer ${value} that carried a new x-access-token${probes.answers?.find((p) => p.status === value && !p.ran) ? ` (the ${value} probe did not run: ${whyNot(probes.answers.find((p) => p.status === value), '')})` : ''}`
+      : `no API call followed an answer of ${value} that carried a new x-access-token`),
   });
 
   // 401: the refused token is not presented again (every kind of call); browsing the app's page, authorization follows.
