@@ -143,7 +143,7 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     return sendJsonError(reply, described.status, described.code, described.message);
   });
   app.setNotFoundHandler((request, reply) => sendJsonError(reply, 404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`));
-  if (options.grade) ctx.grading = installGrading(app, ctx, { fixedApiKey: !!options.credentials?.apiKey });
+  if (options.grade) ctx.grading = installGrading(app, ctx, { fixedApiKey: !!options.credentials?.apiKey, fixedClientSecret: !!options.credentials?.clientSecret });
 
   await registerOpenApi(app, { control: resolved.control });
   await registerSecurityHeaders(app, ctx);

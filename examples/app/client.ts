@@ -19,6 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { ClientFaults, type SlicedRequirement } from './client-faults.js';
+import { isClientVariant, type ClientVariant } from './client-variants.js';
 
 export interface ClientConfig {
   authUrl: string;
@@ -76,9 +77,26 @@ export class LockClient {
   readonly #faults: ClientFaults;
   /** Every state handed out and not yet used (only the state-tamper=other-session fault accepts any of them). */
   readonly #issuedStates = new Set<string>();
+  readonly #variants: ReadonlySet<ClientVariant>;
 
-  constructor(private readonly config: ClientConfig, faults: Iterable<string> = []) {
+  constructor(private readonly config: ClientConfig, faults: Iterable<string> = [], variants: Iterable<string> = []) {
     this.#faults = new ClientFaults(faults);
+    const chosen = [...variants];
+    for (const v of chosen) if (!isClientVariant(v)) throw new Error(`unknown example client variant: ${v}`);
+    this.#variants = new Set(chosen as ClientVariant[]);
+  }
+
+  /** A legal variant of client-variants.ts is on. */
+  variant(name: ClientVariant): boolean {
+    return this.#variants.has(name);
+  }
+
+  /** A script for the application's page (its public settings); a fault leaks a credential into it. */
+  pageScript(): string {
+    const settings: Record<string, string> = { clientId: this.config.clientId };
+    if (this.breaks('CLIENT-SECRET-ONLY-IN-FORM', { 'request-kind': 'browser' }) || this.#faults.has('secret-in-page')) settings.clientSecret = this.config.clientSecret;
+    if (this.#faults.has('api-key-in-page')) settings.apiKey = this.config.apiKey;
+    return `<script>window.lockApp = ${JSON.stringify(settings).replace(/</g, '\\u003c')};</script>`;
   }
 
   private breaks(id: SlicedRequirement, slice: Readonly<Record<string, string | null>>): boolean {
@@ -87,7 +105,7 @@ export class LockClient {
 
   /** Step 1: where to send the user; the state is remembered in the session. */
   authorizationUrl(session: Session): string {
-    session.state = randomBytes(24).toString('base64url');
+    session.state = this.variant('hex-state') ? randomBytes(16).toString('hex') : randomBytes(24).toString('base64url');
     this.#issuedStates.add(session.state);
     const params: Array<[string, string]> = [];
     const leaves = (p: string) => this.breaks('CLIENT-AUTHZ-REQUEST', { 'authz-param': p });
@@ -122,7 +140,10 @@ export class LockClient {
     if (approval && this.breaks(STATE, { 'flow-end': 'approval' })) return true;
     if (got === null) return this.breaks(STATE, { 'state-tamper': 'missing' });
     if (got === '') return expected === '' || this.breaks(STATE, { 'state-tamper': 'empty' });
-    if (this.breaks(STATE, { 'state-tamper': 'other-session' }) && this.#issuedStates.has(got)) return true;
+    // A state this application sent, but to another browser: accepted only by the unbound variant and the binding faults.
+    const unbound = this.variant('state-in-global-set') || this.#faults.has('state-in-global-set');
+    const bound = (b: string) => this.breaks('CLIENT-STATE-SESSION-BOUND', { 'session-binding': b });
+    if (this.#issuedStates.has(got) && got !== expected && (unbound || (expected === null ? bound('no-cookie') : bound('other-session')))) return true;
     if (expected === null) return false;
     if (got === expected) return true;
     if (this.breaks(STATE, { 'state-tamper': 'suffix' }) && got.startsWith(expected)) return true;
@@ -157,7 +178,7 @@ export class LockClient {
   }
 
   private async exchangeCode(session: Session, code: string): Promise<boolean> {
-    const answer = await this.tokenRequest({ grant_type: 'authorization_code', code });
+    const answer = await this.tokenRequest({ grant_type: this.#faults.has('code-grant-type-wrong') ? 'code' : 'authorization_code', code });
     if (this.#faults.has('reuses-code')) await this.tokenRequest({ grant_type: 'authorization_code', code });
     session.lastCode = code;
     if (!answer) return false;
@@ -174,7 +195,8 @@ export class LockClient {
     const position = links === 0 ? 'first' : 'later';
     const useAccess = this.#faults.has('refreshes-with-access-token') || this.breaks('CLIENT-REFRESH-STORE-NEW', { position });
     const presented = useAccess ? current.accessToken : current.refreshToken;
-    const fields: Record<string, string> = this.#faults.has('refreshes-without-token') ? { grant_type: 'refresh_token' } : { grant_type: 'refresh_token', refresh_token: presented };
+    const grantType = this.#faults.has('refresh-grant-type-wrong') ? 'refresh' : 'refresh_token';
+    const fields: Record<string, string> = this.#faults.has('refreshes-without-token') ? { grant_type: grantType } : { grant_type: grantType, refresh_token: presented };
     let answer = await this.tokenRequest(fields);
     if (!answer && this.#faults.has('retries-refused-refresh')) answer = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: presented });
     if (!answer) {
@@ -190,7 +212,7 @@ export class LockClient {
 
   /** POST {auth_url}/access_token: a form with the client's credentials in the body. */
   private async tokenRequest(fields: Record<string, string>): Promise<Tokens | null> {
-    const grant = { grant: fields.grant_type ?? null };
+    const grant = { grant: fields.code ? 'authorization_code' : fields.refresh_token ? 'refresh_token' : fields.grant_type ?? null };
     const inBasic = this.#faults.has('secret-in-basic-only');
     const idInQuery = this.breaks('CLIENT-TOKEN-BODY-FIELDS', grant);
     const credentials = { ...(idInQuery ? {} : { client_id: this.config.clientId }), client_secret: this.config.clientSecret };
@@ -199,7 +221,7 @@ export class LockClient {
     if (inBasic || this.#faults.has('secret-in-basic') || this.breaks('CLIENT-TOKEN-NO-BASIC', grant)) {
       headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`).toString('base64')}`;
     }
-    let body = form.toString();
+    let body = this.#faults.has('form-not-encoded') ? [...form].map(([k, v]) => `${k}=${v}`).join('&') : form.toString();
     if (this.#faults.has('token-request-as-json') || this.breaks('CLIENT-TOKEN-FORM-POST', grant)) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(Object.fromEntries(form));
@@ -239,7 +261,7 @@ export class LockClient {
     });
     const text = await res.body.text();
     const rotated = res.headers['x-access-token'];
-    const adopts = !this.#faults.has('keeps-old-access-token') && !this.breaks('CLIENT-ADOPT-NEW-ACCESS-TOKEN', at);
+    const adopts = !this.#faults.has('keeps-old-access-token') && !this.breaks('CLIENT-ADOPT-NEW-ACCESS-TOKEN', { ...at, 'answer-status': String(res.statusCode) });
     if (res.statusCode >= 200 && res.statusCode < 300 && typeof rotated === 'string' && rotated && adopts && session.tokens) {
       session.tokens = { ...session.tokens, accessToken: rotated, receivedAt: Date.now() };
     }
@@ -262,13 +284,20 @@ export class LockClient {
     return other ? `${this.config.clientId}-other` : this.config.clientId;
   }
 
+  /** The registration's token (a string; a fault sends a number). */
+  private tokenFor(endpoint: string, token: string): string | number {
+    return this.#faults.has('webhook-token-as-number') || this.breaks('CLIENT-WEBHOOK-FIELD-TYPES', { endpoint }) ? 1234 : token;
+  }
+
   /** POST /webhook/:lockID: a lock registration naming this application's client_id. */
   async watchLock(session: Session, lockId: string, url: string, custom: { header: string; token: string }): Promise<ApiAnswer> {
     const endpoint = 'POST /webhook/:lockID';
     const wrong = this.#faults.has('webhook-user-group-on-lock') || this.breaks('CLIENT-WEBHOOK-GROUPS', { endpoint });
-    return this.api(session, 'POST', `/webhook/${encodeURIComponent(lockId)}`, {
-      url, method: 'POST', clientID: this.clientIdFor(endpoint), header: custom.header, token: custom.token,
-      notificationTypes: wrong ? ['operation', 'lifecycle'] : ['operation', 'battery'],
+    const groups = wrong ? ['operation', 'lifecycle'] : ['operation', 'battery'];
+    const method = this.#faults.has('registers-with-put') || this.breaks('CLIENT-WEBHOOK-ENDPOINT', { endpoint }) ? 'PUT' : 'POST';
+    return this.api(session, method, `/webhook/${encodeURIComponent(lockId)}`, {
+      url, method: 'POST', clientID: this.clientIdFor(endpoint), header: custom.header, token: this.tokenFor(endpoint, custom.token),
+      notificationTypes: this.#faults.has('notification-types-as-string') ? groups.join(',') : groups,
     });
   }
 
@@ -276,8 +305,9 @@ export class LockClient {
   async watchUser(session: Session, url: string, custom: { header: string; token: string }): Promise<ApiAnswer> {
     const endpoint = 'POST /webhook/user';
     const wrong = this.breaks('CLIENT-WEBHOOK-GROUPS', { endpoint });
-    return this.api(session, 'POST', '/webhook/user', {
-      url, method: 'POST', clientID: this.clientIdFor(endpoint), header: custom.header, token: custom.token,
+    const method = this.breaks('CLIENT-WEBHOOK-ENDPOINT', { endpoint }) ? 'PUT' : 'POST';
+    return this.api(session, method, '/webhook/user', {
+      url, method: 'POST', clientID: this.clientIdFor(endpoint), header: custom.header, token: this.tokenFor(endpoint, custom.token),
       notificationTypes: wrong ? ['lockmembership', 'battery'] : ['lockmembership', 'lifecycle'],
     });
   }
@@ -285,14 +315,16 @@ export class LockClient {
   /** DELETE /webhook/:lockID/:clientID, with no body. */
   async unwatchLock(session: Session, lockId: string): Promise<ApiAnswer> {
     const endpoint = 'DELETE /webhook/:lockID/:clientID';
-    const path = `/webhook/${encodeURIComponent(lockId)}/${encodeURIComponent(this.clientIdFor(endpoint))}`;
+    const withoutClientId = this.#faults.has('deletes-without-client-id') || this.breaks('CLIENT-WEBHOOK-ENDPOINT', { endpoint });
+    const path = withoutClientId ? `/webhook/${encodeURIComponent(lockId)}` : `/webhook/${encodeURIComponent(lockId)}/${encodeURIComponent(this.clientIdFor(endpoint))}`;
     const withBody = this.#faults.has('delete-with-body') || this.breaks('CLIENT-DELETE-NO-BODY', { endpoint });
     return this.api(session, 'DELETE', path, withBody ? { lockId } : undefined);
   }
 
   /** DELETE /webhook/user, with no body. */
   async unwatchUser(session: Session): Promise<ApiAnswer> {
-    return this.api(session, 'DELETE', '/webhook/user', this.breaks('CLIENT-DELETE-NO-BODY', { endpoint: 'DELETE /webhook/user' }) ? { user: true } : undefined);
+    const path = this.breaks('CLIENT-WEBHOOK-ENDPOINT', { endpoint: 'DELETE /webhook/user' }) ? '/webhook/users' : '/webhook/user';
+    return this.api(session, 'DELETE', path, this.breaks('CLIENT-DELETE-NO-BODY', { endpoint: 'DELETE /webhook/user' }) ? { user: true } : undefined);
   }
 
   /** The status check: the service sends a status webhook to every listener of the lock. */

@@ -65,7 +65,7 @@ export function examplePages(deps: PagesDeps) {
           .filter((l) => typeof l.lockId === 'string')
           .map((l) => `<option value="${escapeHtml(l.lockId as string)}">${escapeHtml(typeof l.lockName === 'string' ? l.lockName : (l.lockId as string))}</option>`)
           .join('');
-        return html(reply, 'Lock app', `<p>Connected: ${locks.length} lock(s).</p>`
+        return html(reply, 'Lock app', `<p>Connected: ${locks.length} lock(s).</p>${client.pageScript()}`
           + form('/refresh', csrf, '<button type="submit" id="refresh">Refresh the token</button>')
           + form('/watch', csrf, `<label>Lock <select name="lockId">${options}</select></label> <button type="submit">Register webhook</button> <button type="submit" formaction="/status">Check the lock's status</button> <button type="submit" formaction="/unwatch">Delete webhook</button>`)
           + form('/watch-user', csrf, '<button type="submit">Watch my account</button> <button type="submit" formaction="/unwatch-user">Stop watching my account</button>'));

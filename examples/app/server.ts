@@ -28,6 +28,8 @@ export interface ExampleAppOptions {
   config: ClientConfig;
   /** Faults of client-faults.ts (named, or `ID@dim=value`); none in a real application. */
   faults?: Iterable<string>;
+  /** Legal variants of client-variants.ts (choices the spec leaves to the application). */
+  variants?: Iterable<string>;
   host?: string;
   port?: number;
   /** The pages variant (pages.ts): a connect page, CSRF-protected POST forms for refresh and the webhook actions. */
@@ -51,7 +53,7 @@ function page(title: string, body: string): string {
 }
 
 export async function startExampleApp(opts: ExampleAppOptions): Promise<ExampleApp> {
-  const client = new LockClient(opts.config, opts.faults ?? []);
+  const client = new LockClient(opts.config, opts.faults ?? [], opts.variants ?? []);
   const sessions = new Map<string, Session>();
   const webhookToken = randomBytes(16).toString('hex');
   const app = Fastify({ logger: false });
@@ -71,8 +73,10 @@ export async function startExampleApp(opts: ExampleAppOptions): Promise<ExampleA
     try {
       return await action();
     } catch (err) {
-      if (err instanceof NeedsAuthorization) return reply.redirect('/connect', 302);
-      throw err;
+      if (!(err instanceof NeedsAuthorization)) throw err;
+      // The variant shows a "Reconnect" link and lets the user choose; the default sends the browser to authorization at once.
+      if (client.variant('reconnect-button-on-401')) return reply.code(200).type('text/html; charset=utf-8').send(page('Lock app', '<p>Your connection to your locks has ended.</p><p><a href="/connect">Reconnect</a></p>'));
+      return reply.redirect('/connect', 302);
     }
   }
 
@@ -99,7 +103,7 @@ export async function startExampleApp(opts: ExampleAppOptions): Promise<ExampleA
         const answer = await client.api(session, 'GET', '/users/locks/mine');
         if (answer.status !== 200) return reply.code(502).type('text/html; charset=utf-8').send(page('Lock app', `<p>The service answered ${answer.status}.</p>`));
         const count = Array.isArray(answer.body) ? answer.body.length : 0;
-        return reply.type('text/html; charset=utf-8').send(page('Lock app', `<p>Connected: ${count} lock(s).</p><p><a href="/refresh">Refresh the token</a></p>`));
+        return reply.type('text/html; charset=utf-8').send(page('Lock app', `<p>Connected: ${count} lock(s).</p><p><a href="/refresh">Refresh the token</a></p>${client.pageScript()}`));
       });
     });
 

@@ -29,7 +29,11 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // authorization-code-flow/item-3
   r('CLIENT-STATE-CHECKED', 'MUST', O, 'Authorization code flow',
     'The application must check that state matches what it sent.',
-    { reading: 'Probe family: lockconf brings the browser back to the application with a code the mock issued and a state that is not the one in progress (a suffix or prefix added, cut short, empty, missing, letter case changed, the valid state of another session), while the flow is in progress after the user approved, and after the user cancelled it; the code must never reach the token endpoint. A percent-encoded equivalent of the state is the same state (not a violation).' }),
+    { reading: 'Probe family: lockconf brings the browser back to the application with a code the mock issued and a state that matches nothing the application sent (a suffix or prefix added, cut short, empty, missing, letter case changed), while the flow is in progress after the user approved, and after the user cancelled it; the code must never reach the token endpoint. A percent-encoded equivalent of the state is the same state (not a violation). The sentence fixes a match with what the application sent; which browser brings it back is CLIENT-STATE-SESSION-BOUND (SHOULD).' }),
+  // RFC 6749 §10.12
+  r('CLIENT-STATE-SESSION-BOUND', 'SHOULD', O, 'RFC 6749 §10.12',
+    'The client MUST implement CSRF protection for its redirection URI. This is typically accomplished by requiring any request sent to the redirection URI endpoint to include a value that binds the request to the user-agent\'s authenticated state (e.g., a hash of the session cookie used to authenticate the user-agent).',
+    { source: 'RFC 6749', reading: 'Probes: a redirect back carrying a state the application did send, but to another browser (the state another session is waiting for), or reaching a browser without the application\'s session cookie (the right state and code opened in a fresh browser), is not accepted: the code must never reach the token endpoint. SHOULD, not MUST: the spec says only "The application must check that state matches what it sent", which a state the application sent to another browser does match; binding it to the browser session is OAuth\'s CSRF protection (RFC 6749 §10.12, RFC 9700 §2.1), not the spec\'s words.' }),
   // get-auth-url-authorization/row-3
   r('CLIENT-STATE-ONE-USE', 'SHOULD', O, 'GET {auth_url}/authorization',
     'state | yes | Value chosen by the application; returned unchanged at the end; typically a CSRF guard.',
@@ -45,11 +49,11 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // post-auth-url-access-token/para-1
   r('CLIENT-TOKEN-FORM-POST', 'MUST', O, 'POST {auth_url}/access_token',
     'Request: Content-Type application/x-www-form-urlencoded, URL-encoded body.',
-    { reading: 'Every token request is a POST with Content-Type application/x-www-form-urlencoded.' }),
+    { reading: 'Every token request is a POST with Content-Type application/x-www-form-urlencoded, and its body is URL-encoded: it decodes, and the values arrive as sent (the graded mock\'s client secret holds "+", "&", "=" and "/", its codes and refresh tokens end in "+/=", so a body built without URL-encoding, or encoded twice, alters them).' }),
   // post-auth-url-access-token/row-1..3
   r('CLIENT-TOKEN-BODY-FIELDS', 'MUST', O, 'POST {auth_url}/access_token',
     'client_id | always | Client ID. … client_secret | always | Client secret. … grant_type | always | authorization_code, client_credentials or refresh_token. … code | grant_type=authorization_code | Authorization code from the redirect. … refresh_token | grant_type=refresh_token | Current refresh token.',
-    { reading: 'Every token request carries client_id, client_secret and grant_type in its form body, and code (authorization_code grant) or refresh_token (refresh_token grant) when its grant requires it.' }),
+    { reading: 'Every token request carries client_id, client_secret and grant_type in its form body, and code (authorization_code grant) or refresh_token (refresh_token grant) when its grant requires it; judged by value: grant_type is one of the three named and the grant the request makes (refresh_token on a refresh, authorization_code on a code exchange), client_id and client_secret are the application\'s own, no field is given twice. A request whose grant_type is wrong is judged on the grant its fields show.' }),
   // post-auth-url-access-token/para-2
   r('CLIENT-TOKEN-NO-BASIC', 'MUST', O, 'POST {auth_url}/access_token',
     'client_id and client_secret must be in the body; a Basic Authorization header is ignored (any values, real or bogus, are ignored) and must not be used to carry them.',
@@ -57,7 +61,11 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // api-credentials/row-2
   r('CLIENT-SECRET-ONLY-IN-FORM', 'MUST', O, 'API credentials',
     'client_secret | string | Password-like; sent only in form bodies of token requests.',
-    { reading: 'The client secret appears nowhere but the form body of token requests: not in any URL (authorization, token or API), not in an API header or body (e.g. a webhook registration). An Authorization: Basic header is judged by CLIENT-TOKEN-NO-BASIC.' }),
+    { reading: 'The client secret appears nowhere but the form body of token requests: not in any URL (authorization, token or API), not in an API header or body (e.g. a webhook registration), not in what the application sends to the browser (its pages, scripts and JSON, as the probes\' browser receives them). An Authorization: Basic header is judged by CLIENT-TOKEN-NO-BASIC.' }),
+  // what-the-service-does/item-2
+  r('CLIENT-API-KEY-NOT-TO-BROWSER', 'SHOULD', O, 'What the service does',
+    'The application (a confidential client) holds a client_id, client_secret and API key, obtained by registering API credentials.',
+    { reading: 'What the application sends to the browser (its pages, scripts and JSON, as the probes\' browser receives them) never holds the API key. SHOULD: the spec does not say where the API key may appear beyond "Sent as the x-api-key header on API calls"; a confidential client keeps its credentials from the user agent (RFC 6749 §2.1), and the API key also signs webhooks.' }),
   // limits/row-2
   r('CLIENT-REFRESH-SINGLE-USE', 'MUST', O, 'Limits',
     'Refresh token lifetime | 1 year from issue; valid for exactly one use.',
@@ -93,7 +101,7 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // errors/row-3
   r('CLIENT-REAUTHORIZE-ON-401', 'MUST', O, 'Errors',
     'Invalid access token on an API call | HTTP 401; the user must authorize again.',
-    { reading: 'After an API call is answered 401, the refused access token is not presented again and the user is sent through authorization again (probe: the mock answers 401 to the application\'s next call).' }),
+    { reading: 'After an API call is answered 401, the refused access token is not presented again, and the user can authorize again: after a 401 on the call of the application\'s page, either the application sends the browser to authorization at once or its connect address does (probe: the mock answers 401 to the application\'s next call). How the user is brought back (a redirect at once, a "reconnect" button) is the application\'s choice: the spec says the user must authorize again, not when.' }),
   // webhook-registration/row-3
   r('CLIENT-WEBHOOK-CLIENT-ID', 'MUST', O, 'Webhook registration',
     'clientID | string | The application\'s client_id.',
@@ -101,7 +109,15 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // post-base-url-webhook-lockid/para-1, post-base-url-webhook-user/para-1
   r('CLIENT-WEBHOOK-GROUPS', 'MUST', O, 'Webhook registration',
     'notificationTypes for locks: operation, operation.type, configuration, battery, systemstatus, accessmgmt. … notificationTypes for users: lockmembership, lifecycle.',
-    { reading: 'A lock registration asks only for lock groups, a user registration only for user groups.' }),
+    { reading: 'A lock registration asks only for lock groups, a user registration only for user groups; judged by value: notificationTypes is an array of string ("notificationTypes | array of string"), so one comma-separated string fails, and a run whose registrations named no group is not tested, never passed.' }),
+  // webhook-registration/row-1..5
+  r('CLIENT-WEBHOOK-FIELD-TYPES', 'MUST', O, 'Webhook registration',
+    'url | string (URL) | Address that receives the webhook POST. … method | string | HTTP method used for delivery. … header | string | Name of an extra header the service adds to every webhook. … token | string | Value sent in the header named by header.',
+    { reading: 'Each of url, method, header and token that a registration carries has the type the table gives: a string, url one that parses as a URL. Which fields are required is not shown, so a field left out is no violation.' }),
+  // what-the-service-does/item-6, and the headings of the four webhook endpoints
+  r('CLIENT-WEBHOOK-ENDPOINT', 'MUST', O, 'What the service does',
+    'Registrations are created and deleted through the API.',
+    { reading: 'Every webhook call of the application is one of the four the spec names, by method and path: POST /webhook/:lockID, POST /webhook/user, DELETE /webhook/:lockID/:clientID, DELETE /webhook/user (a registration sent as PUT, a lock deletion without :clientID are none of them).' }),
   // delete-base-url-webhook-lockid-clientid/para-1, delete-base-url-webhook-user/para-1
   r('CLIENT-DELETE-NO-BODY', 'MUST', O, 'Webhook registration',
     'Deletes a lock webhook registration. No body. … Deletes the user webhook registration. No body.',

@@ -25,6 +25,7 @@ import { driverChoice, withUndriven } from './driver-choice.js';
 import { httpDrivers } from './drivers/http.js';
 import type { DriverFactory } from './drivers/driver.js';
 import { FLOW_ENDS, STATE_TAMPERS } from './probes/state.js';
+import { ANSWER_STATUSES } from './probes/answers.js';
 import { ENDPOINT } from '../catalog/slices/dimensions.js';
 import type {} from './provided-context.js';
 import type {} from '../service/provided-context.js';
@@ -53,7 +54,8 @@ export default async function setup(project: TestProject): Promise<void> {
       ? await (await import('./drivers/chromium.js')).chromiumDrivers(application, { env }) // playwright loads only when asked for
       : httpDrivers(application);
     try {
-      probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers }, select);
+      const credentials = { clientSecret: profile.clientSecret, apiKey: profile.apiKey };
+      probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers, credentials }, select);
     } finally {
       undriven = drivers.undriven;
       await drivers.close();
@@ -65,6 +67,8 @@ export default async function setup(project: TestProject): Promise<void> {
       api401: { ran: false, why },
       api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
       refreshRefused: { ran: false, why },
+      answers: ANSWER_STATUSES.map((status) => ({ status, ran: false as const, why })),
+      browser: { ran: false, why },
     };
   }
   const recording = await fetchRecording(profile);

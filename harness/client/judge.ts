@@ -23,6 +23,6 @@ export { LOCK_GROUPS, USER_GROUPS } from './judge/api.js';
 /** Judges every CLIENT- requirement for one client, in catalog order. */
 export function judgeClient(allEvents: readonly GradedEvent[], clientId: string, probes: ProbeReport = {}): ClientJudgement[] {
   const events = allEvents.filter((e) => e.clientId === clientId || e.type === 'mark');
-  const rules = [...authzRules(events, allEvents, clientId, probes), ...tokenRules(events, probes), ...apiRules(events, allEvents, clientId, probes)];
+  const rules = [...authzRules(events, allEvents, clientId, probes), ...tokenRules(events, probes, clientId), ...apiRules(events, allEvents, clientId, probes)];
   return rules.map(settle);
 }

@@ -13,4 +13,6 @@ export interface ProbeTarget extends DriverTarget {
   refreshUrl?: string | null;
   /** Optional: addresses the session probe POSTs to once signed in (e.g. register, then delete a webhook). */
   actionUrls?: readonly string[];
+  /** Optional: the credentials to look for in what the application sends to the browser (never reported). */
+  credentials?: { clientSecret: string; apiKey: string } | null;
 }

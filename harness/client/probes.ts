@@ -15,9 +15,11 @@
  */
 import type { ProbeReport } from './judge.js';
 import { canRefresh, openDriver } from './drivers/open.js';
+import { ContentScan } from './drivers/content-scan.js';
 import type { ProbeTarget } from './probe-target.js';
 import { authorize, control, failed, marked, signIn } from './probe-steps.js';
 import { api401Family, pageProbe } from './probes/api-401.js';
+import { ANSWER_STATUSES, answersFamily } from './probes/answers.js';
 import { FLOW_ENDS, STATE_TAMPERS, stateFamily } from './probes/state.js';
 import { ENDPOINT } from '../catalog/slices/dimensions.js';
 
@@ -38,13 +40,18 @@ export interface ProbeSelection {
   /** The 401 family, or its probes of these endpoints. */
   api401Family?: boolean | readonly string[];
   refreshRefused?: boolean;
+  /** The answers family (201, 204 to a write, with a new x-access-token), or its probes of these statuses. */
+  answers?: boolean | readonly string[];
 }
 
 const LEFT_OUT = { ran: false as const, why: 'left out of this run\'s probe selection' };
 
 /** Runs the probes against the application; what each did, for the judge. */
-export async function runProbes(target: ProbeTarget, select: ProbeSelection = {}): Promise<ProbeReport> {
+export async function runProbes(given: ProbeTarget, select: ProbeSelection = {}): Promise<ProbeReport> {
   const report: ProbeReport = {};
+  // Every answer the application sends the probes' browser is scanned for its credentials.
+  const scan = given.credentials ? new ContentScan(given.credentials) : null;
+  const target: ProbeTarget = { ...given, scan };
   const noRefresh = 'the profile names no refreshUrl (an address of the application that makes it refresh now)';
   const on = (part: unknown) => part !== false;
 
@@ -104,5 +111,9 @@ export async function runProbes(target: ProbeTarget, select: ProbeSelection = {}
       report.refreshRefused = failed(err);
     }
   }
+  report.answers = on(select.answers)
+    ? await answersFamily(target, Array.isArray(select.answers) ? select.answers : undefined)
+    : ANSWER_STATUSES.map((status) => ({ status, ...LEFT_OUT }));
+  report.browser = scan ? { ran: true, ...(await scan.settled()) } : { ran: false, why: 'the probes were not given the credentials to look for' };
   return report;
 }

@@ -3,8 +3,10 @@
  * the README): served under /_control, behind its x-control-token.
  *   GET    /grading[?clientId=…]   the recording (recording.ts); 404 grading_off when the mock does not grade
  *   POST   /grading/mark           {"label": "…"}: a marker in the recording (probes judge what lies between two)
- *   POST   /grading/probe          {"kind": "api-401" | "refresh-refused"}: the client's next API call is answered
- *                                  401, or its next refresh is refused with 400 (the token is revoked first)
+ *   POST   /grading/probe          {"kind": "api-401" | "refresh-refused" | "answer-201" | "answer-204"}: the client's
+ *                                  next API call is answered 401, or its next refresh is refused with 400 (the token
+ *                                  is revoked first), or its next successful API write (POST, PUT, DELETE) is answered
+ *                                  201 (same body) or 204 (no body), its new x-access-token kept
  *   DELETE /grading                forget the recording
  */
 import type { FastifyInstance } from 'fastify';

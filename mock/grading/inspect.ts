@@ -3,7 +3,7 @@
  * value stands against the value issued, what a form or query holds.
  */
 import { differingUrlParts } from '../url-diff.js';
-import type { HeaderValueState } from './recording.js';
+import type { FormValueState, HeaderValueState } from './recording.js';
 
 function safeDecode(value: string): string {
   try {
@@ -57,6 +57,29 @@ export function stringFields(body: unknown): Map<string, string> {
   return out;
 }
 
+const REGISTRATION_STRINGS = ['url', 'method', 'clientID', 'header', 'token'] as const;
+
+/**
+ * What a webhook registration body holds against the types of "Webhook registration
+ * (request body)": url, method, clientID, header and token strings (url a URL),
+ * notificationTypes an array of string. A field left out is no error (the spec does not
+ * say which are required); one of another type is.
+ */
+export function registrationTypeErrors(body: unknown): string[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return ['the body is not a JSON object'];
+  const b = body as Record<string, unknown>;
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? 'a string' : `a ${typeof v}`);
+  const out: string[] = [];
+  for (const f of REGISTRATION_STRINGS) if (f in b && typeof b[f] !== 'string') out.push(`${f} is ${kind(b[f])}, not a string`);
+  if (typeof b.url === 'string' && !URL.canParse(b.url)) out.push('url is not a URL');
+  const groups = b.notificationTypes;
+  if ('notificationTypes' in b) {
+    if (!Array.isArray(groups)) out.push(`notificationTypes is ${kind(groups)}, not an array of string`);
+    else if (groups.some((g) => typeof g !== 'string')) out.push('notificationTypes holds an element that is not a string');
+  }
+  return out;
+}
+
 /** The field names of a URL's query. */
 export function queryNames(url: string): string[] {
   return [...new URL(url, 'http://mock.invalid').searchParams.keys()];
@@ -65,6 +88,52 @@ export function queryNames(url: string): string[] {
 /** An API key for a graded mock: holds '/' and '+' so that URL-encoding it changes it. */
 export function gradingApiKey(random: Buffer): string {
   return `${random.toString('base64').replace(/=+$/, '')}+/k`;
+}
+
+/**
+ * A client secret for a graded mock: holds "+", "&", "=" and "/" so that a form body
+ * built without URL-encoding alters it ("+" decodes to a space, "&" ends the field).
+ */
+export function gradingClientSecret(random: Buffer): string {
+  return `${random.toString('base64url')}+&=/s`;
+}
+
+/** The characters a graded mock adds to its codes and refresh tokens: a form or query built without URL-encoding alters them. */
+export const GRADING_ESCAPES = '+/=';
+
+
+/** The value a form parser reads when `real` is pasted into a body as it is: cut at "&", "+" read as a space, escapes decoded. */
+export function rawPasteOf(real: string): string | null {
+  const first = real.split('&')[0] ?? '';
+  try {
+    return decodeURIComponent(first.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The form fields whose value a body built without URL-encoding (or encoded twice) altered:
+ * client_secret against the real one; code and refresh_token by the end every graded code
+ * and refresh token has (GRADING_ESCAPES), read as a space and "/=", or still percent-encoded.
+ */
+export function formEncodingErrors(form: ReadonlyMap<string, string>, secret: string): string[] {
+  const out: string[] = [];
+  const secretState = formValueState(form.get('client_secret'), secret);
+  if (secretState === 'not-encoded') out.push('client_secret (not URL-encoded)');
+  else if (form.get('client_secret') === encodeURIComponent(secret) && secret !== encodeURIComponent(secret)) out.push('client_secret (URL-encoded twice)');
+  for (const field of ['code', 'refresh_token']) {
+    const v = form.get(field);
+    if (v?.endsWith(rawPasteOf(GRADING_ESCAPES)!)) out.push(`${field} (not URL-encoded)`);
+    else if (v?.endsWith(encodeURIComponent(GRADING_ESCAPES))) out.push(`${field} (URL-encoded twice)`);
+  }
+  return out;
+}
+
+export function formValueState(received: string | undefined, real: string): FormValueState {
+  if (received === undefined || received === '') return 'missing';
+  if (received === real) return 'ok';
+  return rawPasteOf(real) === received ? 'not-encoded' : 'wrong';
 }
 
 /** The endpoint as the spec names it (`GET /users/me`, `/remoteoperate/status`), from the method and the route's pattern; null for another path. */

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MockContext } from '../context.js';
-import { basicCredentials, decodedHeader, gradingApiKey, headerState, placesOf, queryNames, redirectUriDiff, specEndpointName, stringFields, unencodedParams } from './inspect.js';
+import { isMalformedForm } from '../oauth/form-body.js';
+import { basicCredentials, decodedHeader, formEncodingErrors, formValueState, gradingApiKey, gradingClientSecret, headerState, placesOf, queryNames, redirectUriDiff, registrationTypeErrors, specEndpointName, stringFields, unencodedParams } from './inspect.js';
 import { fingerprint, type ApiEvent, type TokenEvent } from './recording.js';
 import { GradingStore } from './store.js';
 
@@ -41,9 +42,11 @@ function jsonOf(text: string | undefined): Record<string, unknown> | null {
  * Unless the caller fixed the API key, it becomes one that URL-encoding changes, so an
  * encoded x-api-key header can be told from the real one.
  */
-export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { fixedApiKey?: boolean } = {}): GradingStore {
+export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { fixedApiKey?: boolean; fixedClientSecret?: boolean } = {}): GradingStore {
   const store = new GradingStore();
   if (!opts.fixedApiKey) ctx.credentials.apiKey = gradingApiKey(randomBytes(24));
+  // …and the client secret one that a form body built without URL-encoding alters.
+  if (!opts.fixedClientSecret) ctx.credentials.clientSecret = gradingClientSecret(randomBytes(24));
   const secret = () => ctx.credentials.clientSecret;
 
   app.addHook('onRequest', async (request) => {
@@ -64,7 +67,15 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     if (form.get('grant_type') === 'refresh_token' && token && store.take('refresh-refused')) ctx.oauth?.revokeRefreshToken(token);
   });
 
-  app.addHook('onSend', async (request, _reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    // The armed answers: a successful API write answered 201 or 204 instead (every 2xx is a success; the new x-access-token stays).
+    if (pathOf(request).startsWith('/api/') && request.method !== 'GET' && reply.statusCode === 200) {
+      if (store.take('answer-204')) {
+        reply.code(204);
+        return '';
+      }
+      if (store.take('answer-201')) reply.code(201);
+    }
     if (typeof payload === 'string') payloads.set(request, payload);
     return payload;
   });
@@ -139,11 +150,22 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     const answer = jsonOf(payloads.get(request));
     const code = form.get('code') ?? query.get('code');
     const refresh = form.get('refresh_token') ?? query.get('refresh_token');
+    const repeated = isForm && request.body && typeof request.body === 'object'
+      ? Object.entries(request.body as Record<string, unknown>).filter(([, v]) => Array.isArray(v)).map(([k]) => k)
+      : [];
+    const named = form.get('client_id') ?? stringFields(request.body).get('client_id') ?? query.get('client_id') ?? basic?.id;
+    // A request carrying the mock's own secret is the mock's own client's, whatever client_id it names (a wrong value is judged, not filtered out).
+    const own = named === undefined || form.get('client_secret') === secret() || formValueState(form.get('client_secret'), secret()) === 'not-encoded';
     return {
       type: 'token', at, status,
       // A body that is not a form still names its client (JSON, say): the request is this client's mistake.
       // …and one that names no client at all is the mock's own client's.
-      clientId: form.get('client_id') ?? stringFields(request.body).get('client_id') ?? query.get('client_id') ?? basic?.id ?? ctx.credentials.clientId,
+      clientId: own ? ctx.credentials.clientId : named,
+      clientIdValue: formValueState(form.get('client_id'), ctx.credentials.clientId),
+      secretValue: formValueState(form.get('client_secret'), secret()),
+      malformed: isMalformedForm(request.body),
+      encodingErrors: formEncodingErrors(form, secret()),
+      repeated,
       method: request.method,
       contentType,
       bodyFields: [...form.keys()],
@@ -171,15 +193,19 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     const rotated = reply.getHeader('x-access-token');
     const headers = Object.entries(request.headers).map(([name, v]): [string, string | undefined] => [`header:${name}`, Array.isArray(v) ? v.join(',') : v]);
     const basic = basicCredentials(header(request, 'authorization'));
-    if (basic && basic.secret === secret()) headers.push(['header:authorization (Basic)', secret()]);
+    // The secret in a Basic header, URL-encoded as RFC 6749 §2.3.1 asks or as it is.
+    const basicText = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header(request, 'authorization') ?? '')?.[1];
+    if ((basic && basic.secret === secret()) || (basicText && Buffer.from(basicText, 'base64').toString('utf8').includes(secret()))) headers.push(['header:authorization (Basic)', secret()]);
     let registration: ApiEvent['registration'] = null;
-    if (request.method === 'POST' && route.startsWith('/webhook/') && request.body && typeof request.body === 'object') {
-      const groups = (request.body as { notificationTypes?: unknown }).notificationTypes;
-      const named = json.get('clientID');
+    if (request.method === 'POST' && route.startsWith('/webhook/')) {
+      const groups = request.body && typeof request.body === 'object' ? (request.body as { notificationTypes?: unknown }).notificationTypes : undefined;
+      const named = request.body && typeof request.body === 'object' ? (request.body as { clientID?: unknown }).clientID : undefined;
       registration = {
         kind: route === '/webhook/user' ? 'user' : 'lock',
+        // A clientID of another type (a number, an array) is not the client_id either: judged by value.
         clientIdOwn: named === undefined ? null : named === clientId,
-        groups: Array.isArray(groups) ? groups.map(String) : [],
+        groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [],
+        typeErrors: registrationTypeErrors(request.body),
       };
     }
     const deleteClientId = request.method === 'DELETE' && route === '/webhook/:lockID/:clientID'

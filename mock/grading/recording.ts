@@ -14,6 +14,8 @@ export function fingerprint(value: string): string {
 
 /** Where a header value stood: as issued, missing, percent-encoded, or something else. */
 export type HeaderValueState = 'ok' | 'missing' | 'url-encoded' | 'wrong';
+/** How a form value a client sent stands against the real one: as it is, missing, altered by a body built without URL-encoding, or another value. */
+export type FormValueState = 'ok' | 'missing' | 'not-encoded' | 'wrong';
 
 interface Base {
   /** Position in the recording (1, 2, …). */
@@ -60,6 +62,15 @@ export interface TokenEvent extends Base {
   /** Field names of the query string. */
   queryFields: string[];
   grantType: string | null;
+  /** client_id and client_secret of the form body against the real ones (absent in recordings made before they were kept). */
+  clientIdValue?: FormValueState;
+  secretValue?: FormValueState;
+  /** The body is not a form that decodes (broken percent-encoding). */
+  malformed?: boolean;
+  /** Form values a body built without URL-encoding (or encoded twice) altered, e.g. "code (not URL-encoded)". */
+  encodingErrors?: string[];
+  /** Form fields given more than once. */
+  repeated?: string[];
   basicHeader: boolean;
   secretIn: string[];
   codeFp: string | null;
@@ -85,7 +96,14 @@ export interface ApiEvent extends Base {
   /** The x-access-token of a successful answer. */
   rotatedFp: string | null;
   /** POST /webhook/…: what the registration named. */
-  registration: { kind: 'lock' | 'user'; clientIdOwn: boolean | null; groups: string[] } | null;
+  registration: {
+    kind: 'lock' | 'user';
+    clientIdOwn: boolean | null;
+    /** The string elements of notificationTypes. */
+    groups: string[];
+    /** Fields of a type other than the spec's (e.g. notificationTypes a string); absent in older recordings. */
+    typeErrors?: string[];
+  } | null;
   /** DELETE /webhook/:lockID/:clientID: whether the path names the client's own ID. */
   deleteClientIdOwn: boolean | null;
 }

@@ -5,8 +5,8 @@
 import type { GradedEvent, GradingRecording } from './recording.js';
 
 /** What lockconf's probes can ask the mock to do to a client's next request. */
-export type ProbeKind = 'api-401' | 'refresh-refused';
-export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused'];
+export type ProbeKind = 'api-401' | 'refresh-refused' | 'answer-201' | 'answer-204';
+export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused', 'answer-201', 'answer-204'];
 
 /** Oldest events are dropped past this many (a long session must not grow without bound). */
 export const MAX_EVENTS = 20_000;

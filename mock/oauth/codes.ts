@@ -3,6 +3,7 @@
  * single use, expire ten minutes after issue, bound to client, user and redirect URI.
  */
 import { randomBytes } from 'node:crypto';
+import { withGradingEscapes } from '../grading/escapes.js';
 import type { MockContext } from '../context.js';
 
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
@@ -35,7 +36,7 @@ export class AuthorizationCodes {
   issue(grant: { clientId: string; userId: string; redirectUri: string }): string {
     this.#sweep();
     if (this.ctx.faults.has('new-code-voids-others')) this.#codes.clear();
-    const code = randomBytes(24).toString('base64url');
+    const code = withGradingEscapes(this.ctx, randomBytes(24).toString('base64url'));
     const lifetime = this.ctx.faults.has('code-lives-an-hour') ? LONG_CODE_LIFETIME_MS : CODE_LIFETIME_MS;
     this.#codes.set(code, { ...grant, expiresAtMs: this.ctx.clock.now() + lifetime, used: false });
     return code;

@@ -14,6 +14,7 @@ import type { MockContext } from '../context.js';
 import type { Grants } from './grants.js';
 import { randomBase64url } from './random-tokens.js';
 import { actorOf } from './approver.js';
+import { withGradingEscapes } from '../grading/escapes.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const REFRESH_LIFETIME_MS = 365 * DAY_MS;
@@ -112,7 +113,7 @@ export class RefreshTokens {
 
   /** `chain`: the redeemed token's link and chain start, when this one replaces it. */
   issue(grant: { clientId: string; userId: string | null; grantId?: string }, chain?: { link: number; chainStartMs: number }): string {
-    const token = randomBase64url(32);
+    const token = withGradingEscapes(this.ctx, randomBase64url(32));
     const now = this.ctx.clock.now();
     const link = chain ? chain.link + 1 : 1;
     this.#live.set(hashOf(token), { clientId: grant.clientId, userId: grant.userId, issuedAtMs: now, ...(grant.grantId ? { grantId: grant.grantId } : {}), link, chainStartMs: chain?.chainStartMs ?? now });

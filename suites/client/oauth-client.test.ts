@@ -12,6 +12,7 @@ describe('Authorization code flow', () => {
   conformance('CLIENT-AUTHZ-REDIRECT-URI', 'the redirect_uri is the registered one, in every component');
   conformance('CLIENT-AUTHZ-URL-ENCODED', 'the redirect_uri is sent URL-encoded');
   conformance('CLIENT-STATE-CHECKED', 'no redirect back whose state is not the one in progress is redeemed, after approval or cancellation');
+  conformance('CLIENT-STATE-SESSION-BOUND', 'a state the application sent is accepted only from the browser it was sent to');
   conformance('CLIENT-STATE-ONE-USE', 'the state of a flow that ended is not accepted again');
   conformance('CLIENT-CODE-FROM-REDIRECT', 'only codes from a redirect are exchanged; none after access_denied');
   conformance('CLIENT-CODE-ONCE', 'no authorization code is exchanged twice');
@@ -21,7 +22,8 @@ describe('POST {auth_url}/access_token', () => {
   conformance('CLIENT-TOKEN-FORM-POST', 'token requests are form-encoded POSTs');
   conformance('CLIENT-TOKEN-BODY-FIELDS', 'client_id, client_secret and grant_type are in the form body');
   conformance('CLIENT-TOKEN-NO-BASIC', 'no Authorization: Basic header carries the credentials');
-  conformance('CLIENT-SECRET-ONLY-IN-FORM', 'the client secret is sent only in token request bodies');
+  conformance('CLIENT-SECRET-ONLY-IN-FORM', 'the client secret is sent only in token request bodies, never to the browser');
+  conformance('CLIENT-API-KEY-NOT-TO-BROWSER', 'the API key is never sent to the browser');
 });
 
 describe('Refresh flow', () => {
@@ -43,4 +45,6 @@ describe('Webhook registration', () => {
   conformance('CLIENT-WEBHOOK-CLIENT-ID', 'registrations and deletions name the application\'s own clientID');
   conformance('CLIENT-WEBHOOK-GROUPS', 'registrations ask only for groups of their kind');
   conformance('CLIENT-DELETE-NO-BODY', 'deletions carry no body');
+  conformance('CLIENT-WEBHOOK-FIELD-TYPES', 'registration fields have the types the spec gives');
+  conformance('CLIENT-WEBHOOK-ENDPOINT', 'webhook calls use the methods and paths the spec names');
 });

@@ -59,7 +59,7 @@ describe.concurrent('conformance --client', () => {
     } finally {
       await example.close();
     }
-  }, 120_000);
+  }, 180_000);
 
   it('fails a client that breaks a MUST rule with exit 1, naming the rule and the request', async ({ expect }) => {
     const example = await startGradedExample(['secret-in-url']);
@@ -74,7 +74,7 @@ describe.concurrent('conformance --client', () => {
     } finally {
       await example.close();
     }
-  }, 120_000);
+  }, 180_000);
 
   it('cannot grade without a grading mock: exit 2 with what to run', async ({ expect }) => {
     const example = await startGradedExample();
@@ -82,5 +82,5 @@ describe.concurrent('conformance --client', () => {
     const { run } = await gradeWithCli(example, ['--no-allure']);
     expect(run.code).toBe(2);
     expect(run.stdout + run.stderr).toMatch(/cannot be reached|grading mock|could not be graded/);
-  }, 120_000);
+  }, 180_000);
 });

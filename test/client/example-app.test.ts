@@ -12,7 +12,8 @@ import { CLIENT_CATALOG } from '../../harness/catalog/index.js';
 import { CLIENT_FAULTS, type ClientFault } from '../../examples/app/client-faults.js';
 import { gradeExample, probesFor } from './support/example.js';
 import { clientFaultsToRun, clientSliceTraceabilityProblems } from './support/client-slice-faults.js';
-import { judgeConforming, judgeGeneratedFault, judgeNamedFault } from './support/client-judge.js';
+import { judgeConforming, judgeGeneratedFault, judgeNamedFault, judgeVariant } from './support/client-judge.js';
+import { CLIENT_VARIANTS } from '../../examples/app/client-variants.js';
 
 describe('the example OAuth client, graded by the mock', () => {
   it('is conformant: every CLIENT- rule and every declared slice exercised and held, the probes all ran', async () => {
@@ -20,10 +21,19 @@ describe('the example OAuth client, graded by the mock', () => {
     expect([probes.denial, probes.api401, probes.refreshRefused]).toEqual([{ ran: true }, { ran: true }, { ran: true }]);
     expect(probes.state?.filter((p) => !p.ran)).toEqual([]);
     expect(probes.state).toHaveLength(16);
+    expect(probes.browser).toEqual(expect.objectContaining({ ran: true, secretAt: [], apiKeyAt: [] }));
     expect(probes.api401Family?.filter((p) => !p.ran)).toEqual([]);
     expect(judgements.map((j) => j.id)).toEqual(CLIENT_CATALOG.map((r) => r.id));
     const verdict = judgeConforming(judgements);
     expect(verdict.ok, verdict.why).toBe(true);
+  });
+
+  // Legal variants: choices the spec leaves to the application; no MUST fails, only the SHOULDs each names may warn.
+  it.concurrent.each(Object.entries(CLIENT_VARIANTS))('judges the legal variant %s conformant', async (name, variant) => {
+    const { judgements } = await gradeExample([], {}, [name]);
+    const verdict = judgeVariant(judgements, variant.warns);
+    expect(verdict.ok, `variant ${name}: ${verdict.why}`).toBe(true);
+    for (const id of variant.warns) expect(judgements.find((j) => j.id === id)?.status, `${name} warns ${id}`).toBe('failed');
   });
 
   const faults = Object.entries(CLIENT_FAULTS) as Array<[ClientFault, (typeof CLIENT_FAULTS)[ClientFault]]>;

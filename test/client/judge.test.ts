@@ -150,6 +150,69 @@ describe('Webhook registration', () => {
   });
 });
 
+describe('values, not presence', () => {
+  it('CLIENT-TOKEN-BODY-FIELDS: grant_type is judged by value: refresh on a refresh grant fails, and the refresh is still judged as one', () => {
+    const refreshFields = ['client_id', 'client_secret', 'grant_type', 'refresh_token'];
+    const wrong = recording(codeGrant('c1'), token({ grantType: 'refresh', refreshFp: 'r0', bodyFields: refreshFields, status: 400 }));
+    const j = judged(wrong, 'CLIENT-TOKEN-BODY-FIELDS');
+    expect(j.status).toBe('failed');
+    expect(j.slices?.find((s) => s.value === 'refresh_token')?.status).toBe('failed');
+    expect(judged(wrong, 'CLIENT-REFRESH-STORE-NEW').checked).toBe(1);
+    const swapped = recording(token({ grantType: 'authorization_code', refreshFp: 'r0', bodyFields: [...refreshFields, 'code'].filter((f) => f !== 'code') }));
+    expect(judged(swapped, 'CLIENT-TOKEN-BODY-FIELDS').status).toBe('failed');
+    expect(judged(recording(token({ grantType: 'refresh_token', refreshFp: 'r0', bodyFields: refreshFields, secretValue: 'wrong' })), 'CLIENT-TOKEN-BODY-FIELDS').status).toBe('failed');
+  });
+
+  it('CLIENT-TOKEN-BODY-FIELDS: a refresh after a 401 is judged like any other', () => {
+    const after401 = recording(codeGrant('c1'), api({ status: 401 }), token({ grantType: 'refresh', refreshFp: 'r0', bodyFields: ['client_id', 'client_secret', 'grant_type', 'refresh_token'] }));
+    expect(judged(after401, 'CLIENT-TOKEN-BODY-FIELDS').status).toBe('failed');
+  });
+
+  it('CLIENT-TOKEN-FORM-POST: a body that does not decode, or values it altered, fail', () => {
+    expect(judged(recording(token({ malformed: true })), 'CLIENT-TOKEN-FORM-POST').status).toBe('failed');
+    expect(judged(recording(token({ encodingErrors: ['client_secret (not URL-encoded)'] })), 'CLIENT-TOKEN-FORM-POST').violations).toEqual([expect.stringContaining('client_secret (not URL-encoded)')]);
+    expect(judged(recording(token({ encodingErrors: [] })), 'CLIENT-TOKEN-FORM-POST').status).toBe('passed');
+  });
+
+  it('CLIENT-WEBHOOK-GROUPS: notificationTypes as one comma-separated string fails; registrations naming no group are no pass', () => {
+    const asString = api({ method: 'POST', route: '/webhook/:lockID', registration: { kind: 'lock', clientIdOwn: true, groups: [], typeErrors: ['notificationTypes is a string, not an array of string'] } });
+    expect(judged(recording(asString), 'CLIENT-WEBHOOK-GROUPS').status).toBe('failed');
+    const none = api({ method: 'POST', route: '/webhook/:lockID', registration: { kind: 'lock', clientIdOwn: true, groups: [], typeErrors: [] } });
+    const j = judged(recording(none), 'CLIENT-WEBHOOK-GROUPS');
+    expect(j.status).toBe('not-tested');
+    expect(j.reason).toContain('no value of them was judged');
+    expect(j.slices?.every((s) => s.status === 'not-tested')).toBe(true);
+  });
+
+  it('CLIENT-WEBHOOK-FIELD-TYPES and CLIENT-WEBHOOK-ENDPOINT: a token that is a number, a registration as PUT, a lock deletion without :clientID fail', () => {
+    const numberToken = api({ method: 'POST', route: '/webhook/user', registration: { kind: 'user', clientIdOwn: true, groups: ['lifecycle'], typeErrors: ['token is a number, not a string'] } });
+    expect(judged(recording(numberToken), 'CLIENT-WEBHOOK-FIELD-TYPES').status).toBe('failed');
+    const put = api({ method: 'PUT', route: '/webhook/ABC', status: 404 });
+    const short = api({ method: 'DELETE', route: '/webhook/ABC', status: 404 });
+    const j = judged(recording(put, short), 'CLIENT-WEBHOOK-ENDPOINT');
+    expect(j.slices?.filter((s) => s.status === 'failed').map((s) => s.value)).toEqual(['POST /webhook/:lockID', 'DELETE /webhook/:lockID/:clientID']);
+    expect(judged(recording(api({ method: 'DELETE', route: '/webhook/user' })), 'CLIENT-WEBHOOK-ENDPOINT').status).toBe('passed');
+  });
+
+  it('what the application sends the browser: the secret fails CLIENT-SECRET-ONLY-IN-FORM on request-kind=browser, the API key warns CLIENT-API-KEY-NOT-TO-BROWSER', () => {
+    const clean: ProbeReport = { browser: { ran: true, responses: 4, secretAt: [], apiKeyAt: [] } };
+    expect(judged(recording(api({})), 'CLIENT-API-KEY-NOT-TO-BROWSER', clean).status).toBe('passed');
+    const leaky: ProbeReport = { browser: { ran: true, responses: 4, secretAt: ['GET /'], apiKeyAt: ['GET /'] } };
+    const secret = judged(recording(api({})), 'CLIENT-SECRET-ONLY-IN-FORM', leaky);
+    expect(secret.slices?.find((s) => s.value === 'browser')?.status).toBe('failed');
+    expect(secret.slices?.find((s) => s.value === 'api')?.status).toBe('passed');
+    expect(judged(recording(api({})), 'CLIENT-API-KEY-NOT-TO-BROWSER', leaky).status).toBe('failed');
+    expect(judged(recording(api({})), 'CLIENT-API-KEY-NOT-TO-BROWSER').status).toBe('not-tested');
+  });
+
+  it('CLIENT-STATE-SESSION-BOUND: the code of another session\'s state, or of a browser without the cookie, exchanged fails its slice; CLIENT-STATE-CHECKED does not judge them', () => {
+    const probes: ProbeReport = { state: [{ tamper: 'other-session', flowEnd: 'approval', ran: true, codeFp: 'c1' }, { tamper: 'no-cookie', flowEnd: 'approval', ran: true, codeFp: 'c2' }] };
+    const j = judged(recording(redirect('c1'), redirect('c2'), codeGrant('c2')), 'CLIENT-STATE-SESSION-BOUND', probes);
+    expect(j.slices?.map((s) => [s.value, s.status])).toEqual([['other-session', 'passed'], ['no-cookie', 'failed']]);
+    expect(judged(recording(redirect('c1'), redirect('c2'), codeGrant('c2')), 'CLIENT-STATE-CHECKED', probes).status).toBe('not-tested');
+  });
+});
+
 describe('the recording', () => {
   it('judges only the named client', () => {
     const other = recording({ ...api({ apiKey: 'missing' }), clientId: 'someone-else' } as New);

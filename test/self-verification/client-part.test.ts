@@ -1,6 +1,7 @@
 /** The client side of `npm run matrix -- --all`: its plan, its shards and its figures (the gradings themselves: test/client/example-app.test.ts). */
 import { describe, expect, it } from 'vitest';
 import { CLIENT_FAULTS } from '../../examples/app/client-faults.js';
+import { CLIENT_VARIANTS } from '../../examples/app/client-variants.js';
 import { clientSliceFaults } from '../client/support/client-slice-faults.js';
 import { clientFigures, planClientMatrix, type ClientOutcome } from './client-part.js';
 import { partOf } from './shard.js';
@@ -10,6 +11,7 @@ describe('the client part of npm run matrix -- --all', () => {
 
   it('plans the conforming example, every named fault and every generated client fault alone', () => {
     expect(entries.filter((e) => e.kind === 'conforming').map((e) => e.name)).toEqual(['conforming']);
+    expect(entries.filter((e) => e.kind === 'variant').map((e) => e.name)).toEqual(Object.keys(CLIENT_VARIANTS).map((v) => `variant:${v}`));
     expect(entries.filter((e) => e.kind === 'named').map((e) => e.name).sort()).toEqual(Object.keys(CLIENT_FAULTS).sort());
     expect(entries.filter((e) => e.kind === 'generated').map((e) => e.name)).toEqual(clientSliceFaults().map((f) => f.name));
   });

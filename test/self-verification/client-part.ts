@@ -8,13 +8,14 @@
  */
 import { CLIENT_FAULTS, type ClientFault } from '../../examples/app/client-faults.js';
 import { gradeExample, probesFor } from '../client/support/example.js';
-import { judgeConforming, judgeGeneratedFault, judgeNamedFault, type ClientVerdict } from '../client/support/client-judge.js';
+import { judgeConforming, judgeGeneratedFault, judgeNamedFault, judgeVariant, type ClientVerdict } from '../client/support/client-judge.js';
+import { CLIENT_VARIANTS, type ClientVariant } from '../../examples/app/client-variants.js';
 import { clientSliceFaults } from '../client/support/client-slice-faults.js';
 import { partOf, type Shard } from './shard.js';
 
 export interface ClientEntry {
   name: string;
-  kind: 'conforming' | 'named' | 'generated';
+  kind: 'conforming' | 'variant' | 'named' | 'generated';
   run(): Promise<ClientVerdict>;
 }
 
@@ -33,6 +34,9 @@ export interface ClientPart {
 export function planClientMatrix(): ClientEntry[] {
   return [
     { name: 'conforming', kind: 'conforming', run: async () => judgeConforming((await gradeExample()).judgements) },
+    ...(Object.entries(CLIENT_VARIANTS) as Array<[ClientVariant, (typeof CLIENT_VARIANTS)[ClientVariant]]>).map(([name, variant]): ClientEntry => ({
+      name: `variant:${name}`, kind: 'variant', run: async () => judgeVariant((await gradeExample([], {}, [name])).judgements, variant.warns),
+    })),
     ...(Object.entries(CLIENT_FAULTS) as Array<[ClientFault, (typeof CLIENT_FAULTS)[ClientFault]]>).map(([name, fault]): ClientEntry => ({
       name, kind: 'named', run: async () => judgeNamedFault(fault.requirement, (await gradeExample([name], probesFor(fault.requirement))).judgements),
     })),
@@ -50,7 +54,7 @@ export function clientFigures(outcomes: readonly ClientOutcome[], wallMs: number
   const requirements = new Set(generated.map((o) => o.entry.name.split('@')[0]));
   return [
     `client: generated slice faults: ${generated.length} over ${requirements.size} requirements, ${caught(generated)} caught on their own slice, ${generated.length - caught(generated)} missed`,
-    `client: named faults: ${of('named').length}, ${caught(of('named'))} caught; the conforming example: ${of('conforming').length - caught(of('conforming'))} judged wrongly of ${of('conforming').length}`,
+    `client: named faults: ${of('named').length}, ${caught(of('named'))} caught; the conforming example: ${of('conforming').length - caught(of('conforming'))} judged wrongly of ${of('conforming').length}${of('variant').length ? `; legal variants: ${of('variant').length - caught(of('variant'))} judged wrongly of ${of('variant').length}` : ''}`,
     `client: time: ${(wallMs / 1000).toFixed(1)} s wall, ${outcomes.length} gradings`,
   ];
 }

@@ -23,6 +23,8 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-STATE-CHECKED': { 'state-tamper': 'all', 'flow-end': 'all' },
   // "typically a CSRF guard": the state of a flow that ended, approved or cancelled, is not accepted again (SHOULD).
   'CLIENT-STATE-ONE-USE': { 'flow-end': 'all' },
+  // RFC 6749 §10.12 "binds the request to the user-agent's authenticated state": another browser's state, no session cookie (SHOULD).
+  'CLIENT-STATE-SESSION-BOUND': { 'session-binding': 'all' },
   // POST {auth_url}/access_token, every grant an application uses without the operator's permission
   // (client_credentials: "Credentials cannot use this grant unless the service operator grants permission").
   'CLIENT-TOKEN-FORM-POST': { grant: ['authorization_code', 'refresh_token'] },
@@ -39,13 +41,18 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-API-CONTENT-TYPE': API_CALLS,
   'CLIENT-API-HEADERS-NOT-ENCODED': API_CALLS,
   // "Every successful API response carries an updated x-access-token header": the answer of every endpoint.
-  'CLIENT-ADOPT-NEW-ACCESS-TOKEN': API_CALLS,
+  // …and every 2xx an answer may carry it on (the status codes of the webhook endpoints are not shown).
+  'CLIENT-ADOPT-NEW-ACCESS-TOKEN': { ...API_CALLS, 'answer-status': 'all' },
   // "Invalid access token on an API call | HTTP 401; the user must authorize again.": a 401 on every kind of call.
   'CLIENT-REAUTHORIZE-ON-401': API_CALLS,
   // Webhook registration "clientID | string | The application's client_id", and the clientID of the lock deletion's path.
   'CLIENT-WEBHOOK-CLIENT-ID': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user', 'DELETE /webhook/:lockID/:clientID'] },
   'CLIENT-WEBHOOK-GROUPS': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user'] },
   'CLIENT-DELETE-NO-BODY': { endpoint: ['DELETE /webhook/:lockID/:clientID', 'DELETE /webhook/user'] },
+  // "url | string (URL)", "method | string", "header | string", "token | string": every registration endpoint.
+  'CLIENT-WEBHOOK-FIELD-TYPES': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user'] },
+  // The four webhook endpoints, by method and path.
+  'CLIENT-WEBHOOK-ENDPOINT': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user', 'DELETE /webhook/:lockID/:clientID', 'DELETE /webhook/user'] },
 };
 
 const APPLICATION_SIDE = 'an application-side rule: the mock cannot break it; the example application\'s generated fault does (examples/app/client-faults.ts, test/client/)';
@@ -61,8 +68,14 @@ export const CLIENT_SLICES: SliceDeclarations = {
     {
       id: 'state-tamper',
       title: 'Way the state of a redirect back differs from the one the application sent for this flow',
-      source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed, the valid state of another session; the state of a flow that already ended is CLIENT-STATE-ONE-USE)',
-      values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case', 'other-session'],
+      source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed; a state the application sent to another browser is CLIENT-STATE-SESSION-BOUND, the state of a flow that already ended CLIENT-STATE-ONE-USE)',
+      values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case'],
+    },
+    {
+      id: 'session-binding',
+      title: 'How a redirect back carrying a state the application sent reaches another browser session',
+      source: 'RFC 6749 §10.12: "binds the request to the user-agent\'s authenticated state" (the state another browser is waiting for; the right state and code in a browser without the session cookie)',
+      values: ['other-session', 'no-cookie'],
     },
     {
       id: 'flow-end',
@@ -71,10 +84,16 @@ export const CLIENT_SLICES: SliceDeclarations = {
       values: ['approval', 'cancellation'],
     },
     {
+      id: 'answer-status',
+      title: 'Status of the successful answer that carried a new x-access-token',
+      source: 'Access token: "Every successful API response carries an updated x-access-token header"; "Response bodies and status codes of the four webhook endpoints: not shown" (so any 2xx, with a body or none)',
+      values: ['200', '201', '204'],
+    },
+    {
       id: 'request-kind',
       title: 'Kind of request the application makes',
-      source: 'API credentials: "client_id … sent in the authorization request and in every token request", "client_secret … sent only in form bodies of token requests", "API key … Sent as the x-api-key header on API calls"',
-      values: ['authorization', 'token', 'api'],
+      source: 'API credentials: "client_id … sent in the authorization request and in every token request", "client_secret … sent only in form bodies of token requests", "API key … Sent as the x-api-key header on API calls"; browser: what the application sends to the user\'s browser',
+      values: ['authorization', 'token', 'api', 'browser'],
     },
   ],
   slices,

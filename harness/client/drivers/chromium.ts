@@ -221,6 +221,15 @@ export async function chromiumDrivers(target: DriverTarget, opts: ChromiumDriver
       });
       const page = await context.newPage();
       page.setDefaultTimeout(timeout);
+      // What the application sends to the browser, scanned for its credentials (content-scan.ts).
+      const scan = t.scan;
+      if (scan) {
+        const app = new URL(t.connectUrl).origin;
+        page.on('response', (response) => {
+          if (new URL(response.url()).origin !== app) return;
+          scan.track(response.text().then((text) => scan.see(response.request().method(), response.url(), text)));
+        });
+      }
       return new ChromiumDriver(t, context, page, timeout, (why) => notes.add(why));
     },
     get undriven() {

@@ -10,6 +10,7 @@
  * Nothing a driver sees (codes, state, URLs with them) goes into its messages.
  */
 import type { BrowserSteps } from './browser-steps.js';
+import type { ContentScan } from './content-scan.js';
 
 export type DriverKind = 'http' | 'chromium';
 
@@ -31,6 +32,8 @@ export interface DriverTarget {
   actionUrls?: readonly string[];
   /** Optional: the profile's `browser` section (the chromium driver's clicks). */
   browser?: BrowserSteps | null;
+  /** Optional: scans what the application sends to the browser for its credentials (content-scan.ts). */
+  scan?: ContentScan | null;
   /** Optional: the drivers of this run (default: a plain HTTP driver per session). */
   drivers?: DriverFactory | null;
 }

@@ -6,6 +6,7 @@
  * chromium driver does). Nothing it sees goes into messages.
  */
 import { request } from 'undici';
+import { readBounded, type BodyStream } from '../../wire/bounded-body.js';
 import { BROWSER_OPTION, DriverFailure, type Driver, type DriverFactory, type DriverTarget, type Landing } from './driver.js';
 
 /** A browser session: cookies, and the last page reached. */
@@ -18,11 +19,19 @@ export class Browser implements Driver {
     return Boolean(this.target.refreshUrl);
   }
 
+  /** The answer's body: scanned when it is the application's and the run scans (bounded), else dropped. */
+  async #read(method: string, url: string, body: BodyStream & { dump(): Promise<void> }, headers: Record<string, string | string[] | undefined>): Promise<void> {
+    const scan = this.target.scan;
+    if (!scan || new URL(url).origin !== new URL(this.target.connectUrl).origin) return void (await body.dump());
+    const read = await readBounded(body, { headers, limit: 1024 * 1024 });
+    scan.see(method, url, (read.tooLarge ? read.head : read.bytes).toString('utf8'));
+  }
+
   /** One GET, no redirect followed. */
   async get(url: string): Promise<{ status: number; location: string | null }> {
     const cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const res = await request(url, { method: 'GET', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(30_000) });
-    await res.body.dump();
+    await this.#read('GET', url, res.body, res.headers);
     const set = res.headers['set-cookie'];
     for (const line of Array.isArray(set) ? set : set ? [set] : []) {
       const m = /^([^=;\s]+)=([^;]*)/.exec(line);
@@ -36,7 +45,7 @@ export class Browser implements Driver {
   async post(url: string): Promise<number> {
     const cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const res = await request(url, { method: 'POST', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(30_000) });
-    await res.body.dump();
+    await this.#read('POST', url, res.body, res.headers);
     return res.statusCode;
   }
 

@@ -5,10 +5,20 @@
  * webhook registration or deletion names and carries.
  */
 import type { ApiEvent, GradedEvent } from '../../../mock/grading/recording.js';
-import { endpointOf, isJson, window, type ProbeReport, type Rule, type Violation } from './model.js';
+import { endpointOf, isJson, whyNot, window, type ProbeReport, type Rule, type Violation } from './model.js';
 
 export const LOCK_GROUPS: readonly string[] = ['operation', 'operation.type', 'configuration', 'battery', 'systemstatus', 'accessmgmt'];
 export const USER_GROUPS: readonly string[] = ['lockmembership', 'lifecycle'];
+
+/** The webhook endpoint a call that is none of them was meant as: a registration by another method, a lock deletion without :clientID. */
+export function meantWebhookEndpoint(method: string, route: string): string | null {
+  const segments = route.split('/').filter(Boolean);
+  if (segments[0] !== 'webhook' || segments.length < 2) return null;
+  const user = /^users?$/i.test(segments[1] ?? ''); // "users", "User": the user endpoint, misspelt
+  if (method === 'DELETE') return user ? 'DELETE /webhook/user' : 'DELETE /webhook/:lockID/:clientID';
+  if (segments.length === 2) return user ? 'POST /webhook/user' : 'POST /webhook/:lockID';
+  return null;
+}
 
 export function apiRules(events: readonly GradedEvent[], allEvents: readonly GradedEvent[], clientId: string, probes: ProbeReport): Rule[] {
   const api = events.filter((e): e is ApiEvent => e.type === 'api');
@@ -44,12 +54,15 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
   const successors = api.filter((e) => e.rotatedFp && e.accessFp);
   const stale = api.flatMap((e): Violation[] => {
     const replaced = successors.find((s) => s.accessFp === e.accessFp && s.endTick < e.startTick && s !== e);
-    return replaced ? [[e, `an access token replaced by the x-access-token of #${replaced.seq} (${endpointOf(replaced) ?? replaced.route}) was presented again`, { endpoint: endpointOf(replaced) ?? '' }]] : [];
+    return replaced ? [[e, `an access token replaced by the x-access-token of #${replaced.seq} (${endpointOf(replaced) ?? replaced.route}, answered ${replaced.status}) was presented again`, { endpoint: endpointOf(replaced) ?? '', 'answer-status': String(replaced.status) }]] : [];
   });
   const followed = successors.filter((s) => api.some((e) => e.startTick > s.endTick));
   rules.push({
     id: 'CLIENT-ADOPT-NEW-ACCESS-TOKEN', applies: followed, untested: 'no API call followed an answer that carried a new x-access-token', violations: stale,
-    sliceOf: byEndpoint, untestedSlice: (_dim, endpoint) => `no API call followed an answer of ${endpoint} that carried a new x-access-token`,
+    sliceOf: { ...byEndpoint, 'answer-status': (e) => (e.type === 'api' ? String(e.status) : null) },
+    untestedSlice: (dim, value) => (dim === 'answer-status'
+      ? `no API call followed an answer ${value} that carried a new x-access-token${probes.answers?.find((p) => p.status === value && !p.ran) ? ` (the ${value} probe did not run: ${whyNot(probes.answers.find((p) => p.status === value), '')})` : ''}`
+      : `no API call followed an answer of ${value} that carried a new x-access-token`),
   });
 
   // 401: the refused token is not presented again (every kind of call); browsing the app's page, authorization follows.
@@ -63,7 +76,7 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
   if (probeWindow) {
     const hit = probeWindow.find((e): e is ApiEvent => e.type === 'api' && e.clientId === clientId && e.status === 401);
     const next = hit && probeWindow.find((e) => e.type === 'authorize' && e.clientId === clientId && e.startTick > hit.endTick);
-    if (hit && !next) reauth.push([hit, 'after this 401 on the application\'s page the user was not sent through authorization again']);
+    if (hit && !next) reauth.push([hit, 'after this 401 on the application\'s page neither the application nor its connect address sent the user through authorization again']);
   }
   const family = probes.api401Family ?? [];
   rules.push({
@@ -84,14 +97,35 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
     untestedSlice: (_dim, endpoint) => `the application made no ${endpoint} call naming a clientID`,
     violations: namingClient.filter((e) => e.registration?.clientIdOwn === false || e.deleteClientIdOwn === false).map((e): Violation => [e, 'a clientID that is not the application\'s own client_id']),
   });
+  // Values, not presence: every group name is judged, and notificationTypes must be an array of string to hold any.
+  const groupTypeErrors = (e: ApiEvent) => (e.registration?.typeErrors ?? []).filter((t) => t.startsWith('notificationTypes') || t.startsWith('the body'));
   rules.push({
     id: 'CLIENT-WEBHOOK-GROUPS', applies: registrations, untested: 'the application registered no webhook', sliceOf: byEndpoint, untestedSlice: never,
+    judged: registrations.reduce((n, e) => n + e.registration!.groups.length + groupTypeErrors(e).length, 0),
+    judgedNothing: 'no registration named a group (notificationTypes absent or empty)',
     violations: registrations.flatMap((e): Violation[] => {
       const reg = e.registration!;
       const valid = reg.kind === 'user' ? USER_GROUPS : LOCK_GROUPS;
       const bad = reg.groups.filter((g) => !valid.includes(g));
-      return bad.length ? [[e, `${reg.kind} registration asks for groups that are not ${reg.kind} groups: ${bad.join(', ')}`]] : [];
+      const wrongType = groupTypeErrors(e);
+      return [
+        ...(wrongType.length ? [[e, `${reg.kind} registration: ${wrongType.join('; ')}`] as Violation] : []),
+        ...(bad.length ? [[e, `${reg.kind} registration asks for groups that are not ${reg.kind} groups: ${bad.join(', ')}`] as Violation] : []),
+      ];
     }),
+  });
+  // The other fields of the registration, by type (url a URL, method, header and token strings).
+  const otherTypeErrors = (e: ApiEvent) => (e.registration?.typeErrors ?? []).filter((t) => /^(url|method|header|token) /.test(t));
+  rules.push({
+    id: 'CLIENT-WEBHOOK-FIELD-TYPES', applies: registrations, untested: 'the application registered no webhook', sliceOf: byEndpoint, untestedSlice: never,
+    violations: registrations.flatMap((e): Violation[] => (otherTypeErrors(e).length ? [[e, `${e.registration!.kind} registration: ${otherTypeErrors(e).join('; ')}`]] : [])),
+  });
+  // The method and path of every webhook call: one of the four the spec names.
+  const webhookCalls = api.filter((e) => e.route.startsWith('/webhook'));
+  const meant = (e: GradedEvent): string | null => (e.type === 'api' ? endpointOf(e) ?? meantWebhookEndpoint(e.method, e.route) : null);
+  rules.push({
+    id: 'CLIENT-WEBHOOK-ENDPOINT', applies: webhookCalls, untested: 'the application made no webhook call', sliceOf: { endpoint: meant }, untestedSlice: never,
+    violations: webhookCalls.filter((e) => endpointOf(e) === null).map((e): Violation => [e, `${e.method} ${e.route} is none of the webhook endpoints the spec names (POST /webhook/:lockID, POST /webhook/user, DELETE /webhook/:lockID/:clientID, DELETE /webhook/user)`]),
   });
   rules.push({
     id: 'CLIENT-DELETE-NO-BODY', applies: deletes, untested: 'the application deleted no webhook registration', sliceOf: byEndpoint, untestedSlice: never,

@@ -4,15 +4,17 @@
  * the state check (the state probe family), and which codes it exchanges.
  */
 import type { AuthorizeEvent, GradedEvent, RedirectEvent, TokenEvent } from '../../../mock/grading/recording.js';
-import { whyNot, window, type ProbeReport, type Rule, type StateProbe, type Violation } from './model.js';
+import { grantOf, whyNot, window, type ProbeReport, type Rule, type StateProbe, type Violation } from './model.js';
 
 const PARAMS = ['client_id', 'redirect_uri', 'state'] as const;
 const PARTS = ['scheme', 'host', 'port', 'path', 'query', 'case'];
+/** The state probes of CLIENT-STATE-SESSION-BOUND: the state is one the application sent, the browser another. */
+const BINDING: readonly string[] = ['other-session', 'no-cookie'];
 
 export function authzRules(events: readonly GradedEvent[], allEvents: readonly GradedEvent[], clientId: string, probes: ProbeReport): Rule[] {
   const authorize = events.filter((e): e is AuthorizeEvent => e.type === 'authorize');
   const redirects = events.filter((e): e is RedirectEvent => e.type === 'redirect');
-  const codeGrants = events.filter((e): e is TokenEvent => e.type === 'token' && e.grantType === 'authorization_code');
+  const codeGrants = events.filter((e): e is TokenEvent => e.type === 'token' && grantOf(e) === 'authorization_code');
   const rules: Rule[] = [];
   const noAuthz = 'the application sent no user to the authorization endpoint';
 
@@ -40,7 +42,7 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
   });
 
   // The state family: each probe brought the browser back with a code the mock issued and a state not the one in progress.
-  const stateProbes = (probes.state ?? []).filter((p) => p.tamper !== 'replayed');
+  const stateProbes = (probes.state ?? []).filter((p) => !BINDING.includes(p.tamper) && p.tamper !== 'replayed');
   const byCode = new Map<string, StateProbe & { ran: true }>();
   for (const p of stateProbes) if (p.ran) byCode.set(p.codeFp, p);
   const probeOf = (e: GradedEvent) => (e.type === 'redirect' || e.type === 'token') && e.codeFp ? byCode.get(e.codeFp) ?? null : null;
@@ -59,6 +61,24 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
       const p = probeOf(e)!;
       return [e, `the code of a redirect whose state was ${DESCRIBE[p.tamper] ?? p.tamper} (after ${p.flowEnd}) was exchanged`];
     }),
+  });
+
+  // The binding probes: a state the application sent, brought back by another browser (CLIENT-STATE-SESSION-BOUND, SHOULD).
+  const bindings = (probes.state ?? []).filter((p) => BINDING.includes(p.tamper));
+  const bindingByCode = new Map<string, StateProbe & { ran: true }>();
+  for (const p of bindings) if (p.ran) bindingByCode.set(p.codeFp, p);
+  const bindingOf = (e: GradedEvent) => (e.type === 'redirect' || e.type === 'token') && e.codeFp ? bindingByCode.get(e.codeFp) ?? null : null;
+  rules.push({
+    id: 'CLIENT-STATE-SESSION-BOUND',
+    applies: redirects.filter((r) => bindingOf(r) !== null),
+    untested: 'no session-binding probe ran',
+    notTested: bindingByCode.size > 0 ? null : whyNot(bindings.find((p) => !p.ran), 'the session-binding probes did not run: the profile names no connectUrl'),
+    sliceOf: { 'session-binding': (e) => bindingOf(e)?.tamper ?? null },
+    untestedSlice: (_dim, value) => {
+      const p = bindings.find((x) => x.tamper === value && !x.ran);
+      return p && !p.ran ? `the ${value} probe did not run: ${p.why}` : `no ${value} probe ran`;
+    },
+    violations: codeGrants.filter((e) => bindingOf(e) !== null).map((e): Violation => [e, `the code of a redirect whose state was ${DESCRIBE[bindingOf(e)!.tamper] ?? bindingOf(e)!.tamper} was exchanged`]),
   });
 
   // The replayed probes: the state of a flow that had ended, with a fresh code (CLIENT-STATE-ONE-USE).
@@ -81,7 +101,7 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
 
   const issuedCodes = new Map(redirects.filter((r) => r.codeFp).map((r) => [r.codeFp!, r]));
   const denialWindow = probes.denial?.ran ? window(allEvents, 'denial') : null;
-  const afterDenial = (denialWindow ?? []).filter((e): e is TokenEvent => e.type === 'token' && e.grantType === 'authorization_code' && e.clientId === clientId);
+  const afterDenial = (denialWindow ?? []).filter((e): e is TokenEvent => e.type === 'token' && grantOf(e) === 'authorization_code' && e.clientId === clientId);
   const denialRan = probes.denial?.ran === true && denialWindow !== null;
   rules.push({
     id: 'CLIENT-CODE-FROM-REDIRECT', applies: [...codeGrants, ...(denialRan ? redirects.filter((r) => r.denied) : [])],
@@ -117,5 +137,6 @@ const DESCRIBE: Record<string, string> = {
   missing: 'missing',
   case: 'the real one in another letter case',
   'other-session': 'the valid state of another session',
+  'no-cookie': 'the right one, in a browser without the application\'s session cookie',
   replayed: 'that of a flow that had already ended',
 };

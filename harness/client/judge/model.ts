@@ -8,6 +8,7 @@
 import { declaredValues, slicesOf } from '../../catalog/slices/index.js';
 import { clientEndpoint } from '../../catalog/slices/client.js';
 import type { GradedEvent, MarkEvent } from '../../../mock/grading/recording.js';
+import type { ContentScanReport } from '../drivers/content-scan.js';
 
 export type ClientStatus = 'passed' | 'failed' | 'not-tested';
 
@@ -52,6 +53,10 @@ export interface ProbeReport {
   /** The 401 on each kind of call. */
   api401Family?: Api401Probe[];
   refreshRefused?: Ran<object>;
+  /** The answers family: the application's next API write answered 201 or 204 with a new x-access-token. */
+  answers?: Array<{ status: string } & Ran<object>>;
+  /** What the application sent to the probes' browser, scanned for the client secret and the API key. */
+  browser?: Ran<ContentScanReport>;
 }
 
 /** A violation: the request, what is wrong, and its slice when the request alone does not say it. */
@@ -69,6 +74,22 @@ export interface Rule {
   sliceOf?: Record<string, (e: GradedEvent) => string | readonly string[] | null>;
   /** Why a slice had no request (default: `untested` on that slice). */
   untestedSlice?: (dim: string, value: string) => string;
+  /**
+   * How many values the rule judged on the requests it applies to (a rule that judges values,
+   * not presence, sets it): requests with none judged are no pass (judgedNothing says why).
+   */
+  judged?: number;
+  judgedNothing?: string;
+}
+
+/** The grant of a token request: its grant_type when it is one of the spec's, else what its fields show (code, refresh_token). */
+export const GRANTS: readonly string[] = ['authorization_code', 'client_credentials', 'refresh_token'];
+export function grantOf(e: GradedEvent): string | null {
+  if (e.type !== 'token') return null;
+  if (e.grantType && GRANTS.includes(e.grantType)) return e.grantType;
+  if (e.codeFp) return 'authorization_code';
+  if (e.refreshFp) return 'refresh_token';
+  return null;
 }
 
 const short = (fp: string | null) => (fp ? `#${fp.slice(0, 8)}` : '—');
@@ -76,6 +97,11 @@ const short = (fp: string | null) => (fp ? `#${fp.slice(0, 8)}` : '—');
 /** The spec's name of a recorded API call (the `endpoint` dimension). */
 export function endpointOf(e: GradedEvent): string | null {
   return e.type === 'api' ? clientEndpoint(e.method, e.route) : null;
+}
+
+/** What the application sent to the browser, as a line of evidence (not a request the mock recorded: seq 0). */
+export function browserAnswer(clientId: string, label: string): MarkEvent {
+  return { type: 'mark', seq: 0, at: 0, startTick: 0, endTick: 0, clientId, label: `the application's answer to the browser: ${label}` };
 }
 
 /** One line per recorded request, for evidence. */
@@ -90,7 +116,7 @@ export function describeEvent(e: GradedEvent): string {
     case 'api':
       return `#${e.seq} ${e.method} ${e.route} x-api-key ${e.apiKey}, x-access-token ${e.accessToken} ${short(e.accessFp)}, content-type ${e.contentType ?? '—'}${e.hasBody ? ', with a body' : ''} → ${e.status}${e.rotatedFp ? ` (new x-access-token ${short(e.rotatedFp)})` : ''}`;
     case 'mark':
-      return `#${e.seq} probe mark: ${e.label}`;
+      return e.seq === 0 ? e.label : `#${e.seq} probe mark: ${e.label}`;
   }
 }
 
@@ -129,6 +155,12 @@ export function settle(rule: Rule): ClientJudgement {
   }
   if (rule.notTested) return { id: rule.id, status: 'not-tested', reason: rule.notTested, checked: 0, violations: [], evidence: [], ...withSlices };
   if (rule.applies.length === 0) return { id: rule.id, status: 'not-tested', reason: rule.untested, checked: 0, violations: [], evidence: [], ...withSlices };
+  if (rule.judged === 0) {
+    // A check that saw no value is no pass: the requests were there, but nothing in them was judged.
+    const why = `${rule.applies.length} request(s) applied, but no value of them was judged: ${rule.judgedNothing ?? 'nothing to compare'}`;
+    const held = slices?.map((s): ClientSliceJudgement => (s.status === 'passed' ? { ...s, status: 'not-tested', reason: why, checked: 0 } : s));
+    return { id: rule.id, status: 'not-tested', reason: why, checked: 0, violations: [], evidence: rule.applies.slice(0, 10).map(describeEvent), ...(held ? { slices: held } : {}) };
+  }
   return { id: rule.id, status: 'passed', reason: `held on ${rule.applies.length} recorded request(s)`, checked: rule.applies.length, violations: [], evidence: rule.applies.slice(0, 10).map(describeEvent), ...withSlices };
 }
 

@@ -6,13 +6,14 @@
  * links, those a refresh issued).
  */
 import type { ApiEvent, AuthorizeEvent, GradedEvent, TokenEvent } from '../../../mock/grading/recording.js';
-import { isForm, type ProbeReport, type Rule, type Violation } from './model.js';
+import { GRANTS, browserAnswer, grantOf, isForm, type ProbeReport, type Rule, type Violation } from './model.js';
 
-export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport): Rule[] {
+export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport, clientId = ''): Rule[] {
   const token = events.filter((e): e is TokenEvent => e.type === 'token');
-  const refreshes = token.filter((e) => e.grantType === 'refresh_token');
+  // A refresh is judged as one whatever its grant_type says (grant_type=refresh is a refresh with a wrong value).
+  const refreshes = token.filter((e) => grantOf(e) === 'refresh_token');
   const noTokenRequest = 'the application made no token request';
-  const byGrant = { grant: (e: GradedEvent) => (e.type === 'token' ? e.grantType : null) };
+  const byGrant = { grant: grantOf };
   const grantUntested = (_dim: string, grant: string) => `the application made no token request with grant_type=${grant}`;
   const rules: Rule[] = [];
 
@@ -20,7 +21,10 @@ export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport):
     id: 'CLIENT-TOKEN-FORM-POST', applies: token, untested: noTokenRequest, sliceOf: byGrant, untestedSlice: grantUntested,
     violations: token.flatMap((e): Violation[] => {
       const wrong = [e.method !== 'POST' && `method ${e.method}`, !isForm(e.contentType) && `content-type ${e.contentType ?? 'missing'}`].filter(Boolean);
-      return wrong.length ? [[e, `not a form POST (${wrong.join(', ')})`]] : [];
+      if (wrong.length) return [[e, `not a form POST (${wrong.join(', ')})`]];
+      // "URL-encoded body": the values arrive as sent (the graded secret, codes and refresh tokens hold "+", "&", "=", "/").
+      if (e.malformed) return [[e, 'the form body does not decode (broken percent-encoding): not a URL-encoded body']];
+      return e.encodingErrors?.length ? [[e, `the form body is not URL-encoded: ${e.encodingErrors.join(', ')} arrived altered`]] : [];
     }),
   });
   rules.push({
@@ -29,7 +33,16 @@ export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport):
       // "Required when": always client_id, client_secret, grant_type; code with authorization_code; refresh_token with refresh_token.
       const perGrant = e.grantType === 'authorization_code' ? ['code'] : e.grantType === 'refresh_token' ? ['refresh_token'] : [];
       const missing = ['client_id', 'client_secret', 'grant_type', ...perGrant].filter((f) => !e.bodyFields.includes(f));
-      return missing.length ? [[e, `not in the form body: ${missing.join(', ')}`]] : [];
+      if (missing.length) return [[e, `not in the form body: ${missing.join(', ')}`]];
+      // Values, not presence: grant_type one of the spec's and the grant the request makes; the credentials the application's own.
+      const wrong: string[] = [];
+      if (e.grantType !== null && !GRANTS.includes(e.grantType)) wrong.push(`grant_type is not one of authorization_code, client_credentials, refresh_token`);
+      else if (e.grantType === 'authorization_code' && !e.codeFp && e.refreshFp) wrong.push('grant_type=authorization_code on a request carrying refresh_token');
+      else if (e.grantType === 'refresh_token' && !e.refreshFp && e.codeFp) wrong.push('grant_type=refresh_token on a request carrying code');
+      if (e.clientIdValue === 'wrong') wrong.push('client_id is not the application\'s client ID');
+      if (e.secretValue === 'wrong') wrong.push('client_secret is not the application\'s client secret');
+      if (e.repeated?.length) wrong.push(`given more than once: ${e.repeated.join(', ')}`);
+      return wrong.length ? [[e, wrong.join('; ')]] : [];
     }),
   });
   rules.push({
@@ -38,12 +51,26 @@ export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport):
   });
 
   const carriers = events.filter((e): e is AuthorizeEvent | TokenEvent | ApiEvent => e.type === 'authorize' || e.type === 'token' || e.type === 'api');
-  const kind = (e: GradedEvent) => (e.type === 'authorize' ? 'authorization' : e.type === 'token' || e.type === 'api' ? e.type : null);
+  // What the application sent to the probes' browser: one line for the answers scanned, one per answer holding the secret.
+  const scan = probes.browser?.ran ? probes.browser : null;
+  const scanned = scan && scan.responses > 0 ? [browserAnswer(clientId, `${scan.responses} answer(s) scanned`)] : [];
+  const leaked = (scan?.secretAt ?? []).map((where) => browserAnswer(clientId, where));
+  const kind = (e: GradedEvent) => (e.type === 'authorize' ? 'authorization' : e.type === 'token' || e.type === 'api' ? e.type : e.type === 'mark' && e.seq === 0 ? 'browser' : null);
   rules.push({
-    id: 'CLIENT-SECRET-ONLY-IN-FORM', applies: carriers, untested: 'the application made no request',
+    id: 'CLIENT-SECRET-ONLY-IN-FORM', applies: [...carriers, ...scanned], untested: 'the application made no request',
     sliceOf: { 'request-kind': kind },
-    untestedSlice: (_dim, value) => `the application made no ${value === 'api' ? 'API call' : `${value} request`}`,
-    violations: carriers.filter((e) => e.secretIn.length > 0).map((e): Violation => [e, `the client secret was sent in: ${e.secretIn.join(', ')}`]),
+    untestedSlice: (_dim, value) => (value === 'browser'
+      ? `no answer of the application to the browser was scanned${probes.browser && !probes.browser.ran ? ` (${probes.browser.why})` : ''}`
+      : `the application made no ${value === 'api' ? 'API call' : `${value} request`}`),
+    violations: [
+      ...carriers.filter((e) => e.secretIn.length > 0).map((e): Violation => [e, `the client secret was sent in: ${e.secretIn.join(', ')}`]),
+      ...leaked.map((e): Violation => [e, 'the client secret was sent to the browser']),
+    ],
+  });
+  rules.push({
+    id: 'CLIENT-API-KEY-NOT-TO-BROWSER', applies: scanned,
+    untested: `no answer of the application to the browser was scanned${probes.browser && !probes.browser.ran ? ` (${probes.browser.why})` : ''}`,
+    violations: (scan?.apiKeyAt ?? []).map((where): Violation => [browserAnswer(clientId, where), 'the API key was sent to the browser']),
   });
 
   // The refresh chain: tokens issued (by which request), redeemed (200), refused (400).
@@ -56,8 +83,8 @@ export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport):
   const retry: Violation[] = [];
   let linksSinceCode = 0;
   for (const e of token) {
-    if (e.grantType === 'authorization_code') linksSinceCode = 0;
-    if (e.grantType === 'refresh_token') {
+    if (grantOf(e) === 'authorization_code') linksSinceCode = 0;
+    if (grantOf(e) === 'refresh_token') {
       const fp = e.refreshFp;
       const source = fp ? issuedBy.get(fp) : undefined;
       // The link: that of the token presented (issued by a code grant: the first), else by order since the last code grant.

@@ -6,7 +6,9 @@
  * call of the same session follows before any refresh could replace the token, so
  * it shows whether the refused token is presented again.
  * The page probe (`api-401`): the 401 lands on the call the application's page
- * makes while browsing it, so the browser can follow the application to authorization.
+ * makes while browsing it; the browser follows the application to authorization, or,
+ * when the application shows a page instead (a "reconnect" button), takes its connect
+ * address as the user would: either way the user must be able to authorize again.
  */
 import { ENDPOINT } from '../../catalog/slices/dimensions.js';
 import type { Api401Probe } from '../judge.js';
@@ -30,7 +32,11 @@ export async function pageProbe(target: ProbeTarget): Promise<{ ran: true } | { 
     const home = await signIn(target, browser);
     await marked(target, 'api-401', async () => {
       await control(target, '/grading/probe', { kind: 'api-401' });
-      await browser.browse(home);
+      let landed = await browser.browse(home);
+      // The user reloads the page (the refused token must not be presented again)…
+      if (!landed.reachedAuthorization) landed = await browser.browse(home);
+      // …and, when the application offers a "reconnect" instead of redirecting at once, takes it (its connect address).
+      if (!landed.reachedAuthorization) await browser.toAuthorization().catch(() => {});
     });
     return { ran: true };
   } catch (err) {

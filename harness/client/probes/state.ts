@@ -6,8 +6,9 @@
  * ended (flow-end):
  *   approval      the browser's own flow is in progress (approved at the mock, not yet back):
  *                 its redirect comes back with the state changed; `other-session` carries the
- *                 state another browser's flow is waiting for; `replayed` the state of the
- *                 browser's flow that already ended, with a fresh code
+ *                 state another browser's flow is waiting for; `no-cookie` the browser's own
+ *                 redirect, unchanged, opened in a fresh browser without the application's
+ *                 cookies; `replayed` the state of the browser's flow that already ended, with a fresh code
  *   cancellation  the browser's flow ended with the user's cancellation (the app saw it);
  *                 a fresh code comes back with that flow's state changed (or `replayed` as it was)
  * The code must never reach the token endpoint. A percent-encoded equivalent of the state is
@@ -19,7 +20,9 @@ import { openDriver } from '../drivers/open.js';
 import type { ProbeTarget } from '../probe-target.js';
 import { ProbeFailure, authorize, failed, marked } from '../probe-steps.js';
 
-export const STATE_TAMPERS = ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case', 'other-session', 'replayed'] as const;
+export const STATE_TAMPERS = ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case', 'other-session', 'no-cookie', 'replayed'] as const;
+/** The probes of a state the application did send, brought back by another browser (CLIENT-STATE-SESSION-BOUND): while a flow is in progress only. */
+const BINDING_ONLY_ON_APPROVAL: readonly string[] = ['other-session', 'no-cookie'];
 export const FLOW_ENDS = ['approval', 'cancellation'] as const;
 
 /** The state changed one way; null when that way cannot change it (no letter to change the case of…). */
@@ -55,11 +58,15 @@ async function probe(target: ProbeTarget, tamper: string, flowEnd: string): Prom
   const mine = await openDriver(target);
   let back: string;
   let code: string;
+  let arrives = mine;
   if (flowEnd === 'approval' && tamper !== 'replayed') {
     const location = await authorize(target, mine, 'approve');
     const own = parts(location);
     code = own.code;
-    if (tamper === 'other-session') {
+    if (tamper === 'no-cookie') {
+      back = location;
+      arrives = await openDriver(target);
+    } else if (tamper === 'other-session') {
       const other = parts(await authorize(target, await openDriver(target), 'approve'));
       back = withState(location, other.state);
     } else {
@@ -78,14 +85,14 @@ async function probe(target: ProbeTarget, tamper: string, flowEnd: string): Prom
     if (state === endedState && tamper !== 'replayed') return { tamper, flowEnd, ran: false, why: `the application's state cannot be changed that way (${tamper})` };
     back = withState(fresh, state);
   }
-  await marked(target, `state:${tamper}:${flowEnd}`, () => mine.browse(back));
+  await marked(target, `state:${tamper}:${flowEnd}`, () => arrives.browse(back));
   return { tamper, flowEnd, ran: true, codeFp: fingerprint(code) };
 }
 
 export async function stateFamily(target: ProbeTarget, only: { tampers?: readonly string[]; flowEnds?: readonly string[] } = {}): Promise<StateProbe[]> {
   const out: StateProbe[] = [];
   for (const flowEnd of FLOW_ENDS.filter((f) => !only.flowEnds || only.flowEnds.includes(f))) {
-    for (const tamper of STATE_TAMPERS.filter((t) => !only.tampers || only.tampers.includes(t))) {
+    for (const tamper of STATE_TAMPERS.filter((t) => (!only.tampers || only.tampers.includes(t)) && (flowEnd === 'approval' || !BINDING_ONLY_ON_APPROVAL.includes(t)))) {
       try {
         out.push(await probe(target, tamper, flowEnd));
       } catch (err) {

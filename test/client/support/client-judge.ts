@@ -24,6 +24,20 @@ export function judgeConforming(judgements: readonly ClientJudgement[]): ClientV
   return { ok: true, why: 'conformant: every rule and every declared slice passed' };
 }
 
+/**
+ * A legal variant: judged as the example is (every rule and slice passed), except the
+ * SHOULDs it is known to miss (`warns`), which may fail (a warning), never a MUST.
+ */
+export function judgeVariant(judgements: readonly ClientJudgement[], warns: readonly string[]): ClientVerdict {
+  const must = warns.filter((id) => CLIENT_CATALOG.find((r) => r.id === id)?.level !== 'SHOULD');
+  if (must.length) return { ok: false, why: `a legal variant may miss SHOULDs only: ${must.join(', ')}` };
+  const verdict = judgeConforming(judgements.filter((j) => !warns.includes(j.id)));
+  const missing = CLIENT_CATALOG.filter((r) => !judgements.some((j) => j.id === r.id)).map((r) => r.id);
+  if (missing.length) return { ok: false, why: `not judged: ${missing.join(', ')}` };
+  if (!verdict.ok && !verdict.why.startsWith('not judged')) return verdict;
+  return { ok: true, why: `conformant${warns.length ? ` (warned: ${warns.join(', ')})` : ''}` };
+}
+
 /** A named fault: its requirement failed. */
 export function judgeNamedFault(requirement: string, judgements: readonly ClientJudgement[]): ClientVerdict {
   const judged = judgements.find((j) => j.id === requirement);

@@ -22,11 +22,11 @@ export interface GradedExample {
  * with the mock's credentials; the application's callback is its redirect_uri, which the
  * caller registers with the mock.
  */
-export async function startAppBesideMock(faults: string[], pages = false): Promise<{ mock: RunningMock; app: ExampleApp; redirectUri: string; close(): Promise<void> }> {
+export async function startAppBesideMock(faults: string[], pages = false, variants: string[] = []): Promise<{ mock: RunningMock; app: ExampleApp; redirectUri: string; close(): Promise<void> }> {
   const mock = await createMock({ grade: true });
   const p = mock.profile;
   const config = { authUrl: p.authUrl, baseUrl: p.baseUrl, clientId: p.clientId, clientSecret: p.clientSecret, apiKey: p.apiKey, redirectUri: '' };
-  const app = await startExampleApp({ config, faults, ...(pages ? { pages } : {}) });
+  const app = await startExampleApp({ config, faults, variants, ...(pages ? { pages } : {}) });
   config.redirectUri = `${app.url}/callback`;
   const close = async () => {
     await app.close();
@@ -35,8 +35,8 @@ export async function startAppBesideMock(faults: string[], pages = false): Promi
   return { mock, app, redirectUri: config.redirectUri, close };
 }
 
-export async function startGradedExample(faults: string[] = []): Promise<GradedExample> {
-  const { mock, app, redirectUri, close } = await startAppBesideMock(faults);
+export async function startGradedExample(faults: string[] = [], variants: string[] = []): Promise<GradedExample> {
+  const { mock, app, redirectUri, close } = await startAppBesideMock(faults, false, variants);
   const p = mock.profile;
   mock.ctx.credentials.redirectUri = redirectUri;
   const lockId = encodeURIComponent(p.fixtures!.locks[0]!.lockId);
@@ -58,8 +58,8 @@ export async function writeProfile(example: GradedExample, file: string): Promis
 }
 
 /** Probes, then the judgement of the recording. */
-export async function gradeExample(faults: string[] = [], select: ProbeSelection = {}): Promise<{ judgements: ClientJudgement[]; probes: ProbeReport }> {
-  const example = await startGradedExample(faults);
+export async function gradeExample(faults: string[] = [], select: ProbeSelection = {}, variants: string[] = []): Promise<{ judgements: ClientJudgement[]; probes: ProbeReport }> {
+  const example = await startGradedExample(faults, variants);
   try {
     const p = example.mock.profile;
     const probes = await runProbes({
@@ -70,6 +70,7 @@ export async function gradeExample(faults: string[] = [], select: ProbeSelection
       connectUrl: example.profile.connectUrl as string,
       refreshUrl: example.profile.refreshUrl as string,
       actionUrls: example.profile.actionUrls as string[],
+      credentials: { clientSecret: p.clientSecret, apiKey: p.apiKey },
     }, select);
     const recording = example.mock.ctx.grading!.snapshot(p.clientId);
     return { judgements: judgeClient(recording.events, p.clientId, probes), probes };
@@ -78,13 +79,17 @@ export async function gradeExample(faults: string[] = [], select: ProbeSelection
   }
 }
 
-const ONLY_SESSION: ProbeSelection = { state: false, denial: false, api401: false, api401Family: false, refreshRefused: false };
+const ONLY_SESSION: ProbeSelection = { state: false, denial: false, api401: false, api401Family: false, refreshRefused: false, answers: false };
 
 /** The probes a fault of `requirement` (on `dim=value`) needs to show: the session, or the one family that exercises it. */
 export function probesFor(requirement: string, dim?: string, value?: string): ProbeSelection {
   switch (requirement) {
     case 'CLIENT-STATE-CHECKED':
       return { ...ONLY_SESSION, session: false, state: dim === 'flow-end' ? { flowEnds: [value!] } : dim ? { tampers: [value!] } : { tampers: ['suffix'], flowEnds: ['approval'] } };
+    case 'CLIENT-ADOPT-NEW-ACCESS-TOKEN':
+      return dim === 'answer-status' && value !== '200' ? { ...ONLY_SESSION, session: false, answers: [value!] } : ONLY_SESSION;
+    case 'CLIENT-STATE-SESSION-BOUND':
+      return { ...ONLY_SESSION, session: false, state: { tampers: [value ?? 'other-session'], flowEnds: ['approval'] } };
     case 'CLIENT-STATE-ONE-USE':
       return { ...ONLY_SESSION, session: false, state: { tampers: ['replayed'], flowEnds: dim ? [value!] : ['approval'] } };
     case 'CLIENT-REAUTHORIZE-ON-401':

@@ -1,0 +1,26 @@
+/**
+ * Legal variants of the example application, for lockconf's own tests: each makes
+ * a choice the spec leaves to the application, differently from the example's
+ * default. Every variant must be judged conformant (no MUST fails); `warns` names
+ * the SHOULDs a variant is known to miss (and so must warn, never fail).
+ */
+export const CLIENT_VARIANTS = {
+  'reconnect-button-on-401': {
+    description: 'after a 401 (or any lost connection) shows a page with a "Reconnect" link instead of redirecting to authorization at once',
+    warns: [],
+  },
+  'hex-state': {
+    description: 'uses a state of 32 lower-case hex digits instead of base64url',
+    warns: [],
+  },
+  'state-in-global-set': {
+    description: 'checks the state against every state it sent and has not seen back, not against the browser session\'s own (the spec\'s "matches what it sent")',
+    warns: ['CLIENT-STATE-SESSION-BOUND'],
+  },
+} as const satisfies Record<string, { description: string; warns: readonly string[] }>;
+
+export type ClientVariant = keyof typeof CLIENT_VARIANTS;
+
+export function isClientVariant(name: string): name is ClientVariant {
+  return Object.hasOwn(CLIENT_VARIANTS, name);
+}
