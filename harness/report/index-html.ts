@@ -4,6 +4,7 @@
  * Every value from the run is escaped; the evidence was redacted by the
  * harness before it reached the result file.
  */
+import type { RunGuardKind } from '../run/run-guard.js';
 import escapeHtml from 'escape-html';
 import type { RequirementStatus } from '../run/outcome.js';
 import { summariseNotTested } from './not-tested-summary.js';
@@ -122,9 +123,22 @@ function renderNotTestedHint(result: ConformanceResult): string {
   return `<p class="note">${e(summary.ids.length)} requirement(s) not tested${summary.best ? `; ${e(summary.best.what)} would test ${e(summary.best.count)} of them` : ''}.</p>`;
 }
 
+const GUARD_WORDS: Record<RunGuardKind, string> = {
+  'control-lease': "the target's run lease",
+  'reset-count': "the target's reset count",
+  'local-lease': "this machine's lease on the target",
+};
+
+/** Which guards the run had against another run on its target (none said only for a target not the run's own). */
+export function guardText(result: Pick<ConformanceResult, 'guards'>): string | null {
+  if (!result.guards) return null;
+  if (!result.guards.length) return 'Guarded against another run on the target by: nothing (another run at the same time would go unnoticed).';
+  return `Guarded against another run on the target by: ${result.guards.map((g) => GUARD_WORDS[g]).join(', ')}.`;
+}
+
 /** The scope and the weakening settings of a narrowed or weakened run, and what showed interference, under the verdict. */
 function renderScope(result: ConformanceResult): string {
-  const lines = [scopeText(result), weakenedText(result), result.interference ?? null].filter((l): l is string => !!l);
+  const lines = [scopeText(result), weakenedText(result), result.interference ?? null, guardText(result)].filter((l): l is string => !!l);
   if (!lines.length) return '';
   return `<p class="scope" data-partial="${result.selection.partial ? 'true' : 'false'}">${lines.map(e).join('<br>')}</p>`;
 }

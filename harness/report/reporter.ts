@@ -281,6 +281,7 @@ export default class LockconfReporter implements Reporter {
     const interrupted = reason === 'interrupted' || (this.#opts.interrupted?.() ?? false);
     // Another run that reset the target meanwhile (run-guard.ts): asked once every test has ended.
     const interference = interrupted ? null : await currentRunGuard()?.interference().catch(() => null) ?? null;
+    const guards = currentRunGuard()?.guards?.() ?? null;
     const verdict: VerdictResult = computeVerdict({
       catalog, tests, selected: only ? new Set(only) : null, expected, weakenedBy: this.#weakenedBy, interrupted, interference,
     });
@@ -295,6 +296,7 @@ export default class LockconfReporter implements Reporter {
       tests,
       only,
       expectFile,
+      guards,
       allure,
       errors: interrupted ? ['the run was interrupted: tests that had not finished are reported not tested', ...errors] : errors,
     });
