@@ -19,6 +19,7 @@ import { MANIFEST, SIGNATURE, compareFolder, isDirectory, safeManifestPath, type
 import { provenanceDigest } from './package.js';
 import { rederive } from './rederive.js';
 import { checkSignature } from './sign.js';
+import { certifiedLines } from './certified-summary.js';
 
 export const VERIFY_EXIT = { VALID: 0, INVALID: 1, COULD_NOT_VERIFY: 2 } as const;
 
@@ -122,6 +123,6 @@ export async function verifyPackage(dirArg: string, opts: { keyFile?: string; ro
     if (problems.length) return { code: VERIFY_EXIT.INVALID, lines: [...out, `INVALID: ${problems.length} thing(s) do not match (above)`], problems };
     if (couldNot) return { code: VERIFY_EXIT.COULD_NOT_VERIFY, lines: [...out, `COULD NOT VERIFY: ${couldNot}`], problems };
     const who = signature.ok && signature.trusted ? `signed by the given key ${signature.fingerprint}` : `signed by key ${signature.ok ? signature.fingerprint : '?'}, which nobody vouched for (no --key given)`;
-    return { code: VERIFY_EXIT.VALID, lines: [...out, `VALID${signature.ok && signature.trusted ? '' : ' (untrusted signer)'}: ${result?.verdict ?? '?'}, ${who}`], problems };
+    return { code: VERIFY_EXIT.VALID, lines: [...out, ...(result ? certifiedLines(result) : []), `VALID${signature.ok && signature.trusted ? '' : ' (untrusted signer)'}: ${result?.verdict ?? '?'}, ${who}`], problems };
   }
 }

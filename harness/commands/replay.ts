@@ -22,6 +22,7 @@ import { chooseTarget } from '../service/target-choice.js';
 import { EXIT, ROOT, WORK_ROOT } from './common.js';
 import { writeCompareHtml } from './compare.js';
 import { gitSource } from './version.js';
+import { withProvenance } from './certify.js';
 
 export interface ReplayOptions {
   target?: string;
@@ -67,12 +68,25 @@ async function withEnv<T>(vars: Record<string, string | null>, fn: () => Promise
   }
 }
 
-/** The run itself, through the command that made the original. */
-async function runAgain(plan: ReplayPlan, opts: ReplayOptions, runDir: string, expect: string | undefined): Promise<number> {
+/**
+ * The run itself, through the command that made the original, with its provenance
+ * recorded like every run's (withProvenance): `compare` then knows the replay's suite,
+ * spec, catalog and settings, and a replay can be replayed.
+ */
+async function runAgain(plan: ReplayPlan, opts: ReplayOptions, runDir: string, expect: string | undefined, argv: readonly string[]): Promise<number> {
   const common = { target: opts.target, only: plan.only ?? undefined, seed: plan.seed, out: runDir, expect, allure: opts.allure && plan.allure, allowIncomplete: true };
-  if (plan.mode === 'client') return (await import('./client.js')).clientCommand({ ...common, expect: undefined });
+  if (plan.mode === 'client') {
+    const options = { ...common, expect: undefined };
+    return withProvenance({ ...options, client: true }, argv, async () => (await import('./client.js')).clientCommand(options));
+  }
   const { conformanceCommand } = await import('./conformance.js');
-  return conformanceCommand(plan.mode === 'receiver' ? { ...common, receiver: plan.receiverUrl! } : common);
+  const options = plan.mode === 'receiver' ? { ...common, receiver: plan.receiverUrl! } : common;
+  return withProvenance(options, argv, () => conformanceCommand(options));
+}
+
+/** The replay's own command line, as its provenance records it. */
+function replayArgv(dir: string, opts: ReplayOptions): string[] {
+  return ['replay', dir, ...(opts.target ? ['--target', opts.target] : []), ...(opts.out ? ['--out', opts.out] : []), ...(opts.allure ? [] : ['--no-allure'])];
 }
 
 export async function replayCommand(dir: string, opts: ReplayOptions): Promise<number> {
@@ -116,7 +130,7 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
     } else process.stdout.write(`lockconf: warning: the original's expect file ${plan.expectFile} is gone: replaying without it\n`);
   }
   try {
-    await withEnv(plan.env, () => runAgain(plan, opts, runDir, expect));
+    await withEnv(plan.env, () => runAgain(plan, opts, runDir, expect, replayArgv(dir, opts)));
   } finally {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   }

@@ -15,6 +15,8 @@ import type { ConformanceResult, TestEvidence } from './result-file.js';
 import { VERDICT_NOTE, VERDICT_TITLE as VERDICT_TEXT, scopeText, weakenedText } from './verdict-text.js';
 import { lockconfCommand } from '../commands/command-style.js';
 import { renderCertificate, renderProvenance } from './provenance-report.js';
+import { untestedMusts } from '../certify/certified-summary.js';
+import { isRequirementId, requirement } from '../catalog/index.js';
 
 const e = (value: unknown): string => escapeHtml(value === undefined || value === null ? '' : String(value));
 
@@ -59,7 +61,9 @@ function renderSlices(r: RequirementResult & { slices?: SliceResult[] }): string
   const others = r.slices.filter((s) => s.status !== 'passed')
     .map((s) => `<span class="mono">${e(s.slice)}</span> ${badge(s.status === 'missing' ? 'not-tested' : s.status)}${s.status === 'missing' ? ' no test exercised it' : ''}`);
   const counts = [...passed].map(([dim, n]) => `${e(dim)} ${n}`).join(', ');
-  return `<p class="slices"><b>Slices</b> ${r.slices.length - others.length}/${r.slices.length} passed${counts ? ` (${counts})` : ''}${others.length ? `; ${others.join('; ')}` : ''}</p>`;
+  // A failed or warned requirement whose every slice held failed outside them: say so, not "3/3 passed" alone.
+  const outside = !others.length && (r.status === 'failed' || r.status === 'warned') ? `; the ${r.status === 'failed' ? 'failure' : 'warning'} is outside the slices (the requirement as a whole, reason above)` : '';
+  return `<p class="slices"><b>Slices</b> ${r.slices.length - others.length}/${r.slices.length} passed${counts ? ` (${counts})` : ''}${others.length ? `; ${others.join('; ')}` : ''}${outside}</p>`;
 }
 
 interface EvidenceContext {
@@ -86,9 +90,26 @@ function renderRequirement(r: RequirementResult, ctx: EvidenceContext): string {
 <header><a class="id mono" href="#${e(requirementAnchor(r.id))}">${e(r.id)}</a> <span class="level l-${e(r.level)}">${e(r.level)}</span> ${badge(r.status, r.expected)}</header>
 ${blockedNote}${blocksNote}${r.reason ? `<pre class="reason">${e(tidyReason(r.reason))}</pre>` : ''}${expectNote}
 <blockquote class="rule">${e(r.rule)}<footer>${e(r.source)} · ${e(r.section)}</footer></blockquote>
-${renderSlices(r)}${renderObservations(r)}
+${renderReading(r)}${renderSlices(r)}${renderObservations(r)}
 ${shown.join('\n')}
 </article>`;
+}
+
+/** For a failed or warned requirement: lockconf's reading of the quoted sentence, the one it was judged on. */
+function renderReading(r: RequirementResult): string {
+  if (r.status !== 'failed' && r.status !== 'warned') return '';
+  const reading = isRequirementId(r.id) ? requirement(r.id).reading : undefined;
+  if (!reading) return '';
+  return `<p class="reading"><b>Judged on this reading</b> (lockconf's, kept apart from the spec's sentence above): ${e(reading)}</p>`;
+}
+
+/** Every MUST of the scope that was never tested, first under the verdict: none of them is passed, none certified. */
+function renderUntestedMusts(result: ConformanceResult): string {
+  if (result.verdict === 'error') return '';
+  const untested = untestedMusts(result);
+  if (!untested.length) return '';
+  return `<section class="untested-musts" data-count="${e(untested.length)}"><h2>${e(untested.length)} MUST requirement(s) not tested: never passed</h2><ul>${untested
+    .map((u) => `<li>${idLink(u.id)} <span class="muted">${e(u.reason)}</span></li>`).join('')}</ul></section>`;
 }
 
 function idLink(id: string): string {
@@ -333,7 +354,7 @@ export function renderIndexHtml(result: ConformanceResult): string {
 <div class="top"><div>
 <p class="verdict v-${e(result.verdict)}" data-verdict="${e(result.verdict)}">${e(VERDICT_TEXT[result.verdict])}</p>
 <p class="verdict-note">${e(VERDICT_NOTE[result.verdict])}</p>
-${renderScope(result)}${runError}${renderNotTestedHint(result)}${renderCounts(result)}
+${renderScope(result)}${runError}${renderUntestedMusts(result)}${renderNotTestedHint(result)}${renderCounts(result)}
 <p class="links">${links.join('')}</p>
 </div><div>${renderDetails(result)}</div></div>
 ${renderCertificate(result)}

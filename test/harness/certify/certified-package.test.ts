@@ -122,6 +122,25 @@ describe('verify: a package as it was written', () => {
     expect(r.lines.join('\n')).toMatch(/verdict not-conformant re-derived/);
   });
 
+  it('prints what was certified before its conclusion: suite and commit, clean or not, digests, target, scope, verdict, every MUST not tested', async () => {
+    const r = await verify(pkg);
+    const p = result.provenance!;
+    const block = r.lines.slice(r.lines.indexOf('What was certified:'), -1).join('\n');
+    expect(block).toMatch(/^What was certified:/);
+    const source = p.suite.source;
+    expect(block).toContain(source.kind === 'git' ? `lockconf ${p.suite.version}, git commit ${source.commit}` : `lockconf ${p.suite.version}, installed package`);
+    if (source.kind === 'git') expect(block).toMatch(/(clean work tree|work tree with uncommitted changes|work tree state unknown)/);
+    expect(block).toContain(`spec      docs/spec/lock-access-service.md sha256 ${p.spec.sha256}`);
+    expect(block).toContain(`catalog   sha256 ${p.catalog.sha256} (${p.catalog.requirements} requirements)`);
+    expect(block).toMatch(/target    http:\/\/127\.0\.0\.1:\d+\S* \(the embedded reference mock\)/);
+    expect(block).toMatch(/scope     all \d+ requirements/);
+    expect(block).toContain('verdict   not-conformant');
+    const untested = result.requirements.filter((q) => q.level === 'MUST' && (q.status === 'not-tested' || q.status === 'blocked'));
+    expect(untested.map((q) => q.id)).toContain('OAUTH-SIGN-IN-SCREENS');
+    expect(block).toContain(`MUSTs not tested (${untested.length}): never passed, not covered by this certificate`);
+    for (const q of untested) expect(block).toContain(`    ${q.id}: `);
+  });
+
   it('without --key: valid for the key in the signature, which nobody vouched for', async () => {
     const r = await verify(pkg, null);
     expect(r.code).toBe(0);
