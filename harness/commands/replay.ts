@@ -23,6 +23,7 @@ import { EXIT, ROOT, WORK_ROOT } from './common.js';
 import { writeCompareHtml } from './compare.js';
 import { gitSource } from './version.js';
 import { withProvenance } from './certify.js';
+import { userPath } from './user-paths.js';
 
 export interface ReplayOptions {
   target?: string;
@@ -93,7 +94,7 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
   let original: LoadedRun;
   let plan: ReplayPlan;
   try {
-    original = await loadRun(dir);
+    original = await loadRun(userPath(dir));
     if (original.result.verdict === 'error') {
       throw new CannotReplay(`${original.file}: cannot replay: the original could not be carried out (${original.result.error?.code ?? 'verdict error'}): run \`lockconf conformance\` again once that is fixed`);
     }
@@ -108,8 +109,8 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
     if (err instanceof BadRunInput || err instanceof CannotReplay) return fail(err.message);
     throw err;
   }
-  if (opts.target && !existsSync(resolve(opts.target))) return fail(`--target ${opts.target}: no such file`);
-  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(WORK_ROOT);
+  if (opts.target && !existsSync(userPath(opts.target))) return fail(`--target ${opts.target}: no such file`);
+  const runDir = opts.out ? userPath(opts.out) : defaultRunDir(WORK_ROOT);
   if (sameFolder(runDir, original.dir)) return fail(`--out ${opts.out}: that is the original run's folder; the replay needs a folder of its own`);
 
   process.stdout.write(`lockconf: replaying ${original.dir}: ${describePlan(plan)}\n`);
