@@ -23,7 +23,8 @@ function targetLine(result: ConformanceResult): string {
   const where = t?.baseUrl ?? result.target?.baseUrl ?? '?';
   const mock = t?.mock ?? result.target?.mock ?? false;
   const receiver = t?.receiverUrl ? `, receiver ${t.receiverUrl}` : '';
-  return `${where}${mock ? ' (the embedded reference mock)' : ''}${receiver}${t?.clientId ? `, client ${t.clientId}` : ''}`;
+  const which = result.provenance?.mode === 'client' ? ' (the grading mock, lockconf mock --grade)' : mock ? ' (the embedded reference mock)' : '';
+  return `${where}${which}${receiver}${t?.clientId ? `, client ${t.clientId}` : ''}`;
 }
 
 function scopeLine(result: ConformanceResult): string {

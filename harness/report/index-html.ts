@@ -198,10 +198,13 @@ function fmtDuration(startedAt: string, finishedAt: string): string {
   return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
+/** A client grading's target: the grading mock the user started, never the run's embedded one. */
+const GRADING_MOCK = "the grading mock (lockconf mock --grade), grading an application's OAuth client";
+
 function renderDetails(result: ConformanceResult): string {
   const t = result.target;
   const rows: Array<[string, string]> = [
-    ['Target', t.mock ? 'embedded reference mock' : 'remote implementation'],
+    ['Target', result.provenance?.mode === 'client' ? GRADING_MOCK : t.mock ? 'embedded reference mock' : 'remote implementation'],
     ['Auth URL', t.authUrl ?? '—'],
     ['API base URL', t.baseUrl ?? '—'],
     ['Started', result.startedAt],

@@ -4,6 +4,8 @@ import { computeVerdict, type TestRecord } from '../../../harness/run/verdict.js
 import { buildResult } from '../../../harness/report/result-file.js';
 import { renderIndexHtml, requirementAnchor } from '../../../harness/report/index-html.js';
 import { summaryTable } from '../../../harness/report/reporter.js';
+import type { Provenance } from '../../../harness/provenance/types.js';
+import { provenance } from '../compare/runs.js';
 
 const CAT: Requirement[] = [
   { id: 'OAUTH-STATE-ECHO', level: 'MUST', area: 'OAuth authorization', section: 'GET {auth_url}/authorization', source: 'spec', rule: 'state is returned <unchanged> & "exact"' },
@@ -115,5 +117,15 @@ describe('index.html: what a reader must not miss (issue 35)', () => {
     failed.slices = ['a', 'b', 'c'].map((v) => ({ slice: `dim=${v}`, status: 'passed' as const, tests: [] }));
     const html = renderIndexHtml(result);
     expect(html).toContain('<b>Slices</b> 3/3 passed (dim 3); the failure is outside the slices (the requirement as a whole, reason above)');
+  });
+});
+
+describe('index.html: a client grading names its target', () => {
+  it('the grading mock the user started, never "embedded reference mock"', () => {
+    const result = fixture();
+    result.provenance = provenance({ mode: 'client', target: { authUrl: 'http://127.0.0.1:1/oauth', baseUrl: 'http://127.0.0.1:1/api', receiverUrl: null, clientId: 'app', mock: true, profileSha256: null } }) as unknown as Provenance;
+    const html = renderIndexHtml(result);
+    expect(html).toContain('<td>the grading mock (lockconf mock --grade), grading an application');
+    expect(html).not.toContain('embedded reference mock');
   });
 });
