@@ -43,6 +43,11 @@ function parse<T>(bytes: Buffer): T | null {
   }
 }
 
+/** Files a file manager or OS drops into any folder it opens (not a tampering, but still not signed). */
+function systemFile(path: string): boolean {
+  return /(?:^|\/)(?:\.DS_Store|Thumbs\.db|desktop\.ini|\._[^/]+)$/i.test(path);
+}
+
 export async function verifyPackage(dirArg: string, opts: { keyFile?: string; root: string }): Promise<VerifyReport> {
   let dir = resolve(dirArg);
   const lines: string[] = [];
@@ -78,7 +83,7 @@ export async function verifyPackage(dirArg: string, opts: { keyFile?: string; ro
   }
   const diff = await compareFolder(dir, manifest.files);
   for (const path of diff.missing) problems.push(`missing: ${path} (listed in the manifest, not in the folder)`);
-  for (const path of diff.extra) problems.push(`extra: ${path} (in the folder, not in the manifest)`);
+  for (const path of diff.extra) problems.push(`extra: ${path} (in the folder, not in the manifest)${systemFile(path) ? `: a file your system adds to folders it shows; remove it (${path}) and verify again` : ''}`);
   for (const path of diff.odd) problems.push(`extra: ${path} (not a regular file: a package holds files only)`);
   for (const c of diff.changed) problems.push(`changed: ${c.path} (${c.why})`);
   if (!diff.missing.length && !diff.extra.length && !diff.odd.length && !diff.changed.length) lines.push(`✓ ${manifest.files.length} files match their SHA-256 in ${MANIFEST}`);

@@ -201,6 +201,14 @@ describe('verify: tampering with a file is caught and named', () => {
     expect(r.problems).toEqual(expect.arrayContaining(['missing: run-context.json (listed in the manifest, not in the folder)', 'extra: extra.txt (in the folder, not in the manifest)']));
   });
 
+  it('a file the system added (.DS_Store): invalid still, with the hint to remove it', async () => {
+    const dir = await copyPackage(pkg, work);
+    await writeFile(join(dir, '.DS_Store'), 'x');
+    const r = await verify(dir);
+    expect(r.code).toBe(1);
+    expect(r.problems).toEqual(['extra: .DS_Store (in the folder, not in the manifest): a file your system adds to folders it shows; remove it (.DS_Store) and verify again']);
+  });
+
   it('manifest.json edited (a hash replaced): the signature no longer covers it', async () => {
     const dir = await copyPackage(pkg, work);
     const text = await readFile(join(dir, 'manifest.json'), 'utf8');
@@ -298,6 +306,12 @@ describe('verify: what it cannot check (exit 2)', () => {
     const notEd = await verify(pkg, rsa);
     expect(notEd.code).toBe(2);
     expect(notEd.lines.at(-1)).toBe(`COULD NOT VERIFY: --key ${rsa} is not an Ed25519 public key`);
+  });
+
+  it('a --key file holding a private key: refused (exit 2), the reader told to use the public one', async () => {
+    const r = await verify(pkg, signer.privateFile);
+    expect(r.code).toBe(2);
+    expect(r.lines.at(-1)).toBe(`COULD NOT VERIFY: --key ${signer.privateFile} holds a private key: verify takes the signer's public key (signing-key.pub.pem); keep the private one secret`);
   });
 
   it('a folder without manifest.sig', async () => {
