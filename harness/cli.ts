@@ -9,7 +9,7 @@
  *   login --target FILE [--browser] [--no-open]
  *   compare A B [--json] [--html FILE]      (exit 0 no regression, 1 a regression, 2 bad input)
  *   replay DIR [--target FILE] [--out DIR] [--no-allure]   (exit 0 reproduced, 1 differs, 2 cannot replay)
- *   conformance … --certify (key from LOCKCONF_SIGNING_KEY); keygen --out DIR; verify DIR [--key PUBLIC-KEY-PEM]
+ *   conformance … --certify (key from LOCKCONF_SIGNING_KEY); keygen [--out DIR]; verify DIR [--key PUBLIC-KEY-PEM]
  *   (docs/certification.md)
  *
  * Exit codes of `conformance`: 0 conformant or partial (the whole narrowed or
@@ -71,7 +71,7 @@ export function buildProgram(run: (code: number) => void): Command {
   program
     .command('keygen')
     .description('make an Ed25519 key pair for --certify: DIR/signing-key.pem (private, 0600) and DIR/signing-key.pub.pem')
-    .option('--out <dir>', 'the folder for the two key files (never overwritten)')
+    .option('--out <dir>', 'the folder for the two key files (never overwritten; default ~/.lockconf/keys, outside any clone; a folder in a git work tree that does not ignore it is refused)')
     .action(async (opts: { out?: string }) => run(await (await import('./commands/keygen.js')).keygenCommand(opts)));
 
   program

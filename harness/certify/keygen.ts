@@ -2,7 +2,8 @@
  * `lockconf keygen --out DIR`: a new Ed25519 key pair for certification:
  * DIR/signing-key.pem (PKCS8, mode 0600: the certifying body keeps it) and
  * DIR/signing-key.pub.pem (SPKI: the body publishes it). Existing files are
- * never overwritten.
+ * never overwritten, and a private key is never written into a git work tree
+ * that does not ignore it (key-folder.ts).
  */
 import { createPrivateKey } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { exportPKCS8, exportSPKI, generateKeyPair } from 'jose';
 import { CertifyError, fingerprintOf, publicJwkOf } from './keys.js';
+import { trackedKeyProblem } from './key-folder.js';
 
 export const PRIVATE_KEY_FILE = 'signing-key.pem';
 export const PUBLIC_KEY_FILE = 'signing-key.pub.pem';
@@ -26,6 +28,8 @@ export async function generateSigningKeys(outDir: string): Promise<GeneratedKeys
   const publicFile = join(dir, PUBLIC_KEY_FILE);
   const taken = [privateFile, publicFile].filter((f) => existsSync(f));
   if (taken.length) throw new CertifyError(`${taken.join(' and ')} already exist${taken.length === 1 ? 's' : ''}: keygen never overwrites a key (choose another --out DIR, or move the old key away)`);
+  const tracked = trackedKeyProblem(privateFile); // never a private key where git would take it
+  if (tracked) throw new CertifyError(tracked);
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const pkcs8 = await exportPKCS8(privateKey);
   const spki = await exportSPKI(publicKey);

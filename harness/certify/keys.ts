@@ -59,6 +59,10 @@ export async function loadSigningKey(env: NodeJS.ProcessEnv = process.env): Prom
 /** A public key (SPKI PEM) to check a signature with: verify --key FILE. */
 export async function loadPublicKey(file: string): Promise<{ key: KeyObject; jwk: JWK; fingerprint: string }> {
   const pem = await readPem(file, '--key: the public key file');
+  // createPublicKey derives the public half of a private key: a reader given the signer's secret must be told, not served.
+  if (/-----BEGIN (?:[A-Z0-9]+ )?PRIVATE KEY-----/.test(pem)) {
+    throw new CertifyError(`--key ${file} holds a private key: verify takes the signer's public key (signing-key.pub.pem); keep the private one secret`);
+  }
   let key: KeyObject;
   try {
     key = createPublicKey({ key: pem, format: 'pem' });

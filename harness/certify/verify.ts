@@ -19,6 +19,7 @@ import { MANIFEST, SIGNATURE, compareFolder, isDirectory, safeManifestPath, type
 import { provenanceDigest } from './package.js';
 import { rederive } from './rederive.js';
 import { checkSignature } from './sign.js';
+import { certifiedLines } from './certified-summary.js';
 
 export const VERIFY_EXIT = { VALID: 0, INVALID: 1, COULD_NOT_VERIFY: 2 } as const;
 
@@ -40,6 +41,11 @@ function parse<T>(bytes: Buffer): T | null {
   } catch {
     return null;
   }
+}
+
+/** Files a file manager or OS drops into any folder it opens (not a tampering, but still not signed). */
+function systemFile(path: string): boolean {
+  return /(?:^|\/)(?:\.DS_Store|Thumbs\.db|desktop\.ini|\._[^/]+)$/i.test(path);
 }
 
 export async function verifyPackage(dirArg: string, opts: { keyFile?: string; root: string }): Promise<VerifyReport> {
@@ -77,7 +83,7 @@ export async function verifyPackage(dirArg: string, opts: { keyFile?: string; ro
   }
   const diff = await compareFolder(dir, manifest.files);
   for (const path of diff.missing) problems.push(`missing: ${path} (listed in the manifest, not in the folder)`);
-  for (const path of diff.extra) problems.push(`extra: ${path} (in the folder, not in the manifest)`);
+  for (const path of diff.extra) problems.push(`extra: ${path} (in the folder, not in the manifest)${systemFile(path) ? `: a file your system adds to folders it shows; remove it (${path}) and verify again` : ''}`);
   for (const path of diff.odd) problems.push(`extra: ${path} (not a regular file: a package holds files only)`);
   for (const c of diff.changed) problems.push(`changed: ${c.path} (${c.why})`);
   if (!diff.missing.length && !diff.extra.length && !diff.odd.length && !diff.changed.length) lines.push(`✓ ${manifest.files.length} files match their SHA-256 in ${MANIFEST}`);
@@ -122,6 +128,6 @@ export async function verifyPackage(dirArg: string, opts: { keyFile?: string; ro
     if (problems.length) return { code: VERIFY_EXIT.INVALID, lines: [...out, `INVALID: ${problems.length} thing(s) do not match (above)`], problems };
     if (couldNot) return { code: VERIFY_EXIT.COULD_NOT_VERIFY, lines: [...out, `COULD NOT VERIFY: ${couldNot}`], problems };
     const who = signature.ok && signature.trusted ? `signed by the given key ${signature.fingerprint}` : `signed by key ${signature.ok ? signature.fingerprint : '?'}, which nobody vouched for (no --key given)`;
-    return { code: VERIFY_EXIT.VALID, lines: [...out, `VALID${signature.ok && signature.trusted ? '' : ' (untrusted signer)'}: ${result?.verdict ?? '?'}, ${who}`], problems };
+    return { code: VERIFY_EXIT.VALID, lines: [...out, ...(result ? certifiedLines(result) : []), `VALID${signature.ok && signature.trusted ? '' : ' (untrusted signer)'}: ${result?.verdict ?? '?'}, ${who}`], problems };
   }
 }

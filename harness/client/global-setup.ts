@@ -16,12 +16,12 @@ import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { LockconfError } from '../run/errors.js';
 import { loadProfile } from '../service/profile.js';
-import type { LockconfSetup } from '../contracts.js';
-import { applicationUrls, controlOf, fetchRecording, probeUser } from './grading-client.js';
+import type { LockconfSetup, TargetProfile } from '../contracts.js';
+import { applicationUrls, controlOf, endGrading, fetchRecording, probeUser } from './grading-client.js';
 import { judgeClient, type ProbeReport } from './judge.js';
-import { runProbes } from './probes.js';
+import { runProbes, type ProbeSelection } from './probes.js';
 import { probeSelection } from './probe-selection.js';
-import { driverChoice, withUndriven } from './driver-choice.js';
+import { driverChoice, withUndriven, type DriverChoice } from './driver-choice.js';
 import { httpDrivers } from './drivers/http.js';
 import type { DriverFactory } from './drivers/driver.js';
 import { FLOW_ENDS, STATE_TAMPERS } from './probes/state.js';
@@ -43,35 +43,20 @@ export default async function setup(project: TestProject): Promise<void> {
   const { connectUrl, refreshUrl, actionUrls } = await applicationUrls(file, env);
   const { driver, browser } = await driverChoice(file, env);
   const select = probeSelection(env.LOCKCONF_CLIENT_PROBES); // a bad name stops the run before any probe
-  await fetchRecording(profile); // the mock grades, and answers, before any probe
+  // The mock grades, and answers, before any probe. This run judges the grading in progress only: what the
+  // application did since the mock started, since the previous client run ended, or since the recording was cleared.
+  const { gradingId } = await fetchRecording(profile);
 
-  let probes: ProbeReport = {};
-  const why = 'the profile names no connectUrl (the application\'s address that starts authorization; LOCKCONF_CONNECT_URL)';
-  let undriven: string | null = null;
-  if (connectUrl) {
-    const application = { authUrl: profile.authUrl, connectUrl, refreshUrl, actionUrls, browser };
-    const drivers: DriverFactory = driver === 'chromium'
-      ? await (await import('./drivers/chromium.js')).chromiumDrivers(application, { env }) // playwright loads only when asked for
-      : httpDrivers(application);
-    try {
-      const credentials = { clientSecret: profile.clientSecret, apiKey: profile.apiKey };
-      probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers, credentials }, select);
-    } finally {
-      undriven = drivers.undriven;
-      await drivers.close();
-    }
-  } else {
-    probes = {
-      state: FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ran: false as const, why }))),
-      denial: { ran: false, why },
-      api401: { ran: false, why },
-      api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
-      refreshRefused: { ran: false, why },
-      answers: ANSWER_STATUSES.map((status) => ({ status, ran: false as const, why })),
-      browser: { ran: false, why },
-    };
+  let driven: { probes: ProbeReport; undriven: string | null };
+  try {
+    driven = await driveApplication({ profile, controlUrl, controlToken, connectUrl, refreshUrl, actionUrls, browser, driver, env, select });
+  } catch (err) {
+    await endGrading(profile, gradingId).catch(() => undefined); // a failed run still ends its grading: the next never judges its requests
+    throw err;
   }
-  const recording = await fetchRecording(profile);
+  await endGrading(profile, gradingId); // what the application does from now on belongs to the next grading
+  const { probes, undriven } = driven;
+  const recording = await fetchRecording(profile, gradingId);
   const judgements = withUndriven(judgeClient(recording.events, profile.clientId, probes), undriven);
 
   const seed = Number(env.LOCKCONF_SEED ?? 0) || 0;
@@ -91,5 +76,37 @@ export default async function setup(project: TestProject): Promise<void> {
       startedAt,
     };
     await writeFile(join(runDir, 'run-context.json'), `${JSON.stringify(context, null, 2)}\n`);
+  }
+}
+
+/** lockconf's probes against the application (when the profile names its connectUrl), through the run's driver. */
+async function driveApplication(run: {
+  profile: TargetProfile; controlUrl: string; controlToken: string; connectUrl: string | null; refreshUrl: string | null; actionUrls: string[];
+  browser: DriverChoice['browser']; driver: DriverChoice['driver']; env: NodeJS.ProcessEnv; select: ProbeSelection;
+}): Promise<{ probes: ProbeReport; undriven: string | null }> {
+  const { profile, controlUrl, controlToken, connectUrl, refreshUrl, actionUrls, browser, driver, env, select } = run;
+  if (!connectUrl) {
+    const why = 'the profile names no connectUrl (the application\'s address that starts authorization; LOCKCONF_CONNECT_URL)';
+    const probes: ProbeReport = {
+      state: FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ran: false as const, why }))),
+      denial: { ran: false, why },
+      api401: { ran: false, why },
+      api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
+      refreshRefused: { ran: false, why },
+      answers: ANSWER_STATUSES.map((status) => ({ status, ran: false as const, why })),
+      browser: { ran: false, why },
+    };
+    return { probes, undriven: null };
+  }
+  const application = { authUrl: profile.authUrl, connectUrl, refreshUrl, actionUrls, browser };
+  const drivers: DriverFactory = driver === 'chromium'
+    ? await (await import('./drivers/chromium.js')).chromiumDrivers(application, { env }) // playwright loads only when asked for
+    : httpDrivers(application);
+  try {
+    const credentials = { clientSecret: profile.clientSecret, apiKey: profile.apiKey };
+    const probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers, credentials }, select);
+    return { probes, undriven: drivers.undriven };
+  } finally {
+    await drivers.close();
   }
 }

@@ -66,12 +66,16 @@ export function controlOf(profile: TargetProfile): { controlUrl: string; control
   return { controlUrl: profile.controlUrl, controlToken: profile.controlToken };
 }
 
-/** GET {controlUrl}/grading?clientId=…: the recording of one client. */
-export async function fetchRecording(profile: TargetProfile): Promise<GradingRecording> {
+/**
+ * GET {controlUrl}/grading?clientId=…: the recording of one client; with `gradingId`, of that
+ * grading only (what the application did during this run's grading, never before it).
+ */
+export async function fetchRecording(profile: TargetProfile, gradingId?: number): Promise<GradingRecording> {
   const { controlUrl, controlToken } = controlOf(profile);
+  const only = gradingId === undefined ? '' : `&grading=${gradingId}`;
   let res;
   try {
-    res = await request(`${controlUrl}/grading?clientId=${encodeURIComponent(profile.clientId)}`, {
+    res = await request(`${controlUrl}/grading?clientId=${encodeURIComponent(profile.clientId)}${only}`, {
       headers: { 'x-control-token': controlToken, accept: 'application/json' },
       headersTimeout: 15_000,
       bodyTimeout: 15_000,
@@ -87,7 +91,37 @@ export async function fetchRecording(profile: TargetProfile): Promise<GradingRec
   if (res.statusCode !== 200) throw new LockconfError('ERR_CONTROL', `GET ${controlUrl}/grading answered ${res.statusCode}`);
   const recording = JSON.parse(text) as GradingRecording;
   if (recording.grading !== true || !Array.isArray(recording.events)) throw new LockconfError('ERR_CONTROL', 'GET /grading did not answer a grading recording');
+  if (typeof recording.gradingId !== 'number') {
+    throw new LockconfError('ERR_CONTROL', `the grading mock at ${controlUrl} does not keep its gradings apart (a mock of an older lockconf): restart it with ${lockconfCommand('mock', '--grade')}, so that no evidence older than this grading is judged`);
+  }
   return recording;
+}
+
+/**
+ * POST {controlUrl}/grading/start {"closes": gradingId}: ends this run's grading (the next
+ * run judges only what happens after it). Refused when another grading ended it first (a
+ * second client run on the same mock): the evidence is then not this run's alone.
+ */
+export async function endGrading(profile: TargetProfile, gradingId: number): Promise<void> {
+  const { controlUrl, controlToken } = controlOf(profile);
+  let res;
+  try {
+    res = await request(`${controlUrl}/grading/start`, {
+      method: 'POST',
+      headers: { 'x-control-token': controlToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ closes: gradingId }),
+      headersTimeout: 15_000,
+      bodyTimeout: 15_000,
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (err) {
+    throw new LockconfError('ERR_TARGET_UNREACHABLE', `the grading mock at ${controlUrl} cannot be reached (${describeNetworkError(err, { timeoutMs: 15_000 })})`);
+  }
+  await res.body.dump();
+  if (res.statusCode === 409) {
+    throw new LockconfError('ERR_CONTROL', `another grading started on the mock at ${controlUrl} during this run (a second conformance --client run, or POST /_control/grading/start): what was recorded is not this run's alone; grade again, one run at a time`);
+  }
+  if (res.statusCode !== 200) throw new LockconfError('ERR_CONTROL', `POST ${controlUrl}/grading/start answered ${res.statusCode}`);
 }
 
 /** The user the probes sign in as: the profile's first fixture user, or GET /fixtures. */

@@ -18,6 +18,7 @@ import { loadExpectFile, type ExpectedDeviations } from '../run/expectations.js'
 import { weakeningSettings } from '../run/weakening.js';
 import { chooseTarget } from '../service/target-choice.js';
 import { EXIT, ROOT } from './common.js';
+import { userPath } from './user-paths.js';
 import type { ConformanceOptions } from './conformance.js';
 
 /** The options of `conformance` (service, --receiver, --client) that certification and provenance read. */
@@ -38,10 +39,10 @@ function refuse(reason: string): number {
 
 /** Why this invocation cannot be certified, before anything runs; null when it can. */
 export async function certifyRefusal(opts: RunCommandOptions, mode: RunMode, env: NodeJS.ProcessEnv): Promise<string | null> {
-  const embeddedMock = mode === 'service' && chooseTarget(opts.target ? resolve(opts.target) : null, env).kind === 'mock';
+  const embeddedMock = mode === 'service' && chooseTarget(opts.target ? userPath(opts.target) : null, env).kind === 'mock';
   const weakenedBy = mode === 'service' ? weakeningSettings(env, { embeddedMock }) : [];
   let expected: ExpectedDeviations | null = null;
-  if (opts.expect) expected = await loadExpectFile(resolve(opts.expect)).catch(() => null); // a bad file: the run says so (exit 2)
+  if (opts.expect) expected = await loadExpectFile(userPath(opts.expect)).catch(() => null); // a bad file: the run says so (exit 2)
   return refusalBeforeRun({ only: opts.only ?? null, weakenedBy, expected });
 }
 
@@ -73,7 +74,7 @@ export async function withProvenance(opts: RunCommandOptions, argv: readonly str
     registerRunProvenance(null);
   }
   if (!key) return code;
-  const runDir = opts.out ? resolve(opts.out) : process.env.LOCKCONF_RUN_DIR;
+  const runDir = opts.out ? userPath(opts.out) : process.env.LOCKCONF_RUN_DIR;
   if (!runDir) return refuse('the run could not be carried out: nothing to certify');
   try {
     const manifest = await certifyFolder(runDir, key);

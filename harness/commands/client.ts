@@ -15,7 +15,7 @@ import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
 import { expandSelection } from '../run/selection.js';
 import { loadProfile } from '../service/profile.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
-import { EXIT, ROOT, UsageFailure, clearRunDir, exitCodeFor } from './common.js';
+import { EXIT, ROOT, UsageFailure, WORK_ROOT, clearRunDir, exitCodeFor } from './common.js';
 import type { ConformanceOptions } from './conformance.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 import { InterruptOnSignal } from '../run/interrupt.js';
@@ -32,7 +32,8 @@ export const DEFAULT_CLIENT_TARGET = '.lockconf/mock-target.json';
 export async function clientCommand(opts: ConformanceOptions & { browser?: boolean }): Promise<number> {
   if (opts.expect) throw new UsageFailure('--expect is for runs against the service; a client run has no known deviations');
   const only = opts.only?.length ? expandSelection(opts.only, CLIENT_CATALOG) : null;
-  const targetFile = opts.target ? userPath(opts.target) : resolve(process.env.LOCKCONF_TARGET_FILE ?? join(ROOT, DEFAULT_CLIENT_TARGET));
+  // The user's folder, never the package's (node_modules/lockconf when installed): where the mock wrote its profile.
+  const targetFile = opts.target ? userPath(opts.target) : userPath(process.env.LOCKCONF_TARGET_FILE ?? join(WORK_ROOT, DEFAULT_CLIENT_TARGET));
   try {
     await stat(targetFile);
   } catch {
@@ -57,7 +58,7 @@ export async function clientCommand(opts: ConformanceOptions & { browser?: boole
   if (profile) await ensureGradingMock(profile, targetFile, !named);
 
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
-  const runDir = runDirOf(opts.out, () => defaultRunDir(ROOT));
+  const runDir = runDirOf(opts.out, () => defaultRunDir(WORK_ROOT)); // reports in the user's folder, not under node_modules
   const release = await claimRunDir(runDir); // this run alone writes there (run-dir.ts)
   try {
     return await grade(opts, { only, runDir, allure, targetFile, driver, weakenedBy });
@@ -103,7 +104,7 @@ async function grade(opts: ConformanceOptions, run: { only: string[] | null; run
   // The service's weakening settings do not touch a client grading (LOCKCONF_CLIENT_PROBES does); --only still makes it partial. Ctrl-C: interrupted, with reports.
   const interrupt = new InterruptOnSignal();
   const reporter = new LockconfReporter({
-    runDir, root: ROOT, only, seed, expectFile: null, allure, updateLatest: !opts.out, catalog: CLIENT_CATALOG, weakenedBy, interrupted: () => interrupt.interrupted,
+    runDir, root: ROOT, reportsRoot: WORK_ROOT, only, seed, expectFile: null, allure, updateLatest: !opts.out, catalog: CLIENT_CATALOG, weakenedBy, interrupted: () => interrupt.interrupted,
   });
   // junit.xml is written by the lockconf reporter, from the same result as the other reports.
   const reporters: unknown[] = [interrupt];

@@ -5,6 +5,7 @@
  * comparison as JSON instead; --html FILE writes the page as well.
  * Exit 0 no regression, 1 a regression, 2 bad input (one message).
  */
+import { userPath } from './user-paths.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { BadRunInput, loadRun, type LoadedRun } from '../compare/load.js';
@@ -46,8 +47,10 @@ export async function writeCompareHtml(file: string, comparison: Comparison, run
   }
 }
 
-export async function compareCommand(a: string, b: string, opts: CompareOptions): Promise<number> {
-  const runs = await loadBoth(a, b);
+export async function compareCommand(a: string, b: string, given: CompareOptions): Promise<number> {
+  // The user's paths mean the user's folder (npm run moves the script to the package root).
+  const opts = given.html ? { ...given, html: userPath(given.html) } : given;
+  const runs = await loadBoth(userPath(a), userPath(b));
   if (typeof runs === 'string') {
     process.stderr.write(`lockconf: ${runs}\n`);
     return EXIT.NOT_CARRIED_OUT;

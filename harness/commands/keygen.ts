@@ -1,15 +1,16 @@
-/** `lockconf keygen --out DIR`: a signing key pair for --certify (harness/certify/keygen.ts). */
+/**
+ * `lockconf keygen [--out DIR]`: a signing key pair for --certify (harness/certify/keygen.ts),
+ * by default in ~/.lockconf/keys, outside any clone (harness/certify/key-folder.ts).
+ */
 import { CertifyError } from '../certify/keys.js';
 import { generateSigningKeys } from '../certify/keygen.js';
+import { defaultKeyFolder } from '../certify/key-folder.js';
 import { EXIT } from './common.js';
+import { userPath } from './user-paths.js';
 
 export async function keygenCommand(opts: { out?: string }): Promise<number> {
-  if (!opts.out) {
-    process.stderr.write('lockconf: keygen needs --out DIR: the folder for signing-key.pem and signing-key.pub.pem\n');
-    return EXIT.NOT_CARRIED_OUT;
-  }
   try {
-    const keys = await generateSigningKeys(opts.out);
+    const keys = await generateSigningKeys(opts.out ? userPath(opts.out) : defaultKeyFolder());
     process.stdout.write([
       `private key: ${keys.privateFile} (mode 0600; keep it secret, never commit it)`,
       `public key:  ${keys.publicFile} (publish it: readers check packages with it)`,

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { TargetProfile } from '../contracts.js';
 import type { RunningMock } from '../../mock/server.js';
 import { EXIT, ROOT, UsageFailure, WORK_ROOT, untilStopped } from './common.js';
+import { userPath } from './user-paths.js';
 import { commandLine, type CommandStyle } from '../../mock/commands.js';
 import { commandStyleOf as styleOf } from './command-style.js';
 import { randomJitterSeed } from '../../mock/jitter.js';
@@ -164,7 +165,7 @@ export async function mockCommand(opts: MockCommandOptions): Promise<number> {
   const stopped = untilStopped();
   const style = await commandStyleOf(ROOT);
   const { mock, profile, loginRedirectUri } = await startCommandMock({ ...opts, commandStyle: style }, (line) => process.stderr.write(`mock: ${line}\n`));
-  const file = opts.profileOut ? resolve(opts.profileOut) : join(WORK_ROOT, '.lockconf', 'mock-target.json');
+  const file = opts.profileOut ? userPath(opts.profileOut) : join(WORK_ROOT, '.lockconf', 'mock-target.json');
   const text = `${JSON.stringify(profile, null, 2)}\n`;
   try {
     if (!opts.profileOut) {

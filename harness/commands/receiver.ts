@@ -17,7 +17,7 @@ import { loadReceiverSettings } from '../receiver/settings.js';
 import { loadExpectFile } from '../run/expectations.js';
 import { expandSelection, formatList, scanSuites } from '../run/selection.js';
 import { readVerdict, runVitestProject } from './vitest-project.js';
-import { EXIT, ROOT, clearRunDir, exitCodeFor } from './common.js';
+import { EXIT, ROOT, WORK_ROOT, clearRunDir, exitCodeFor } from './common.js';
 import LockconfAllureReporter from '../report/allure-vitest-reporter.js';
 import { InterruptOnSignal } from '../run/interrupt.js';
 import { claimRunDir } from './run-dir.js';
@@ -58,7 +58,7 @@ export async function receiverCommand(opts: ReceiverCommandOptions): Promise<num
   await assertReceiverReachable(settings.url);
 
   const allure = opts.allure && process.env.LOCKCONF_NO_ALLURE !== '1';
-  const runDir = runDirOf(opts.out, () => defaultRunDir(ROOT));
+  const runDir = runDirOf(opts.out, () => defaultRunDir(WORK_ROOT)); // reports in the user's folder, not under node_modules
   const release = await claimRunDir(runDir); // this run alone writes there (run-dir.ts)
   try {
     return await carryOut(opts, { only, runDir, allure, settings, targetFile, expectFile });
@@ -89,7 +89,7 @@ async function carryOut(
   // The service's weakening settings do not touch a receiver run; --only still makes it partial. Ctrl-C: interrupted, with reports.
   const interrupt = new InterruptOnSignal();
   const reporter = new LockconfReporter({
-    runDir, root: ROOT, only, seed, expectFile, allure, updateLatest: !opts.out, catalog: RECEIVER_CATALOG, weakenedBy: [], interrupted: () => interrupt.interrupted,
+    runDir, root: ROOT, reportsRoot: WORK_ROOT, only, seed, expectFile, allure, updateLatest: !opts.out, catalog: RECEIVER_CATALOG, weakenedBy: [], interrupted: () => interrupt.interrupted,
   });
   // junit.xml is written by the lockconf reporter, from the same result as the other reports.
   const reporters: unknown[] = [interrupt];

@@ -22,6 +22,8 @@ import { chooseTarget } from '../service/target-choice.js';
 import { EXIT, ROOT, WORK_ROOT } from './common.js';
 import { writeCompareHtml } from './compare.js';
 import { gitSource } from './version.js';
+import { withProvenance } from './certify.js';
+import { userPath } from './user-paths.js';
 
 export interface ReplayOptions {
   target?: string;
@@ -67,19 +69,32 @@ async function withEnv<T>(vars: Record<string, string | null>, fn: () => Promise
   }
 }
 
-/** The run itself, through the command that made the original. */
-async function runAgain(plan: ReplayPlan, opts: ReplayOptions, runDir: string, expect: string | undefined): Promise<number> {
+/**
+ * The run itself, through the command that made the original, with its provenance
+ * recorded like every run's (withProvenance): `compare` then knows the replay's suite,
+ * spec, catalog and settings, and a replay can be replayed.
+ */
+async function runAgain(plan: ReplayPlan, opts: ReplayOptions, runDir: string, expect: string | undefined, argv: readonly string[]): Promise<number> {
   const common = { target: opts.target, only: plan.only ?? undefined, seed: plan.seed, out: runDir, expect, allure: opts.allure && plan.allure, allowIncomplete: true };
-  if (plan.mode === 'client') return (await import('./client.js')).clientCommand({ ...common, expect: undefined });
+  if (plan.mode === 'client') {
+    const options = { ...common, expect: undefined };
+    return withProvenance({ ...options, client: true }, argv, async () => (await import('./client.js')).clientCommand(options));
+  }
   const { conformanceCommand } = await import('./conformance.js');
-  return conformanceCommand(plan.mode === 'receiver' ? { ...common, receiver: plan.receiverUrl! } : common);
+  const options = plan.mode === 'receiver' ? { ...common, receiver: plan.receiverUrl! } : common;
+  return withProvenance(options, argv, () => conformanceCommand(options));
+}
+
+/** The replay's own command line, as its provenance records it. */
+function replayArgv(dir: string, opts: ReplayOptions): string[] {
+  return ['replay', dir, ...(opts.target ? ['--target', opts.target] : []), ...(opts.out ? ['--out', opts.out] : []), ...(opts.allure ? [] : ['--no-allure'])];
 }
 
 export async function replayCommand(dir: string, opts: ReplayOptions): Promise<number> {
   let original: LoadedRun;
   let plan: ReplayPlan;
   try {
-    original = await loadRun(dir);
+    original = await loadRun(userPath(dir));
     if (original.result.verdict === 'error') {
       throw new CannotReplay(`${original.file}: cannot replay: the original could not be carried out (${original.result.error?.code ?? 'verdict error'}): run \`lockconf conformance\` again once that is fixed`);
     }
@@ -94,8 +109,8 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
     if (err instanceof BadRunInput || err instanceof CannotReplay) return fail(err.message);
     throw err;
   }
-  if (opts.target && !existsSync(resolve(opts.target))) return fail(`--target ${opts.target}: no such file`);
-  const runDir = opts.out ? resolve(opts.out) : defaultRunDir(WORK_ROOT);
+  if (opts.target && !existsSync(userPath(opts.target))) return fail(`--target ${opts.target}: no such file`);
+  const runDir = opts.out ? userPath(opts.out) : defaultRunDir(WORK_ROOT);
   if (sameFolder(runDir, original.dir)) return fail(`--out ${opts.out}: that is the original run's folder; the replay needs a folder of its own`);
 
   process.stdout.write(`lockconf: replaying ${original.dir}: ${describePlan(plan)}\n`);
@@ -116,7 +131,7 @@ export async function replayCommand(dir: string, opts: ReplayOptions): Promise<n
     } else process.stdout.write(`lockconf: warning: the original's expect file ${plan.expectFile} is gone: replaying without it\n`);
   }
   try {
-    await withEnv(plan.env, () => runAgain(plan, opts, runDir, expect));
+    await withEnv(plan.env, () => runAgain(plan, opts, runDir, expect, replayArgv(dir, opts)));
   } finally {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   }

@@ -12,7 +12,8 @@ import { describeSource, sameSource, type Provenance } from './provenance.js';
 const short = (hash: string) => `${hash.slice(0, 12)}…`;
 
 /** Options compared elsewhere (seed, scope, target, expect file) or that change no behaviour (where the reports go). */
-const IDENTITY_OPTIONS = new Set(['--seed', '--only', '--out', '--target', '--expect', '--no-allure', '--timings', '--certify']);
+const IDENTITY_OPTIONS = new Set(['--seed', '--only', '--out', '--target', '--expect', '--no-allure', '--timings', '--certify',
+  'LOCKCONF_SIGNING_KEY']); // the signing key signs the package after the run: not a setting of the run
 
 /** The changed settings of a run: recorded in provenance, else the settings that weakened it. */
 function changedSettings(run: LoadedRun): Map<string, string> | null {

@@ -82,7 +82,8 @@ export async function collectProvenance(inv: RunInvocation): Promise<ProvenanceD
   const { options: o, env, mode } = inv;
   // The profile the command reads: --target; for a client grading also LOCKCONF_TARGET_FILE, else the grading mock's (commands/client.ts).
   const targetFile = o.target ? resolve(inv.cwd, o.target)
-    : mode === 'client' ? resolve(inv.cwd, env.LOCKCONF_TARGET_FILE ?? join(inv.root, '.lockconf/mock-target.json')) : null;
+    // …in the user's folder when the package is installed (node_modules/lockconf is never where the mock wrote it).
+    : mode === 'client' ? resolve(inv.cwd, env.LOCKCONF_TARGET_FILE ?? join(/[\\/]node_modules[\\/]/.test(inv.root) ? inv.cwd : inv.root, '.lockconf/mock-target.json')) : null;
   const profile = await profileSeen(targetFile, env);
   const scrub = makeScrubber(secretValues(env, profile));
   const options: OptionSetting[] = [

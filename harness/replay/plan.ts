@@ -46,6 +46,8 @@ export interface ReplayContext {
 const INTERNAL = new Set([
   'LOCKCONF_RUN_DIR', 'LOCKCONF_SEED', 'LOCKCONF_SELECTION', 'LOCKCONF_TARGET_FILE', 'LOCKCONF_EXPECT_FILE',
   'LOCKCONF_RECEIVER_URL', 'LOCKCONF_RECEIVER_EXPLICIT', 'LOCKCONF_NO_ALLURE',
+  // Signs the package after the run; changes nothing the run does (and a replay is never certified).
+  'LOCKCONF_SIGNING_KEY',
 ]);
 
 /** Options that are the scope, the seed or the output, replayed otherwise or not behaviour at all. */

@@ -4,6 +4,7 @@
  * Every value from the run is escaped; the evidence was redacted by the
  * harness before it reached the result file.
  */
+import type { RunGuardKind } from '../run/run-guard.js';
 import escapeHtml from 'escape-html';
 import type { RequirementStatus } from '../run/outcome.js';
 import { summariseNotTested } from './not-tested-summary.js';
@@ -14,6 +15,8 @@ import type { ConformanceResult, TestEvidence } from './result-file.js';
 import { VERDICT_NOTE, VERDICT_TITLE as VERDICT_TEXT, scopeText, weakenedText } from './verdict-text.js';
 import { lockconfCommand } from '../commands/command-style.js';
 import { renderCertificate, renderProvenance } from './provenance-report.js';
+import { untestedMusts } from '../certify/certified-summary.js';
+import { isRequirementId, requirement } from '../catalog/index.js';
 
 const e = (value: unknown): string => escapeHtml(value === undefined || value === null ? '' : String(value));
 
@@ -58,7 +61,9 @@ function renderSlices(r: RequirementResult & { slices?: SliceResult[] }): string
   const others = r.slices.filter((s) => s.status !== 'passed')
     .map((s) => `<span class="mono">${e(s.slice)}</span> ${badge(s.status === 'missing' ? 'not-tested' : s.status)}${s.status === 'missing' ? ' no test exercised it' : ''}`);
   const counts = [...passed].map(([dim, n]) => `${e(dim)} ${n}`).join(', ');
-  return `<p class="slices"><b>Slices</b> ${r.slices.length - others.length}/${r.slices.length} passed${counts ? ` (${counts})` : ''}${others.length ? `; ${others.join('; ')}` : ''}</p>`;
+  // A failed or warned requirement whose every slice held failed outside them: say so, not "3/3 passed" alone.
+  const outside = !others.length && (r.status === 'failed' || r.status === 'warned') ? `; the ${r.status === 'failed' ? 'failure' : 'warning'} is outside the slices (the requirement as a whole, reason above)` : '';
+  return `<p class="slices"><b>Slices</b> ${r.slices.length - others.length}/${r.slices.length} passed${counts ? ` (${counts})` : ''}${others.length ? `; ${others.join('; ')}` : ''}${outside}</p>`;
 }
 
 interface EvidenceContext {
@@ -85,9 +90,26 @@ function renderRequirement(r: RequirementResult, ctx: EvidenceContext): string {
 <header><a class="id mono" href="#${e(requirementAnchor(r.id))}">${e(r.id)}</a> <span class="level l-${e(r.level)}">${e(r.level)}</span> ${badge(r.status, r.expected)}</header>
 ${blockedNote}${blocksNote}${r.reason ? `<pre class="reason">${e(tidyReason(r.reason))}</pre>` : ''}${expectNote}
 <blockquote class="rule">${e(r.rule)}<footer>${e(r.source)} · ${e(r.section)}</footer></blockquote>
-${renderSlices(r)}${renderObservations(r)}
+${renderReading(r)}${renderSlices(r)}${renderObservations(r)}
 ${shown.join('\n')}
 </article>`;
+}
+
+/** For a failed or warned requirement: lockconf's reading of the quoted sentence, the one it was judged on. */
+function renderReading(r: RequirementResult): string {
+  if (r.status !== 'failed' && r.status !== 'warned') return '';
+  const reading = isRequirementId(r.id) ? requirement(r.id).reading : undefined;
+  if (!reading) return '';
+  return `<p class="reading"><b>Judged on this reading</b> (lockconf's, kept apart from the spec's sentence above): ${e(reading)}</p>`;
+}
+
+/** Every MUST of the scope that was never tested, first under the verdict: none of them is passed, none certified. */
+function renderUntestedMusts(result: ConformanceResult): string {
+  if (result.verdict === 'error') return '';
+  const untested = untestedMusts(result);
+  if (!untested.length) return '';
+  return `<section class="untested-musts" data-count="${e(untested.length)}"><h2>${e(untested.length)} MUST requirement(s) not tested: never passed</h2><ul>${untested
+    .map((u) => `<li>${idLink(u.id)} <span class="muted">${e(u.reason)}</span></li>`).join('')}</ul></section>`;
 }
 
 function idLink(id: string): string {
@@ -122,9 +144,22 @@ function renderNotTestedHint(result: ConformanceResult): string {
   return `<p class="note">${e(summary.ids.length)} requirement(s) not tested${summary.best ? `; ${e(summary.best.what)} would test ${e(summary.best.count)} of them` : ''}.</p>`;
 }
 
+const GUARD_WORDS: Record<RunGuardKind, string> = {
+  'control-lease': "the target's run lease",
+  'reset-count': "the target's reset count",
+  'local-lease': "this machine's lease on the target",
+};
+
+/** Which guards the run had against another run on its target (none said only for a target not the run's own). */
+export function guardText(result: Pick<ConformanceResult, 'guards'>): string | null {
+  if (!result.guards) return null;
+  if (!result.guards.length) return 'Guarded against another run on the target by: nothing (another run at the same time would go unnoticed).';
+  return `Guarded against another run on the target by: ${result.guards.map((g) => GUARD_WORDS[g]).join(', ')}.`;
+}
+
 /** The scope and the weakening settings of a narrowed or weakened run, and what showed interference, under the verdict. */
 function renderScope(result: ConformanceResult): string {
-  const lines = [scopeText(result), weakenedText(result), result.interference ?? null].filter((l): l is string => !!l);
+  const lines = [scopeText(result), weakenedText(result), result.interference ?? null, guardText(result)].filter((l): l is string => !!l);
   if (!lines.length) return '';
   return `<p class="scope" data-partial="${result.selection.partial ? 'true' : 'false'}">${lines.map(e).join('<br>')}</p>`;
 }
@@ -163,10 +198,13 @@ function fmtDuration(startedAt: string, finishedAt: string): string {
   return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
+/** A client grading's target: the grading mock the user started, never the run's embedded one. */
+const GRADING_MOCK = "the grading mock (lockconf mock --grade), grading an application's OAuth client";
+
 function renderDetails(result: ConformanceResult): string {
   const t = result.target;
   const rows: Array<[string, string]> = [
-    ['Target', t.mock ? 'embedded reference mock' : 'remote implementation'],
+    ['Target', result.provenance?.mode === 'client' ? GRADING_MOCK : t.mock ? 'embedded reference mock' : 'remote implementation'],
     ['Auth URL', t.authUrl ?? '—'],
     ['API base URL', t.baseUrl ?? '—'],
     ['Started', result.startedAt],
@@ -319,7 +357,7 @@ export function renderIndexHtml(result: ConformanceResult): string {
 <div class="top"><div>
 <p class="verdict v-${e(result.verdict)}" data-verdict="${e(result.verdict)}">${e(VERDICT_TEXT[result.verdict])}</p>
 <p class="verdict-note">${e(VERDICT_NOTE[result.verdict])}</p>
-${renderScope(result)}${runError}${renderNotTestedHint(result)}${renderCounts(result)}
+${renderScope(result)}${runError}${renderUntestedMusts(result)}${renderNotTestedHint(result)}${renderCounts(result)}
 <p class="links">${links.join('')}</p>
 </div><div>${renderDetails(result)}</div></div>
 ${renderCertificate(result)}

@@ -64,7 +64,8 @@ export function notTestedLines(summary: NotTestedSummary, max = 12): string[] {
   if (!summary.ids.length) return [];
   const shown = summary.ids.slice(0, max).join(', ');
   const more = summary.ids.length > max ? ` and ${summary.ids.length - max} more` : '';
-  const lines = [`not tested (${summary.ids.length}): ${shown}${more}`];
+  // The list says what it holds: the counts line above counts every not-tested requirement, this one MUST and SHOULD only.
+  const lines = [`not tested, MUST and SHOULD in scope (${summary.ids.length}; INFO, untestable and unselected ones aside): ${shown}${more}`];
   if (summary.best) lines.push(`${summary.best.what} would test ${summary.best.count} of them`);
   return lines;
 }

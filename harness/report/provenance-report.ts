@@ -25,8 +25,8 @@ export function commandText(p: Provenance): string {
   return ['lockconf', ...p.command.argv].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
-function targetText(t: Provenance['target']): string {
-  const parts = [t.mock ? 'embedded reference mock' : null, t.authUrl ? `auth ${t.authUrl}` : null, t.baseUrl ? `API ${t.baseUrl}` : null, t.receiverUrl ? `receiver ${t.receiverUrl}` : null, t.clientId ? `client ${t.clientId}` : null];
+function targetText(t: Provenance['target'], mode?: Provenance['mode']): string {
+  const parts = [mode === 'client' ? 'the grading mock (lockconf mock --grade)' : t.mock ? 'embedded reference mock' : null, t.authUrl ? `auth ${t.authUrl}` : null, t.baseUrl ? `API ${t.baseUrl}` : null, t.receiverUrl ? `receiver ${t.receiverUrl}` : null, t.clientId ? `client ${t.clientId}` : null];
   return parts.filter(Boolean).join(', ') || '—';
 }
 
@@ -44,7 +44,7 @@ export function provenanceFacts(result: ConformanceResult): Array<[string, strin
       ['lockconf.command', commandText(p)],
       ['lockconf.mode', p.mode],
       ['lockconf.seed', p.seed === null ? '' : String(p.seed)],
-      ['lockconf.target', targetText(p.target)],
+      ['lockconf.target', targetText(p.target, p.mode)],
     );
     if (p.target.profileSha256) facts.push(['lockconf.target.profileSha256', p.target.profileSha256]);
     if (p.expectations) facts.push(['lockconf.expect', `${p.expectations.file} (sha256 ${p.expectations.sha256})`]);
@@ -94,7 +94,7 @@ export function renderProvenance(result: ConformanceResult): string {
     ['Mode', p.mode],
     ['Seed', p.seed === null ? '—' : String(p.seed)],
     ['Scope', p.scope.only ? `${p.scope.inScope ?? p.scope.only.length} of ${p.scope.total ?? '?'} requirements (--only ${p.scope.only.join(' ')})` : `all ${p.scope.total ?? ''} requirements`],
-    ['Target', targetText(p.target)],
+    ['Target', targetText(p.target, p.mode)],
     ['Profile fingerprint', p.target.profileSha256 ? `sha256 ${p.target.profileSha256} (the profile without its secrets)` : '—', true],
     ['Started', p.startedAt],
     ['Finished', `${p.finishedAt} (${(p.durationMs / 1000).toFixed(1)} s)`],

@@ -281,6 +281,7 @@ export default class LockconfReporter implements Reporter {
     const interrupted = reason === 'interrupted' || (this.#opts.interrupted?.() ?? false);
     // Another run that reset the target meanwhile (run-guard.ts): asked once every test has ended.
     const interference = interrupted ? null : await currentRunGuard()?.interference().catch(() => null) ?? null;
+    const guards = currentRunGuard()?.guards?.() ?? null;
     const verdict: VerdictResult = computeVerdict({
       catalog, tests, selected: only ? new Set(only) : null, expected, weakenedBy: this.#weakenedBy, interrupted, interference,
     });
@@ -295,6 +296,7 @@ export default class LockconfReporter implements Reporter {
       tests,
       only,
       expectFile,
+      guards,
       allure,
       errors: interrupted ? ['the run was interrupted: tests that had not finished are reported not tested', ...errors] : errors,
     });
@@ -367,7 +369,9 @@ export default class LockconfReporter implements Reporter {
     const lines = ['', summaryTable(result), ''];
     lines.push(`verdict: ${VERDICT_LINE[result.verdict]}`);
     for (const line of [scopeText(result), weakenedText(result), result.interference]) if (line) lines.push(`  ${line}`);
-    const outside = result.requirements.filter((r) => r.status === 'not-tested' && r.reason === NOT_SELECTED).length;
+    // Outside the scope: every not-tested requirement --only did not select (an untestable one too, whatever its reason).
+    const selected = result.selection.only && !result.selection.only.some((id) => id.includes('*')) ? new Set(result.selection.only) : null;
+    const outside = result.requirements.filter((r) => r.status === 'not-tested' && (selected ? !selected.has(r.id) : r.reason === NOT_SELECTED)).length;
     lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.blocked ? `${c.blocked} blocked, ` : ''}${c.notTested} not tested, ${c.informational} informational${outside ? ` (${outside} of the not tested are outside the scope)` : ''}`);
     lines.push(...rootCauseLines(result.requirements));
     const catalog = this.#opts.catalog ?? CATALOG;

@@ -3,6 +3,7 @@
  * The fields of the contract come first; the rest (area, rule, observations,
  * evidence, selection, links) are additions the HTML report is built from.
  */
+import type { RunGuardKind } from '../run/run-guard.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Exchange } from '../contracts.js';
@@ -62,6 +63,12 @@ export interface ConformanceResult {
   selection: { only: string[] | null; partial: boolean; inScope?: number; total?: number; weakenedBy?: Weakening[] };
   /** Set when the verdict is `interfered`: what showed that someone else acted on the target. */
   interference?: string;
+  /**
+   * What guarded the run against another run on its target (harness/run/run-guard.ts): the control
+   * protocol's lease, the target's reset count, this machine's lease; empty: none. Absent when the
+   * run's target was its own (the embedded mock, a client or receiver grading).
+   */
+  guards?: RunGuardKind[];
   expect: { file: string; stale: string[] } | null;
   tests: TestEvidence[];
   /** Relative links from the run directory. */
@@ -123,6 +130,8 @@ export function buildResult(opts: {
   tests: readonly TestRecord[];
   only: string[] | null;
   expectFile: string | null;
+  /** The run's guards against another run on its target (absent: the target was the run's own). */
+  guards?: RunGuardKind[] | null;
   allure: boolean;
   errors?: string[];
 }): ConformanceResult {
@@ -149,6 +158,7 @@ export function buildResult(opts: {
     }),
     selection: { only: opts.only, partial: opts.verdict.partial, inScope: opts.verdict.scope.inScope, total: opts.verdict.scope.total, weakenedBy: opts.verdict.weakenedBy },
     ...(opts.verdict.interference ? { interference: opts.verdict.interference } : {}),
+    ...(opts.guards ? { guards: opts.guards } : {}),
     expect: opts.expectFile ? { file: opts.expectFile, stale: opts.verdict.stale } : null,
     tests: opts.tests.map((t, i) => ({
       anchor: testAnchor(i),

@@ -5,9 +5,17 @@
  * the same process but may load this module separately (the CLI is prebuilt, global
  * setup goes through vitest's module runner), so the guard lives on globalThis.
  */
+/**
+ * What guarded a run against another on its target (conformance.json `guards`; none: an empty list):
+ * the control protocol's lease, the target's reset count, this machine's lease (harness/service/local-lease.ts).
+ */
+export type RunGuardKind = 'control-lease' | 'reset-count' | 'local-lease';
+
 export interface RunGuard {
   /** What showed that someone else acted on the target during the run, or null when nothing did. */
   interference(): Promise<string | null>;
+  /** The guards this run had. */
+  guards?(): RunGuardKind[];
 }
 
 const KEY = Symbol.for('lockconf.runGuard');

@@ -258,7 +258,12 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
     const mine = touches.get(req.id) ?? [];
     const settled = mine.length ? statusFor(req.level, mine) : { status: 'not-tested' as RequirementStatus, reason: '' };
     let { status, reason } = settled;
-    if (status === 'not-tested' && selected && !selected.has(req.id)) {
+    if ((status === 'passed' || status === 'informational') && selected && !selected.has(req.id)) {
+      // Outside --only, a check a test in scope made on the way passes nothing: the scope is what was asked for
+      // ("19 of 124 in scope" must not count a 20th as passed). A failure stays visible: it is one, whatever the scope.
+      status = 'not-tested';
+      reason = req.untestable ?? NOT_SELECTED;
+    } else if (status === 'not-tested' && selected && !selected.has(req.id)) {
       // Outside --only: its skipped tests say nothing more (their reason, counted, is not the reason).
       reason = req.untestable ?? NOT_SELECTED;
     } else if (status === 'not-tested' && (!mine.length || reason === 'not tested')) {

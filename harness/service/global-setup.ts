@@ -173,7 +173,7 @@ export async function prepareRun(
     const runDir = resolve(env.LOCKCONF_RUN_DIR || join(ROOT, 'reports', 'runs', runId(startedAt)));
     await mkdir(runDir, { recursive: true });
     // One run per target at a time (target-lease.ts): the lease, or the reset count that shows another run.
-    if (!mock && controlClient) targetGuard = await guardTarget({ control: controlClient, runDir, env, log });
+    if (!mock) targetGuard = await guardTarget({ control: controlClient, target: profile, runDir, env, log });
     const setupValue: LockconfSetup = {
       profile,
       mock: mock !== null,

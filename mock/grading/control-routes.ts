@@ -1,19 +1,25 @@
 /**
  * The grading part of the control protocol (an additive extension, documented in
  * the README): served under /_control, behind its x-control-token.
- *   GET    /grading[?clientId=…]   the recording (recording.ts); 404 grading_off when the mock does not grade
+ *   GET    /grading[?clientId=…][&grading=ID]
+ *                                  the recording (recording.ts), or of one grading only; 404 grading_off when the
+ *                                  mock does not grade, 404 no_such_grading for a grading it does not know
+ *   POST   /grading/start          {"closes"?: ID}: ends the grading in progress and starts the next; answers
+ *                                  {"gradingId", "previous"}; 409 grading_superseded when `closes` is no longer in progress
  *   POST   /grading/mark           {"label": "…"}: a marker in the recording (probes judge what lies between two)
  *   POST   /grading/probe          {"kind": "api-401" | "refresh-refused" | "answer-201" | "answer-204"}: the client's
  *                                  next API call is answered 401, or its next refresh is refused with 400 (the token
  *                                  is revoked first), or its next successful API write (POST, PUT, DELETE) is answered
  *                                  201 (same body) or 204 (no body), its new x-access-token kept
- *   DELETE /grading                forget the recording
+ *   DELETE /grading                forget the recording (and start a new grading)
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ControlError } from '../context.js';
-import { PROBE_KINDS, type GradingStore, type ProbeKind } from './store.js';
+import { GradingSuperseded, PROBE_KINDS, type GradingStore, type ProbeKind } from './store.js';
 
+const StartBody = z.object({ closes: z.number().int().positive().optional() }).strict();
+const GradingQuery = z.string().regex(/^[1-9][0-9]{0,9}$/, 'grading: a grading id (a positive whole number)');
 const MarkBody = z.object({ label: z.string().min(1).max(100) });
 const ProbeBody = z.object({ kind: z.enum(PROBE_KINDS as [ProbeKind, ...ProbeKind[]]), endpoint: z.string().min(1).max(100).optional() });
 
@@ -30,8 +36,24 @@ export function registerGradingControl(app: FastifyInstance, store: GradingStore
   };
 
   app.get('/grading', async (request) => {
-    const clientId = new URL(request.url, 'http://mock.invalid').searchParams.get('clientId');
-    return active().snapshot(clientId ?? undefined);
+    const query = new URL(request.url, 'http://mock.invalid').searchParams;
+    const clientId = query.get('clientId');
+    const named = query.get('grading');
+    const gradingId = named === null ? undefined : Number(parse(GradingQuery, named));
+    const recording = active().snapshot(clientId ?? undefined, gradingId);
+    if (!recording) throw new ControlError(404, 'no_such_grading', `grading ${named} is not held by this mock (never started, cleared, or forgotten)`);
+    return recording;
+  });
+
+  app.post('/grading/start', async (request) => {
+    const { closes } = parse(StartBody, request.body ?? {});
+    const grading = active();
+    try {
+      return grading.startGrading(closes);
+    } catch (err) {
+      if (err instanceof GradingSuperseded) throw new ControlError(409, 'grading_superseded', `${err.message}: another grading ended it (a second conformance --client run, or POST /_control/grading/start)`);
+      throw err;
+    }
   });
 
   app.post('/grading/mark', async (request, reply) => {

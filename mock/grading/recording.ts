@@ -119,6 +119,12 @@ export type GradedEvent = AuthorizeEvent | RedirectEvent | TokenEvent | ApiEvent
 /** GET /_control/grading. */
 export interface GradingRecording {
   grading: true;
+  /**
+   * The grading the events belong to (`?grading=ID`), or without it the grading in progress.
+   * A grading runs from the mock's start, the end of the previous one or a clear, to the start
+   * of the next (`POST /_control/grading/start`): a `--client` run judges one grading only.
+   */
+  gradingId: number;
   clients: string[];
   events: GradedEvent[];
   /** Events dropped because the recording was full (oldest kept). */

@@ -11,6 +11,25 @@ export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused', 
 /** Oldest events are dropped past this many (a long session must not grow without bound). */
 export const MAX_EVENTS = 20_000;
 
+/** Gradings remembered (a grading is a range of the recording; the oldest are forgotten). */
+const MAX_GRADINGS = 100;
+
+/**
+ * One grading: the events recorded from its start (the mock's start, the end of the
+ * previous grading, or a clear) to its end (the start of the next). A `--client` run
+ * judges one grading only, so evidence older than the grading never passes or fails a rule.
+ */
+interface Grading {
+  id: number;
+  /** Events with seq > fromSeq belong to it… */
+  fromSeq: number;
+  /** …up to and with toSeq (null while it is the current grading). */
+  toSeq: number | null;
+}
+
+/** The grading named is not the current one: another grading started since (409). */
+export class GradingSuperseded extends Error {}
+
 type NewEvent = GradedEvent extends infer E ? (E extends GradedEvent ? Omit<E, 'seq'> : never) : never;
 
 export class GradingStore {
@@ -20,8 +39,31 @@ export class GradingStore {
   #seq = 0;
   #tick = 0;
   #dropped = 0;
+  readonly #gradings: Grading[] = [{ id: 1, fromSeq: 0, toSeq: null }];
 
   constructor(private readonly max = MAX_EVENTS) {}
+
+  /** The id of the grading in progress (events recorded now belong to it). */
+  get gradingId(): number {
+    return this.#current().id;
+  }
+
+  #current(): Grading {
+    return this.#gradings[this.#gradings.length - 1]!;
+  }
+
+  /**
+   * Ends the current grading and starts the next; with `closes`, only when the current one is
+   * that grading (else GradingSuperseded: another run ended it first). Returns the new id and the ended one's.
+   */
+  startGrading(closes?: number): { gradingId: number; previous: number } {
+    const current = this.#current();
+    if (closes !== undefined && closes !== current.id) throw new GradingSuperseded(`grading ${closes} is over: grading ${current.id} started since`);
+    current.toSeq = this.#seq;
+    this.#gradings.push({ id: current.id + 1, fromSeq: this.#seq, toSeq: null });
+    if (this.#gradings.length > MAX_GRADINGS) this.#gradings.shift();
+    return { gradingId: current.id + 1, previous: current.id };
+  }
 
   add(event: NewEvent): void {
     this.#seq += 1;
@@ -56,15 +98,27 @@ export class GradingStore {
     this.#armed.clear();
   }
 
+  /** Forgets the recording; a cleared recording starts a new grading (the one in progress has lost its evidence). */
   clear(): void {
     this.#events.length = 0;
     this.#armed.clear();
     this.#dropped = 0;
+    this.startGrading();
   }
 
-  snapshot(clientId?: string): GradingRecording {
-    const clients = [...new Set(this.#events.map((e) => e.clientId).filter((c): c is string => c !== null))];
-    const events = clientId === undefined ? [...this.#events] : this.#events.filter((e) => e.clientId === clientId || e.type === 'mark');
-    return { grading: true, clients, events, dropped: this.#dropped };
+  /**
+   * The recording (of one client, with `clientId`): every event, or with `gradingId` the events of
+   * that grading only; null for a grading this store does not know (never started, or forgotten).
+   */
+  snapshot(clientId?: string): GradingRecording;
+  snapshot(clientId: string | undefined, gradingId: number | undefined): GradingRecording | null;
+  snapshot(clientId?: string, gradingId?: number): GradingRecording | null {
+    const grading = gradingId === undefined ? null : this.#gradings.find((g) => g.id === gradingId);
+    if (grading === undefined) return null;
+    const inGrading = (e: GradedEvent) => !grading || (e.seq > grading.fromSeq && (grading.toSeq === null || e.seq <= grading.toSeq));
+    const held = this.#events.filter(inGrading);
+    const clients = [...new Set(held.map((e) => e.clientId).filter((c): c is string => c !== null))];
+    const events = clientId === undefined ? held : held.filter((e) => e.clientId === clientId || e.type === 'mark');
+    return { grading: true, gradingId: grading?.id ?? this.gradingId, clients, events, dropped: this.#dropped };
   }
 }

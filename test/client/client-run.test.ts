@@ -76,6 +76,21 @@ describe.concurrent('conformance --client', () => {
     }
   }, 180_000);
 
+  it('judges only its own grading: the fixed application, restarted beside the same mock, is conformant', async ({ expect }) => {
+    const example = await startGradedExample(['secret-in-url']);
+    try {
+      const first = await gradeWithCli(example, ['--no-allure']);
+      expect(first.run.code, first.run.stderr.slice(-2000)).toBe(1);
+      await example.restartApp([]); // fixed, on its own port; the mock keeps the first grading's requests
+      const second = await gradeWithCli(example, ['--no-allure']);
+      expect(second.run.code, second.run.stdout.slice(-2000) + second.run.stderr.slice(-2000)).toBe(0);
+      expect(second.result?.verdict).toBe('conformant');
+      expect(second.result!.requirements.find((r) => r.id === 'CLIENT-SECRET-ONLY-IN-FORM')?.status).toBe('passed');
+    } finally {
+      await example.close();
+    }
+  }, 180_000);
+
   it('cannot grade without a grading mock: exit 2 with what to run', async ({ expect }) => {
     const example = await startGradedExample();
     await example.close();

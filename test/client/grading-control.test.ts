@@ -58,3 +58,41 @@ describe('GET /_control/grading', () => {
     expect((await call(mock, 'GET', '/grading')).json).toMatchObject({ events: [], clients: [] });
   });
 });
+
+describe('gradings: a --client run judges what the application did during its grading, never before', () => {
+  const mark = (m: RunningMock, label: string) => call(m, 'POST', '/grading/mark', { label });
+  const labels = (answer: { json: Record<string, unknown> | null }) => (answer.json!.events as Array<{ label?: string }>).map((e) => e.label);
+
+  it('POST /grading/start ends the grading in progress; GET ?grading=ID answers that grading\'s events only', async () => {
+    mock = await createMock({ grade: true });
+    expect((await call(mock, 'GET', '/grading')).json).toMatchObject({ gradingId: 1 });
+    await mark(mock, 'before');
+    const started = await call(mock, 'POST', '/grading/start', {});
+    expect(started).toMatchObject({ status: 200, json: { gradingId: 2, previous: 1 } });
+    await mark(mock, 'during');
+    expect(labels(await call(mock, 'GET', '/grading?grading=2'))).toEqual(['during']);
+    expect(labels(await call(mock, 'GET', '/grading?grading=1'))).toEqual(['before']);
+    expect((await call(mock, 'GET', '/grading?grading=2')).json).toMatchObject({ gradingId: 2 });
+    // ended: what comes after belongs to grading 3, never to 2
+    expect((await call(mock, 'POST', '/grading/start', { closes: 2 })).json).toMatchObject({ gradingId: 3, previous: 2 });
+    await mark(mock, 'after');
+    expect(labels(await call(mock, 'GET', '/grading?grading=2'))).toEqual(['during']);
+    expect(labels(await call(mock, 'GET', '/grading'))).toEqual(['before', 'during', 'after']); // without ?grading, the whole recording as before
+  });
+
+  it('refuses to end a grading another run ended (409 grading_superseded); an unknown grading is 404, a bad one 400', async () => {
+    mock = await createMock({ grade: true });
+    await call(mock, 'POST', '/grading/start', {});
+    expect(await call(mock, 'POST', '/grading/start', { closes: 1 })).toMatchObject({ status: 409, json: { error: 'grading_superseded' } });
+    expect(await call(mock, 'GET', '/grading?grading=9')).toMatchObject({ status: 404, json: { error: 'no_such_grading' } });
+    expect((await call(mock, 'GET', '/grading?grading=abc')).status).toBe(400);
+    expect((await call(mock, 'POST', '/grading/start', { closes: 'x' })).status).toBe(400);
+  });
+
+  it('a cleared recording starts a new grading', async () => {
+    mock = await createMock({ grade: true });
+    await mark(mock, 'old');
+    await call(mock, 'DELETE', '/grading');
+    expect((await call(mock, 'GET', '/grading')).json).toMatchObject({ gradingId: 2, events: [] });
+  });
+});

@@ -156,7 +156,39 @@ describe('the package', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('start the mock with npx lockconf mock --grade');
     expect(r.stdout + r.stderr).not.toContain('npm run');
+    // The profile is looked for where the user runs the command (where `npx lockconf mock --grade` writes it), never in the package.
+    expect(r.stderr).toContain(join(app, '.lockconf', 'mock-target.json'));
+    expect(r.stderr).not.toContain('node_modules');
   });
+
+  it('the mock banner\'s own command: conformance --client beside `lockconf mock --grade` reads the profile and writes the reports where it runs', async () => {
+    const child = spawn(bin(), ['mock', '--grade', '--port', '0'], { cwd: app, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    await new Promise<void>((ready, fail) => {
+      const timer = setTimeout(() => fail(new Error(`the mock did not start:\n${out}`)), 60_000);
+      const onData = (c: Buffer) => {
+        out += c.toString();
+        if (/Ctrl-C stops it/.test(out)) {
+          clearTimeout(timer);
+          ready();
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+    });
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    try {
+      const r = await run(bin(), ['conformance', '--client', '--no-allure', '--out', 'client-report'], app, { timeoutMs: 120_000 });
+      expect(r.stderr).toContain(join(app, '.lockconf', 'mock-target.json'));
+      expect([0, 1], r.stdout.slice(-1500) + r.stderr).toContain(r.code); // no application driven: incomplete, never "cannot run"
+      expect(existsSync(join(app, 'client-report', 'conformance.json'))).toBe(true);
+      expect(existsSync(join(app, 'node_modules', 'lockconf', 'client-report'))).toBe(false);
+      expect(existsSync(join(app, 'node_modules', 'lockconf', 'reports'))).toBe(false);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 180_000);
 
   it('lockconf keygen and verify work from the installed package, offline', async () => {
     const keys = await run(bin(), ['keygen', '--out', 'keys'], app);

@@ -119,3 +119,9 @@ describe('variables', () => {
     expect(listed.filter((name) => !inCode.has(name))).toEqual([]);
   });
 });
+
+describe('client grading addresses', () => {
+  it("the README says LOCKCONF_ACTION_URLS' format (it was only in --help)", () => {
+    expect(flat(read('README.md'))).toMatch(/\| actionUrls \| LOCKCONF_ACTION_URLS \| \(in the profile a JSON list of URLs; in the variable the URLs separated by spaces or commas\)/);
+  });
+});

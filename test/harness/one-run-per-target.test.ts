@@ -5,7 +5,9 @@
  * - with the run lease (docs/control-protocol-extensions.md), a second run waits
  *   for the first, or refuses with exit 2 naming the holder;
  * - without it, the reset count in GET /fixtures shows the other run, and the
- *   verdict is *interfered* (exit 1), never a list of failures.
+ *   verdict is *interfered* (exit 1), never a list of failures;
+ * - two runs on one machine take this machine's lease on the target first: the
+ *   second waits, lease or not (issue 35).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -125,6 +127,25 @@ describe('a target without the run lease', { timeout: 240_000 }, () => {
     expect(result.verdict).toBe('interfered');
     expect(result.interference).toMatch(/reset \d+ time\(s\) by someone else/);
     expect(r.stdout).toMatch(/^verdict: INTERFERED/m);
+  });
+
+  it('two runs started at once on this machine: one waits for the other (this machine\'s lease), neither is NOT CONFORMANT', async ({ expect }) => {
+    const file = await profileFile(unleased, 'unleased-two');
+    const env = { LOCKCONF_LEASE_WAIT_MS: '180000', LOCKCONF_LEASE_DIR: join(dir, 'leases') };
+    const [a, b] = [
+      startCli(['conformance', '--target', file, '--out', join(dir, 'unleased-two-a'), ...SCOPE], env),
+      startCli(['conformance', '--target', file, '--out', join(dir, 'unleased-two-b'), ...SCOPE], env),
+    ];
+    const [ra, rb] = await Promise.all([a.done, b.done]);
+    expect(ra.code, ra.stdout.slice(-1500) + ra.stderr).toBe(0);
+    expect(rb.code, rb.stdout.slice(-1500) + rb.stderr).toBe(0);
+    expect([ra, rb].filter((r) => /in use by another lockconf run on this machine/.test(r.stdout + r.stderr)).length).toBeLessThanOrEqual(1);
+    for (const out of ['unleased-two-a', 'unleased-two-b']) {
+      const result = await verdictOf(join(dir, out));
+      expect(result.verdict).toBe('partial');
+      expect(result.counts.failed).toBe(0);
+      expect(result.guards).toEqual(['local-lease', 'reset-count']);
+    }
   });
 
   it('a run alone against it is not taken for interfered', async ({ expect }) => {

@@ -14,6 +14,8 @@ export interface GradedExample {
   app: ExampleApp;
   /** The profile a client run reads: the mock's, with the application's addresses. */
   profile: Record<string, unknown>;
+  /** Stops the application and starts it again (with `faults`, on a new port) beside the same mock; the profile follows it. */
+  restartApp(faults: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,8 +26,7 @@ export interface GradedExample {
  */
 export async function startAppBesideMock(faults: string[], pages = false, variants: string[] = []): Promise<{ mock: RunningMock; app: ExampleApp; redirectUri: string; close(): Promise<void> }> {
   const mock = await createMock({ grade: true });
-  const p = mock.profile;
-  const config = { authUrl: p.authUrl, baseUrl: p.baseUrl, clientId: p.clientId, clientSecret: p.clientSecret, apiKey: p.apiKey, redirectUri: '' };
+  const config = configOf(mock, '');
   const app = await startExampleApp({ config, faults, variants, ...(pages ? { pages } : {}) });
   config.redirectUri = `${app.url}/callback`;
   const close = async () => {
@@ -35,22 +36,49 @@ export async function startAppBesideMock(faults: string[], pages = false, varian
   return { mock, app, redirectUri: config.redirectUri, close };
 }
 
-export async function startGradedExample(faults: string[] = [], variants: string[] = []): Promise<GradedExample> {
-  const { mock, app, redirectUri, close } = await startAppBesideMock(faults, false, variants);
+/** The example application's configuration from the mock's profile. */
+function configOf(mock: RunningMock, redirectUri: string) {
   const p = mock.profile;
-  mock.ctx.credentials.redirectUri = redirectUri;
+  return { authUrl: p.authUrl, baseUrl: p.baseUrl, clientId: p.clientId, clientSecret: p.clientSecret, apiKey: p.apiKey, redirectUri };
+}
+
+export async function startGradedExample(faults: string[] = [], variants: string[] = []): Promise<GradedExample> {
+  const { mock, app } = await startAppBesideMock(faults, false, variants);
+  const p = mock.profile;
   const lockId = encodeURIComponent(p.fixtures!.locks[0]!.lockId);
-  const profile = {
-    ...p,
-    redirectUri,
-    connectUrl: `${app.url}/connect`,
-    refreshUrl: `${app.url}/refresh`,
-    actionUrls: [
-      `${app.url}/watch?lockId=${lockId}`, `${app.url}/watch-user`, `${app.url}/status?lockId=${lockId}`,
-      `${app.url}/unwatch?lockId=${lockId}`, `${app.url}/unwatch-user`,
-    ],
+  const example: GradedExample = {
+    mock,
+    app,
+    profile: {},
+    async restartApp(next) {
+      await example.app.close();
+      const config = configOf(mock, '');
+      example.app = await startExampleApp({ config, faults: next, variants });
+      config.redirectUri = follow(example.app);
+    },
+    async close() {
+      await example.app.close();
+      await mock.close();
+    },
   };
-  return { mock, app, profile, close };
+  /** The mock registers the application's callback; the profile names its addresses. */
+  function follow(running: ExampleApp): string {
+    const redirectUri = `${running.url}/callback`;
+    mock.ctx.credentials.redirectUri = redirectUri;
+    example.profile = {
+      ...p,
+      redirectUri,
+      connectUrl: `${running.url}/connect`,
+      refreshUrl: `${running.url}/refresh`,
+      actionUrls: [
+        `${running.url}/watch?lockId=${lockId}`, `${running.url}/watch-user`, `${running.url}/status?lockId=${lockId}`,
+        `${running.url}/unwatch?lockId=${lockId}`, `${running.url}/unwatch-user`,
+      ],
+    };
+    return redirectUri;
+  }
+  follow(app);
+  return example;
 }
 
 export async function writeProfile(example: GradedExample, file: string): Promise<void> {

@@ -122,6 +122,25 @@ describe('verify: a package as it was written', () => {
     expect(r.lines.join('\n')).toMatch(/verdict not-conformant re-derived/);
   });
 
+  it('prints what was certified before its conclusion: suite and commit, clean or not, digests, target, scope, verdict, every MUST not tested', async () => {
+    const r = await verify(pkg);
+    const p = result.provenance!;
+    const block = r.lines.slice(r.lines.indexOf('What was certified:'), -1).join('\n');
+    expect(block).toMatch(/^What was certified:/);
+    const source = p.suite.source;
+    expect(block).toContain(source.kind === 'git' ? `lockconf ${p.suite.version}, git commit ${source.commit}` : `lockconf ${p.suite.version}, installed package`);
+    if (source.kind === 'git') expect(block).toMatch(/(clean work tree|work tree with uncommitted changes|work tree state unknown)/);
+    expect(block).toContain(`spec      docs/spec/lock-access-service.md sha256 ${p.spec.sha256}`);
+    expect(block).toContain(`catalog   sha256 ${p.catalog.sha256} (${p.catalog.requirements} requirements)`);
+    expect(block).toMatch(/target    http:\/\/127\.0\.0\.1:\d+\S* \(the embedded reference mock\)/);
+    expect(block).toMatch(/scope     all \d+ requirements/);
+    expect(block).toContain('verdict   not-conformant');
+    const untested = result.requirements.filter((q) => q.level === 'MUST' && (q.status === 'not-tested' || q.status === 'blocked'));
+    expect(untested.map((q) => q.id)).toContain('OAUTH-SIGN-IN-SCREENS');
+    expect(block).toContain(`MUSTs not tested (${untested.length}): never passed, not covered by this certificate`);
+    for (const q of untested) expect(block).toContain(`    ${q.id}: `);
+  });
+
   it('without --key: valid for the key in the signature, which nobody vouched for', async () => {
     const r = await verify(pkg, null);
     expect(r.code).toBe(0);
@@ -180,6 +199,14 @@ describe('verify: tampering with a file is caught and named', () => {
     const r = await verify(dir);
     expect(r.code).toBe(1);
     expect(r.problems).toEqual(expect.arrayContaining(['missing: run-context.json (listed in the manifest, not in the folder)', 'extra: extra.txt (in the folder, not in the manifest)']));
+  });
+
+  it('a file the system added (.DS_Store): invalid still, with the hint to remove it', async () => {
+    const dir = await copyPackage(pkg, work);
+    await writeFile(join(dir, '.DS_Store'), 'x');
+    const r = await verify(dir);
+    expect(r.code).toBe(1);
+    expect(r.problems).toEqual(['extra: .DS_Store (in the folder, not in the manifest): a file your system adds to folders it shows; remove it (.DS_Store) and verify again']);
   });
 
   it('manifest.json edited (a hash replaced): the signature no longer covers it', async () => {
@@ -279,6 +306,12 @@ describe('verify: what it cannot check (exit 2)', () => {
     const notEd = await verify(pkg, rsa);
     expect(notEd.code).toBe(2);
     expect(notEd.lines.at(-1)).toBe(`COULD NOT VERIFY: --key ${rsa} is not an Ed25519 public key`);
+  });
+
+  it('a --key file holding a private key: refused (exit 2), the reader told to use the public one', async () => {
+    const r = await verify(pkg, signer.privateFile);
+    expect(r.code).toBe(2);
+    expect(r.lines.at(-1)).toBe(`COULD NOT VERIFY: --key ${signer.privateFile} holds a private key: verify takes the signer's public key (signing-key.pub.pem); keep the private one secret`);
   });
 
   it('a folder without manifest.sig', async () => {

@@ -6,7 +6,8 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
@@ -55,9 +56,27 @@ describe('keygen --out DIR', () => {
     expect(existsSync(join(work, 'keys', 'signing-key.pub.pem'))).toBe(false);
   }, 60_000);
 
-  it('without --out: exit 2', async () => {
-    expect(await keygenCommand({})).toBe(2);
-  });
+  it('without --out: the keys go to ~/.lockconf/keys (LOCKCONF_HOME/keys), outside any clone', async () => {
+    const home = join(work, 'home');
+    const r = await cli(['keygen'], { LOCKCONF_HOME: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(home, 'keys', 'signing-key.pem'))).toBe(true);
+    expect(r.stdout).toContain(`private key: ${join(home, 'keys', 'signing-key.pem')}`);
+  }, 60_000);
+
+  it('refuses to write a private key into a git work tree that does not ignore it (exit 2, nothing written); a folder .gitignore covers is fine', async () => {
+    const repo = join(work, 'clone');
+    await mkdir(repo);
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    const r = await cli(['keygen', '--out', join(repo, 'keys')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(repo, 'keys', 'signing-key.pem')} would lie in the git work tree`);
+    expect(r.stderr).toContain('its .gitignore does not cover it');
+    expect(existsSync(join(repo, 'keys'))).toBe(false);
+    await writeFile(join(repo, '.gitignore'), 'keys/\n');
+    expect(await keygenCommand({ out: join(repo, 'keys') })).toBe(0);
+    expect(existsSync(join(repo, 'keys', 'signing-key.pem'))).toBe(true);
+  }, 60_000);
 });
 
 describe('conformance --certify refuses, before the run starts (exit 2, one line)', () => {

@@ -127,6 +127,10 @@ describe('replay', { timeout: 120_000 }, () => {
     const comparison = JSON.parse(await readFile(join(dir, 'replayed', 'compare.json'), 'utf8')) as Comparison;
     expect(comparison).toMatchObject({ regression: false, requirements: [], inputs: { state: 'identical' } });
     expect(await readFile(join(dir, 'replayed', 'compare.html'), 'utf8')).toContain('data-inputs="identical"');
+    // The replay records its provenance like every run: compare never takes it for a file of an older lockconf.
+    expect(replayed.provenance).toMatchObject({ schema: 1, mode: 'service', seed: 7, command: { argv: ['replay', join(dir, 'original'), '--out', join(dir, 'replayed')] } });
+    expect(replayed.provenance!.settings.find((x) => x.name === 'LOCKCONF_DELIVERY_WAIT_MS')).toMatchObject({ value: '5000', changed: true });
+    expect(r.stdout).not.toContain('older lockconf');
   });
 
   it('cannot replay a run that records no seed: says what is missing, exit 2', async () => {

@@ -140,6 +140,11 @@ describe('What else differs (warnings first)', () => {
     ]);
   });
 
+  it('a certified run and an uncertified one: the signing key is no setting that differs', () => {
+    const key = { name: 'LOCKCONF_SIGNING_KEY', value: '(set)', default: null, changed: true, source: 'env' };
+    expect(compareRuns(run({ X: 'passed' }, { provenance: provenance({ settings: [key] }) }), run({ X: 'passed' }, { provenance: provenance() })).warnings).toEqual([]);
+  });
+
   it('names differing known deviations (--expect), but not an option compared elsewhere', () => {
     const option = (name: string, value: string) => ({ name, value, default: null, changed: true, source: 'option' });
     const c = compareRuns(

@@ -56,6 +56,12 @@ describe('What a replay takes over', () => {
     ]);
   });
 
+  it('the signing key is no run setting: a certified original replays without a word about it', () => {
+    const plan = planReplay(run({}, { provenance: provenance({ settings: [setting('LOCKCONF_SIGNING_KEY', '(set)', true)] }) }), ctx());
+    expect(plan.env).toEqual({});
+    expect(plan.warnings).toEqual([]);
+  });
+
   it('the expect file\'s recorded content', () => {
     const plan = planReplay(run({}, { provenance: provenance({ expectations: { file: '/x/expect.json', sha256: 'h', content: '{"A-1":"known"}' } }) }), ctx());
     expect(plan.expectContent).toEqual({ file: '/x/expect.json', content: '{"A-1":"known"}' });

@@ -114,6 +114,29 @@ describe('verdict', () => {
     expect(status(r, 'REFRESH-SINGLE-USE')).toMatchObject({ status: 'not-tested', reason: NOT_SELECTED });
   });
 
+  it('outside --only, a check a test in scope made on the way is not counted passed: the scope is what was asked for', () => {
+    const r = computeVerdict({
+      catalog: CAT,
+      selected: new Set(['REFRESH-SINGLE-USE']),
+      tests: [test('REFRESH-SINGLE-USE: b', 'passed', meta('REFRESH-SINGLE-USE', [
+        { id: 'REFRESH-SINGLE-USE', status: 'passed' },
+        { id: 'OAUTH-STATE-ECHO', status: 'passed' },
+        { id: 'TOKEN-JWT-EXP', status: 'passed' },
+      ]))],
+    });
+    expect(status(r, 'OAUTH-STATE-ECHO')).toMatchObject({ status: 'not-tested', reason: NOT_SELECTED });
+    expect(status(r, 'TOKEN-JWT-EXP')).toMatchObject({ status: 'not-tested', reason: NOT_SELECTED });
+    expect(r.counts).toMatchObject({ passed: 1, notTested: 4, informational: 0 });
+    expect(r.scope).toEqual({ inScope: 1, total: 5 });
+    // a failure outside the scope stays one
+    const failed = computeVerdict({
+      catalog: CAT,
+      selected: new Set(['REFRESH-SINGLE-USE']),
+      tests: [test('REFRESH-SINGLE-USE: b', 'failed', meta('REFRESH-SINGLE-USE', [{ id: 'REFRESH-SINGLE-USE', status: 'passed' }, { id: 'OAUTH-STATE-ECHO', status: 'failed', reason: 'x' }]))],
+    });
+    expect(status(failed, 'OAUTH-STATE-ECHO').status).toBe('failed');
+  });
+
   it('untestable MUSTs do not make a run incomplete; everything passing is conformant', () => {
     const cat: Requirement[] = [...CAT, { id: 'EVENT-BRIDGE', level: 'MUST', area: 'Event payloads', section: 'x', source: 's', rule: 'r', untestable: 'no way' }];
     const ok = (id: string) => test(`${id}: t`, 'passed', meta(id, [{ id, status: 'passed' }]));
