@@ -40,22 +40,22 @@ export function isRedirect(status: number): boolean {
  * the locks again: every answer's registration is in force for the whole of its window, so a
  * retry the target sends only to a registration still in force is seen too.
  */
-export async function deliverToEachAnswer(t: SuiteContext, answers: readonly string[], windowMs: number): Promise<AnsweredDelivery[]> {
+export async function deliverToEachAnswer(t: SuiteContext, answers: readonly { answer: string; status: number }[], windowMs: number): Promise<AnsweredDelivery[]> {
   const locks = [...new Map(fixtures(t).locks.slice(0, 2).map((l) => [l.lockId, l])).values()];
   const session = await t.flows.userSession(0);
   const out: AnsweredDelivery[] = [];
   for (let i = 0; i < answers.length; i += locks.length) {
-    const batch: AnsweredDelivery[] = [];
-    for (const [answer, lock] of answers.slice(i, i + locks.length).map((a, k) => [a, locks[k]!] as const)) {
-      const status = Number(answer);
+    // The locks of a batch are registered and checked side by side (each lock's status event reaches its own registration only).
+    const batch = await Promise.all(answers.slice(i, i + locks.length).map(async ({ answer, status }, k): Promise<AnsweredDelivery> => {
+      const lock = locks[k]!;
       const location = isRedirect(status) ? await newInbox(t, { label: `the Location of a ${status}` }) : null;
       const inbox = await newInbox(t, { label: `answers ${status}`, response: { status, ...(location ? { location: location.url } : {}) } });
       const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken });
       expectAccepted(t, reg, `registration to an inbox answering ${status}`);
       await triggerStatusCheck(t, lock.lockId, session.accessToken);
       const first = await inbox.waitFor(1, { predicate: isAbout(lock.lockId), timeoutMs: ARRIVAL_TIMEOUT_MS }).then(([d]) => d!, () => null);
-      batch.push({ answer, status, inbox, location, first });
-    }
+      return { answer, status, inbox, location, first };
+    }));
     await listenedAfterEach(batch, windowMs);
     out.push(...batch);
   }
