@@ -114,3 +114,19 @@ export function snapshotWorld(world: World): () => void {
     }
   };
 }
+
+/**
+ * A lock's place in its fixture set, as the slice faults of dimension `lock` name it: every
+ * set holds two locks of the same owner, the first (keypad, door sensor) and the second
+ * (built-in keypad); null for a lock outside the world.
+ */
+export function lockSlot(world: World, lockId: string): 'first' | 'second' | null {
+  const index = world.locks.findIndex((l) => l.lockId === lockId);
+  return index < 0 ? null : index % 2 === 0 ? 'first' : 'second';
+}
+
+/** The role of a user on a lock, as the slice faults of dimension `role` name it. */
+export function roleOn(lock: MockLock, userId: string | null): 'owner' | 'guest' | null {
+  if (userId === null || !lock.members.has(userId)) return null;
+  return lock.ownerUserId === userId ? 'owner' : 'guest';
+}

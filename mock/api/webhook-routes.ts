@@ -14,7 +14,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { MockContext } from '../context.js';
 import type { Registration, WebhookRegistry } from '../webhooks/registry.js';
-import { firstProblem, lockRegistrationSchema, userRegistrationSchema, type RegistrationBody } from '../webhooks/registration-schema.js';
+import { absentFields, firstProblem, lockRegistrationSchema, userRegistrationSchema, type RegistrationBody } from '../webhooks/registration-schema.js';
+import { lockSlot, roleOn } from '../world.js';
 import { callerOf } from './authentication.js';
 import { ApiError } from './errors.js';
 import { memberLock } from './member-lock.js';
@@ -66,7 +67,10 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, re
     const body = parseRegistration(ctx, userRegistrationSchema, request.body);
     if (ctx.faults.has('user-register-refused')) throw new ApiError(400, 'invalid_registration', 'registration refused');
     ensureRoom(registry);
-    return answer(reply, 201, describe(registry.registerUser({ ...body, userId: claims.userId, clientId: body.clientID })));
+    const input = { ...body, userId: claims.userId, clientId: body.clientID };
+    // Slice fault: a registration that left out that optional field is answered as registered but not kept.
+    if (ctx.faults.breaks('WEBHOOK-USER-REGISTER', { 'registration-fields': absentFields(request.body) })) return answer(reply, 201, describe({ ...input, id: '', lockId: null, createdAtMs: 0 }));
+    return answer(reply, 201, describe(registry.registerUser(input)));
   });
 
   app.post<{ Params: { lockID: string } }>('/webhook/:lockID', documented(API_SCHEMAS.registerLock), async (request, reply) => {
@@ -75,7 +79,10 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, re
     const body = parseRegistration(ctx, lockRegistrationSchema, request.body);
     if (ctx.faults.has('lock-register-refused')) throw new ApiError(400, 'invalid_registration', 'registration refused');
     ensureRoom(registry);
-    return answer(reply, 201, describe(registry.registerLock(lock.lockId, { ...body, userId: claims.userId, clientId: body.clientID })));
+    const input = { ...body, userId: claims.userId, clientId: body.clientID };
+    // Slice fault: a registration that left out that optional field is answered as registered but not kept.
+    if (ctx.faults.breaks('WEBHOOK-LOCK-REGISTER', { 'registration-fields': absentFields(request.body) })) return answer(reply, 201, describe({ ...input, id: '', lockId: lock.lockId, createdAtMs: 0 }));
+    return answer(reply, 201, describe(registry.registerLock(lock.lockId, input, { lock: lockSlot(ctx.world, lock.lockId), role: roleOn(lock, claims.userId) })));
   });
 
   app.delete('/webhook/user', documented(API_SCHEMAS.deleteUser), async (request, reply) => {
@@ -90,7 +97,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: MockContext, re
   app.delete<{ Params: { lockID: string; clientID: string } }>('/webhook/:lockID/:clientID', documented(API_SCHEMAS.deleteLock), async (request, reply) => {
     const { claims } = callerOf(request);
     const lock = memberLock(ctx, request.params.lockID, callerUser(ctx, claims.userId));
-    if (!registry.deleteLock(lock.lockId, claims.userId, request.params.clientID)) {
+    if (!registry.deleteLock(lock.lockId, claims.userId, request.params.clientID, { lock: lockSlot(ctx.world, lock.lockId), role: roleOn(lock, claims.userId) })) {
       throw new ApiError(404, 'webhook_not_found', 'the caller has no webhook registration on this lock for this clientID', 'clientID');
     }
     return answer(reply, 204, { deleted: true, lockId: lock.lockId, clientID: request.params.clientID });

@@ -5,7 +5,7 @@
  * user, 422 unknown kind or value), never a 5xx.
  */
 import { ControlError, type EventRequest, type EventService, type MockContext } from '../context.js';
-import type { MockLock, MockUser } from '../world.js';
+import { lockSlot, type MockLock, type MockUser } from '../world.js';
 import type { Group } from '../webhooks/groups.js';
 import type { Registration, WebhookRegistry } from '../webhooks/registry.js';
 import type { WebhookDeliverer } from '../webhooks/delivery.js';
@@ -75,6 +75,8 @@ export class LockEventService implements EventService {
     const unchanged = this.#lastStatus.get(lock.lockId) === lock.state;
     this.#lastStatus.set(lock.lockId, lock.state);
     if (unchanged && this.ctx.faults.has('status-check-only-on-change')) return { emitted: 0 };
+    // Slice fault: on that lock of its fixture set (first or second), a check that changes nothing sends nothing.
+    if (unchanged && this.ctx.faults.breaks('DELIVERY-STATUS-EVERY-CHECK', { lock: lockSlot(this.ctx.world, lock.lockId) })) return { emitted: 0 };
     const payload = build.statusCheck(this.#env(), lock, caller);
     const role = caller.userId === lock.ownerUserId ? 'owner' : 'guest';
     const onlyCaller = this.ctx.faults.has('status-check-caller-only') || this.ctx.faults.breaks('DELIVERY-STATUS-CHECK-FANOUT', { role });

@@ -19,6 +19,8 @@ import { SIGNATURE_LAYOUTS, hmacSha256, signatureHeader } from './signature.js';
 import { eventRow } from '../events/rows.js';
 import { charClasses, mangle } from './chars.js';
 import { mangleUrl } from './url-parts.js';
+import { receiverAnswerSlice } from './receiver-answers.js';
+import { lockSlot, roleOn } from '../world.js';
 import type { SliceBreakId } from '../slice-faults.js';
 
 /** signature-stale-timestamp: the timestamp lags the clock by this much. */
@@ -78,15 +80,18 @@ export class WebhookDeliverer {
     if (!ctx.faults.has('signature-missing') && !unsigned && !broken('DELIVERY-SIGNATURE-PRESENT')) {
       headers['x-signature'] = this.#sign(body, payload, broken);
     }
-    if (!ctx.faults.has('no-custom-header')) {
-      const token = registration.token;
+    if (!ctx.faults.has('no-custom-header') && registration.header !== null) {
+      const token = registration.token ?? '';
       const classes = charClasses(token);
       const cut = broken('DELIVERY-CUSTOM-HEADER') ? token.slice(0, -1) : token;
       headers[registration.header.toLowerCase()] = mangle(cut, classes, (cls) => ctx.faults.breaks('DELIVERY-CUSTOM-HEADER', { chars: cls }));
     }
-    // Slice faults: a url of that component class delivered to mangled (url-parts.ts).
+    // Slice faults: a url of that component class delivered to mangled (url-parts.ts); a lock registration on that lock of
+    // its set (first, second), or made by a user of that role, loses its url's query (two dimensions at once: lock × url).
     const requirement = toUser ? 'WEBHOOK-USER-REGISTER' : 'WEBHOOK-LOCK-REGISTER';
-    const url = mangleUrl(registration.url, (part) => ctx.faults.breaks(requirement, { 'url-part': part }));
+    const lock = toUser ? null : ctx.world.locks.find((l) => l.lockId === registration.lockId) ?? null;
+    const where = lock ? { lock: lockSlot(ctx.world, lock.lockId), role: roleOn(lock, registration.userId) } : null;
+    const url = mangleUrl(registration.url, (part) => ctx.faults.breaks(requirement, { 'url-part': part }) || (part === 'query' && where !== null && ctx.faults.breaks(requirement, where)));
     return { url, body, headers };
   }
 
@@ -171,8 +176,8 @@ export class WebhookDeliverer {
     const { faults } = this.#ctx;
     if (this.#closing.signal.aborted) return;
     const status = outcome.status;
-    // The receiver's answer, as the slice faults of DELIVERY-NO-REDIRECT and DELIVERY-NO-RETRY name it (receiver-answer=302).
-    const answer = status === null ? null : String(status);
+    // The receiver's answer, as the slice faults of DELIVERY-NO-REDIRECT, DELIVERY-NO-RETRY and DELIVERY-ONE-POST name it (receiver-answer=302, =other-4xx).
+    const answer = receiverAnswerSlice(status);
     const redirect = !followed && outcome.location && status !== null && status >= 300 && status < 400;
     if (redirect && (faults.has('follow-redirects') || faults.breaks('DELIVERY-NO-REDIRECT', { 'receiver-answer': answer }))) {
       this.#schedule(outcome.location!, prepared, attempt, true);
@@ -182,6 +187,8 @@ export class WebhookDeliverer {
     const failed = status !== null && (status < 200 || status >= 300);
     if (faults.has('retry-on-error') && failed && attempt < FAULTY_RETRIES) this.#schedule(outcome.url, prepared, attempt + 1, followed);
     else if (failed && attempt === 0 && faults.breaks('DELIVERY-NO-RETRY', { 'receiver-answer': answer })) this.#schedule(outcome.url, prepared, attempt + 1, followed);
+    // A 2xx answer taken for a failure: the event is sent again (at most once, whatever 2xx the receiver answers).
+    else if (!failed && status !== null && attempt === 0 && faults.breaks('DELIVERY-ONE-POST', { 'receiver-answer': answer })) this.#schedule(outcome.url, prepared, attempt + 1, followed);
     else if (faults.has('retry-after-timeout') && outcome.errorKind === 'timeout' && attempt === 0) {
       await new Promise((resolveWait) => setTimeout(resolveWait, UNANSWERED_RETRY_AFTER_MS));
       this.#schedule(outcome.url, prepared, attempt + 1, followed);

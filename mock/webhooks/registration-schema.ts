@@ -1,8 +1,9 @@
 /**
  * The webhook registration body (spec: Webhook registration (request body)), validated
- * with zod. The spec leaves required/optional open; the mock requires all six fields,
- * accepts only method "POST" (the only one the spec shows), and refuses unknown fields
- * so a misspelt field is reported instead of silently ignored.
+ * with zod. The spec leaves required/optional open; the mock requires url and clientID,
+ * takes method (only "POST", the one the spec shows), header and token (both or neither),
+ * and notificationTypes (absent: every group of the kind) as optional, and refuses
+ * unknown fields so a misspelt field is reported instead of silently ignored.
  */
 import { z } from 'zod';
 import { LOCK_GROUPS, USER_GROUPS, type Group } from './groups.js';
@@ -60,14 +61,26 @@ function registrationSchema(allowed: readonly Group[], kind: string) {
   return z.strictObject(
     {
       url,
-      method: z.literal('POST', 'method must be "POST"'),
+      method: z.literal('POST', 'method must be "POST"').optional(),
       clientID: z.string('clientID must be a string').min(1, 'clientID must not be empty').max(256),
-      header,
-      token,
-      notificationTypes: notificationTypes(allowed, kind),
+      header: header.optional(),
+      token: token.optional(),
+      notificationTypes: notificationTypes(allowed, kind).optional(),
     },
     'the body must be a JSON object',
-  );
+  )
+    .refine((body) => (body.header === undefined) === (body.token === undefined), { message: 'header and token go together: give both or neither', path: ['header'] })
+    .transform((body) => ({ ...body, method: 'POST' as const, header: body.header ?? null, token: body.token ?? null, notificationTypes: body.notificationTypes ?? [...allowed] }));
+}
+
+/** The optional fields a registration body left out (the slice values `registration-fields` of its requirement). */
+export function absentFields(body: unknown): string[] {
+  const has = (field: string) => typeof body === 'object' && body !== null && Object.prototype.hasOwnProperty.call(body, field);
+  return [
+    ...(!has('header') && !has('token') ? ['no-header-token'] : []),
+    ...(!has('method') ? ['no-method'] : []),
+    ...(!has('notificationTypes') ? ['no-notification-types'] : []),
+  ];
 }
 
 export const lockRegistrationSchema = registrationSchema(LOCK_GROUPS, 'lock');

@@ -17,13 +17,20 @@ export interface Registration {
   clientId: string;
   url: string;
   method: 'POST';
-  header: string;
-  token: string;
+  /** The application-chosen header and its token; null when the registration named none. */
+  header: string | null;
+  token: string | null;
   notificationTypes: Group[];
   createdAtMs: number;
 }
 
 export type RegistrationInput = Omit<Registration, 'id' | 'lockId' | 'createdAtMs'>;
+
+/** Where a lock registration sits, as the slice faults of dimensions `lock` and `role` name it (mock/world.ts lockSlot, roleOn). */
+export interface LockSlice {
+  lock?: string | null;
+  role?: string | null;
+}
 
 /** Far above what the rules allow (users × locks); only the appending faults or abuse get near it. */
 export const MAX_REGISTRATIONS = 1000;
@@ -46,13 +53,15 @@ export class WebhookRegistry {
     return this.#lock.length + this.#user.length >= this.capacity;
   }
 
-  registerLock(lockId: string, input: RegistrationInput): Registration {
+  registerLock(lockId: string, input: RegistrationInput, slice: LockSlice = {}): Registration {
     const registration: Registration = { ...input, id: randomUUID(), lockId, createdAtMs: this.now() };
     const previous = this.#lock.find((r) => r.lockId === lockId && r.userId === input.userId);
     if (previous && this.faults.has('lock-register-keeps-groups')) {
       registration.notificationTypes = [...new Set([...previous.notificationTypes, ...input.notificationTypes])];
     }
-    if (previous && this.faults.has('lock-register-keeps-token')) {
+    // Slice fault: an overwrite without header and token keeps the earlier ones (a merge, not a replacement).
+    const bare = input.header === null && this.faults.breaks('WEBHOOK-LOCK-OVERWRITE', { 'registration-fields': 'bare-overwrite' });
+    if (previous && (this.faults.has('lock-register-keeps-token') || bare)) {
       registration.header = previous.header;
       registration.token = previous.token;
     }
@@ -62,7 +71,8 @@ export class WebhookRegistry {
     }
     if (this.faults.has('lock-register-per-lock')) {
       this.#lock = this.#lock.filter((r) => r.lockId !== lockId);
-    } else if (!this.faults.has('lock-register-appends')) {
+      // Slice fault: on that lock of its set, or for a user of that role, the new registration is added beside the earlier one.
+    } else if (!this.faults.has('lock-register-appends') && !(previous && this.faults.breaks('WEBHOOK-LOCK-OVERWRITE', { ...slice }))) {
       this.#lock = this.#lock.filter((r) => !(r.lockId === lockId && r.userId === input.userId));
     }
     this.#lock.push(registration);
@@ -106,10 +116,12 @@ export class WebhookRegistry {
   }
 
   /** Removes the caller's registrations on the lock made with clientId; false when there are none. */
-  deleteLock(lockId: string, userId: string | null, clientId: string): boolean {
+  deleteLock(lockId: string, userId: string | null, clientId: string, slice: LockSlice = {}): boolean {
     const match = (r: Registration) => r.lockId === lockId && r.userId === userId && r.clientId === clientId;
     if (!this.#lock.some(match)) return false;
-    if (!this.faults.has('lock-delete-ignored')) this.#lock = this.#lock.filter((r) => !match(r));
+    // Slice fault: on that lock of its set, or by a user of that role, the deletion is answered but the registration kept.
+    const keep = this.faults.breaks('WEBHOOK-LOCK-DELETE', { ...slice });
+    if (!this.faults.has('lock-delete-ignored') && !keep) this.#lock = this.#lock.filter((r) => !match(r));
     this.#disturbBystanders('WEBHOOK-LOCK-DELETE', lockId, userId);
     return true;
   }

@@ -18,10 +18,10 @@ const GROUP_ROW = { dims: ['row'], description: 'A registration naming the group
 
 export const WEBHOOK_SLICE_BREAKS = {
   // Webhook registration
-  'WEBHOOK-LOCK-REGISTER': { dims: ['url-part'], description: 'A lock registration whose url has that component is delivered to a mangled url (query dropped, path cut to two segments, path lower-cased, loopback host pinned to 127.0.0.1, IPv6 brackets dropped, port dropped, https downgraded to http: mock/webhooks/url-parts.ts).' },
-  'WEBHOOK-USER-REGISTER': { dims: ['url-part'], description: 'A user registration whose url has that component is delivered to a mangled url (query dropped, path cut to two segments, path lower-cased, loopback host pinned to 127.0.0.1, IPv6 brackets dropped, port dropped, https downgraded to http: mock/webhooks/url-parts.ts).' },
-  'WEBHOOK-LOCK-OVERWRITE': { dims: ['untouched'], description: 'Registering a lock again also removes the registrations of that class (the user\'s on other locks, other users\' on the lock, the user\'s user registration).' },
-  'WEBHOOK-LOCK-DELETE': { dims: ['untouched'], description: 'Deleting a lock registration also removes the registrations of that class (the user\'s on other locks, other users\' on the lock, the user\'s user registration).' },
+  'WEBHOOK-LOCK-REGISTER': { dims: ['url-part', 'lock', 'role', 'registration-fields'], description: 'A lock registration whose url has that component is delivered to a mangled url (query dropped, path cut to two segments, path lower-cased, loopback host pinned to 127.0.0.1, IPv6 brackets dropped, port dropped, https downgraded to http: mock/webhooks/url-parts.ts); one on that lock of its set, or made by a user of that role, loses its url\'s query (mock/webhooks/delivery.ts prepare); one without that optional field is answered as registered but not kept (mock/api/webhook-routes.ts).' },
+  'WEBHOOK-USER-REGISTER': { dims: ['url-part', 'registration-fields'], description: 'A user registration whose url has that component is delivered to a mangled url (query dropped, path cut to two segments, path lower-cased, loopback host pinned to 127.0.0.1, IPv6 brackets dropped, port dropped, https downgraded to http: mock/webhooks/url-parts.ts); one without that optional field is answered as registered but not kept.' },
+  'WEBHOOK-LOCK-OVERWRITE': { dims: ['untouched', 'lock', 'role', 'registration-fields'], description: 'Registering a lock again also removes the registrations of that class (the user\'s on other locks, other users\' on the lock, the user\'s user registration); on that lock of its set (first, second) or by a user of that role, it is added beside the earlier one instead of replacing it; bare-overwrite: an overwrite without header and token keeps the earlier ones (mock/webhooks/registry.ts).' },
+  'WEBHOOK-LOCK-DELETE': { dims: ['untouched', 'lock', 'role'], description: 'Deleting a lock registration also removes the registrations of that class (the user\'s on other locks, other users\' on the lock, the user\'s user registration); deleting one on that lock of its set, or by a user of that role, answers as deleted but keeps it (mock/webhooks/registry.ts).' },
   'WEBHOOK-USER-OVERWRITE': { dims: ['untouched'], description: 'Registering the user webhook again also removes the registrations of that class (other users\' user registrations, the user\'s lock registrations).' },
   'WEBHOOK-USER-DELETE': { dims: ['untouched'], description: 'Deleting the user registration also removes the registrations of that class (other users\' user registrations, the user\'s lock registrations).' },
   'WEBHOOK-GROUP-OPERATION': GROUP_ROW,
@@ -35,12 +35,13 @@ export const WEBHOOK_SLICE_BREAKS = {
   // Event payloads: the unit of the time stamps (mock/events/payload-breaks.ts)
   'EVENT-TIMESTAMP-UNITS': { dims: ['row'], description: 'That row\'s Timestamp and timeStamp are epoch seconds.' },
   // Webhook delivery
-  'DELIVERY-ONE-POST': { dims: ['row'], description: 'Deliveries of that event row are sent twice.' },
+  'DELIVERY-ONE-POST': { dims: ['row', 'receiver-answer'], description: 'Deliveries of that event row are sent twice; a delivery answered with that 2xx status (other-2xx: any 2xx but 200 not named) is sent again once (mock/webhooks/delivery.ts #followUp).' },
   'DELIVERY-CONTENT-TYPE': { dims: ['row'], description: 'Deliveries of that event row carry Content-Type text/plain.' },
   'DELIVERY-CUSTOM-HEADER': { dims: ['row', 'chars'], description: 'Deliveries of that event row carry the registration\'s header with the token cut short by one character; a token of that character class is sent mangled (percent encoded again, plus decoded to space, & escaped, cut at = or #, spaces encoded as +, blanks trimmed, non-ASCII replaced, long cut short: mock/webhooks/chars.ts).' },
   'DELIVERY-SIGNATURE-PRESENT': { dims: ['row'], description: 'Deliveries of that event row carry no X-Signature.' },
-  'DELIVERY-NO-RETRY': { dims: ['receiver-answer'], description: 'A delivery answered with that status (not 2xx) is sent again once, to the same url, at once (mock/webhooks/delivery.ts #followUp).' },
+  'DELIVERY-NO-RETRY': { dims: ['receiver-answer'], description: 'A delivery answered with that status (not 2xx; other-3xx/4xx/5xx: any status of the class not named, mock/webhooks/receiver-answers.ts) is sent again once, to the same url, at once (mock/webhooks/delivery.ts #followUp).' },
   'DELIVERY-NO-REDIRECT': { dims: ['receiver-answer'], description: 'A redirect answered with that status is followed to its Location (mock/webhooks/delivery.ts #followUp).' },
+  'DELIVERY-STATUS-EVERY-CHECK': { dims: ['lock'], description: 'On that lock of its fixture set (first or second), a status check that finds the state unchanged sends no status event (mock/events/event-service.ts emitStatus).' },
   'DELIVERY-STATUS-CHECK-FANOUT': { dims: ['role'], description: 'A status check made by a user of that role (owner or guest of the lock) reaches only the caller\'s own registration.' },
   // Webhook signature
   'SIGNATURE-FORMAT': { dims: ['row'], description: 'Deliveries of that event row separate the X-Signature elements with semicolons.' },

@@ -43,7 +43,7 @@ export function isRedirect(status: number): boolean {
  * the locks again: every answer's registration is in force for the whole of its window, so a
  * retry the target sends only to a registration still in force is seen too.
  */
-export async function deliverToEachAnswer(t: SuiteContext, answers: readonly string[], windowMs: number): Promise<AnsweredDelivery[]> {
+export async function deliverToEachAnswer(t: SuiteContext, answers: readonly { answer: string; status: number }[], windowMs: number): Promise<AnsweredDelivery[]> {
   const locks = [...new Map(fixtures(t).locks.slice(0, 2).map((l) => [l.lockId, l])).values()];
   const session = await t.flows.userSession(0);
   const out: AnsweredDelivery[] = [];
@@ -53,25 +53,24 @@ export async function deliverToEachAnswer(t: SuiteContext, answers: readonly str
     const silence = watch.silence;
     if (silence && out.length > 0 && out.every((c) => c.first === null)) {
       const missed = ` (not tried: ${silence.reason})`;
-      for (const answer of answers.slice(i)) out.push({ answer, status: Number(answer), inbox: out[0]!.inbox, location: null, first: null, missed });
+      for (const { answer, status } of answers.slice(i)) out.push({ answer, status, inbox: out[0]!.inbox, location: null, first: null, missed });
       break;
     }
-    const fired: Array<{ answer: string; status: number; inbox: Inbox; location: Inbox | null; lock: FixtureLock }> = [];
-    for (const [answer, lock] of answers.slice(i, i + locks.length).map((a, k) => [a, locks[k]!] as const)) {
-      const status = Number(answer);
+    // The locks of a batch are registered and checked side by side (each lock's status event reaches its own registration
+    // only), and their first attempts awaited together.
+    const batch = await Promise.all(answers.slice(i, i + locks.length).map(async ({ answer, status }, k): Promise<AnsweredDelivery> => {
+      const lock = locks[k]!;
       const location = isRedirect(status) ? await newInbox(t, { label: `the Location of a ${status}` }) : null;
       const inbox = await newInbox(t, { label: `answers ${status}`, response: { status, ...(location ? { location: location.url } : {}) } });
       const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken });
       expectAccepted(t, reg, `registration to an inbox answering ${status}`);
       await triggerStatusCheck(t, lock.lockId, session.accessToken);
-      fired.push({ answer, status, inbox, location, lock });
-    }
-    // The batch's first attempts are awaited together: each inbox is its own lock's, whichever comes first.
-    const batch: AnsweredDelivery[] = await Promise.all(fired.map(async ({ lock, ...c }) => ({
-      ...c,
-      ...await c.inbox.waitFor(1, { predicate: isAbout(lock.lockId), timeoutMs: ARRIVAL_TIMEOUT_MS, what: `the status event to the registration answering ${c.status}` })
-        .then(([d]) => ({ first: d!, missed: '' }), (err: unknown) => ({ first: null, missed: shortenedNote(err) })),
-    })));
+      return {
+        answer, status, inbox, location,
+        ...await inbox.waitFor(1, { predicate: isAbout(lock.lockId), timeoutMs: ARRIVAL_TIMEOUT_MS, what: `the status event to the registration answering ${status}` })
+          .then(([d]) => ({ first: d!, missed: '' }), (err: unknown) => ({ first: null, missed: shortenedNote(err) })),
+      };
+    }));
     await listenedAfterEach(batch, windowMs);
     out.push(...batch);
   }

@@ -56,21 +56,34 @@ export function newHeaderAndToken(t: SuiteContext): { header: string; token: str
   return { header, token };
 }
 
-function registrationBody(t: SuiteContext, inbox: Inbox, header: string, token: string, notificationTypes: readonly string[]) {
-  return { url: inbox.url, method: 'POST', clientID: t.target.profile.clientId, header, token, notificationTypes: [...notificationTypes] };
+/** A field of the registration body whose required status the spec does not show (left out by the slices `registration-fields`). */
+export type OptionalField = 'header' | 'token' | 'method' | 'notificationTypes';
+
+/** The fields a slice `registration-fields` leaves out of the body. */
+export const FIELDS_LEFT_OUT: Readonly<Record<string, readonly OptionalField[]>> = {
+  'no-header-token': ['header', 'token'],
+  'no-method': ['method'],
+  'no-notification-types': ['notificationTypes'],
+  'bare-overwrite': ['header', 'token', 'method', 'notificationTypes'],
+};
+
+function registrationBody(t: SuiteContext, inbox: Inbox, header: string, token: string, notificationTypes: readonly string[], omit: readonly OptionalField[] = []) {
+  const body: Record<string, unknown> = { url: inbox.url, method: 'POST', clientID: t.target.profile.clientId, header, token, notificationTypes: [...notificationTypes] };
+  for (const field of omit) delete body[field];
+  return body;
 }
 
 /** POST /webhook/:lockID for the user whose access token is given. Does not judge the answer. */
 export async function registerLock(
   t: SuiteContext,
-  opts: { lockId: string; inbox: Inbox; accessToken: string; notificationTypes?: readonly string[]; header?: string; token?: string },
+  opts: { lockId: string; inbox: Inbox; accessToken: string; notificationTypes?: readonly string[]; header?: string; token?: string; omit?: readonly OptionalField[] },
 ): Promise<Registration> {
   const fresh = newHeaderAndToken(t);
   const header = opts.header ?? fresh.header;
   const token = opts.token ?? fresh.token;
   const response = await t.http.api('POST', `/webhook/${encodeURIComponent(opts.lockId)}`, {
     accessToken: opts.accessToken,
-    json: registrationBody(t, opts.inbox, header, token, opts.notificationTypes ?? LOCK_GROUPS),
+    json: registrationBody(t, opts.inbox, header, token, opts.notificationTypes ?? LOCK_GROUPS, opts.omit),
   });
   return { kind: 'lock', lockId: opts.lockId, inbox: opts.inbox, header, token, accessToken: opts.accessToken, response };
 }
@@ -78,14 +91,14 @@ export async function registerLock(
 /** POST /webhook/user for the user whose access token is given. Does not judge the answer. */
 export async function registerUser(
   t: SuiteContext,
-  opts: { inbox: Inbox; accessToken: string; notificationTypes?: readonly string[]; header?: string; token?: string },
+  opts: { inbox: Inbox; accessToken: string; notificationTypes?: readonly string[]; header?: string; token?: string; omit?: readonly OptionalField[] },
 ): Promise<Registration> {
   const fresh = newHeaderAndToken(t);
   const header = opts.header ?? fresh.header;
   const token = opts.token ?? fresh.token;
   const response = await t.http.api('POST', '/webhook/user', {
     accessToken: opts.accessToken,
-    json: registrationBody(t, opts.inbox, header, token, opts.notificationTypes ?? USER_GROUPS),
+    json: registrationBody(t, opts.inbox, header, token, opts.notificationTypes ?? USER_GROUPS, opts.omit),
   });
   return { kind: 'user', lockId: null, inbox: opts.inbox, header, token, accessToken: opts.accessToken, response };
 }

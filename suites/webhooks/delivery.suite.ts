@@ -17,7 +17,10 @@ import { unansweredPort } from '../support/unanswered-port.js';
 import { eachRow } from '../support/event-slices.js';
 import { charSample, sampleTag } from '../support/char-samples.js';
 import { MAX_HOLD_MS, holdFor, senderGaveUp } from '../support/held-answer.js';
-import { firstLock } from '../support/fixtures.js';
+import { firstLock, fixtures } from '../support/fixtures.js';
+import { runSeed } from '../support/property.js';
+import { statusOfSlice } from '../../harness/catalog/slices/receiver-answer-domain.js';
+import { INPUTS_LABEL, InputsDigest } from '../../harness/run/generated-inputs.js';
 import { statusCheck, statusCheckRoute, triggerStatusCheck } from '../support/status-check.js';
 import { expectAccepted, ownerAndGuestListening, registerLock, type Registration } from '../support/webhooks.js';
 
@@ -85,23 +88,36 @@ describe('Delivery', () => {
     });
   });
 
-  conformance('DELIVERY-STATUS-EVERY-CHECK', 'each status check sends one status event, every time, even when nothing changed', { needs: ['user-token', 'capture'] }, async (t) => {
-    const lock = firstLock(t);
+  conformance('DELIVERY-STATUS-EVERY-CHECK', 'each status check sends one status event, every time, even when nothing changed, on every lock', { needs: ['user-token', 'capture'] }, async (t) => {
+    const locks = fixtures(t).locks;
     const session = await t.flows.userSession(0);
-    const inbox = await newInbox(t, { label: 'three status checks' });
-    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken }));
-    for (let i = 1; i <= 3; i++) {
-      await triggerStatusCheck(t, lock.lockId, session.accessToken);
-      await expectDeliveries(t, inbox, `status check #${i} (the lock's state unchanged): its status event`, { n: i, predicate: isAbout(lock.lockId) });
-    }
-    await expectQuiet(t, inbox, 'three status checks: exactly three status events', { total: 3, predicate: isAbout(lock.lockId), windowMs: 150, copies: true });
+    await t.eachSlice('lock', async (slot) => {
+      const lock = (slot === 'first' ? locks[0] : locks[1]) ?? t.notTested('the fixtures have a single lock');
+      const inbox = await newInbox(t, { label: `three status checks, the ${slot} lock` });
+      expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken }));
+      for (let i = 1; i <= 3; i++) {
+        await triggerStatusCheck(t, lock.lockId, session.accessToken);
+        await expectDeliveries(t, inbox, `the ${slot} lock, status check #${i} (the lock's state unchanged): its status event`, { n: i, predicate: isAbout(lock.lockId) });
+      }
+      await expectQuiet(t, inbox, `the ${slot} lock, three status checks: exactly three status events`, { total: 3, predicate: isAbout(lock.lockId), windowMs: 150, copies: true });
+    });
   });
 
   // Its hour on the target's clock waits for the tests beside it (EXCLUSIVE_YIELD_MS).
   conformance('DELIVERY-NO-RETRY', 'a delivery answered with any non-2xx status (3xx, 4xx, 5xx) is not retried', { needs: ['user-token', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS + EXCLUSIVE_YIELD_MS }, async (t) => {
     // One registration per answer, each with one event; one retry window per batch of answers (one per lock), each
     // counted from the batch's latest first attempt, while those registrations are in force.
-    const cases = await deliverToEachAnswer(t, t.slices('receiver-answer'), RETRY_WINDOW_MS);
+    // The domain of answers (harness/catalog/slices/receiver-answer-domain.ts): the named edges, and one status per class
+    // drawn with the run's seed (other-3xx, …); the 2xx answers are DELIVERY-ONE-POST's ("at most once"), judged in the same batches.
+    const seed = runSeed(t);
+    const slicesOf = (id?: string) => t.slices('receiver-answer', id).map((answer) => ({ answer, status: statusOfSlice(answer, seed) }));
+    const answers = [...slicesOf(), ...slicesOf('DELIVERY-ONE-POST')];
+    const drawn = answers.filter((a) => a.answer.startsWith('other-'));
+    const inputs = new InputsDigest();
+    for (const a of drawn) inputs.add(a.status);
+    t.observe('receiver answers drawn', { seed, drawn: Object.fromEntries(drawn.map((a) => [a.answer, a.status])), replay: `--seed ${seed}` });
+    t.observe(INPUTS_LABEL, inputs.result());
+    const cases = await deliverToEachAnswer(t, answers, RETRY_WINDOW_MS);
     let clockMoved = false;
     // Nothing delivered, nothing to retry: no hour on the clock (each answer is not tested below).
     if (t.target.has('clock') && cases.some((c) => c.first !== null)) {
@@ -120,7 +136,7 @@ describe('Delivery', () => {
       if (!c.first) return t.notTested(`the target made no attempt to deliver the status event to the registration answering ${answer} within ${ARRIVAL_TIMEOUT_MS} ms${c.missed}, so there was nothing it could retry (DELIVERY-STATUS-EVERY-CHECK judges the delivery itself)`);
       t.expect(c.first.answeredStatus, 'the inbox answered as told').toBe(c.status);
       const again = await c.inbox.deliveries();
-      const retried = `after answering ${answer}: the event must not be retried (${listened}); received: ${describeDeliveries(again)}`;
+      const retried = `after answering ${c.status}${answer === String(c.status) ? '' : ` (${answer}, drawn with seed ${seed})`}: the event must not be retried (${listened}); received: ${describeDeliveries(again)}`;
       expectNoExtraCopies(t, again.length, 1, retried);
       t.expect(again.length, retried).toBe(1);
       if (c.location) {
@@ -128,6 +144,14 @@ describe('Delivery', () => {
         t.expect(followed.length, `after answering ${answer}: the event must not be sent again to the Location it named (${listened}); received: ${describeDeliveries(followed)}`).toBe(0);
       }
     });
+    // "Each event is delivered at most once", whatever 2xx the receiver answers.
+    await t.check('DELIVERY-ONE-POST', () => t.eachSlice('receiver-answer', async (answer) => {
+      const c = byAnswer.get(answer)!;
+      if (!c.first) return t.notTested(`the target made no attempt to deliver the status event to the registration answering ${c.status} within ${ARRIVAL_TIMEOUT_MS} ms`);
+      t.expect(c.first.answeredStatus, 'the inbox answered as told').toBe(c.status);
+      const again = await c.inbox.deliveries();
+      t.expect(again.length, `after answering ${c.status}${answer === String(c.status) ? '' : ` (${answer}, drawn with seed ${seed})`}: the event must not be delivered again (${listened}); received: ${describeDeliveries(again)}`).toBe(1);
+    }));
   });
 
   conformance('DELIVERY-NO-RETRY-UNANSWERED', 'a delivery whose connection was cut without an answer is not attempted again', { needs: ['user-token', 'capture'] }, async (t) => {

@@ -66,6 +66,25 @@ describe('webhook registration: validation', () => {
     ['an unknown group', { notificationTypes: ['operation', 'everything'] }, 'notificationTypes'],
     ['an unknown field', { extra: 1 }, 'extra'],
   ];
+  // The required status of each field is not shown: the mock takes header and token (together), method and notificationTypes as optional.
+  for (const left of [['header', 'token'], ['method'], ['notificationTypes'], ['header', 'token', 'method', 'notificationTypes']]) {
+    it(`accepts a lock registration without ${left.join(', ')}`, async () => {
+      const body = registrationBody(app, `${receiver.url}/a`);
+      for (const key of left) delete body[key];
+      const res = await app.call('POST', `/webhook/${lockId}`, { token, body });
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({ method: 'POST', header: left.includes('header') ? null : 'x-hook-token' });
+    });
+  }
+
+  it('refuses a header without a token with 422 naming header', async () => {
+    const body = registrationBody(app, `${receiver.url}/a`);
+    delete body.token;
+    const res = await app.call('POST', `/webhook/${lockId}`, { token, body });
+    expect(res.status).toBe(422);
+    expect(res.json.field).toBe('header');
+  });
+
   for (const [title, overrides, field] of cases) {
     it(`refuses ${title} with 422 naming ${field}`, async () => {
       const body = registrationBody(app, `${receiver.url}/a`, overrides);

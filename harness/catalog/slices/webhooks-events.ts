@@ -5,6 +5,7 @@
  * Area-specific dimensions are declared here, in `dimensions`.
  */
 import type { Dimension, SliceDeclaration, SliceDeclarations } from './types.js';
+import { RECEIVER_ANSWER_VALUES } from './receiver-answer-domain.js';
 
 /** Every row of both Events tables, and the lifecycle event (user webhooks). */
 export const ROW: Dimension = {
@@ -75,12 +76,35 @@ export const UNTOUCHED: Dimension = {
   values: ['other-lock', 'other-user', 'user-registration', 'lock-registration'],
 };
 
-/** The final answers a webhook receiver can give that are not 2xx (1xx is not final). */
+/**
+ * The final answers a webhook receiver can give (1xx is not final): the domain 200–599 as
+ * named edges and one seeded draw per class from the rest (receiver-answer-domain.ts).
+ */
 export const RECEIVER_ANSWER: Dimension = {
   id: 'receiver-answer',
-  title: 'Status of the webhook receiver\'s answer (not 2xx)',
+  title: 'Status of the webhook receiver\'s answer (named edges of each class; other-<class>: a status of the class drawn with the run\'s seed)',
   source: 'Delivery: "Redirections (HTTP 302) are not followed. A response without an HTTP 2xx status is not retried. Each event is delivered at most once."; Errors: "Webhook receiver answers with non-2xx | Event is not retried."',
-  values: ['301', '302', '303', '307', '308', '400', '401', '404', '429', '500', '503'],
+  values: RECEIVER_ANSWER_VALUES,
+};
+
+/** Which fixture lock (and so which kind of lock) a rule is exercised on. */
+export const LOCK: Dimension = {
+  id: 'lock',
+  title: 'Fixture lock the rule is exercised on: the first (keypad and door sensor) or the second (built-in keypad), both the owner\'s',
+  source: 'POST {base_url}/webhook/:lockID: "Registers a lock webhook"; DELETE {base_url}/webhook/:lockID/:clientID: "Deletes a lock webhook registration"; Lock events: "Sent to all listeners of the lock whenever a status check is made" (a lock, any lock; control-protocol.md GET /fixtures: the first user owns both locks)',
+  values: ['first', 'second'],
+};
+
+/**
+ * A registration body with an optional field left out ("Required and optional status of each webhook
+ * registration field …: not shown": a target may refuse it, and then the slice is not tested), or a
+ * registration overwritten by one without its optional fields.
+ */
+export const REGISTRATION_FIELDS: Dimension = {
+  id: 'registration-fields',
+  title: 'Registration body with a field absent: header and token, method, notificationTypes; or an overwrite by a body without header and token',
+  source: 'Webhook registration (request body): url, method, clientID, header, token, notificationTypes; "Required and optional status of each webhook registration field and any restriction on the method value: not shown."; POST /webhook/:lockID: "calling again for the same user overwrites it."',
+  values: ['no-header-token', 'no-method', 'no-notification-types', 'bare-overwrite'],
 };
 
 /** Every row a delivery or signature rule holds on ("on each delivery", "every webhook"). */
@@ -93,17 +117,24 @@ const AUTHZ = ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6] as const;
 const USER_EVENT = ['EventType', 'Event', 'UserID', 'LockID', 'EventID', 'timeStamp', 'Timestamp'] as const;
 
 export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
-  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED, RECEIVER_ANSWER],
+  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED, RECEIVER_ANSWER, LOCK, REGISTRATION_FIELDS],
   slices: {
     // "one HTTP POST per event to the registered URL": a deeper path, a query, upper-case letters in the path, each kept.
     // Host and port: other doors of the capture server on loopback. Scheme: https to a loopback port that only sees the TLS
     // handshake begin (the harness holds no certificate a target trusts, so the POST itself cannot be read).
     // (The port: every registration of the suites names an explicit port.)
-    'WEBHOOK-LOCK-REGISTER': { 'url-part': 'all' },
-    'WEBHOOK-USER-REGISTER': { 'url-part': 'all' },
+    // "Registers a lock webhook": on every lock of the user (the second, of another kind, too), by its owner or a guest on it
+    // (pairwise with the url's query: a guest is on the first lock only), and with each field whose required status is not
+    // shown left out (a target may refuse such a body: then not tested).
+    'WEBHOOK-LOCK-REGISTER': { 'url-part': 'all', lock: 'all', role: 'all', 'registration-fields': ['no-header-token', 'no-method', 'no-notification-types'] },
+    'WEBHOOK-USER-REGISTER': { 'url-part': 'all', 'registration-fields': ['no-header-token', 'no-method', 'no-notification-types'] },
     // Registration lifecycle: an overwrite or a delete touches that one registration only ("per lock per user", "the user webhook registration").
-    'WEBHOOK-LOCK-OVERWRITE': { untouched: ['other-lock', 'other-user', 'user-registration'] },
-    'WEBHOOK-LOCK-DELETE': { untouched: ['other-lock', 'other-user', 'user-registration'] },
+    // "One registration per lock per user; calling again for the same user overwrites it": on every lock (the second, of
+    // another kind, too), for its owner or a guest on it (pairwise: a guest is on the first lock only), and by a body
+    // without header and token too (the old ones are not kept).
+    'WEBHOOK-LOCK-OVERWRITE': { untouched: ['other-lock', 'other-user', 'user-registration'], lock: 'all', role: 'all', 'registration-fields': ['bare-overwrite'] },
+    // "Deletes a lock webhook registration": on either lock, by its owner or a guest on it.
+    'WEBHOOK-LOCK-DELETE': { untouched: ['other-lock', 'other-user', 'user-registration'], lock: 'all', role: 'all' },
     'WEBHOOK-USER-OVERWRITE': { untouched: ['other-user', 'lock-registration'] },
     'WEBHOOK-USER-DELETE': { untouched: ['other-user', 'lock-registration'] },
     // Registration groups: each event the group's meaning names ("Lock locked, unlocked, unlatched, or status checked by anyone; door opened or closed", …), as its own row.
@@ -116,7 +147,8 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'WEBHOOK-GROUP-LOCKMEMBERSHIP': { row: ['user.lock_user_add', 'user.lock_user_remove'] },
     'WEBHOOK-GROUP-LIFECYCLE': { row: ['user.lifecycle'] },
     // Delivery: "one HTTP POST (JSON body, Content-Type application/json) … per event"; "Headers on each delivery: Content-Type, X-Signature, and the application-chosen header".
-    'DELIVERY-ONE-POST': EVERY_ROW,
+    // "Each event is delivered at most once": whatever 2xx the receiver answers (200 is every inbox's default, judged by the rows).
+    'DELIVERY-ONE-POST': { ...EVERY_ROW, 'receiver-answer': ['201', '204', '299', 'other-2xx'] },
     'DELIVERY-CONTENT-TYPE': EVERY_ROW,
     // "the application-chosen header set to the application-chosen token": any token, sent unchanged.
     // An HTTP field value carries no leading or trailing blanks (RFC 9110 §5.5) and non-ASCII only as opaque bytes: those two classes are not declared for a header.
@@ -124,10 +156,13 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'DELIVERY-SIGNATURE-PRESENT': EVERY_ROW,
     // "A response without an HTTP 2xx status is not retried": every class of non-2xx answer; a redirect other than 302 is one too
     // (followed, it sends the event a second time). "Redirections (HTTP 302) are not followed": the status the spec names.
-    'DELIVERY-NO-RETRY': { 'receiver-answer': ['301', '303', '307', '308', '400', '401', '404', '429', '500', '503'] },
+    // The whole domain of 3xx, 4xx and 5xx: named edges and one seeded draw per class (receiver-answer-domain.ts).
+    'DELIVERY-NO-RETRY': { 'receiver-answer': RECEIVER_ANSWER_VALUES.filter((v) => !/^(2|other-2)/.test(v) && v !== '302') },
     'DELIVERY-NO-REDIRECT': { 'receiver-answer': ['302'] },
     // "a status check … triggers a status webhook to all listeners of that lock": a check made by the owner or by a guest.
     'DELIVERY-STATUS-CHECK-FANOUT': { role: 'all' },
+    // "whenever a status check is made": on every lock, the second (built-in keypad) too.
+    'DELIVERY-STATUS-EVERY-CHECK': { lock: 'all' },
     // Signature: every webhook is signed the same way.
     'SIGNATURE-FORMAT': EVERY_ROW,
     'SIGNATURE-VALID': EVERY_ROW,
