@@ -113,6 +113,15 @@ let gate: RunGate<Fixtures> | null = null;
  */
 export const EXCLUSIVE_YIELD_MS = 10_000;
 
+/**
+ * Counts a reset a test makes itself (the exploration starts each sequence from one), so the
+ * run guard does not take it for another run's (GET /fixtures `resets`, target-lease.ts).
+ */
+export async function countResetOfThisRun(): Promise<void> {
+  const { setup } = getTarget();
+  await countOwnReset(setup.mock ? null : setup.runDir); // the embedded mock is this run's alone
+}
+
 /** The worker's gate: every set is brought back with a quiet reset (not in any test's evidence). */
 function workerGate(): RunGate<Fixtures> {
   gate ??= new RunGate(workerPlan().sets, {

@@ -30,7 +30,7 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
 
 /** Requests per client address and minute (@fastify/rate-limit), far above what a person or a test suite sends. */
 export const SIGN_IN_RATE = {
-  authorization: { max: 300, timeWindow: 60_000 },
+  authorization: { max: 800, timeWindow: 60_000 },
   forms: { max: 120, timeWindow: 60_000 },
 } as const;
 

@@ -11,7 +11,7 @@
  * reports what it found in that area.
  */
 import { describe } from 'vitest';
-import { conformance } from '../../harness/service/conformance.js';
+import { conformance, countResetOfThisRun } from '../../harness/service/conformance.js';
 import { requirement } from '../../harness/catalog/index.js';
 import { RULES } from '../../harness/model/index.js';
 import type { SuiteContext } from '../support/context.js';
@@ -34,6 +34,7 @@ function exploration(t: SuiteContext): Promise<Exploration> {
       control: t.control,
       redactor: t.target.redactor,
       has: (c) => t.target.has(c),
+      countReset: countResetOfThisRun,
     });
     const budget = parseBudget(process.env.LOCKCONF_EXPLORE) ?? undefined;
     const path = process.env.LOCKCONF_EXPLORE_PATH?.trim() || undefined;

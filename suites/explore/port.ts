@@ -47,6 +47,8 @@ export interface PortDeps {
   control: ControlClientLike | null;
   redactor: RedactorLike;
   has: (capability: 'consent' | 'clock' | 'client-credentials' | 'revoke' | 'control') => boolean;
+  /** Counts a reset as this run's own before it is made (harness/service/conformance.ts countResetOfThisRun). */
+  countReset?: () => Promise<void>;
 }
 
 /** A port over the harness's HTTP client, flows and control client. */
@@ -100,7 +102,7 @@ export function harnessPort(d: PortDeps): ExplorePort {
     },
     ...(control ? {
       control: {
-        reset: () => control.reset(),
+        reset: async () => { await d.countReset?.(); await control.reset(); },
         now: () => control.now(),
         ...(d.has('clock') ? { clock: { advance: async (ms: number) => { await control.advanceClock(ms); }, reset: async () => { await control.resetClock(); } } } : {}),
         ...(d.has('client-credentials') ? { permission: (clientId: string, enabled: boolean) => control.setClientCredentials(enabled, clientId) } : {}),

@@ -195,9 +195,10 @@ describe('a full conformance run through the command line', () => {
     }
   });
 
-  it('keeps index.html of a passing run under 300 KB', async () => {
+  // 400 KB since the exploration and the slices of issue 32 (158 tests, 340–355 KB measured; 300 KB before, with 147).
+  it('keeps index.html of a passing run under 400 KB', async () => {
     const html = await readFile(join(runDir, 'index.html'), 'utf8');
-    expect(Buffer.byteLength(html)).toBeLessThan(300 * 1024);
+    expect(Buffer.byteLength(html)).toBeLessThan(400 * 1024);
   });
 
   it('names tests by requirement ID in junit.xml', async () => {
