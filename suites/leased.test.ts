@@ -12,6 +12,7 @@
  */
 import './webhooks/delivery.suite.js';
 import './webhooks/registration.suite.js';
+import './webhooks/registration-domains.suite.js';
 import './events/lock-events.suite.js';
 import './events/user-events.suite.js';
 import './webhooks/groups.suite.js';

@@ -89,7 +89,7 @@ export class WebhookDeliverer {
     // Slice faults: a url of that component class delivered to mangled (url-parts.ts); a lock registration on that lock of
     // its set (first, second), or made by a user of that role, loses its url's query (two dimensions at once: lock × url).
     const requirement = toUser ? 'WEBHOOK-USER-REGISTER' : 'WEBHOOK-LOCK-REGISTER';
-    const lock = toUser ? null : ctx.world.locks.find((l) => l.lockId === registration.lockId) ?? null;
+    const lock = toUser || !ctx.faults.anySlice() ? null : ctx.world.locks.find((l) => l.lockId === registration.lockId) ?? null;
     const where = lock ? { lock: lockSlot(ctx.world, lock.lockId), role: roleOn(lock, registration.userId) } : null;
     const url = mangleUrl(registration.url, (part) => ctx.faults.breaks(requirement, { 'url-part': part }) || (part === 'query' && where !== null && ctx.faults.breaks(requirement, where)));
     return { url, body, headers };

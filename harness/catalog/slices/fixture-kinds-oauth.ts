@@ -161,6 +161,16 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     lock: NO_LOCK_TOKEN('in any response containing tokens'),
     actor: dim('grant'),
   },
+  'TOKEN-REQUIRED-PARAMETER': {
+    credential: CLIENT_AUTH_NO_USER('Body field | Required when | Meaning'),
+    lock: NO_LOCK_TOKEN('Body field | Required when | Meaning'),
+    actor: by('grant_type=authorization_code', 'the rule names the two grants that require a code or a refresh_token, both a user\'s; each is sent (the requirement\'s test covers both grants)'),
+  },
+  'TOKEN-MISSING-PARAMETER-ANSWER': {
+    credential: CLIENT_AUTH_NO_USER('Token request where parameters are malformed'),
+    lock: NO_LOCK_TOKEN('Token request'),
+    actor: by('Token request where parameters are malformed', 'how a request is refused is the target\'s choice (freedom MISSING-PARAMETER-REFUSAL), judged on the code and refresh grants\' requests alike; no account is reached'),
+  },
   'TOKEN-MALFORMED-302-ERROR': {
     credential: CLIENT_AUTH_NO_USER('Token request where parameters are malformed'),
     lock: NO_LOCK_TOKEN('Token request'),
