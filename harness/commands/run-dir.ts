@@ -9,17 +9,10 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageFailure } from './common.js';
+import { processAlive } from '../service/local-lease.js';
 
 export const RUN_MARK = '.lockconf-run';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Marks `runDir` as this run's; returns the release. Throws UsageFailure when another live run holds it. */
 export async function claimRunDir(runDir: string): Promise<() => Promise<void>> {
@@ -37,7 +30,7 @@ export async function claimRunDir(runDir: string): Promise<() => Promise<void>> 
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const holder = Number((await readFile(mark, 'utf8').catch(() => '')).split(' ')[0]);
-    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
+    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
       throw new UsageFailure(`${runDir} is being written by another lockconf run (process ${holder}): give this run another --out DIR, or wait for that run to end`);
     }
     await rm(mark, { force: true }); // left by a run that is gone (or by this process's earlier run)

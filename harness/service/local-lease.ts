@@ -51,7 +51,8 @@ export function localLeaseFile(target: LocalLeaseTarget, env: NodeJS.ProcessEnv)
   return join(localLeaseDir(env), `${key}.lease`);
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this machine still runs (a lease or a run mark left by a dead one is taken over). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -104,7 +105,7 @@ export async function takeLocalLease(opts: LocalLeaseOptions): Promise<LocalLeas
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const holder = await holderOf(file);
-    if (!holder || !alive(holder.pid)) {
+    if (!holder || !processAlive(holder.pid)) {
       // Left by a run that is gone (or half written by one that is starting: then its own write fails and it waits).
       if (!holder && Date.now() - started < 1000) {
         await sleep(50);
