@@ -19,14 +19,11 @@ import { loadProfile } from '../service/profile.js';
 import type { LockconfSetup, TargetProfile } from '../contracts.js';
 import { applicationUrls, controlOf, endGrading, fetchRecording, probeUser } from './grading-client.js';
 import { judgeClient, type ProbeReport } from './judge.js';
-import { runProbes, type ProbeSelection } from './probes.js';
+import { notRunReport, runProbes, type ProbeSelection } from './probes.js';
 import { probeSelection } from './probe-selection.js';
 import { driverChoice, withUndriven, type DriverChoice } from './driver-choice.js';
 import { httpDrivers } from './drivers/http.js';
 import type { DriverFactory } from './drivers/driver.js';
-import { FLOW_ENDS, STATE_TAMPERS } from './probes/state.js';
-import { ANSWER_STATUSES } from './probes/answers.js';
-import { ENDPOINT } from '../catalog/slices/dimensions.js';
 import type {} from './provided-context.js';
 import type {} from '../service/provided-context.js';
 import { lockconfCommand } from '../commands/command-style.js';
@@ -87,16 +84,7 @@ async function driveApplication(run: {
   const { profile, controlUrl, controlToken, connectUrl, refreshUrl, actionUrls, browser, driver, env, select } = run;
   if (!connectUrl) {
     const why = 'the profile names no connectUrl (the application\'s address that starts authorization; LOCKCONF_CONNECT_URL)';
-    const probes: ProbeReport = {
-      state: FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ran: false as const, why }))),
-      denial: { ran: false, why },
-      api401: { ran: false, why },
-      api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
-      refreshRefused: { ran: false, why },
-      answers: ANSWER_STATUSES.map((status) => ({ status, ran: false as const, why })),
-      browser: { ran: false, why },
-    };
-    return { probes, undriven: null };
+    return { probes: notRunReport(why), undriven: null };
   }
   const application = { authUrl: profile.authUrl, connectUrl, refreshUrl, actionUrls, browser };
   const drivers: DriverFactory = driver === 'chromium'

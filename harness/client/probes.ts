@@ -47,6 +47,19 @@ export interface ProbeSelection {
 const LEFT_OUT = { ran: false as const, why: 'left out of this run\'s probe selection' };
 
 /** Runs the probes against the application; what each did, for the judge. */
+/** Every probe family reported not run, for one reason (a profile without connectUrl: nothing can be driven). */
+export function notRunReport(why: string): ProbeReport {
+  return {
+    state: FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ran: false as const, why }))),
+    denial: { ran: false, why },
+    api401: { ran: false, why },
+    api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
+    refreshRefused: { ran: false, why },
+    answers: ANSWER_STATUSES.map((status) => ({ status, ran: false as const, why })),
+    browser: { ran: false, why },
+  };
+}
+
 export async function runProbes(given: ProbeTarget, select: ProbeSelection = {}): Promise<ProbeReport> {
   const report: ProbeReport = {};
   // Every answer the application sends the probes' browser is scanned for its credentials.

@@ -90,3 +90,19 @@ export function refusedLeavingOut(t: SuiteContext, reg: Registration, value: str
 /** The (lock, role) pairs a fixture set holds: both locks are the owner's, the guest is on the first only (pairwise over lock × role). */
 export const LOCK_ROLE_PAIRS = [{ lock: 'first', role: 'owner' }, { lock: 'second', role: 'owner' }, { lock: 'first', role: 'guest' }] as const;
 
+
+/**
+ * The lock × role tests' setting: the owner's and the guest's sessions, the fixture lock of each
+ * slot, and one status check on both locks by the owner (each pair's event). Not tested with a
+ * single fixture lock.
+ */
+export async function lockRoleSetting(t: SuiteContext) {
+  const locks = fixtures(t).locks;
+  if (locks.length < 2) t.notTested('the fixtures have a single lock');
+  const sessions = { owner: await t.flows.userSession(0), guest: await t.flows.userSession(1) };
+  const lockOf = (slot: string) => (slot === 'first' ? locks[0]! : locks[1]!);
+  const checkBothLocks = async () => {
+    for (const lock of [lockOf('first'), lockOf('second')]) await triggerStatusCheck(t, lock.lockId, sessions.owner.accessToken);
+  };
+  return { sessions, lockOf, checkBothLocks };
+}

@@ -13,7 +13,7 @@ import { triggerStatusCheck } from '../support/status-check.js';
 import { FIELDS_LEFT_OUT, deleteRegistration, expectAccepted, ownerAndGuestListening, registerLock, registerUser, type Registration } from '../support/webhooks.js';
 import { bystandersUntouched } from '../support/bystanders.js';
 import { tlsProbe } from '../support/tls-probe.js';
-import { expectSentFor, userEvent, DOOR_PARTS, urlWith, expectHttpsBegun, pathAndQuery, expectSentTo, refusedLeavingOut, LOCK_ROLE_PAIRS } from './registration-checks.js';
+import { lockRoleSetting, expectSentFor, userEvent, DOOR_PARTS, urlWith, expectHttpsBegun, pathAndQuery, expectSentTo, refusedLeavingOut, LOCK_ROLE_PAIRS } from './registration-checks.js';
 
 describe('Registration bodies: each optional field left out', () => {
   conformance('WEBHOOK-LOCK-REGISTER', 'a lock registration left without an optional field, once accepted, receives the lock\'s events', { needs: ['user-token', 'capture'] }, async (t) => {
@@ -45,10 +45,7 @@ describe('Registration bodies: each optional field left out', () => {
 
 describe('Every lock, every actor: register, overwrite and delete', () => {
   conformance('WEBHOOK-LOCK-REGISTER', 'a registration with a query in its url works on either lock, for owner or guest', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
-    const locks = fixtures(t).locks;
-    if (locks.length < 2) t.notTested('the fixtures have a single lock');
-    const sessions = { owner: await t.flows.userSession(0), guest: await t.flows.userSession(1) };
-    const lockOf = (slot: string) => (slot === 'first' ? locks[0]! : locks[1]!);
+    const { sessions, lockOf, checkBothLocks } = await lockRoleSetting(t);
     // Every pair at once (one registration per lock per user), each to a url with a query; then one status check per lock.
     const pairs = await Promise.all(LOCK_ROLE_PAIRS.map(async (pair) => {
       const lock = lockOf(pair.lock);
@@ -57,7 +54,7 @@ describe('Every lock, every actor: register, overwrite and delete', () => {
       expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: { ...inbox, url }, accessToken: sessions[pair.role].accessToken }), `${pair.role}'s registration on the ${pair.lock} lock`);
       return { ...pair, lockId: lock.lockId, inbox, url };
     }));
-    for (const lock of [lockOf('first'), lockOf('second')]) await triggerStatusCheck(t, lock.lockId, sessions.owner.accessToken);
+    await checkBothLocks();
     for (const p of pairs) {
       await t.slice({ lock: p.lock, role: p.role }, async () => {
         const got = await expectDelivery(t, p.inbox, `a status check on the ${p.lock} lock: the ${p.role}'s registration`, { predicate: isAbout(p.lockId) });
@@ -68,10 +65,7 @@ describe('Every lock, every actor: register, overwrite and delete', () => {
 
 
   conformance('WEBHOOK-LOCK-OVERWRITE', 'registering again replaces it on either lock, for owner or guest, and without header and token', { needs: ['user-token', 'second-user', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
-    const locks = fixtures(t).locks;
-    if (locks.length < 2) t.notTested('the fixtures have a single lock');
-    const sessions = { owner: await t.flows.userSession(0), guest: await t.flows.userSession(1) };
-    const lockOf = (slot: string) => (slot === 'first' ? locks[0]! : locks[1]!);
+    const { sessions, lockOf, checkBothLocks } = await lockRoleSetting(t);
     // Every pair at once: registered to an old inbox, overwritten to a new one; then one status check per lock.
     const pairs = await Promise.all(LOCK_ROLE_PAIRS.map(async (pair) => {
       const lock = lockOf(pair.lock);
@@ -81,22 +75,21 @@ describe('Every lock, every actor: register, overwrite and delete', () => {
       expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox: old, accessToken }), `${pair.role}'s first registration on the ${pair.lock} lock`);
       const second = await registerLock(t, { lockId: lock.lockId, inbox: newer, accessToken });
       expectAccepted(t, second, `${pair.role}'s second registration on the ${pair.lock} lock`);
-      return { ...pair, lock, old, newer, second };
+      return { ...pair, fixture: lock, old, newer, second };
     }));
-    for (const lock of [lockOf('first'), lockOf('second')]) await triggerStatusCheck(t, lock.lockId, sessions.owner.accessToken);
-    const slot = (lock: unknown) => (lock === locks[0] ? 'first' : 'second');
+    await checkBothLocks();
     for (const p of pairs) {
-      await t.slice({ lock: slot(p.lock), role: p.role }, async () => {
-        const d = await expectDelivery(t, p.newer, `a status check on the ${slot(p.lock)} lock: the ${p.role}'s second registration`, { predicate: isAbout(p.lock.lockId) });
+      await t.slice({ lock: p.lock, role: p.role }, async () => {
+        const d = await expectDelivery(t, p.newer, `a status check on the ${p.lock} lock: the ${p.role}'s second registration`, { predicate: isAbout(p.fixture.lockId) });
         expectSentFor(t, p.second, d.headers, `the ${p.role}'s delivery after re-registration`);
       });
     }
     // One quiet window for every overwritten registration: each was replaced before the checks were made.
     await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
     for (const p of pairs) {
-      await t.slice({ lock: slot(p.lock), role: p.role }, async () => {
-        const got = (await p.old.deliveries()).filter(isAbout(p.lock.lockId));
-        t.expect(got.length, `the ${p.role}'s first registration on the ${slot(p.lock)} lock, overwritten before the status check, must receive nothing; received: ${describeDeliveries(got)}`).toBe(0);
+      await t.slice({ lock: p.lock, role: p.role }, async () => {
+        const got = (await p.old.deliveries()).filter(isAbout(p.fixture.lockId));
+        t.expect(got.length, `the ${p.role}'s first registration on the ${p.lock} lock, overwritten before the status check, must receive nothing; received: ${describeDeliveries(got)}`).toBe(0);
       });
     }
     // Then the bare overwrite (one registration per lock per user: after the pairs): the owner's registration on the
@@ -117,10 +110,7 @@ describe('Every lock, every actor: register, overwrite and delete', () => {
   });
 
   conformance('WEBHOOK-LOCK-DELETE', 'deleting works on either lock, for its owner or a guest', { needs: ['user-token', 'second-user', 'capture'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
-    const locks = fixtures(t).locks;
-    if (locks.length < 2) t.notTested('the fixtures have a single lock');
-    const sessions = { owner: await t.flows.userSession(0), guest: await t.flows.userSession(1) };
-    const lockOf = (slot: string) => (slot === 'first' ? locks[0]! : locks[1]!);
+    const { sessions, lockOf, checkBothLocks } = await lockRoleSetting(t);
     // Each pair's registration is deleted, side by side. No anchor registration: on the second lock the owner is its only
     // user, and a new registration of a pair would overwrite the one whose deletion is judged. So one status check per
     // lock, then one quiet window (what a conforming target never sends; it bounds only how late a wrong delivery is seen).
@@ -130,15 +120,15 @@ describe('Every lock, every actor: register, overwrite and delete', () => {
       const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: sessions[pair.role].accessToken });
       expectAccepted(t, reg, `${pair.role}'s registration on the ${pair.lock} lock`);
       const del = await deleteRegistration(t, reg);
-      return { ...pair, lock, inbox, del };
+      return { ...pair, fixture: lock, inbox, del };
     }));
-    for (const lock of [lockOf('first'), lockOf('second')]) await triggerStatusCheck(t, lock.lockId, sessions.owner.accessToken);
+    await checkBothLocks();
     await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
     for (const d of deleted) {
-      await t.slice({ lock: d.lock === locks[0] ? 'first' : 'second', role: d.role }, async () => {
-        t.expect(d.del.status < 400, `DELETE /webhook/:lockID/:clientID by the ${d.role} on the ${d.lock === locks[0] ? 'first' : 'second'} lock: expected success; got HTTP ${d.del.status}`).toBe(true);
-        const got = (await d.inbox.deliveries()).filter(isAbout(d.lock.lockId));
-        t.expect(got.length, `the ${d.role}'s registration on the ${d.lock === locks[0] ? 'first' : 'second'} lock, deleted before the status check, must receive nothing; received: ${describeDeliveries(got)}`).toBe(0);
+      await t.slice({ lock: d.lock, role: d.role }, async () => {
+        t.expect(d.del.status < 400, `DELETE /webhook/:lockID/:clientID by the ${d.role} on the ${d.lock} lock: expected success; got HTTP ${d.del.status}`).toBe(true);
+        const got = (await d.inbox.deliveries()).filter(isAbout(d.fixture.lockId));
+        t.expect(got.length, `the ${d.role}'s registration on the ${d.lock} lock, deleted before the status check, must receive nothing; received: ${describeDeliveries(got)}`).toBe(0);
       });
     }
   });
