@@ -155,8 +155,6 @@ export function misjudgedTolerance(faults: ReceiverSliceFaults): number | null {
   return on.length ? MISJUDGED_TOLERANCE[on[0]!] ?? null : null;
 }
 
-const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-
 /** The bytes a receiver verifies with the raw-layout faults on: the body rewritten as each says (the raw body when none is on). */
 export function rawBodyView(raw: Buffer, layouts: readonly string[]): Buffer {
   let text = raw.toString('utf8');
@@ -185,7 +183,6 @@ export function tamperedBodyViews(raw: Buffer, faults: ReceiverSliceFaults): Buf
   for (const slice of faults.on(id, 'body-surround')) {
     if (slice === 'leading-blank' && raw[0] === 0x20) out.push(raw.subarray(1));
     if (slice === 'trailing-newline' && raw.at(-1) === 0x0a) out.push(raw.subarray(0, -1));
-    if (slice === 'byte-order-mark' && raw.subarray(0, 3).equals(BOM)) out.push(raw.subarray(3));
   }
   const last = faults.on(id, 'body-key').length ? lastMember(text) : null;
   if (last) {

@@ -80,7 +80,8 @@ export function predictRefresh(m: ModelState, token: RefreshToken, cred: number)
   }
   const renewal = { 'pair-same-refresh': RULES.refreshNewPair, ...SHAPE, ...ERROR_BODY } as const;
   if (token.contested) {
-    return { what: 'a refresh token another credential tried', allowed: ['pair', 'refused-400-oauth'], rule: RULES.refreshNewPair, otherwise: renewal };
+    // Whether another credential's try spent it is not described, nor how a refusal then is answered.
+    return { what: 'a refresh token another credential tried', allowed: ['pair', ...REFUSALS], rule: RULES.refreshNewPair, otherwise: renewal };
   }
   if (age < SURELY_WITHIN_YEAR_MS) {
     const rule = token.account === 'application' && token.link === 1 ? RULES.ccRefreshWorks : age > DAY ? RULES.refreshWithinYear : RULES.refreshNewPair;

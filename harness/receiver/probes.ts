@@ -74,7 +74,7 @@ export function bodyByteProbe(body: string, slice: string, seed: number): { body
 
 /** The bytes a `body-surround` slice adds around the JSON text after signing. */
 export function surroundProbe(body: string, slice: string): string {
-  const added: Record<string, string> = { 'leading-blank': ` ${body}`, 'trailing-newline': `${body}\n`, 'byte-order-mark': `\uFEFF${body}` };
+  const added: Record<string, string> = { 'leading-blank': ` ${body}`, 'trailing-newline': `${body}\n` };
   const out = added[slice];
   if (out === undefined) throw new Error(`unknown body-surround slice: ${slice}`);
   return out;

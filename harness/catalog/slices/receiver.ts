@@ -58,7 +58,9 @@ export const BODY_SURROUND: Dimension = {
   id: 'body-surround',
   title: 'Bytes added around the JSON body after signing',
   source: 'Signature: "payload_string is … the JSON request body as a string." (bytes outside the JSON value are bytes of the body)',
-  values: ['leading-blank', 'trailing-newline', 'byte-order-mark'],
+  // Not a byte-order mark: a receiver that decodes the body as UTF-8 drops it (RFC 8259 §8.1 lets a parser ignore one),
+  // and the string it verifies is then the one signed: accepting it is a reading of "the JSON request body as a string".
+  values: ['leading-blank', 'trailing-newline'],
 };
 
 /** One member added to a signed JSON object after signing. */
