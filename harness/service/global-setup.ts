@@ -19,6 +19,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
+import { installDispatcher } from '../wire/dispatcher.js';
 import type { TestProject } from 'vitest/node';
 import { isLoopbackUrl, workOutCapabilities, type CapabilityFacts } from './capabilities.js';
 import { CaptureClient } from '../wire/capture/client.js';
@@ -46,6 +47,8 @@ import { guardTarget, type TargetGuard } from './target-lease.js';
 import { gracefulInterruptInstalled } from '../run/interrupt.js';
 import { EMBEDDED_MOCK_QUIET_WINDOW_MS as QUIET_WINDOW_EMBEDDED } from '../run/weakening.js';
 import { lockconfCommand } from '../commands/command-style.js';
+
+installDispatcher();
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** The quiet window against the embedded mock (500 ms against any other target). */

@@ -33,12 +33,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
+import { installDispatcher } from '../wire/dispatcher.js';
 import type { TargetProfile } from '../contracts.js';
 import { LockconfError } from '../run/errors.js';
 import { Redactor } from '../wire/redact.js';
 import { readBounded, tooLargeWords } from '../wire/bounded-body.js';
 import { describeNetworkError } from '../wire/network-words.js';
 import { fieldOrigin, type TargetChoice } from './target-choice.js';
+
+installDispatcher();
 
 export interface Answer {
   status: number;

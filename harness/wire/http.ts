@@ -10,6 +10,9 @@ import type { Exchange, HttpClientLike, HttpRequest, HttpResponse, RedactorLike,
 import { LockconfError } from '../run/errors.js';
 import { readBounded, tooLargeWords, type BoundedBody } from './bounded-body.js';
 import { describeNetworkError } from './network-words.js';
+import { installDispatcher } from './dispatcher.js';
+
+installDispatcher();
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Bodies in the exchange log are cut here (after redaction, so no secret is cut in half and left visible). */

@@ -83,12 +83,28 @@ export function receiverVariantRuns(mode = process.env.LOCKCONF_RECEIVER_MATRIX_
   return RECEIVER_VARIANTS.filter((v) => mode === 'all' || v.sampled);
 }
 
-/** The conforming example, its legal variants, every named fault, and the generated faults selected (receiver-slice-faults.ts). */
-export function planReceiverMatrix(generated: readonly ReceiverGeneratedFault[][] = receiverFaultRuns(), variants: readonly ReceiverEntry[] = receiverVariantRuns()): ReceiverEntry[] {
+/**
+ * The named faults a matrix runs: every one with LOCKCONF_RECEIVER_MATRIX_SLICES=all (npm run
+ * matrix -- --all), else (npm test) those whose requirement no generated fault of the run judges:
+ * one fault per requirement, as the service's sample (test/self-verification/sample.ts).
+ */
+export function receiverNamedFaults(generated: readonly ReceiverGeneratedFault[][], mode = process.env.LOCKCONF_RECEIVER_MATRIX_SLICES): ReceiverFaultName[] {
+  const names = Object.keys(RECEIVER_FAULTS) as ReceiverFaultName[];
+  if (mode === 'all') return names;
+  const judged = new Set(generated.flat().map((f) => f.requirement));
+  return names.filter((name) => !judged.has(RECEIVER_FAULTS[name].requirement));
+}
+
+/** The conforming example, its legal variants, the named faults (receiverNamedFaults), and the generated faults selected (receiver-slice-faults.ts). */
+export function planReceiverMatrix(
+  generated: readonly ReceiverGeneratedFault[][] = receiverFaultRuns(),
+  variants: readonly ReceiverEntry[] = receiverVariantRuns(),
+  named: readonly ReceiverFaultName[] = receiverNamedFaults(generated),
+): ReceiverEntry[] {
   return [
     { name: 'conforming', kind: 'conforming', faults: [] },
     ...variants,
-    ...(Object.keys(RECEIVER_FAULTS) as ReceiverFaultName[]).map((name): ReceiverEntry => ({
+    ...named.map((name): ReceiverEntry => ({
       name, kind: 'fault', faults: [name], requirement: RECEIVER_FAULTS[name].requirement, also: [...RECEIVER_FAULTS[name].also],
     })),
     ...generated.map((pack, i): ReceiverEntry => ({

@@ -1,7 +1,8 @@
 /**
  * The receiver suites judged on the example receiver: conformant as it is, without
  * a custom header, and in its sampled legal variants (hex-only and milliseconds-only:
- * warned on RECEIVER-SIGNATURE-ENCODINGS only; every variant with =all); each named fault caught by the requirement it breaks
+ * warned on RECEIVER-SIGNATURE-ENCODINGS only; every variant with =all); each named fault whose requirement no generated
+ * fault judges (every one with =all) caught by the requirement it breaks
  * (test/receiver/receiver-matrix.ts); each generated fault (receiver-slice-faults.ts:
  * one per requirement with slices by default, in packs; every one alone with LOCKCONF_RECEIVER_MATRIX_SLICES=all,
  * none with =none) caught by its requirement on its own slice. Two child processes run the
@@ -69,7 +70,12 @@ describe('the example receiver, judged by the receiver suites', () => {
     }
   }
 
-  for (const [name, def] of Object.entries(RECEIVER_FAULTS)) {
+  it('judges every requirement a named fault breaks, by that fault or by a generated one', () => {
+    const judged = new Set(entries.flatMap((e) => [...(e.requirement ? [e.requirement] : []), ...(e.catches ?? []).map((c) => c.requirement)]));
+    for (const def of Object.values(RECEIVER_FAULTS)) expect(judged.has(def.requirement), def.requirement).toBe(true);
+  });
+
+  for (const [name, def] of Object.entries(RECEIVER_FAULTS).filter(([n]) => entries.some((e) => e.name === n))) {
     it(`with the fault ${name}, is caught by ${[def.requirement, ...def.also].join(', ')}`, () => {
       const o = outcome(name);
       expect(o.why).toBe(`caught: ${[def.requirement, ...def.also].join(', ')}`);

@@ -10,7 +10,7 @@ import { CATALOG } from '../../harness/catalog/index.js';
 import { renderFreedomsDoc } from '../../harness/report/freedoms-doc.js';
 import { FREEDOMS, freedomDeclarationProblems, freedomsOf } from '../../harness/catalog/freedoms.js';
 import { FreedomSet, parseFreedomChoice } from '../../mock/freedoms.js';
-import { freedomTraceabilityProblems, freedomVariants, generatedChoices, packedFreedomVariant, PACKED_FREEDOMS } from './freedoms.js';
+import { freedomTraceabilityProblems, freedomVariants, generatedChoices, PACKED_VARIANTS_PREFIX } from './freedoms.js';
 import { planMatrix, VARIANTS } from './matrix.js';
 
 describe('freedoms as data', () => {
@@ -28,19 +28,34 @@ describe('freedoms as data', () => {
     for (const name of named) expect(VARIANTS.map((v) => v.name)).toContain(name);
   });
 
-  test('one generated variant per alternative with a switch; npm test packs one of each freedom into one run', () => {
+  test('one generated variant per alternative with a switch; npm test packs every alternative, one of each freedom a run', () => {
     const each = freedomVariants();
     expect(each.map((v) => v.name)).toEqual(generatedChoices().map((c) => `freedom:${c.freedom.id}=${c.alternative}`));
     for (const v of each) expect(() => new FreedomSet(v.mockOptions.freedoms), v.name).not.toThrow();
-    const packed = packedFreedomVariant();
-    expect(() => new FreedomSet(packed.mockOptions.freedoms)).not.toThrow();
-    const freedomsIn = [...(packed.mockOptions.freedoms ?? [])].map((c) => parseFreedomChoice(c)!.freedom);
-    expect(new Set(freedomsIn)).toEqual(new Set(generatedChoices().map((c) => c.freedom.id)));
 
     const npmTest = planMatrix({ scope: 'area', variants: 'touched', catalogued: 'sample' });
-    expect(npmTest.filter((e) => e.name.startsWith('freedom')).map((e) => e.name)).toEqual([PACKED_FREEDOMS]);
+    const packs = npmTest.filter((e) => e.kind === 'variant');
+    const most = Math.max(...FREEDOMS.map((f) => f.alternatives.length - 1));
+    expect(packs.map((e) => e.name)).toEqual(Array.from({ length: most }, (_, k) => `${PACKED_VARIANTS_PREFIX}${k + 1}`));
+    // Every generated alternative in exactly one pack, never two of one freedom in a pack.
+    const chosen = packs.flatMap((p) => [...(p.mockOptions.freedoms ?? [])]);
+    expect([...chosen].sort()).toEqual(generatedChoices().map((c) => `${c.freedom.id}=${c.alternative}`).sort());
+    for (const p of packs) {
+      expect(() => new FreedomSet(p.mockOptions.freedoms), p.name).not.toThrow();
+      const ids = [...(p.mockOptions.freedoms ?? [])].map((c) => parseFreedomChoice(c)!.freedom);
+      expect(new Set(ids).size, p.name).toBe(ids.length);
+    }
+    // Every hand-written variant's options in exactly one pack, unchanged.
+    for (const v of VARIANTS) {
+      const holding = packs.filter((p) => Object.entries(v.mockOptions).every(([k, value]) => JSON.stringify((p.mockOptions as Record<string, unknown>)[k]) === JSON.stringify(value)));
+      expect(holding.map((p) => p.name), v.name).toHaveLength(1);
+    }
+    // A variant that reaches every suite (jitter) takes its pack to every suite.
+    expect(packs.find((p) => p.mockOptions.jitter)!.only).toBeUndefined();
+
     const all = planMatrix({ scope: 'area', variants: 'touched' });
     expect(all.filter((e) => e.name.startsWith('freedom:')).map((e) => e.name)).toEqual(each.map((v) => v.name));
+    expect(all.filter((e) => e.name.startsWith(PACKED_VARIANTS_PREFIX))).toEqual([]);
     for (const e of all.filter((x) => x.name.startsWith('freedom'))) expect(e.kind).toBe('variant');
   });
 

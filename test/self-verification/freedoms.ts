@@ -3,9 +3,9 @@
  * harness/catalog/freedoms.ts): one variant per alternative that is not the mock's
  * default and that no hand-written variant (matrix.ts VARIANTS) already implements,
  * the mock run with `freedoms: ['FREEDOM=alternative']`. Each is judged like every
- * legal variant: nothing failed or warned. npm test runs them packed into one variant
- * (one alternative of each freedom at once: each freedom touches its own behaviour),
- * `npm run matrix` each on its own.
+ * legal variant: nothing failed or warned. npm test runs them packed with the
+ * hand-written variants (packedVariants: one alternative of each freedom a run, each
+ * freedom touching its own behaviour), `npm run matrix` each on its own.
  *
  * Traceability: every declared alternative has a switch in the mock (mock/freedoms.ts
  * FREEDOM_SWITCHES) or a hand-written variant, and the mock has no switch the catalog
@@ -15,13 +15,11 @@ import { FREEDOMS, type Freedom } from '../../harness/catalog/freedoms.js';
 import { CATALOG } from '../../harness/catalog/index.js';
 import type { Area } from '../../harness/catalog/requirement.js';
 import { FREEDOM_SWITCHES } from '../../mock/freedoms.js';
+import type { MockOptions } from '../../mock/context.js';
 import type { MatrixEntry } from './matrix-types.js';
 
 /** A generated variant, with the spec areas whose suites can see it (VARIANTS `touches`). */
 export type FreedomVariant = MatrixEntry & { kind: 'variant'; touches: readonly Area[] };
-
-/** The name of the packed variant npm test runs. */
-export const PACKED_FREEDOMS = 'freedoms-packed';
 
 /** The spec areas of a freedom's requirements. */
 function areasOf(f: Freedom): Area[] {
@@ -44,21 +42,6 @@ export function freedomVariants(): FreedomVariant[] {
     mockOptions: { freedoms: [`${freedom.id}=${alternative}`] },
     touches: areasOf(freedom),
   }));
-}
-
-/** The first generated alternative of every freedom at once: one run for npm test. */
-export function packedFreedomVariant(): FreedomVariant {
-  const firstOfEach = new Map<string, ReturnType<typeof generatedChoices>[number]>();
-  for (const choice of generatedChoices()) if (!firstOfEach.has(choice.freedom.id)) firstOfEach.set(choice.freedom.id, choice);
-  const chosen = [...firstOfEach.values()];
-  const choices = chosen.map((c) => `${c.freedom.id}=${c.alternative}`);
-  return {
-    name: PACKED_FREEDOMS,
-    kind: 'variant',
-    description: `Generated legal alternatives at once (harness/catalog/freedoms.ts): ${choices.join(', ')}.`,
-    mockOptions: { freedoms: choices },
-    touches: [...new Set(chosen.flatMap((c) => areasOf(c.freedom)))],
-  };
 }
 
 /**
@@ -90,4 +73,66 @@ export function freedomTraceabilityProblems(variantNames: readonly string[]): st
     }
   }
   return problems;
+}
+
+/** The names of the packs npm test runs (packedVariants): `variants-packed-1`, `-2`, … */
+export const PACKED_VARIANTS_PREFIX = 'variants-packed-';
+
+/** A legal variant with the spec areas it touches (matrix.ts VARIANTS, a generated one). */
+type TouchingVariant = MatrixEntry & { touches?: readonly Area[] };
+
+/** Two mock options merged: the later wins on a key, the freedoms' choices add up. */
+function mergeOptions(a: MockOptions, b: MockOptions): MockOptions {
+  const freedoms = [...(a.freedoms ?? []), ...(b.freedoms ?? [])];
+  return { ...a, ...b, ...(freedoms.length ? { freedoms } : {}) };
+}
+
+/**
+ * Every legal alternative the catalog declares, packed into as few runs as there are
+ * alternatives of the freedom with the most (npm test; `npm run matrix` runs each alone):
+ * pack k holds the k-th alternative other than the default of every freedom, the
+ * hand-written variant that implements it (`variant`, matrix.ts VARIANTS) or the
+ * generated one (a switch of the mock). One alternative per freedom a pack, so no two
+ * choices of a pack change the same behaviour; each pack is judged like every legal
+ * variant, nothing failed or warned, on the areas its members touch (their union). A
+ * hand-written variant no freedom names runs alone, as before. What a pack could hide
+ * (two legal choices whose checks cancel out) the whole matrix sees, where each runs alone.
+ */
+export function packedVariants(handWritten: readonly TouchingVariant[], freedoms: readonly Freedom[] = FREEDOMS): TouchingVariant[] {
+  const byName = new Map(handWritten.map((v) => [v.name, v]));
+  const named = new Set<string>();
+  const packs: TouchingVariant[][] = [];
+  for (const freedom of freedoms) {
+    freedom.alternatives.slice(1).forEach((alternative, k) => {
+      let member: TouchingVariant | undefined;
+      if (alternative.variant) {
+        member = byName.get(alternative.variant);
+        if (!member) return; // freedomTraceabilityProblems reports it
+        named.add(alternative.variant);
+      } else {
+        member = {
+          name: `freedom:${freedom.id}=${alternative.name}`,
+          kind: 'variant',
+          description: alternative.description,
+          mockOptions: { freedoms: [`${freedom.id}=${alternative.name}`] },
+          touches: areasOf(freedom),
+        };
+      }
+      (packs[k] ??= []).push(member);
+    });
+  }
+  const packed = packs.map((members, k): TouchingVariant => {
+    // A member that reaches every suite (neither touches nor only: jitter) makes the pack reach every suite.
+    const everySuite = members.some((m) => !m.touches && !m.only);
+    const touches = [...new Set(members.flatMap((m) => [...(m.touches ?? [])]))];
+    const only = members.flatMap((m) => (m.only && !m.touches ? m.only : []));
+    return {
+      name: `${PACKED_VARIANTS_PREFIX}${k + 1}`,
+      kind: 'variant',
+      description: `Legal alternatives at once, one per freedom (harness/catalog/freedoms.ts): ${members.map((m) => m.name).join(', ')}.`,
+      mockOptions: members.reduce<MockOptions>((acc, m) => mergeOptions(acc, m.mockOptions), {}),
+      ...(everySuite ? {} : only.length ? { only: [...new Set([...only, ...CATALOG.filter((r) => touches.includes(r.area as Area)).map((r) => r.id)])] } : { touches }),
+    };
+  });
+  return [...packed, ...handWritten.filter((v) => !named.has(v.name))];
 }

@@ -19,7 +19,7 @@ import { currentLoad, unsafeJudgement } from './confirm.js';
 import { DEFAULT_DELIVERY_WAIT_MS } from '../../harness/run/weakening.js';
 import { generatedFaults, selectGenerated, type GeneratedFault } from './slice-faults.js';
 import { cataloguedSample } from './sample.js';
-import { freedomVariants, packedFreedomVariant } from './freedoms.js';
+import { freedomVariants, packedVariants } from './freedoms.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -113,7 +113,12 @@ export function planMatrix(opts: {
    * timing and order chaos, stays here). 'all' (default): every catalogued fault and the plain mock.
    */
   catalogued?: 'all' | 'sample';
-  /** Variants generated from the freedoms (freedoms.ts): one run per alternative, or 'packed' into one (default with catalogued 'sample'). */
+  /**
+   * The legal variants: 'each' on its own (one run per hand-written variant and per generated
+   * alternative), or 'packed' (default with catalogued 'sample'): every alternative of every
+   * freedom, one per freedom a run, in as few runs as the freedom with the most alternatives
+   * needs (freedoms.ts packedVariants).
+   */
   freedoms?: 'each' | 'packed';
 } = { scope: 'area' }): MatrixEntry[] {
   const faults = opts.faults ?? FAULT_NAMES;
@@ -142,7 +147,7 @@ export function planMatrix(opts: {
     : [];
   return [
     ...(opts.catalogued === 'sample' ? [] : [{ name: 'conforming', kind: 'conforming', description: 'The reference mock with no fault.', mockOptions: {}, signIn: opts.variants !== 'touched', ...conformingScope } satisfies MatrixEntry]),
-    ...[...VARIANTS, ...(freedomsPlan === 'packed' ? [packedFreedomVariant()] : freedomVariants())].map(({ touches, ...v }): MatrixEntry => ({
+    ...(freedomsPlan === 'packed' ? packedVariants(VARIANTS) : [...VARIANTS, ...freedomVariants()]).map(({ touches, ...v }): MatrixEntry => ({
       ...v,
       signIn: opts.variants !== 'touched',
       ...(opts.variants === 'touched' && touches && opts.scope === 'area' ? { only: areasScope(touches) } : {}),

@@ -1,12 +1,13 @@
 /** The receiver side of `npm run matrix -- --all`: its shards and its figures (the runs themselves: receiver-self-verification.test.ts). */
 import { describe, expect, it } from 'vitest';
-import { RECEIVER_VARIANTS, planReceiverMatrix, receiverVariantRuns, type ReceiverOutcome } from '../receiver/receiver-matrix.js';
+import { RECEIVER_VARIANTS, planReceiverMatrix, receiverNamedFaults, receiverVariantRuns, type ReceiverOutcome } from '../receiver/receiver-matrix.js';
 import { receiverFaultRuns } from '../receiver/receiver-slice-faults.js';
+import { RECEIVER_FAULTS } from '../../examples/app/receiver-faults.js';
 import { receiverFigures } from './receiver-part.js';
 import { partOf } from './shard.js';
 
 describe('the receiver part of npm run matrix -- --all', () => {
-  const entries = planReceiverMatrix(receiverFaultRuns('all'), receiverVariantRuns('all'));
+  const entries = planReceiverMatrix(receiverFaultRuns('all'), receiverVariantRuns('all'), receiverNamedFaults([], 'all'));
 
   it('plans every generated receiver fault alone, beside the conforming example, every legal variant and the named faults', () => {
     const generated = entries.filter((e) => e.catches);
@@ -15,6 +16,11 @@ describe('the receiver part of npm run matrix -- --all', () => {
     expect(entries.filter((e) => e.kind !== 'fault').map((e) => e.name)).toEqual(['conforming', ...RECEIVER_VARIANTS.map((v) => v.name)]);
     expect(RECEIVER_VARIANTS.map((v) => v.name)).toEqual(expect.arrayContaining(['no-custom-header', 'hex-only', 'milliseconds-only', 'one-v-only', 'answers-202-without-body']));
     expect(receiverVariantRuns('').map((v) => v.name), 'npm test samples the variants').toEqual(['no-custom-header', 'hex-only', 'milliseconds-only']);
+    expect(entries.filter((e) => e.kind === 'fault' && !e.catches).map((e) => e.name), 'every named fault').toEqual(Object.keys(RECEIVER_FAULTS));
+    // npm test: a named fault only where no generated fault of its sample judges the requirement (one fault per requirement).
+    const sample = receiverFaultRuns();
+    const judged = new Set(sample.flat().map((f) => f.requirement));
+    expect(receiverNamedFaults(sample, '')).toEqual(Object.keys(RECEIVER_FAULTS).filter((n) => !judged.has(RECEIVER_FAULTS[n as keyof typeof RECEIVER_FAULTS].requirement)));
   });
 
   it('splits into shards that together hold every entry once', () => {

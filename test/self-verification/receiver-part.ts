@@ -5,7 +5,7 @@
  * same matrix with its sample of generated faults (receiver-self-verification.test.ts).
  * Under --shard i/n it takes the i-th of n parts (shard.ts), as the service matrix does.
  */
-import { planReceiverMatrix, receiverVariantRuns, runReceiverMatrix, type ReceiverEntry, type ReceiverOutcome } from '../receiver/receiver-matrix.js';
+import { planReceiverMatrix, receiverNamedFaults, receiverVariantRuns, runReceiverMatrix, type ReceiverEntry, type ReceiverOutcome } from '../receiver/receiver-matrix.js';
 import { receiverFaultRuns } from '../receiver/receiver-slice-faults.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { partOf, type Shard } from './shard.js';
@@ -36,7 +36,7 @@ export async function runReceiverPart(opts: {
   children?: number;
   onOutcome?: (o: ReceiverOutcome) => void;
 }): Promise<ReceiverPart> {
-  const entries: ReceiverEntry[] = partOf(planReceiverMatrix(receiverFaultRuns('all'), receiverVariantRuns('all')), opts.shard);
+  const entries: ReceiverEntry[] = partOf(planReceiverMatrix(receiverFaultRuns('all'), receiverVariantRuns('all'), receiverNamedFaults([], 'all')), opts.shard);
   const work = await makeTmpDir('matrix-receiver');
   const started = Date.now();
   try {

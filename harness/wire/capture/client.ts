@@ -4,11 +4,14 @@
  * deliveries, each decoded back to its exact bytes.
  */
 import { request as undiciRequest } from 'undici';
+import { installDispatcher } from '../dispatcher.js';
 import type { CaptureClientLike, CaptureDoors, Delivery, Inbox, InboxResponse } from '../../contracts.js';
 import { LockconfError } from '../../run/errors.js';
 import { ANSWER_BODY_LIMIT, readBoundedText } from '../bounded-body.js';
 import { describeNetworkError } from '../network-words.js';
 import { MAX_DELIVERIES, MAX_WAIT_MS, type CaptureConnection, type DeliveryJson } from './protocol.js';
+
+installDispatcher();
 
 const DEFAULT_WAIT_MS = 10_000;
 /** A page of deliveries holds about PAGE_BYTES of bodies (pages.ts), in base64 and JSON: room for it, and a bound still. */
