@@ -47,7 +47,6 @@ export interface ProbeSelection {
 
 const LEFT_OUT = { ran: false as const, why: 'left out of this run\'s probe selection' };
 
-/** Runs the probes against the application; what each did, for the judge. */
 /** Every probe family reported not run, for one reason (a profile without connectUrl: nothing can be driven). */
 export function notRunReport(why: string): ProbeReport {
   return {
@@ -98,6 +97,7 @@ function outcome(result: unknown): string {
   return (result as { ran?: boolean } | undefined)?.ran ? 'ran' : 'did not run';
 }
 
+/** Runs the probes against the application; what each did, for the judge. */
 export async function runProbes(given: ProbeTarget, select: ProbeSelection = {}): Promise<ProbeReport> {
   const report: ProbeReport = {};
   // Every answer the application sends the probes' browser is scanned for its credentials.
