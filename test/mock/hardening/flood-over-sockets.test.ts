@@ -4,7 +4,7 @@
  * another address failed with a reset connection on a loaded 2-core machine).
  * The flood comes from 127.0.0.2 (loopback: the whole of 127/8 is this machine),
  * the person signing in from 127.0.0.1 goes through sign-in, SMS and consent while
- * it lasts. Bounded: 1,000 requests, 50 connections at once, 60 s at most.
+ * it lasts. Bounded: 1,000 requests, 50 connections at once, 120 s at most.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, Pool, request } from 'undici';
@@ -105,5 +105,5 @@ describe('Sign-in: a flood of authorization requests over real sockets', () => {
     } finally {
       await person.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
