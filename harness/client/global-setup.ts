@@ -92,7 +92,9 @@ async function driveApplication(run: {
     : httpDrivers(application);
   try {
     const credentials = { clientSecret: profile.clientSecret, apiKey: profile.apiKey };
-    const probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers, credentials }, select);
+    // A line as each probe family starts and ends (a browser grading takes minutes).
+    const progress = (line: string) => { process.stdout.write(`lockconf: ${line}\n`); };
+    const probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers, credentials, progress }, select);
     return { probes, undriven: drivers.undriven };
   } finally {
     await drivers.close();

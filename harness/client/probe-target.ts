@@ -15,4 +15,6 @@ export interface ProbeTarget extends DriverTarget {
   actionUrls?: readonly string[];
   /** Optional: the credentials to look for in what the application sends to the browser (never reported). */
   credentials?: { clientSecret: string; apiKey: string } | null;
+  /** Optional: told a line as each probe family starts and ends (the run's terminal). */
+  progress?: ((line: string) => void) | null;
 }

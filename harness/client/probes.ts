@@ -15,6 +15,7 @@
  */
 import type { ProbeReport } from './judge.js';
 import { canRefresh, openDriver } from './drivers/open.js';
+import type { Driver } from './drivers/driver.js';
 import { ContentScan } from './drivers/content-scan.js';
 import type { ProbeTarget } from './probe-target.js';
 import { authorize, control, failed, marked, signIn } from './probe-steps.js';
@@ -46,10 +47,10 @@ export interface ProbeSelection {
 
 const LEFT_OUT = { ran: false as const, why: 'left out of this run\'s probe selection' };
 
-/** Runs the probes against the application; what each did, for the judge. */
 /** Every probe family reported not run, for one reason (a profile without connectUrl: nothing can be driven). */
 export function notRunReport(why: string): ProbeReport {
   return {
+    session: { ran: false, why },
     state: FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ran: false as const, why }))),
     denial: { ran: false, why },
     api401: { ran: false, why },
@@ -60,6 +61,43 @@ export function notRunReport(why: string): ProbeReport {
   };
 }
 
+/**
+ * The ordinary life: sign in, the page, every action, the page, the refresh chain, the page and
+ * the actions again. An error answer to a step (a form POST answered 403) is said at that step,
+ * in this family's report only: the rules its actions and refreshes feed name it.
+ */
+async function sessionFamily(target: ProbeTarget): Promise<ProbeReport['session']> {
+  let browser: Driver | null = null;
+  try {
+    const driver = (browser = await openDriver(target));
+    await marked(target, 'session', async () => {
+      const home = await signIn(target, driver);
+      await driver.browse(home);
+      await driver.act();
+      await driver.browse(home);
+      if (driver.canRefresh) {
+        for (let link = 0; link < REFRESH_LINKS; link++) await driver.refresh();
+        await driver.browse(home);
+        await driver.act();
+        await driver.browse(home);
+      }
+    });
+    return driver.errorAnswers.length ? { ran: true, errorAnswers: [...driver.errorAnswers] } : { ran: true };
+  } catch (err) {
+    // The passive rules judge whatever the session left in the recording; the rules its actions feed say where it stopped.
+    const stopped = failed(err);
+    const answers = browser?.errorAnswers ?? [];
+    return answers.length ? { ran: false, why: `${stopped.why}; before that, ${answers.join('; ')}` } : stopped;
+  }
+}
+
+/** What a family's end line says: "ran", "did not run", or how many of its probes ran. */
+function outcome(result: unknown): string {
+  if (Array.isArray(result)) return `${result.filter((p: { ran: boolean }) => p.ran).length} of ${result.length} probes ran`;
+  return (result as { ran?: boolean } | undefined)?.ran ? 'ran' : 'did not run';
+}
+
+/** Runs the probes against the application; what each did, for the judge. */
 export async function runProbes(given: ProbeTarget, select: ProbeSelection = {}): Promise<ProbeReport> {
   const report: ProbeReport = {};
   // Every answer the application sends the probes' browser is scanned for its credentials.
@@ -67,65 +105,59 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
   const target: ProbeTarget = { ...given, scan };
   const noRefresh = 'the profile names no refreshUrl (an address of the application that makes it refresh now)';
   const on = (part: unknown) => part !== false;
+  // A line as each family starts and ends: a browser grading takes minutes and would otherwise say nothing.
+  const family = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    given.progress?.(`probes: ${name} started`);
+    const result = await run();
+    given.progress?.(`probes: ${name} ended, ${outcome(result)} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    return result;
+  };
 
-  if (on(select.session)) try {
-    const browser = await openDriver(target);
-    await marked(target, 'session', async () => {
-      const home = await signIn(target, browser);
-      const actions = () => browser.act();
-      await browser.browse(home);
-      await actions();
-      await browser.browse(home);
-      if (browser.canRefresh) {
-        for (let link = 0; link < REFRESH_LINKS; link++) await browser.refresh();
-        await browser.browse(home);
-        await actions();
-        await browser.browse(home);
-      }
-    });
-  } catch {
-    // The passive rules judge whatever the session left in the recording.
-  }
+  report.session = on(select.session) ? await family('session', () => sessionFamily(target)) : LEFT_OUT;
 
   report.state = on(select.state)
-    ? await stateFamily(target, typeof select.state === 'object' ? select.state : {})
+    ? await family('state', () => stateFamily(target, typeof select.state === 'object' ? select.state : {}))
     : FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ...LEFT_OUT })));
 
-  if (!on(select.denial)) report.denial = LEFT_OUT;
-  else try {
-    const browser = await openDriver(target);
-    await marked(target, 'denial', async () => {
-      const back = await authorize(target, browser, 'deny');
-      await browser.browse(back);
-    });
-    report.denial = { ran: true };
-  } catch (err) {
-    report.denial = failed(err);
-  }
+  report.denial = !on(select.denial) ? LEFT_OUT : await family('denial', async () => {
+    try {
+      const browser = await openDriver(target);
+      await marked(target, 'denial', async () => {
+        const back = await authorize(target, browser, 'deny');
+        await browser.browse(back);
+      });
+      return { ran: true as const };
+    } catch (err) {
+      return failed(err);
+    }
+  });
 
-  report.api401 = on(select.api401) ? await pageProbe(target) : LEFT_OUT;
+  report.api401 = on(select.api401) ? await family('api-401 (the page)', () => pageProbe(target)) : LEFT_OUT;
   report.api401Family = on(select.api401Family)
-    ? await api401Family(target, Array.isArray(select.api401Family) ? select.api401Family : undefined)
+    ? await family('api-401 (each call)', () => api401Family(target, Array.isArray(select.api401Family) ? select.api401Family : undefined))
     : ENDPOINT.values.map((endpoint) => ({ endpoint, ...LEFT_OUT }));
 
   if (!on(select.refreshRefused)) report.refreshRefused = LEFT_OUT;
   else if (!canRefresh(target)) report.refreshRefused = { ran: false, why: noRefresh };
   else {
-    try {
-      const browser = await openDriver(target);
-      await signIn(target, browser);
-      await marked(target, 'refresh-refused', async () => {
-        await control(target, '/grading/probe', { kind: 'refresh-refused' });
-        await browser.refresh();
-        await browser.refresh();
-      });
-      report.refreshRefused = { ran: true };
-    } catch (err) {
-      report.refreshRefused = failed(err);
-    }
+    report.refreshRefused = await family('refresh-refused', async () => {
+      try {
+        const browser = await openDriver(target);
+        await signIn(target, browser);
+        await marked(target, 'refresh-refused', async () => {
+          await control(target, '/grading/probe', { kind: 'refresh-refused' });
+          await browser.refresh();
+          await browser.refresh();
+        });
+        return { ran: true as const };
+      } catch (err) {
+        return failed(err);
+      }
+    });
   }
   report.answers = on(select.answers)
-    ? await answersFamily(target, Array.isArray(select.answers) ? select.answers : undefined)
+    ? await family('answers', () => answersFamily(target, Array.isArray(select.answers) ? select.answers : undefined))
     : ANSWER_STATUSES.map((status) => ({ status, ...LEFT_OUT }));
   report.browser = scan ? { ran: true, ...(await scan.settled()) } : { ran: false, why: 'the probes were not given the credentials to look for' };
   return report;

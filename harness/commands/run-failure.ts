@@ -44,6 +44,8 @@ export async function failRun(err: unknown, opts: FailRunOptions): Promise<numbe
   const error = isLockconfError(err) || (typeof code === 'string' && code.startsWith('ERR_'))
     ? { code: String(code), message: networkWordsIn((err as Error).message) }
     : { code: 'ERR_SETUP_FAILED', message: networkWordsIn(err instanceof Error ? err.message : String(err)) };
+  // The cause first: writing the reports (the Allure one takes seconds on a loaded machine) comes after.
+  print(`lockconf: ${error.code}: ${error.message}`);
   await mkdir(opts.runDir, { recursive: true });
   await opts.clear(opts.runDir);
   await writeErrorReport({
@@ -52,7 +54,6 @@ export async function failRun(err: unknown, opts: FailRunOptions): Promise<numbe
     info: { version: await toolVersion(opts.root), error, startedAt: opts.startedAt, seed: opts.seed, only: opts.only, allure: opts.allure, target: opts.target, ...(opts.weakenedBy ? { weakenedBy: opts.weakenedBy } : {}), catalog: opts.catalog },
   });
   if (opts.updateLatest) await pointLatest(opts.reportsRoot, opts.runDir);
-  print(`lockconf: ${error.code}: ${error.message}`);
   print(`lockconf: the run could not be carried out (exit 2); report: ${join(opts.runDir, 'index.html')}`);
   return EXIT.NOT_CARRIED_OUT;
 }

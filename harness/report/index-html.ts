@@ -198,6 +198,15 @@ function fmtDuration(startedAt: string, finishedAt: string): string {
   return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
+/**
+ * When the run started and ended, said once: the command's span (provenance, from the command
+ * line to the last report) when the CLI wrote it, else the test run's.
+ */
+function runSpan(result: ConformanceResult): { startedAt: string; finishedAt: string } {
+  const p = result.provenance;
+  return p ? { startedAt: p.startedAt, finishedAt: p.finishedAt } : { startedAt: result.startedAt, finishedAt: result.finishedAt };
+}
+
 /** A client grading's target: the grading mock the user started, never the run's embedded one. */
 const GRADING_MOCK = "the grading mock (lockconf mock --grade), grading an application's OAuth client";
 
@@ -207,8 +216,8 @@ function renderDetails(result: ConformanceResult): string {
     ['Target', result.provenance?.mode === 'client' ? GRADING_MOCK : t.mock ? 'embedded reference mock' : 'remote implementation'],
     ['Auth URL', t.authUrl ?? '—'],
     ['API base URL', t.baseUrl ?? '—'],
-    ['Started', result.startedAt],
-    ['Finished', `${result.finishedAt} (${fmtDuration(result.startedAt, result.finishedAt)})`],
+    ['Started', runSpan(result).startedAt],
+    ['Finished', `${runSpan(result).finishedAt} (${fmtDuration(runSpan(result).startedAt, runSpan(result).finishedAt)})`],
     ['Seed', result.seed === null ? '—' : String(result.seed)],
     ['Tool', `${result.tool.name} ${result.tool.version}`],
   ];

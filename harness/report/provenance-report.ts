@@ -96,8 +96,7 @@ export function renderProvenance(result: ConformanceResult): string {
     ['Scope', p.scope.only ? `${p.scope.inScope ?? p.scope.only.length} of ${p.scope.total ?? '?'} requirements (--only ${p.scope.only.join(' ')})` : `all ${p.scope.total ?? ''} requirements`],
     ['Target', targetText(p.target, p.mode)],
     ['Profile fingerprint', p.target.profileSha256 ? `sha256 ${p.target.profileSha256} (the profile without its secrets)` : '—', true],
-    ['Started', p.startedAt],
-    ['Finished', `${p.finishedAt} (${(p.durationMs / 1000).toFixed(1)} s)`],
+    // When it started and how long it took: once, in the run's details above (index-html.ts runSpan).
   ];
   // The settings given (an option or a variable), a row each, changed ones highlighted; the rest on one line, at their defaults.
   const given = p.settings.filter((s) => s.source !== 'default');

@@ -26,7 +26,7 @@ import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { CATALOG, type Requirement } from '../catalog/index.js';
 import type { RequirementStatus } from '../run/outcome.js';
-import { computeVerdict, idFromTestName, NOT_SELECTED, type TestRecord, type VerdictResult } from '../run/verdict.js';
+import { computeVerdict, idFromTestName, type TestRecord, type VerdictResult } from '../run/verdict.js';
 import { rootCauseLines, summaryTable } from './terminal-summary.js';
 export { rootCauseLines, summaryTable };
 import { loadExpectFile, type ExpectedDeviations } from '../run/expectations.js';
@@ -44,7 +44,7 @@ import { markPhase, runTimings } from './timings.js';
 import { DeclarationOrder } from './declaration-order.js';
 import { scanSuites } from '../run/selection.js';
 import { weakeningSettings, type Weakening } from '../run/weakening.js';
-import { VERDICT_LINE, scopeText, weakenedText } from './verdict-text.js';
+import { VERDICT_LINE, notTestedOutsideScope, scopeText, weakenedText } from './verdict-text.js';
 import { currentRunGuard } from '../run/run-guard.js';
 import { completeProvenance, runProvenance } from '../provenance/collect.js';
 
@@ -71,6 +71,9 @@ export interface LockconfReporterOptions {
   /** True once the run was asked to stop (Ctrl-C, SIGTERM: run/interrupt.ts). */
   interrupted?: () => boolean;
 }
+
+/** vitest's note on a test a cancelled run never started (@vitest/runner markPendingTasksAsSkipped). */
+const ABORTED_NOTE = /aborted by the user/;
 
 const SYMBOL: Record<RequirementStatus, string> = {
   passed: '✓ passed     ',
@@ -211,9 +214,12 @@ export default class LockconfReporter implements Reporter {
       : status === 'blocked' ? `blocked by ${(own?.blockedBy ?? []).join(', ')}` : undefined;
     // Tests filtered out by --only stay quiet; the summary counts them.
     if (status === 'not-tested' && !why && record.state === 'skipped') return;
+    // After Ctrl-C vitest marks every test it had not run skipped, those --only left out too: the summary counts them, the progress does not.
+    if (record.state === 'skipped' && ABORTED_NOTE.test(record.note ?? '')) return;
     this.#done++;
     const total = this.#opts.expectedTests;
-    const progress = total ? `${String(this.#done).padStart(String(total).length)} of ${total}  ` : '';
+    // The count never runs past the total (a test the static scan did not see is counted without it).
+    const progress = total ? (this.#done <= total ? `${String(this.#done).padStart(String(total).length)} of ${total}  ` : `${String(this.#done).padStart(String(total).length)}     ${' '.repeat(String(total).length)}  `) : '';
     this.#print(`${progress}${SYMBOL[status]} ${declared.padEnd(32)} ${title}${why ? `  (${this.#scrub(why)})` : ''}`);
     const indent = ' '.repeat(progress.length + 15);
     if (status === 'failed' || status === 'warned') {
@@ -369,9 +375,7 @@ export default class LockconfReporter implements Reporter {
     const lines = ['', summaryTable(result), ''];
     lines.push(`verdict: ${VERDICT_LINE[result.verdict]}`);
     for (const line of [scopeText(result), weakenedText(result), result.interference]) if (line) lines.push(`  ${line}`);
-    // Outside the scope: every not-tested requirement --only did not select (an untestable one too, whatever its reason).
-    const selected = result.selection.only && !result.selection.only.some((id) => id.includes('*')) ? new Set(result.selection.only) : null;
-    const outside = result.requirements.filter((r) => r.status === 'not-tested' && (selected ? !selected.has(r.id) : r.reason === NOT_SELECTED)).length;
+    const outside = notTestedOutsideScope(result);
     lines.push(`${c.passed} passed, ${c.failed} failed${c.expectedFailures ? ` (${c.expectedFailures} expected)` : ''}, ${c.warned} warned, ${c.blocked ? `${c.blocked} blocked, ` : ''}${c.notTested} not tested, ${c.informational} informational${outside ? ` (${outside} of the not tested are outside the scope)` : ''}`);
     lines.push(...rootCauseLines(result.requirements));
     const catalog = this.#opts.catalog ?? CATALOG;

@@ -5,6 +5,7 @@
  */
 import type { ConformanceResult } from './result-file.js';
 import { provenanceFacts } from './provenance-report.js';
+import { NOT_SELECTED } from '../run/verdict.js';
 
 type RunVerdict = ConformanceResult['verdict'];
 
@@ -47,6 +48,18 @@ export function scopeText(result: Pick<ConformanceResult, 'selection' | 'require
   const inScope = result.selection.inScope ?? only.length;
   const shown = `${only.slice(0, 4).join(', ')}${only.length > 4 ? ` and ${only.length - 4} more` : ''}`;
   return `${inScope} of ${total} requirements in scope (--only: ${shown})`;
+}
+
+/**
+ * How many not-tested requirements lie outside --only's scope: every one the selection left
+ * out, an untestable one too (its reason is its own, not "not selected"). 0 without --only.
+ */
+export function notTestedOutsideScope(result: Pick<ConformanceResult, 'selection' | 'requirements'>): number {
+  const only = result.selection.only;
+  if (!only) return 0;
+  // selection.only holds the expanded IDs; a result that kept patterns falls back on the reason.
+  const selected = only.some((id) => id.includes('*')) ? null : new Set(only);
+  return result.requirements.filter((r) => r.status === 'not-tested' && (selected ? !selected.has(r.id) : r.reason === NOT_SELECTED)).length;
 }
 
 /** "weakened by LOCKCONF_DELIVERY_WAIT_MS=3000 (an expected … instead of …)", or null. */

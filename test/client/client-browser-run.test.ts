@@ -45,6 +45,9 @@ describe('conformance --client --browser', () => {
       const run = await cli(['conformance', '--client', '--browser', '--target', target, '--out', out, '--no-allure'], { LOCKCONF_CLIENT_PROBES: PROBES });
       expect(run.code, run.stdout.slice(-2000) + run.stderr.slice(-2000)).toBe(exitCodeFor('incomplete'));
       expect(run.stdout).toContain('driven by Chromium');
+      // A line as each probe family starts and ends, not minutes of silence.
+      expect(run.stdout).toMatch(/^lockconf: probes: session started$/m);
+      expect(run.stdout).toMatch(/^lockconf: probes: denial ended, ran \(\d+\.\d s\)$/m);
       const result = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')) as {
         verdict: string; selection: { weakenedBy: Array<{ setting: string; value: string }> }; requirements: Array<{ id: string; status: string; reason: string }>;
       };

@@ -150,6 +150,21 @@ describe('Webhook registration', () => {
   });
 });
 
+describe('where the session probe met an error answer', () => {
+  const answer = 'the application answered 403 to clicking "Register webhook" (action 1)';
+  const byId = (probes: ProbeReport) => new Map(judgeClient([], 'c1', probes).map((j) => [j.id, j]));
+  it('the rules its actions and refreshes feed name it, and no other rule does', () => {
+    for (const session of [{ ran: true as const, errorAnswers: [answer] }, { ran: false as const, why: `a step failed; before that, ${answer}` }]) {
+      const judged = byId({ session });
+      for (const id of ['CLIENT-WEBHOOK-GROUPS', 'CLIENT-WEBHOOK-CLIENT-ID', 'CLIENT-DELETE-NO-BODY', 'CLIENT-REFRESH-SINGLE-USE']) {
+        expect(judged.get(id)?.status, id).toBe('not-tested');
+        expect(judged.get(id)?.reason, id).toContain(answer);
+      }
+      for (const id of ['CLIENT-AUTHZ-REQUEST', 'CLIENT-TOKEN-FORM-POST', 'CLIENT-STATE-CHECKED']) expect(judged.get(id)?.reason, id).not.toContain(answer);
+    }
+  });
+});
+
 describe('values, not presence', () => {
   it('CLIENT-TOKEN-BODY-FIELDS: grant_type is judged by value: refresh on a refresh grant fails, and the refresh is still judged as one', () => {
     const refreshFields = ['client_id', 'client_secret', 'grant_type', 'refresh_token'];

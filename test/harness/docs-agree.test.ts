@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../harness/cli.js';
 import { exitCodeFor } from '../../harness/commands/common.js';
 import { CONFORMANCE_HELP } from '../../harness/commands/help.js';
+import { CATALOG } from '../../harness/catalog/index.js';
 import { ROOT } from '../support/cli.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -124,4 +125,20 @@ describe('client grading addresses', () => {
   it("the README says LOCKCONF_ACTION_URLS' format (it was only in --help)", () => {
     expect(flat(read('README.md'))).toMatch(/\| actionUrls \| LOCKCONF_ACTION_URLS \| \(in the profile a JSON list of URLs; in the variable the URLs separated by spaces or commas\)/);
   });
+});
+
+describe('requirement levels', () => {
+  // A requirement named with its level in hand-written prose ("`ID`, SHOULD", "`ID` (MUST)", "MUST `ID`") names the catalog's.
+  const levels = new Map(CATALOG.map((r) => [r.id, r.level]));
+  for (const doc of ['README.md', ...HAND_WRITTEN_DOCS]) {
+    it(`${doc} gives each requirement the catalog's level`, () => {
+      const text = read(doc);
+      const named = [
+        ...[...text.matchAll(/`([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)`,? \(?(MUST|SHOULD|INFO)\b/g)].map((m) => [m[1]!, m[2]!] as const),
+        ...[...text.matchAll(/\b(MUST|SHOULD|INFO)\)? `([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)`/g)].map((m) => [m[2]!, m[1]!] as const),
+      ];
+      const wrong = named.filter(([id, level]) => levels.has(id) && levels.get(id) !== level).map(([id, level]) => `${id}: ${level} here, ${levels.get(id)} in the catalog`);
+      expect(wrong).toEqual([]);
+    });
+  }
 });

@@ -12,7 +12,7 @@
  * nowhere either); no DNS lookup is made. Nothing the browser sees (URLs with
  * codes or state, page text) goes into messages: only the profile's own labels.
  */
-import { chromium, type Browser as Chromium, type BrowserContext, type LaunchOptions, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser as Chromium, type BrowserContext, type LaunchOptions, type Locator, type Page, type Response } from 'playwright-core';
 import { chromiumPath } from './chromium-path.js';
 import type { BrowserSteps, Click, Press } from './browser-steps.js';
 import { DriverFailure, type Driver, type DriverFactory, type DriverTarget, type Landing } from './driver.js';
@@ -44,19 +44,27 @@ class ChromiumDriver implements Driver {
   #home: string | null = null;
   /** The application sent the user back to authorization after the sign-in (a 401, a refused refresh): its session ended. */
   #sessionEnded = false;
+  /** The page shown is the application's error answer to the last click, or null. */
+  #errorPage: string | null = null;
+  /** The application's error answers to this session's clicks (a form POST answered 403), in order. */
+  readonly errorAnswers: string[] = [];
 
   constructor(
     private readonly target: DriverTarget,
     private readonly context: BrowserContext,
     private readonly page: Page,
     private readonly timeout: number,
-    /** Tells the run what could not be driven (said beside the rules left untested). */
+    /** Tells the run what kept every probe from the application (said beside the rules left untested). */
     private readonly note: (why: string) => void = () => {},
   ) {}
 
-  /** A failure of a step the profile names: noted for the report, then thrown. */
-  private fail(why: string): never {
-    this.note(why);
+  /**
+   * A failure of a step the profile names, thrown to the probe family that took it (which
+   * reports it as its own reason). Only a failure on the way to authorization keeps every
+   * family from the application: that one is also noted for the whole run.
+   */
+  private fail(why: string, everyFamily = false): never {
+    if (everyFamily) this.note(why);
     throw new DriverFailure(why);
   }
 
@@ -81,6 +89,7 @@ class ChromiumDriver implements Driver {
       // Playwright's message names the URL (a code, a state): only its kind is told.
       throw new DriverFailure(`the browser could not open a page of the application (${(err as Error).name})`);
     }
+    this.#errorPage = null;
     const landed = this.page.url();
     const app = new URL(this.target.connectUrl).origin;
     if (status === 200 && URL.canParse(landed) && new URL(landed).origin === app) this.#home = landed;
@@ -108,11 +117,11 @@ class ChromiumDriver implements Driver {
     const clicks = ([] as Click[]).concat(this.target.browser?.connect?.click ?? []);
     for (const click of clicks) {
       if (this.page.url().startsWith(this.authz)) break;
-      await this.press(click, 'on the way to authorization');
+      await this.press(click, 'on the way to authorization', true, true);
     }
     if (!this.page.url().startsWith(this.authz)) {
       const how = clicks.length ? `after clicking ${clicks.map(describeClick).join(', ')}` : `(the connect URL answered ${landing.status}; a button to press there goes in the profile's browser.connect.click)`;
-      this.fail(`the browser did not reach ${this.authz} ${how}`);
+      this.fail(`the browser did not reach ${this.authz} ${how}`, true);
     }
     this.#sessionEnded = false; // the sign-in starts here
     return this.page.url();
@@ -143,23 +152,41 @@ class ChromiumDriver implements Driver {
   private async pressOn(press: Press, what: string): Promise<void> {
     if (this.page.url().startsWith(this.authz)) return;
     const page = press.page ?? this.#home ?? new URL(this.target.connectUrl).origin;
-    if (this.page.url() !== page) await this.browse(page);
+    // After an error answer a person goes back to the application's page, as from any other page.
+    if (this.page.url() !== page || this.#errorPage) await this.browse(page);
     if (this.#sessionEnded && (await this.count(press.click)) === 0) return;
     await this.press(press.click, `(${what})`);
   }
 
-  /** Clicks one button or link and waits for the page it leads to. */
-  private async press(click: Click, what: string): Promise<void> {
-    const target = await this.locate(click, what);
+  /**
+   * Clicks one button or link and waits for the page it leads to. An error status on that
+   * page (a form POST answered 403) is this button's, named here (`errorAnswers`): the next
+   * step starts again from the application's page instead of looking for its button on the
+   * error page. On the way to authorization (`errorStops`) it ends the step.
+   */
+  private async press(click: Click, what: string, everyFamily = false, errorStops = false): Promise<void> {
+    const target = await this.locate(click, what, everyFamily);
     const loaded = this.page.waitForEvent('load', { timeout: this.timeout });
+    let status = 0;
+    const onResponse = (response: Response) => {
+      if (response.request().isNavigationRequest() && response.frame() === this.page.mainFrame()) status = response.status();
+    };
+    this.page.on('response', onResponse);
     try {
       await target.click({ timeout: this.timeout });
       await loaded;
       if (this.page.url().startsWith(this.authz)) this.#sessionEnded = true;
     } catch (err) {
       loaded.catch(() => {});
-      this.fail(`clicking ${describeClick(click)} ${what} led to no page (${(err as Error).name})`);
+      this.fail(`clicking ${describeClick(click)} ${what} led to no page (${(err as Error).name})`, everyFamily);
+    } finally {
+      this.page.off('response', onResponse);
     }
+    if (status < 400) return;
+    const answered = `the application answered ${status} to clicking ${describeClick(click)} ${what}`;
+    if (errorStops) this.fail(answered, everyFamily);
+    this.#errorPage = answered;
+    this.errorAnswers.push(answered);
   }
 
   private async count(click: Click): Promise<number> {
@@ -167,11 +194,11 @@ class ChromiumDriver implements Driver {
   }
 
   /** The one element a click names, or a failure naming the click. */
-  private async locate(click: Click, what: string): Promise<Locator> {
+  private async locate(click: Click, what: string, everyFamily: boolean): Promise<Locator> {
     const found = await this.find(click);
     const count = await found.count();
-    if (count === 0) this.fail(`no button or link ${describeClick(click)} on the application's page ${what}`);
-    if (count > 1) this.fail(`${count} elements match ${describeClick(click)} on the application's page ${what}: name one`);
+    if (count === 0) this.fail(`no button or link ${describeClick(click)} on the application's page ${what}${this.#errorPage ? ` (that page was its answer to an earlier click: ${this.#errorPage})` : ''}`, everyFamily);
+    if (count > 1) this.fail(`${count} elements match ${describeClick(click)} on the application's page ${what}: name one`, everyFamily);
     return found;
   }
 

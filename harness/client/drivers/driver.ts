@@ -65,6 +65,11 @@ export interface Driver {
   refresh(): Promise<void>;
   /** The profile's actions once signed in, in order: POST each actionUrl, or click each action button. */
   act(): Promise<void>;
+  /**
+   * The application's error answers (status 400 or more) to this session's steps, each naming
+   * the step ("the application answered 403 to clicking "Register" (action 1)"), in order.
+   */
+  readonly errorAnswers: readonly string[];
 }
 
 /** Opens drivers of one kind for a run (the chromium one launches one browser, shared by its sessions). */

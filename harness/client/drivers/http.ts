@@ -13,6 +13,8 @@ import { BROWSER_OPTION, DriverFailure, type Driver, type DriverFactory, type Dr
 export class Browser implements Driver {
   readonly kind = 'http' as const;
   readonly #cookies = new Map<string, string>();
+  /** The application's error answers to this session's actions, each naming the action. */
+  readonly errorAnswers: string[] = [];
   constructor(private readonly target: DriverTarget, private readonly note: (why: string) => void = () => {}) {}
 
   get canRefresh(): boolean {
@@ -85,7 +87,10 @@ export class Browser implements Driver {
   }
 
   async act(): Promise<void> {
-    for (const action of this.target.actionUrls ?? []) await this.post(action);
+    for (const [i, action] of (this.target.actionUrls ?? []).entries()) {
+      const status = await this.post(action);
+      if (status >= 400) this.errorAnswers.push(`the application answered ${status} to the POST of actionUrls[${i}]`);
+    }
   }
 }
 

@@ -5,7 +5,7 @@
  * webhook registration or deletion names and carries.
  */
 import type { ApiEvent, GradedEvent } from '../../../mock/grading/recording.js';
-import { endpointOf, isJson, whyNot, window, type ProbeReport, type Rule, type Violation } from './model.js';
+import { endpointOf, isJson, sessionStopped, whyNot, window, type ProbeReport, type Rule, type Violation } from './model.js';
 
 export const LOCK_GROUPS: readonly string[] = ['operation', 'operation.type', 'configuration', 'battery', 'systemstatus', 'accessmgmt'];
 export const USER_GROUPS: readonly string[] = ['lockmembership', 'lifecycle'];
@@ -89,18 +89,19 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
     },
   });
 
+  const stopped = sessionStopped(probes); // the session's actions register and delete the webhooks
   const registrations = api.filter((e) => e.registration);
   const deletes = api.filter((e) => e.method === 'DELETE' && e.route.startsWith('/webhook/'));
   const namingClient = [...registrations.filter((e) => e.registration!.clientIdOwn !== null), ...deletes.filter((e) => e.deleteClientIdOwn !== null)];
   rules.push({
-    id: 'CLIENT-WEBHOOK-CLIENT-ID', applies: namingClient, untested: 'the application registered or deleted no webhook naming a clientID', sliceOf: byEndpoint,
+    id: 'CLIENT-WEBHOOK-CLIENT-ID', applies: namingClient, untested: `the application registered or deleted no webhook naming a clientID${stopped}`, sliceOf: byEndpoint,
     untestedSlice: (_dim, endpoint) => `the application made no ${endpoint} call naming a clientID`,
     violations: namingClient.filter((e) => e.registration?.clientIdOwn === false || e.deleteClientIdOwn === false).map((e): Violation => [e, 'a clientID that is not the application\'s own client_id']),
   });
   // Values, not presence: every group name is judged, and notificationTypes must be an array of string to hold any.
   const groupTypeErrors = (e: ApiEvent) => (e.registration?.typeErrors ?? []).filter((t) => t.startsWith('notificationTypes') || t.startsWith('the body'));
   rules.push({
-    id: 'CLIENT-WEBHOOK-GROUPS', applies: registrations, untested: 'the application registered no webhook', sliceOf: byEndpoint, untestedSlice: never,
+    id: 'CLIENT-WEBHOOK-GROUPS', applies: registrations, untested: `the application registered no webhook${stopped}`, sliceOf: byEndpoint, untestedSlice: never,
     judged: registrations.reduce((n, e) => n + e.registration!.groups.length + groupTypeErrors(e).length, 0),
     judgedNothing: 'no registration named a group (notificationTypes absent or empty)',
     violations: registrations.flatMap((e): Violation[] => {
@@ -117,18 +118,18 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
   // The other fields of the registration, by type (url a URL, method, header and token strings).
   const otherTypeErrors = (e: ApiEvent) => (e.registration?.typeErrors ?? []).filter((t) => /^(url|method|header|token) /.test(t));
   rules.push({
-    id: 'CLIENT-WEBHOOK-FIELD-TYPES', applies: registrations, untested: 'the application registered no webhook', sliceOf: byEndpoint, untestedSlice: never,
+    id: 'CLIENT-WEBHOOK-FIELD-TYPES', applies: registrations, untested: `the application registered no webhook${stopped}`, sliceOf: byEndpoint, untestedSlice: never,
     violations: registrations.flatMap((e): Violation[] => (otherTypeErrors(e).length ? [[e, `${e.registration!.kind} registration: ${otherTypeErrors(e).join('; ')}`]] : [])),
   });
   // The method and path of every webhook call: one of the four the spec names.
   const webhookCalls = api.filter((e) => e.route.startsWith('/webhook'));
   const meant = (e: GradedEvent): string | null => (e.type === 'api' ? endpointOf(e) ?? meantWebhookEndpoint(e.method, e.route) : null);
   rules.push({
-    id: 'CLIENT-WEBHOOK-ENDPOINT', applies: webhookCalls, untested: 'the application made no webhook call', sliceOf: { endpoint: meant }, untestedSlice: never,
+    id: 'CLIENT-WEBHOOK-ENDPOINT', applies: webhookCalls, untested: `the application made no webhook call${stopped}`, sliceOf: { endpoint: meant }, untestedSlice: never,
     violations: webhookCalls.filter((e) => endpointOf(e) === null).map((e): Violation => [e, `${e.method} ${e.route} is none of the webhook endpoints the spec names (POST /webhook/:lockID, POST /webhook/user, DELETE /webhook/:lockID/:clientID, DELETE /webhook/user)`]),
   });
   rules.push({
-    id: 'CLIENT-DELETE-NO-BODY', applies: deletes, untested: 'the application deleted no webhook registration', sliceOf: byEndpoint, untestedSlice: never,
+    id: 'CLIENT-DELETE-NO-BODY', applies: deletes, untested: `the application deleted no webhook registration${stopped}`, sliceOf: byEndpoint, untestedSlice: never,
     violations: deletes.filter((e) => e.hasBody).map((e): Violation => [e, 'a DELETE with a body']),
   });
   return rules;

@@ -46,6 +46,8 @@ export type Api401Probe = { endpoint: string } & Ran<{ hit?: boolean }>;
 
 /** What the probes (probes/) did; a probe that could not run says why. */
 export interface ProbeReport {
+  /** The session family: sign in, the page, every action, the refresh chain (what the webhook and refresh rules are judged on). */
+  session?: Ran<{ errorAnswers?: string[] }>;
   state?: StateProbe[];
   denial?: Ran<object>;
   /** The 401 on the call the application's page makes, while browsing it: authorization must follow. */
@@ -177,6 +179,14 @@ export function window(events: readonly GradedEvent[], probe: string): GradedEve
 }
 
 /** A probe's reason it did not run, or the fallback. */
+/** Where the session family stopped or met an error answer, for the rules its actions and refreshes feed: " (the session probe stopped: …)", or "". */
+export function sessionStopped(probes: ProbeReport): string {
+  const s = probes.session;
+  if (!s) return '';
+  if (!s.ran) return ` (the session probe stopped: ${s.why})`;
+  return s.errorAnswers?.length ? ` (in the session probe, ${s.errorAnswers.join('; ')})` : '';
+}
+
 export function whyNot(p: { ran: boolean; why?: string } | undefined, fallback: string): string {
   return p && !p.ran ? (p as { why: string }).why : fallback;
 }

@@ -6,7 +6,7 @@
  * links, those a refresh issued).
  */
 import type { ApiEvent, AuthorizeEvent, GradedEvent, TokenEvent } from '../../../mock/grading/recording.js';
-import { GRANTS, browserAnswer, grantOf, isForm, type ProbeReport, type Rule, type Violation } from './model.js';
+import { GRANTS, browserAnswer, grantOf, isForm, sessionStopped, type ProbeReport, type Rule, type Violation } from './model.js';
 
 export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport, clientId = ''): Rule[] {
   const token = events.filter((e): e is TokenEvent => e.type === 'token');
@@ -106,7 +106,7 @@ export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport, 
     if (e.issuedRefreshFp) issuedBy.set(e.issuedRefreshFp, e);
     if (e.issuedAccessFp && !issuedBy.has(e.issuedAccessFp)) issuedBy.set(e.issuedAccessFp, e);
   }
-  const noRefresh = 'the application never refreshed';
+  const noRefresh = `the application never refreshed${sessionStopped(probes)}`; // the session's refresh chain
   const byPosition = { position: (e: GradedEvent) => position.get(e) ?? null };
   const positionUntested = (_dim: string, value: string) => (value === 'first'
     ? noRefresh

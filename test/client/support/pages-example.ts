@@ -67,7 +67,7 @@ export async function startPagesExample(faults: string[] = []): Promise<PagesExa
 }
 
 /** Starts mock and pages app, probes through the driver (Chromium when `browser` is given), judges. */
-export async function gradePages(opts: { browser?: Browser; faults?: string[]; select?: ProbeSelection } = {}): Promise<GradedPages> {
+export async function gradePages(opts: { browser?: Browser; faults?: string[]; select?: ProbeSelection; progress?: (line: string) => void } = {}): Promise<GradedPages> {
   const { mock, app, close } = await startPagesExample(opts.faults ?? []);
   const p = mock.profile;
   try {
@@ -77,7 +77,7 @@ export async function gradePages(opts: { browser?: Browser; faults?: string[]; s
     const drivers = opts.browser ? await chromiumDrivers(application, { browser: opts.browser }) : httpDrivers(application);
     let probes: ProbeReport;
     try {
-      probes = await runProbes({ ...application, controlUrl: p.controlUrl!, controlToken: p.controlToken!, userId: p.fixtures!.users[0]!.userId, drivers }, opts.select);
+      probes = await runProbes({ ...application, controlUrl: p.controlUrl!, controlToken: p.controlToken!, userId: p.fixtures!.users[0]!.userId, drivers, progress: opts.progress ?? null }, opts.select);
     } finally {
       await drivers.close();
     }

@@ -129,3 +129,15 @@ describe('index.html: a client grading names its target', () => {
     expect(html).not.toContain('embedded reference mock');
   });
 });
+
+describe('index.html: when the run took place, said once', () => {
+  it('one start time and one duration (the command\'s, from provenance), not a second pair under "How this run was made"', () => {
+    const result = fixture();
+    result.provenance = provenance({}) as unknown as Provenance;
+    const html = renderIndexHtml(result);
+    expect(html.match(/<th>Started<\/th>/g)).toHaveLength(1);
+    expect(html.match(/<th>Finished<\/th>/g)).toHaveLength(1);
+    expect(html).toContain(`<th>Started</th><td>${result.provenance.startedAt}</td>`);
+    expect(html).toContain(`<th>Finished</th><td>${result.provenance.finishedAt} (10.0 s)</td>`);
+  });
+});

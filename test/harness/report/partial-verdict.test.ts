@@ -10,6 +10,7 @@ import type { Requirement } from '../../../harness/catalog/index.js';
 import { computeVerdict, type TestRecord, type VerdictInput } from '../../../harness/run/verdict.js';
 import { buildResult } from '../../../harness/report/result-file.js';
 import { renderIndexHtml } from '../../../harness/report/index-html.js';
+import { notTestedOutsideScope, scopeText } from '../../../harness/report/verdict-text.js';
 import { renderJunit } from '../../../harness/report/junit.js';
 import { writeAllureEnvironment } from '../../../harness/report/allure.js';
 import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
@@ -92,5 +93,24 @@ describe('interrupted and interfered runs', () => {
     const r = result({ tests: [...passed, { ...passed[0]!, name: 'REFRESH-SINGLE-USE: b', meta: { ...passed[0]!.meta!, requirement: 'REFRESH-SINGLE-USE', outcomes: [{ id: 'REFRESH-SINGLE-USE', status: 'passed' }] } }] });
     expect(r.verdict).toBe('conformant');
     expect(renderIndexHtml(r)).toContain('data-verdict="conformant">Conformant</p>');
+  });
+});
+
+describe('the terminal\'s count of what lies outside --only', () => {
+  it('counts every not-tested requirement the scope left out, an untestable one too, and none in scope', () => {
+    const cat: Requirement[] = [
+      ...CAT,
+      { id: 'EVENT-BRIDGE-OFFLINE-DELAY', level: 'SHOULD', area: 'Event payloads', section: 'S', source: 'spec', rule: 'r3', untestable: 'no way to cut a bridge off' },
+      { id: 'WEBHOOK-USER-REGISTER', level: 'MUST', area: 'Webhook registration', section: 'S', source: 'spec', rule: 'r4' },
+    ];
+    const verdict = computeVerdict({ catalog: cat, tests: passed, selected: new Set(['OAUTH-STATE-ECHO', 'WEBHOOK-USER-REGISTER']) });
+    const r = buildResult({
+      version: '0.1.0', context: { target: { authUrl: 'http://127.0.0.1:1/oauth', baseUrl: 'http://127.0.0.1:1/api', mock: true } },
+      startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:05.000Z', seed: 1, verdict, tests: passed, only: ['OAUTH-STATE-ECHO', 'WEBHOOK-USER-REGISTER'], expectFile: null, allure: false,
+    });
+    // Not tested: REFRESH-SINGLE-USE and the untestable one (outside), WEBHOOK-USER-REGISTER (in scope, no test ran).
+    expect(r.requirements.filter((x) => x.status === 'not-tested').map((x) => x.id).sort()).toEqual(['EVENT-BRIDGE-OFFLINE-DELAY', 'REFRESH-SINGLE-USE', 'WEBHOOK-USER-REGISTER']);
+    expect(notTestedOutsideScope(r)).toBe(2);
+    expect(scopeText(r)).toMatch(/^2 of 4 requirements in scope/);
   });
 });
