@@ -18,6 +18,9 @@ import { documented } from '../docs/common-schemas.js';
 import { approverRole, partnerOf } from './approver.js';
 
 /** A refused refresh token's reason (refresh-tokens.ts) → its cause, as the Errors table names it. */
+/** The reason oauth/refresh-tokens.ts gives a token it never issued. */
+const UNKNOWN_REFRESH_TOKEN = 'unknown refresh token';
+
 const REFUSAL_CAUSES: Readonly<Record<string, string>> = {
   'refresh token already used': 'used',
   'refresh token expired': 'expired',
@@ -199,8 +202,8 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
    * (default), or RFC 6749 §5.2's 400 invalid_request.
    */
   async function missingParameter(reply: FastifyReply, name: string, grantType: string, clientId: string): Promise<FastifyReply> {
-    // Fault missing-parameter-token-issued: the request is served as if for the first user of the fixtures.
-    if (ctx.faults.has('missing-parameter-token-issued')) {
+    // Fault missing-parameter-token-issued (or the slice fault of that credential): the request is served as if for the first user of the fixtures.
+    if (ctx.faults.has('missing-parameter-token-issued') || ctx.faults.breaks('TOKEN-REQUIRED-PARAMETER', { client: clientSlice(ctx, clientId) })) {
       return tokenResponse(reply, { grantType, userId: ctx.world.users[0]?.userId ?? null, clientId, grantId: grants.start(), withRefresh: true });
     }
     // Fault missing-parameter-plain-400: a 400 that follows neither reading (a plain-text body, no OAuth 2.0 error).
@@ -213,7 +216,11 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
   function refreshRefused(reply: FastifyReply, reason: string): FastifyReply {
     // The slice dimension `refusal-cause` (mock/slice-faults.ts): used, expired or revoked.
     const cause = { 'refusal-cause': REFUSAL_CAUSES[reason] ?? 'other' };
-    if (ctx.faults.has('refresh-error-not-oauth') || ctx.faults.breaks('REFRESH-ERROR-RESPONSE', cause)) {
+    const unknown = reason === UNKNOWN_REFRESH_TOKEN;
+    // Fault refresh-unknown-401: a never-issued token refused with another status (REFRESH-UNKNOWN-ERROR-ANSWER).
+    if (unknown && ctx.faults.has('refresh-unknown-401')) return oauthError(reply, 401, 'invalid_grant', reason);
+    // Fault refresh-error-not-oauth: the Errors row's refusals (expired, used, revoked) get a text body; a never-issued token is another rule's.
+    if ((ctx.faults.has('refresh-error-not-oauth') && !unknown) || ctx.faults.breaks('REFRESH-ERROR-RESPONSE', cause)) {
       return reply.code(400).type('text/plain; charset=utf-8').send(`refresh failed: ${reason}`);
     }
     const error = ctx.faults.has('refresh-error-invalid-request') || ctx.faults.breaks('REFRESH-ERROR-INVALID-GRANT', cause) ? 'invalid_request' : 'invalid_grant';

@@ -19,7 +19,8 @@ import { CHARS_DOMAIN } from '../../harness/catalog/slices/domains.js';
 import { codeGrant, freshCode, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
 import { tokenResponseOf } from '../support/grants.js';
-import { onRedirectUri as isOn } from '../../harness/wire/redirect-target.js';
+import { onRedirectUri as isOn, onRegisteredRedirectUri } from '../../harness/wire/redirect-target.js';
+import { asClient, clientWithShape, requestingClient, type RequestingClient } from '../support/redirect-clients.js';
 
 /** A redirect URI that was never registered: another host, and the registered one with a path appended. */
 function unregisteredRedirectUris(t: SuiteContext): string[] {
@@ -45,6 +46,18 @@ function redirectUriVariant(registered: string, part: string): string | null {
       return url.toString();
     }
     default: throw new Error(`unknown redirect_uri part: ${part}`);
+  }
+}
+
+/** A Location as a failure message may show it: without its code (a secret), or "none". */
+function shownLocation(location: string | null): string {
+  if (location === null) return 'no redirect';
+  try {
+    const url = new URL(location);
+    if (url.searchParams.has('code')) url.searchParams.set('code', '…');
+    return url.toString();
+  } catch {
+    return JSON.stringify(location.slice(0, 200));
   }
 }
 
@@ -76,13 +89,18 @@ function expectRedirect302(t: SuiteContext, redirectStatus: number | null, what:
 }
 
 describe('GET {auth_url}/authorization', () => {
-  conformance('OAUTH-AUTHZ-REDIRECT', 'the authorization step ends in an HTTP 302 redirect to redirect_uri', { needs: ['consent'] }, async (t) => {
-    const result = await t.flows.authorize({ decision: 'approve' });
-    t.observe('first answer of GET /authorization (sign-in page or redirect)', result.initial.status);
-    t.expect(result.location, 'approval: expected a 302 Location on redirect_uri; the target refused to redirect').not.toBeNull();
-    t.expect(isOn(result.location, t.target.profile.redirectUri),
-      `approval: expected the redirect to go to the registered redirect_uri ${t.target.profile.redirectUri}; it went elsewhere`).toBe(true);
-    expectRedirect302(t, result.redirectStatus, 'approval');
+  conformance('OAUTH-AUTHZ-REDIRECT', 'the authorization step ends in an HTTP 302 redirect to the requesting credential\'s registered redirect_uri, its query, port and path kept', { needs: ['consent'] }, async (t) => {
+    const redirects = async (client: RequestingClient, what: string) => {
+      const result = await t.flows.authorize({ decision: 'approve', ...asClient(client) });
+      t.observe(`first answer of GET /authorization (${what})`, result.initial.status);
+      t.expect(result.location, `approval (${what}): expected a 302 Location on redirect_uri; the target refused to redirect`).not.toBeNull();
+      t.expect(onRegisteredRedirectUri(result.location, client.redirectUri),
+        `approval (${what}): expected the redirect to go to the registered redirect_uri ${client.redirectUri}, its query kept (RFC 6749 §3.1.2); it went to ${shownLocation(result.location)}`).toBe(true);
+      expectRedirect302(t, result.redirectStatus, `approval (${what})`);
+    };
+    // Every credential's registered URI, and every shape a registered URI may have (a query, a port, a path).
+    await t.eachSlice('client', (client) => redirects(requestingClient(t, client), `the ${client} credential`));
+    await t.eachSlice('redirect-uri-shape', (shape) => redirects(clientWithShape(t, shape), `a registered redirect_uri with a ${shape}`));
   });
 
   conformance('OAUTH-SIGN-IN-STEP', 'the first answer of GET /authorization is a sign-in step (no error, no empty page), not a redirect to redirect_uri', {}, async (t) => {
@@ -115,6 +133,14 @@ describe('GET {auth_url}/authorization', () => {
       const result = await t.flows.authorize({ decision: 'approve', state: sent });
       t.expect(result.location, `a state with ${cls} characters (${sent.length} long): expected a redirect to redirect_uri (${result.error ?? `status ${result.status}`})`).not.toBeNull();
       t.expect(result.params.get('state'), `a state with ${cls} characters must be returned unchanged`).toBe(sent);
+    });
+    // Every credential's requests: the state comes back to whichever application sent it, on its own registered URI.
+    await t.eachSlice('client', async (value) => {
+      const client = requestingClient(t, value);
+      const sent = `lockconf ${value}+a&b=c/d?e%20f#g\u00e9`;
+      const result = await t.flows.authorize({ decision: 'approve', state: sent, ...asClient(client) });
+      t.expect(result.location, `the ${value} credential's approval: expected a redirect to its redirect_uri (${result.error ?? `status ${result.status}`})`).not.toBeNull();
+      t.expect(result.params.get('state'), `the ${value} credential's approval: the state must be returned unchanged`).toBe(sent);
     });
     const long = 'x'.repeat(40) + '&state=forged#frag?q=1+2%2B%25/' + '\u00fc\u{1F510}'.repeat(20) + 'y'.repeat(1300);
     await checkProperty(t, {
@@ -202,6 +228,16 @@ describe('Authorization code flow', () => {
       t.expect(approved.params.get('code'), `approval by the ${approver}: the redirect query must carry code`).toBeTruthy();
       t.expect(approved.params.get('state'), `approval by the ${approver}: the redirect query must carry the state sent`).toBe(sent);
     });
+    // Whichever credential asks, whatever its registered redirect_uri holds: code and state readable in the query.
+    const carries = async (client: RequestingClient, what: string) => {
+      const sent = `${state}-${client.slice}`;
+      const approved = await t.flows.authorize({ decision: 'approve', state: sent, ...asClient(client) });
+      t.expect(approved.location, `approval (${what}): expected a redirect to redirect_uri (${approved.error ?? `status ${approved.status}`})`).not.toBeNull();
+      t.expect(approved.params.get('code'), `approval (${what}): the redirect query must carry code; got ${shownLocation(approved.location)}`).toBeTruthy();
+      t.expect(approved.params.get('state'), `approval (${what}): the redirect query must carry the state sent`).toBe(sent);
+    };
+    await t.eachSlice('client', (client) => carries(requestingClient(t, client), `the ${client} credential`));
+    await t.eachSlice('redirect-uri-shape', (shape) => carries(clientWithShape(t, shape), `a registered redirect_uri with a ${shape}`));
   });
 
   conformance('OAUTH-DENIAL-ACCESS-DENIED', 'cancellation redirects with error=access_denied and the original state, whatever its characters', { needs: ['consent'] }, async (t) => {
@@ -232,6 +268,20 @@ describe('Authorization code flow', () => {
       const got = denied.params.get('state');
       return got === sent ? null : `sent a state of ${sent.length} characters, got back ${got === null ? 'none' : `${JSON.stringify(got.slice(0, 80))} instead of ${JSON.stringify(sent.slice(0, 80))}`}`;
     });
+    // Every credential's cancellation, on its own registered redirect_uri, whatever that URI holds (a query, a port, a path):
+    // error and state readable, the registered query kept (RFC 6749 §3.1.2).
+    const denied = async (client: RequestingClient, what: string) => {
+      const sent = `deny-${client.slice}-${Date.now().toString(36)}`;
+      const answer = await t.flows.authorize({ decision: 'deny', state: sent, ...asClient(client) });
+      t.expect(answer.location, `cancellation (${what}): expected HTTP 302 to redirect_uri (${answer.error ?? `status ${answer.status}`})`).not.toBeNull();
+      t.expect(onRegisteredRedirectUri(answer.location, client.redirectUri),
+        `cancellation (${what}): the redirect must go to the registered redirect_uri ${client.redirectUri}, its query kept (RFC 6749 §3.1.2); it went to ${shownLocation(answer.location)}`).toBe(true);
+      t.expect(answer.params.get('error'), `cancellation (${what}): the redirect query must carry error=access_denied; got ${shownLocation(answer.location)}`).toBe('access_denied');
+      t.expect(answer.params.get('state'), `cancellation (${what}): the redirect query must carry the original state, unchanged`).toBe(sent);
+      t.expect(answer.params.has('code'), `cancellation (${what}): no code may be issued`).toBe(false);
+    };
+    await t.eachSlice('client', (client) => denied(requestingClient(t, client), `the ${client} credential`));
+    await t.eachSlice('redirect-uri-shape', (shape) => denied(clientWithShape(t, shape), `a registered redirect_uri with a ${shape}`));
     expectRedirect302(t, result.redirectStatus, 'cancellation');
   });
 

@@ -118,13 +118,24 @@ describe('Refresh token', () => {
     });
   });
 
-  conformance('REFRESH-UNKNOWN-REFUSED', 'a refresh token the service never issued is refused with 400', { needs: ['user-token'] }, async (t) => {
+  conformance('REFRESH-UNKNOWN-REFUSED', 'a refresh token the service never issued yields no token', { needs: ['user-token'] }, async (t) => {
     const session = await t.flows.userSession();
     const forged = sameShapeToken(session.refreshToken);
     t.target.redactor.add(forged, 'refresh_token');
     const res = await refresh(t, forged);
-    expectRefused400(t, res, 'an unknown refresh token of the right shape');
-    await expectOAuthErrorBody(t, res, 'an unknown refresh token');
+    t.observe('an unknown refresh token of the right shape', { status: res.status, error: res.json?.error ?? null });
+    t.expect(tokenIssued(res), `an unknown refresh token of the right shape: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+  });
+
+  conformance('REFRESH-UNKNOWN-ERROR-ANSWER', 'a refresh token the service never issued is refused with 400 and an OAuth 2.0 error body (RFC 6749 §5.2)', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const forged = sameShapeToken(session.refreshToken);
+    t.target.redactor.add(forged, 'refresh_token');
+    const res = await refresh(t, forged);
+    if (tokenIssued(res)) throw new PrerequisiteFailed('REFRESH-UNKNOWN-REFUSED', `an unknown refresh token was redeemed (HTTP ${res.status})`);
+    t.expect(res.status, `an unknown refresh token: RFC 6749 §5.2 answers a refused token request with HTTP 400; got HTTP ${res.status}`).toBe(400);
+    const parsed = oauthErrorSchema.safeParse(res.json);
+    t.expect(parsed.success, `an unknown refresh token: the body should be an OAuth 2.0 error object {"error": "…"}; ${res.json === undefined ? `got non-JSON ${JSON.stringify(res.text.slice(0, 80))}` : explain(parsed)}`).toBe(true);
   });
 
   conformance('REFRESH-OTHER-CLIENT', 'a refresh token issued to one credential is refused to another', { needs: ['consent', 'second-client'] }, async (t) => {
@@ -148,6 +159,8 @@ describe('Refresh token', () => {
     };
     // Link and account drawn in pairs: a revocation that fails only on a guest's later link is caught too.
     await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withChainLink(t, { position: position!, actor: actor! }, (link) => revokedIsRefused(link, `the ${position} link of the ${actor}'s chain`)));
+    // Any issued token, whichever credential it was issued to: the second of the fixtures too.
+    await t.eachSlice('client', (client) => withChainLink(t, { position: 'first', client }, (link) => revokedIsRefused(link, `a refresh token of the ${client} credential`)));
   });
 });
 
@@ -169,11 +182,14 @@ describe('Refresh flow', () => {
   conformance('REFRESH-NEW-ACCESS-TOKEN-WORKS', 'the access token from a refresh works on GET /users/me, at every link of a chain and for every account (owner, guest, the application)', {}, async (t) => {
     const works = async (link: ChainLink, what: string) => {
       const next = await nextLink(t, link.refreshToken, what, link.client);
-      const me = await t.http.api('GET', '/users/me', { accessToken: next.accessToken });
+      // The call carries the API key of the credential the token was issued to ("x-api-key | <API_KEY> of the credential").
+      const me = await t.http.api('GET', '/users/me', { accessToken: next.accessToken, ...(link.client ? { apiKey: link.client.apiKey } : {}) });
       rememberTokens(t, me);
       t.expect(me.status >= 200 && me.status < 300, `${what}: GET /users/me with the refreshed access token: expected 2xx; got HTTP ${me.status}`).toBe(true);
     };
     await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withChainLink(t, { position: position!, actor: actor! }, (link) => works(link, `refreshing the ${position} link of the ${actor}'s chain`)));
+    // Every credential's refresh: the second of the fixtures too, its token used with its own API key.
+    await t.eachSlice('client', (client) => withChainLink(t, { position: 'first', client }, (link) => works(link, `refreshing a refresh token of the ${client} credential`)));
   });
 });
 

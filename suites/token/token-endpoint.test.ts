@@ -10,6 +10,7 @@ import type { SuiteContext } from '../support/context.js';
 import { tokenResponseOf, withGrantRequest, withGrantRequestAs } from '../support/grants.js';
 import { eachSlicePair } from '../support/slice-pairs.js';
 import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, rememberTokens, tokenIssued, tokenUrl } from '../support/tokens.js';
+import { secondClient } from '../support/second-client.js';
 
 /** A fresh code exchanged the ordinary way: the token response every shape check reads. */
 async function codeExchange(t: SuiteContext) {
@@ -47,13 +48,16 @@ describe('POST {auth_url}/access_token', () => {
   /** The grants whose request the table gives a parameter of their own ("Required when"), with that parameter. */
   const GRANT_PARAMETERS = [['authorization_code', 'code'], ['refresh_token', 'refresh_token']] as const;
 
-  conformance('TOKEN-REQUIRED-PARAMETER', 'a code or refresh grant request without its code or refresh_token yields no token', {}, async (t) => {
-    const p = t.target.profile;
-    for (const [grant, missing] of GRANT_PARAMETERS) {
-      const res = await postToken(t, { grant_type: grant, client_id: p.clientId, client_secret: p.clientSecret });
-      t.observe(`${grant} grant without ${missing}`, { status: res.status, error: res.json?.error ?? null, location: res.location ? new URL(res.location, tokenUrl(t)).pathname : null });
-      t.expect(tokenIssued(res), `${grant} grant without ${missing} (required when grant_type=${grant}): no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
-    }
+  conformance('TOKEN-REQUIRED-PARAMETER', 'a code or refresh grant request without its code or refresh_token yields no token, whichever credential sends it', {}, async (t) => {
+    // Every credential's requests: the profile's, and the second of the fixtures (its own client_id and client_secret).
+    await t.eachSlice('client', async (client) => {
+      const own = client === 'profile' ? t.target.profile : secondClient(t);
+      for (const [grant, missing] of GRANT_PARAMETERS) {
+        const res = await postToken(t, { grant_type: grant, client_id: own.clientId, client_secret: own.clientSecret });
+        t.observe(`${grant} grant of the ${client} credential without ${missing}`, { status: res.status, error: res.json?.error ?? null, location: res.location ? new URL(res.location, tokenUrl(t)).pathname : null });
+        t.expect(tokenIssued(res), `${grant} grant of the ${client} credential without ${missing} (required when grant_type=${grant}): no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+      }
+    });
   });
 
   conformance('TOKEN-MISSING-PARAMETER-ANSWER', 'a code or refresh grant request without its code or refresh_token is refused as malformed (302 to /error) or as invalid_request (400, RFC 6749 §5.2)', {}, async (t) => {

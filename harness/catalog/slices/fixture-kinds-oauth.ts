@@ -20,7 +20,7 @@ const APPROVER_IS_USER = (words: string): KindCoverage => by(words, 'the sentenc
 export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
   // ── OAuth authorization ───────────────────────────────────────────────────
   'OAUTH-AUTHZ-REDIRECT': {
-    credential: ONE_CREDENTIAL_AUTHZ('redirect to redirect_uri'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('GET {auth_url}/authorization'),
     actor: by('The response', 'the status of the redirect that ends the step, one response per request; who approved is OAUTH-CODE-ON-APPROVAL\'s approver dimension'),
   },
@@ -55,17 +55,17 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('sees who is requesting access and what is authorized', 'what the consent step shows is the requesting application\'s (the shown dimension), the same whoever signed in'),
   },
   'OAUTH-CODE-ON-APPROVAL': {
-    credential: ONE_CREDENTIAL_AUTHZ('HTTP 302 to redirect_uri'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: dim('approver'),
   },
   'OAUTH-STATE-ECHO': {
-    credential: by('Value chosen by the application', 'the state is the requesting application\'s value; the chars dimension and a drawn domain of states vary it'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('GET {auth_url}/authorization'),
     actor: by('returned unchanged at the end', 'the state comes back to the application whoever approves; the approver dimension of OAUTH-CODE-ON-APPROVAL judges the state each approver\'s redirect carries'),
   },
   'OAUTH-DENIAL-ACCESS-DENIED': {
-    credential: ONE_CREDENTIAL_AUTHZ('HTTP 302 to redirect_uri'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: APPROVER_IS_USER('User declines at the authorization step'),
   },
@@ -162,7 +162,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: dim('grant'),
   },
   'TOKEN-REQUIRED-PARAMETER': {
-    credential: CLIENT_AUTH_NO_USER('Body field | Required when | Meaning'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Body field | Required when | Meaning'),
     actor: by('grant_type=authorization_code', 'the rule names the two grants that require a code or a refresh_token, both a user\'s; each is sent (the requirement\'s test covers both grants)'),
   },
@@ -231,6 +231,11 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     lock: NO_LOCK_TOKEN('or refresh token is invalid'),
     actor: by('or refresh token is invalid', 'a token never issued belongs to no account'),
   },
+  'REFRESH-UNKNOWN-ERROR-ANSWER': {
+    credential: by('or refresh token is invalid', 'a token never issued belongs to no credential'),
+    lock: NO_LOCK_TOKEN('or refresh token is invalid'),
+    actor: by('or refresh token is invalid', 'a token never issued belongs to no account'),
+  },
   'REFRESH-OTHER-CLIENT': {
     credential: SECOND_CREDENTIAL_IS_THE_RULE('ensure that the refresh token was issued to the authenticated client'),
     lock: NO_LOCK_TOKEN('refresh token'),
@@ -247,12 +252,12 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('1 year from issue', 'a token\'s age (the refresh-age and position dimensions, in pairs)'),
   },
   'REFRESH-REVOKED': {
-    credential: by('token revoked', 'the control protocol\'s revocation names the token, not the credential'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Token can no longer be redeemed'),
     actor: dim('actor'),
   },
   'REFRESH-NEW-ACCESS-TOKEN-WORKS': {
-    credential: by('make a call such as GET /users/me with it', 'the access token is used on the API with the profile\'s API key; a token of the second credential on the API would need its API key, which is another rule (HEADERS-API-KEY, INFO)'),
+    credential: dim('client'),
     lock: by('GET /users/me', 'judged on GET /users/me, which names no lock'),
     actor: dim('actor'),
   },
