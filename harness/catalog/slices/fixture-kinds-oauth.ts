@@ -12,7 +12,9 @@ export const OAUTH_AREAS: readonly Area[] = ['OAuth authorization', 'Token endpo
 const NO_LOCK_AUTHZ = (words: string): KindCoverage => by(words, 'the authorization request carries client_id, redirect_uri and state, never a lock: no lock takes part');
 const NO_LOCK_TOKEN = (words: string): KindCoverage => by(words, 'a token request carries the grant\'s parameters and the client\'s, never a lock: no lock takes part');
 const NO_LOCK_TOKEN_VALUE = (words: string): KindCoverage => by(words, 'the rule is about a token (its form, its life, its refusal), which is issued for an account, not for a lock');
-const ONE_CREDENTIAL_AUTHZ = (words: string): KindCoverage => by(words, 'the request names one credential (its client_id) and the rule is about that request\'s own answer; a second credential\'s authorization is exercised by its own code exchange (OAUTH-CODE-OTHER-CLIENT, REFRESH-OTHER-CLIENT, TOKEN-CC-PER-CREDENTIAL)');
+const ONE_CREDENTIAL_AUTHZ = (words: string): KindCoverage => by(words, 'the request names one credential (its client_id) and the rule is about that request\'s own answer; a second credential\'s authorization is exercised by its own code exchange (OAUTH-CODE-OTHER-CLIENT, REFRESH-OTHER-CLIENT, TOKEN-CC-PER-CREDENTIAL). Open (issue 32): "sees who is requesting access" varies with the credential; the second credential\'s consent step is not yet driven in a browser');
+/** The browser-driven steps of the user's own sign-in (the sign-in suite). */
+const SIGN_IN_IS_THE_USERS = (): KindCoverage => by('The application does nothing in this step.', 'the e-mail and password, and the SMS, are the user\'s, checked the same whichever application asked; the requesting credential only shapes the first answer (OAUTH-SIGN-IN-STEP) and the redirect that ends the step (OAUTH-AUTHZ-REDIRECT, -CODE-ON-APPROVAL, -DENIAL-ACCESS-DENIED), each declared over the client dimension');
 const CLIENT_AUTH_NO_USER = (words: string): KindCoverage => by(words, 'client authentication at the token endpoint: the request names a client and a grant, no user; whose token it is follows from the grant (the grant dimension: the code and refresh grants a user\'s, client_credentials the application\'s)');
 const SECOND_CREDENTIAL_IS_THE_RULE = (words: string): KindCoverage => by(words, 'the rule is itself about a second credential: the profile\'s issues, the second of the fixtures (GET /fixtures `clients`) presents');
 const APPROVER_IS_USER = (words: string): KindCoverage => by(words, 'the sentence names the user who signs in and approves; the approver dimension where the rule\'s outcome depends on who approves');
@@ -25,27 +27,27 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('The response', 'the status of the redirect that ends the step, one response per request; who approved is OAUTH-CODE-ON-APPROVAL\'s approver dimension'),
   },
   'OAUTH-SIGN-IN-STEP': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('The user signs in', 'the first answer comes before anyone has signed in: no actor exists yet'),
   },
   'OAUTH-SIGN-IN-SCREENS': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: SIGN_IN_IS_THE_USERS(),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('with a previously verified e-mail address and password', 'the test account the login section or GET /sign-in/account names (one account with a phone for SMS); the decision and sign-ins dimensions vary what that user does'),
   },
   'OAUTH-SIGN-IN-WRONG-PASSWORD': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: SIGN_IN_IS_THE_USERS(),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('with a previously verified e-mail address and password', 'the wrong credentials of the test account (the credential dimension of sign-in.ts: a wrong password, an e-mail of no account)'),
   },
   'OAUTH-SIGN-IN-WRONG-SMS': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: SIGN_IN_IS_THE_USERS(),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('verifies by an SMS text message to a previously verified mobile phone', 'the test account with a verified phone (one account)'),
   },
   'OAUTH-SIGN-IN-SMS-NOT-SKIPPED': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: SIGN_IN_IS_THE_USERS(),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('verifies by an SMS text message to a previously verified mobile phone', 'the test account with a verified phone (one account)'),
   },
@@ -117,7 +119,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
 
   // ── Token endpoint ──────────────────────────────────────────────────────────
   'TOKEN-RESPONSE-JSON': {
-    credential: CLIENT_AUTH_NO_USER('JSON token response'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('POST {auth_url}/access_token'),
     actor: dim('grant'),
   },
@@ -132,7 +134,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: dim('grant'),
   },
   'TOKEN-BASIC-REJECTED': {
-    credential: by('client credentials in an Authorization: Basic header', 'the profile\'s credential sent the wrong way; the rule is about where a credential travels, not which one'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Token request'),
     actor: dim('grant'),
   },
@@ -157,7 +159,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: dim('grant'),
   },
   'TOKEN-NO-STORE': {
-    credential: CLIENT_AUTH_NO_USER('in any response containing tokens'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('in any response containing tokens'),
     actor: dim('grant'),
   },
@@ -167,19 +169,19 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('grant_type=authorization_code', 'the rule names the two grants that require a code or a refresh_token, both a user\'s; each is sent (the requirement\'s test covers both grants)'),
   },
   'TOKEN-MISSING-PARAMETER-ANSWER': {
-    credential: CLIENT_AUTH_NO_USER('Token request where parameters are malformed'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Token request'),
     actor: by('Token request where parameters are malformed', 'how a request is refused is the target\'s choice (freedom MISSING-PARAMETER-REFUSAL), judged on the code and refresh grants\' requests alike; no account is reached'),
   },
   'TOKEN-MALFORMED-302-ERROR': {
-    credential: CLIENT_AUTH_NO_USER('Token request where parameters are malformed'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Token request'),
     actor: dim('grant'),
   },
 
   // ── Client credentials ──────────────────────────────────────────────────────
   'TOKEN-CC-DISABLED-BY-DEFAULT': {
-    credential: by('disabled by default', 'the default state of the credential the run holds; another credential\'s state is TOKEN-CC-PER-CREDENTIAL\'s'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('client_credentials grant without permission'),
     actor: by('token for an account owned by the application', 'the application\'s own account: one actor'),
   },
@@ -217,12 +219,12 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('valid for exactly one use', 'a refresh token\'s own state (used): the position, chain-length, client and presentation dimensions vary the token; the account it serves is REFRESH-NEW-PAIR\'s actor dimension'),
   },
   'REFRESH-ERROR-RESPONSE': {
-    credential: by('refresh_token expired, already used, or revoked', 'the refusal\'s body, by cause (the refusal-cause dimension)'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('refresh_token expired, already used, or revoked'),
     actor: by('refresh_token expired, already used, or revoked', 'the refusal\'s body, by cause (the refusal-cause dimension)'),
   },
   'REFRESH-ERROR-INVALID-GRANT': {
-    credential: by('or refresh token is invalid, expired, revoked', 'the refusal\'s error code, by cause (the refusal-cause dimension)'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('or refresh token is invalid, expired, revoked'),
     actor: by('or refresh token is invalid, expired, revoked', 'the refusal\'s error code, by cause (the refusal-cause dimension)'),
   },

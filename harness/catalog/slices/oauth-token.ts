@@ -81,22 +81,27 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // POST {auth_url}/access_token: "grant_type | always | authorization_code, client_credentials or refresh_token";
     // every rule of the endpoint holds on each grant.
     'TOKEN-BASIC-IGNORED': { grant: 'all', 'basic-content': 'all' },
-    'TOKEN-BASIC-REJECTED': EVERY_GRANT,
+    // "Token request carries client credentials in an Authorization: Basic header": any credential's.
+    'TOKEN-BASIC-REJECTED': { grant: 'all', client: 'all' },
     // "client_secret | always": every request of every credential (the second one of the fixtures too), drawn in pairs with the grant.
     'TOKEN-BODY-SECRET-CHECKED': { grant: 'all', client: 'all' },
     // "code | grant_type=authorization_code", "refresh_token | grant_type=refresh_token": required in every credential's request.
     'TOKEN-REQUIRED-PARAMETER': { client: 'all' },
     'TOKEN-CLIENT-ID-CHECKED': EVERY_GRANT,
-    'TOKEN-MALFORMED-302-ERROR': EVERY_GRANT,
+    // "Token request where parameters are malformed": any credential's request, of any grant.
+    'TOKEN-MALFORMED-302-ERROR': { grant: 'all', client: 'all' },
+    'TOKEN-MISSING-PARAMETER-ANSWER': { client: 'all' },
     // "Token response (authorization_code, client_credentials and refresh_token grants)": each field, each grant.
     'TOKEN-RESPONSE-SHAPE': { grant: 'all', 'token-field': 'all', client: 'all' },
-    'TOKEN-RESPONSE-JSON': EVERY_GRANT,
+    'TOKEN-RESPONSE-JSON': { grant: 'all', client: 'all' },
     // Every credential's responses too (the second of the fixtures), drawn in pairs with the grant.
     'TOKEN-ACCESS-TOKEN-JWT': { grant: 'all', client: 'all' },
     // "URL-encoded body" (every grant's request), and RFC 6749 §5.1's no-store (every response with tokens).
     'TOKEN-BODY-URL-DECODED': EVERY_GRANT,
-    'TOKEN-NO-STORE': EVERY_GRANT,
+    'TOKEN-NO-STORE': { grant: 'all', client: 'all' },
 
+    // "disabled by default and enabled per credential on request": every credential's default.
+    'TOKEN-CC-DISABLED-BY-DEFAULT': { client: 'all' },
     // client_credentials: "token for an account owned by the application"; "Token used in the x-access-token header".
     'TOKEN-CC-TOKEN-WORKS': { endpoint: ['GET /users/me', 'GET /users/locks/mine'] },
     // "refresh_token | string | Single-use token for the refresh grant": every link of the application's chain.
@@ -114,8 +119,9 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "issued | revocation | token revoked | revoked": any issued token, whatever link of its chain, the application's own too.
     'REFRESH-REVOKED': { position: 'all', actor: 'all', client: 'all' },
     // Errors: "refresh_token expired, already used, or revoked | HTTP 400 with an error message in the body following OAuth 2.0": each cause.
-    'REFRESH-ERROR-RESPONSE': { 'refusal-cause': 'all' },
-    'REFRESH-ERROR-INVALID-GRANT': { 'refusal-cause': 'all' },
+    // Every credential's refused tokens too (a used one of the second credential).
+    'REFRESH-ERROR-RESPONSE': { 'refusal-cause': 'all', client: 'all' },
+    'REFRESH-ERROR-INVALID-GRANT': { 'refusal-cause': 'all', client: 'all' },
 
     // "Every successful API response returns an updated x-access-token header": every endpoint named,
     // every link of the rotation, the user's and the application's tokens.
