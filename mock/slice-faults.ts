@@ -43,10 +43,11 @@ export const SLICE_BREAKS = {
   'TOKEN-RESPONSE-SHAPE': { dims: ['grant', 'token-field', 'client'], description: 'In the token response of that grant or of that credential (expires_in), or in every token response (that field), a field has the wrong type: expires_in a string of digits, access_token or refresh_token a number.' },
   'TOKEN-RESPONSE-JSON': { dims: ['grant', 'client'], description: 'The token response of that grant, or to that credential, is form-encoded, not JSON.' },
   'TOKEN-ACCESS-TOKEN-JWT': { dims: ['grant', 'client'], description: 'The access_token of that grant, or issued to that credential, is an opaque random string (which the API accepts), not a JWT.' },
-  'TOKEN-BODY-URL-DECODED': { dims: ['grant'], description: 'The values of a token request of that grant are read as sent, not percent-decoded.' },
+  'TOKEN-BODY-URL-DECODED': { dims: ['grant', 'client'], description: 'The values of a token request of that grant, or naming that credential\'s client_id, are read as sent, not percent-decoded (oauth/index.ts).' },
   'TOKEN-NO-STORE': { dims: ['grant', 'client'], description: 'The token response of that grant, or to that credential, carries neither Cache-Control: no-store nor Pragma: no-cache.' },
 
   // Client credentials
+  'TOKEN-CC-ENABLED-WORKS': { dims: ['client'], description: 'That credential\'s client_credentials grant is refused although it has the permission.' },
   'TOKEN-CC-DISABLED-BY-DEFAULT': { dims: ['client'], description: 'While no credential has the permission, that credential\'s client_credentials grant is served.' },
   'TOKEN-CC-TOKEN-WORKS': { dims: ['endpoint'], description: 'That endpoint refuses (401) the access token of the application\'s own account.' },
   'TOKEN-CC-REFRESH-WORKS': { dims: ['position'], description: 'The refresh grant refuses the application\'s own refresh token at that link of its chain.' },

@@ -159,7 +159,9 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
         const sharedPermission = ctx.faults.has('cc-permission-shared') && ctx.clientCredentialsEnabled.size > 0;
         // Slice fault: while no credential has the permission (the default), that credential's grant is served.
         const defaultBroken = ctx.clientCredentialsEnabled.size === 0 && ctx.faults.breaks('TOKEN-CC-DISABLED-BY-DEFAULT', { client: clientSlice(ctx, clientId) });
-        if (!ctx.clientCredentialsEnabled.has(clientId) && !ctx.faults.has('cc-enabled-by-default') && !sharedPermission && !defaultBroken) {
+        // Slice fault: that credential's grant is refused although it has the permission.
+        const permittedBroken = ctx.clientCredentialsEnabled.has(clientId) && ctx.faults.breaks('TOKEN-CC-ENABLED-WORKS', { client: clientSlice(ctx, clientId) });
+        if ((!ctx.clientCredentialsEnabled.has(clientId) && !ctx.faults.has('cc-enabled-by-default') && !sharedPermission && !defaultBroken) || permittedBroken) {
           // How the refusal is answered is not described (Errors): a freedom (CC-REFUSAL-ANSWER).
           return oauthError(reply, ctx.freedoms.chooses('CC-REFUSAL-ANSWER', 'forbidden-403') ? 403 : 400, 'unauthorized_client', 'the client_credentials grant is not enabled for this client');
         }

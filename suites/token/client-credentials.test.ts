@@ -63,6 +63,17 @@ describe('Client credentials flow', () => {
     } finally {
       await control(t).setClientCredentials(false);
     }
+    // Every credential granted the permission: the profile's, and the second of the fixtures with its own.
+    await t.eachSlice('client', async (client) => {
+      const second = client === 'second' ? secondClient(t) : null;
+      await control(t).setClientCredentials(true, second?.clientId);
+      try {
+        const res = second ? await postTokenAs(t, second, { grant_type: 'client_credentials' }) : await clientCredentials(t);
+        t.expect(tokenIssued(res), `client_credentials of the ${client} credential, with its permission: expected a token response (HTTP 2xx with access_token); got HTTP ${res.status}`).toBe(true);
+      } finally {
+        await control(t).setClientCredentials(false, second?.clientId);
+      }
+    });
   });
 
   conformance('TOKEN-CC-PER-CREDENTIAL', 'the permission granted to one credential leaves another refused', { needs: ['client-credentials', 'second-client'] }, async (t) => {

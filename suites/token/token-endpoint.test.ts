@@ -179,6 +179,12 @@ describe('POST {auth_url}/access_token, on every grant', () => {
       const res = await withGrantRequest(t, grant, (body) => postTokenRaw(t, Object.entries(body).map(([k, v]) => `${k}=${percentEncodeAll(v)}`).join('&')));
       t.expect(tokenIssued(res), `${grant} grant with every value percent-encoded (%XX for each byte): the values must be decoded and a token issued; got HTTP ${res.status}`).toBe(true);
     });
+    // Every credential's request body (on the code grant, or the refresh grant without consent).
+    const grant = t.target.has('consent') ? 'authorization_code' : 'refresh_token';
+    await t.eachSlice('client', async (client) => {
+      const res = await withGrantRequestAs(t, grant, client, (body) => postTokenRaw(t, Object.entries(body).map(([k, v]) => `${k}=${percentEncodeAll(v)}`).join('&')));
+      t.expect(tokenIssued(res), `${grant} grant of the ${client} credential with every value percent-encoded: the values must be decoded and a token issued; got HTTP ${res.status}`).toBe(true);
+    });
   });
 
   conformance('TOKEN-NO-STORE', 'the token response of each grant carries Cache-Control: no-store and Pragma: no-cache', {}, async (t) => {

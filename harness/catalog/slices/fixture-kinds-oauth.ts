@@ -154,7 +154,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: dim('grant'),
   },
   'TOKEN-BODY-URL-DECODED': {
-    credential: CLIENT_AUTH_NO_USER('URL-encoded body'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('POST {auth_url}/access_token'),
     actor: dim('grant'),
   },
@@ -186,7 +186,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('token for an account owned by the application', 'the application\'s own account: one actor'),
   },
   'TOKEN-CC-ENABLED-WORKS': {
-    credential: by('with client_id, client_secret and grant_type=client_credentials', 'the request of the one credential granted the permission; the second credential granted its own is TOKEN-CC-PER-CREDENTIAL\'s last step'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('POST {auth_url}/access_token with client_id, client_secret and grant_type=client_credentials'),
     actor: by('grant_type=client_credentials', 'the application\'s own account: one actor'),
   },

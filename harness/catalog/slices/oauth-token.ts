@@ -97,11 +97,13 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // Every credential's responses too (the second of the fixtures), drawn in pairs with the grant.
     'TOKEN-ACCESS-TOKEN-JWT': { grant: 'all', client: 'all' },
     // "URL-encoded body" (every grant's request), and RFC 6749 §5.1's no-store (every response with tokens).
-    'TOKEN-BODY-URL-DECODED': EVERY_GRANT,
+    'TOKEN-BODY-URL-DECODED': { grant: 'all', client: 'all' },
     'TOKEN-NO-STORE': { grant: 'all', client: 'all' },
 
     // "disabled by default and enabled per credential on request": every credential's default.
     'TOKEN-CC-DISABLED-BY-DEFAULT': { client: 'all' },
+    // "POST … with client_id, client_secret and grant_type=client_credentials": every credential granted the permission.
+    'TOKEN-CC-ENABLED-WORKS': { client: 'all' },
     // client_credentials: "token for an account owned by the application"; "Token used in the x-access-token header".
     'TOKEN-CC-TOKEN-WORKS': { endpoint: ['GET /users/me', 'GET /users/locks/mine'] },
     // "refresh_token | string | Single-use token for the refresh grant": every link of the application's chain.
@@ -139,6 +141,7 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'HEADERS-MISSING-TOKEN-401': { endpoint: 'all' },
   },
   noFault: {
+    'TOKEN-CC-ENABLED-WORKS@client=profile': 'The profile\'s permitted client_credentials grant refused takes from every test the grant of that credential (each grant\'s rules of the token endpoint, the application\'s account of the refresh and header rules): no break of that slice alone leaves the other rules judged. The second credential\'s slice has its generated fault; the profile\'s grant is judged by the test\'s first part on every run.',
     'TOKEN-RESPONSE-JSON@client=profile': 'Every token response of the profile\'s credential not JSON is the catalog fault token-response-form-encoded (caught by TOKEN-RESPONSE-JSON): every test that reads a token of that credential rests on it, so no break of that slice alone leaves the other rules judged (it fails nine of them). The second credential\'s slice has its generated fault.',
   },
 };
