@@ -77,6 +77,7 @@ export const FAULTS = {
   'refresh-error-not-oauth': { requirement: 'REFRESH-ERROR-RESPONSE', description: 'A refused refresh token gets 400 with a text/plain body, not an OAuth 2.0 error object.' },
   'refresh-error-invalid-request': { requirement: 'REFRESH-ERROR-INVALID-GRANT', description: 'A refused refresh token gets error=invalid_request instead of invalid_grant.' },
   'refresh-unknown-accepted': { requirement: 'REFRESH-UNKNOWN-REFUSED', description: 'An unknown refresh token of the right shape is redeemed.' },
+  'refresh-unknown-401': { requirement: 'REFRESH-UNKNOWN-ERROR-ANSWER', description: 'A refresh token the service never issued is refused with HTTP 401 (and an OAuth 2.0 error body), not 400; used, expired and revoked tokens still get 400.' },
   'refresh-never-expires': { requirement: 'REFRESH-EXPIRED-AFTER-YEAR', description: 'Refresh tokens never expire.' },
   'refresh-expires-early': { requirement: 'REFRESH-VALID-WITHIN-YEAR', description: 'Refresh tokens expire 30 days after issue.' },
   'refresh-redeemable-by-other-client': { requirement: 'REFRESH-OTHER-CLIENT', description: 'A refresh token is redeemed by any registered client, not only the one it was issued to.' },

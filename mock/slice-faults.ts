@@ -20,41 +20,47 @@ export type { SliceBreak };
 
 export const SLICE_BREAKS = {
   // OAuth authorization
-  'OAUTH-STATE-ECHO': { dims: ['chars'], description: 'A state holding characters of that class comes back altered on approval (decoded, cut, trimmed or re-encoded as a careless implementation does: slice-values.ts).' },
-  'OAUTH-DENIAL-ACCESS-DENIED': { dims: ['chars'], description: 'On cancellation, a state holding characters of that class comes back altered (slice-values.ts).' },
-  'OAUTH-CODE-ON-APPROVAL': { dims: ['approver'], description: 'The approval of that approver (a lock\'s owner, a guest on one) redirects with the state but no code (oauth/consent.ts).' },
+  'OAUTH-AUTHZ-REDIRECT': { dims: ['client', 'redirect-uri-shape'], description: 'The approval redirect of that credential\'s requests goes to its registered redirect_uri without the path; to a registered redirect_uri of that shape, without that component (its query, its port, its path: oauth/authorization-request.ts redirectBase).' },
+  'OAUTH-STATE-ECHO': { dims: ['chars', 'client'], description: 'A state holding characters of that class (or, for that credential\'s requests, of any class) comes back altered on approval (decoded, cut, trimmed or re-encoded as a careless implementation does: slice-values.ts).' },
+  'OAUTH-DENIAL-ACCESS-DENIED': { dims: ['chars', 'client', 'redirect-uri-shape'], description: 'On cancellation, a state holding characters of that class comes back altered (slice-values.ts); the cancellation of that credential\'s requests goes to its registered redirect_uri without the path; to a registered redirect_uri of that shape, without that component (oauth/authorization-request.ts redirectBase).' },
+  'OAUTH-CODE-ON-APPROVAL': { dims: ['approver', 'client', 'redirect-uri-shape'], description: 'The approval of that approver (a lock\'s owner, a guest on one), of that credential\'s request, or to a registered redirect_uri of that shape, redirects with the state but no code (oauth/consent.ts).' },
   'OAUTH-CODE-SINGLE-USE': { dims: ['presentation'], description: 'one-after-another: a code is not used up by its exchange; two-at-once: a code is used up only once its exchange has answered, so a second exchange made meanwhile issues tokens too.' },
   'OAUTH-CODE-EXCHANGE': { dims: ['approver'], description: 'The access token a code of that approver (a lock\'s owner, a guest on one) yields acts for another user: their partner on a lock (oauth/approver.ts).' },
   'OAUTH-REDIRECT-URI-REGISTERED': { dims: ['redirect-uri-part'], description: 'A redirect_uri that differs from the registered one only in that URL component is taken for the registered one and redirected to.' },
   'OAUTH-SIGN-IN-SCREENS': { dims: ['decision', 'sign-ins'], description: 'At the sign-in pages, the consent page\'s button of that decision answers as the other one (oauth/authorization-endpoint.ts); or a new sign-in ends those in progress (oauth/pending.ts).' },
+  'OAUTH-SIGN-IN-STEP': { dims: ['client'], description: 'GET /authorization of that credential\'s request skips the sign-in: it answers at once with a redirect carrying a code for the first user (oauth/authorization-endpoint.ts).' },
   'OAUTH-SIGN-IN-WRONG-PASSWORD': { dims: ['credential'], description: 'The sign-in page takes that wrong credential: a wrong password signs in as the e-mail\'s account, an e-mail of no account as the first user.' },
   'OAUTH-CONSENT-SHOWS-REQUEST': { dims: ['shown'], description: 'The consent page leaves that out: the requesting application\'s name (requester), or the list of what it may do (authorized).' },
 
   // Token endpoint
   'TOKEN-BASIC-IGNORED': { dims: ['grant', 'basic-content'], description: 'On that grant (or with that kind of Basic header), an Authorization: Basic header beside correct body credentials makes the request fail: a bogus one because it does not match, a real one as a second authentication method.' },
-  'TOKEN-BASIC-REJECTED': { dims: ['grant'], description: 'On that grant, client credentials carried only in an Authorization: Basic header are accepted.' },
+  'TOKEN-BASIC-REJECTED': { dims: ['grant', 'client'], description: 'On that grant, or for that credential, client credentials carried only in an Authorization: Basic header are accepted.' },
+  'TOKEN-REQUIRED-PARAMETER': { dims: ['client'], description: 'A code or refresh grant request of that credential without its code or refresh_token is served: a token for the first user of the fixtures (oauth/token-endpoint.ts missingParameter).' },
   'TOKEN-BODY-SECRET-CHECKED': { dims: ['grant', 'client'], description: 'On that grant, or for that credential (the profile\'s, the second of the fixtures), client_secret in the body is not checked.' },
   'TOKEN-CLIENT-ID-CHECKED': { dims: ['grant'], description: 'On that grant, any client_id is taken for the registered one when client_secret is right.' },
-  'TOKEN-MALFORMED-302-ERROR': { dims: ['grant'], description: 'A malformed request of that grant (its body sent with a wrong method) gets a 400 JSON error instead of a 302 to /error.' },
+  'TOKEN-MALFORMED-302-ERROR': { dims: ['grant', 'client'], description: 'A malformed request of that grant (its body sent with a wrong method), or naming that credential\'s client_id, gets a 400 JSON error instead of a 302 to /error.' },
+  'TOKEN-MISSING-PARAMETER-ANSWER': { dims: ['client'], description: 'A code or refresh grant request of that credential without its code or refresh_token is refused with a plain-text 400: neither the Errors row\'s 302 to /error nor RFC 6749\'s invalid_request.' },
   'TOKEN-RESPONSE-SHAPE': { dims: ['grant', 'token-field', 'client'], description: 'In the token response of that grant or of that credential (expires_in), or in every token response (that field), a field has the wrong type: expires_in a string of digits, access_token or refresh_token a number.' },
-  'TOKEN-RESPONSE-JSON': { dims: ['grant'], description: 'The token response of that grant is form-encoded, not JSON.' },
+  'TOKEN-RESPONSE-JSON': { dims: ['grant', 'client'], description: 'The token response of that grant, or to that credential, is form-encoded, not JSON.' },
   'TOKEN-ACCESS-TOKEN-JWT': { dims: ['grant', 'client'], description: 'The access_token of that grant, or issued to that credential, is an opaque random string (which the API accepts), not a JWT.' },
-  'TOKEN-BODY-URL-DECODED': { dims: ['grant'], description: 'The values of a token request of that grant are read as sent, not percent-decoded.' },
-  'TOKEN-NO-STORE': { dims: ['grant'], description: 'The token response of that grant carries neither Cache-Control: no-store nor Pragma: no-cache.' },
+  'TOKEN-BODY-URL-DECODED': { dims: ['grant', 'client'], description: 'The values of a token request of that grant, or naming that credential\'s client_id, are read as sent, not percent-decoded (oauth/index.ts).' },
+  'TOKEN-NO-STORE': { dims: ['grant', 'client'], description: 'The token response of that grant, or to that credential, carries neither Cache-Control: no-store nor Pragma: no-cache.' },
 
   // Client credentials
+  'TOKEN-CC-ENABLED-WORKS': { dims: ['client'], description: 'That credential\'s client_credentials grant is refused although it has the permission.' },
+  'TOKEN-CC-DISABLED-BY-DEFAULT': { dims: ['client'], description: 'While no credential has the permission, that credential\'s client_credentials grant is served.' },
   'TOKEN-CC-TOKEN-WORKS': { dims: ['endpoint'], description: 'That endpoint refuses (401) the access token of the application\'s own account.' },
   'TOKEN-CC-REFRESH-WORKS': { dims: ['position'], description: 'The refresh grant refuses the application\'s own refresh token at that link of its chain.' },
 
   // Refresh tokens
   'REFRESH-NEW-PAIR': { dims: ['position', 'actor', 'client', 'chain-length'], description: 'Redeeming a refresh token at that link of its chain (the 31st or later: chain-length=long), of that account (owner, guest, the application) or of that credential (the profile\'s, the second) returns the same refresh token again.' },
   'REFRESH-SINGLE-USE': { dims: ['position', 'presentation', 'client', 'chain-length'], description: 'A refresh token at that link of its chain (the 31st or later: chain-length=long), or of that credential, is not used up by its redemption; one-after-another: no token is; two-at-once: a token is used up only once its redemption has answered, so a second presentation made meanwhile is redeemed too.' },
-  'REFRESH-NEW-ACCESS-TOKEN-WORKS': { dims: ['position', 'actor'], description: 'The access token returned for a refresh token at that link of its chain (or of that account) is refused by the API.' },
+  'REFRESH-NEW-ACCESS-TOKEN-WORKS': { dims: ['position', 'actor', 'client'], description: 'The access token returned for a refresh token at that link of its chain (or of that account, or issued to that credential) is refused by the API.' },
   'REFRESH-VALID-WITHIN-YEAR': { dims: ['position', 'refresh-age'], description: 'A refresh token at that link of its chain expires 30 days after the chain began, not a year after its own issue; or one presented at that age (a window around 31, 334 or 364 days: oauth/refresh-tokens.ts refreshAge) is taken for expired.' },
   'REFRESH-EXPIRED-AFTER-YEAR': { dims: ['position', 'refresh-age'], description: 'A refresh token at that link of its chain, or presented at that age past its year (366 days to 400, or later), never expires.' },
-  'REFRESH-REVOKED': { dims: ['position', 'actor'], description: 'Revoking a refresh token at that link of its chain (or of that account) leaves it redeemable.' },
-  'REFRESH-ERROR-RESPONSE': { dims: ['refusal-cause'], description: 'A refresh token refused for that cause (used, expired, revoked) gets HTTP 400 with a plain-text body, not an OAuth 2.0 error object.' },
-  'REFRESH-ERROR-INVALID-GRANT': { dims: ['refusal-cause'], description: 'A refresh token refused for that cause gets error=invalid_request instead of invalid_grant.' },
+  'REFRESH-REVOKED': { dims: ['position', 'actor', 'client'], description: 'Revoking a refresh token at that link of its chain (or of that account, or issued to that credential) leaves it redeemable.' },
+  'REFRESH-ERROR-RESPONSE': { dims: ['refusal-cause', 'client'], description: 'A refresh token refused for that cause (used, expired, revoked), or presented by that credential, gets HTTP 400 with a plain-text body, not an OAuth 2.0 error object.' },
+  'REFRESH-ERROR-INVALID-GRANT': { dims: ['refusal-cause', 'client'], description: 'A refresh token refused for that cause, or presented by that credential, gets error=invalid_request instead of invalid_grant.' },
 
   // API headers
   'HEADERS-ROTATION-ON-SUCCESS': { dims: ['endpoint', 'position', 'actor'], description: 'Successful answers of that endpoint (at that link of the rotation, or for that account) carry no x-access-token header.' },

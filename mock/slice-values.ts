@@ -39,3 +39,24 @@ export function differingUrlPart(registered: string, given: string): string | nu
   if (differ.length === 2 && differ.includes('scheme') && differ.includes('port') && (explicitPort(registered) === '' || explicitPort(given) === '')) return 'scheme';
   return differ.length === 1 ? differ[0]! : null;
 }
+
+/**
+ * The slice dimension `redirect-uri-shape` of a registered redirect URI: what it carries
+ * besides scheme and host (a query component, an explicit port, a path beyond "/").
+ */
+export function redirectUriShapes(uri: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return [];
+  }
+  return [...(url.search !== '' ? ['query'] : []), ...(url.port !== '' ? ['port'] : []), ...(url.pathname !== '/' && url.pathname !== '' ? ['path'] : [])];
+}
+
+/** The URL without the components of those shapes, as a careless redirect builder loses them: its query, its port, its path. */
+export function withoutShapes(url: URL, shapes: readonly string[]): void {
+  if (shapes.includes('query')) url.search = '';
+  if (shapes.includes('port')) url.port = '';
+  if (shapes.includes('path')) url.pathname = '/';
+}

@@ -94,9 +94,13 @@ export function predictRefresh(m: ModelState, token: RefreshToken, cred: number)
   return { what: `an issued refresh token, ${days} days old (at the year mark)`, allowed: ['pair', 'refused-400-oauth'], rule: RULES.refreshExpired, otherwise: renewal };
 }
 
-/** POST /access_token grant_type=refresh_token with a token of the right shape the service never issued. */
+/**
+ * POST /access_token grant_type=refresh_token with a token of the right shape the service never issued: refused
+ * (REFRESH-UNKNOWN-REFUSED). How is not in the spec (its Errors row names expired, used and revoked tokens): any
+ * refusal here; RFC 6749 §5.2's 400 is REFRESH-UNKNOWN-ERROR-ANSWER's (SHOULD), judged by its own test.
+ */
 export function predictUnknownRefresh(): Prediction<TokenObservation> {
-  return { what: 'a refresh token the service never issued', allowed: ['refused-400-oauth'], rule: RULES.refreshUnknown };
+  return { what: 'a refresh token the service never issued', allowed: REFUSALS, rule: RULES.refreshUnknown };
 }
 
 /** An API call with an access token the sequence holds (`tampered`: its signature altered). */

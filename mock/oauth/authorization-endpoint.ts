@@ -12,6 +12,7 @@ import { errorPage } from '../pages/layout.js';
 import { validateAuthorizationRequest } from './authorization-request.js';
 import type { AuthorizationCodes } from './codes.js';
 import { concludeAuthorization } from './consent.js';
+import { clientSlice } from './refresh-tokens.js';
 import { sameSecret } from '../secret-compare.js';
 import { minutesOf, type Lockout, type SignInLimits } from './sign-in-limits.js';
 import { consentPage, phonePage, signInPage, smsPage } from './pages.js';
@@ -92,7 +93,8 @@ export function registerAuthorizationEndpoint(
     const query = new URL(request.url, 'http://mock.invalid').searchParams;
     const validation = validateAuthorizationRequest(ctx, query);
     if (!validation.ok) return sendPage(reply, validation.status, errorPage('Invalid authorization request', validation.message));
-    const skipTo = ctx.faults.has('authz-skips-sign-in') ? ctx.world.users[0] : undefined;
+    // Fault authz-skips-sign-in, or the slice fault of that credential's requests: no sign-in, a code for the first user at once.
+    const skipTo = ctx.faults.has('authz-skips-sign-in') || ctx.faults.breaks('OAUTH-SIGN-IN-STEP', { client: clientSlice(ctx, validation.request.clientId) }) ? ctx.world.users[0] : undefined;
     if (skipTo) return reply.redirect(concludeAuthorization(ctx, codes, validation.request, skipTo.userId, 'approve').location, 302);
     const p = pending.start(validation.request, request.ip);
     if (!p) return sendPage(reply, 429, errorPage('Too many sign-ins', 'Too many sign-ins are in progress right now. Try again in a few minutes.'));

@@ -5,7 +5,8 @@
  */
 import type { MockContext } from '../context.js';
 import { registeredClient } from './other-clients.js';
-import { alterByCharClass, differingUrlPart } from '../slice-values.js';
+import { alterByCharClass, differingUrlPart, redirectUriShapes, withoutShapes } from '../slice-values.js';
+import { clientSlice } from './refresh-tokens.js';
 
 /** Longest state the mock keeps (longer ones get a 400 page). */
 export const MAX_STATE_LENGTH = 2048;
@@ -71,19 +72,39 @@ function bad(status: 400 | 422, error: string, message: string): AuthorizationVa
   return { ok: false, status, error, message };
 }
 
+/** The slices of the redirect that ends a request: the requesting credential, and what its registered redirect URI carries. */
+export function redirectSlice(ctx: MockContext, request: AuthorizationRequest): { client: string; 'redirect-uri-shape': string[] } {
+  return { client: clientSlice(ctx, request.clientId), 'redirect-uri-shape': redirectUriShapes(request.redirectUri) };
+}
+
+/**
+ * The registered redirect URI the answer goes to, its query kept (RFC 6749 §3.1.2). Slice faults of
+ * `rule` (OAUTH-AUTHZ-REDIRECT on approval, OAUTH-DENIAL-ACCESS-DENIED on cancellation): for a broken
+ * shape the URI carries, that component is lost; for a broken credential, its path.
+ */
+function redirectBase(ctx: MockContext, request: AuthorizationRequest, rule: 'OAUTH-AUTHZ-REDIRECT' | 'OAUTH-DENIAL-ACCESS-DENIED'): URL {
+  const url = new URL(request.redirectUri);
+  if (!ctx.faults.anySlice()) return url;
+  const slice = redirectSlice(ctx, request);
+  const lost = slice['redirect-uri-shape'].filter((shape) => ctx.faults.breaks(rule, { 'redirect-uri-shape': shape }));
+  if (ctx.faults.breaks(rule, { client: slice.client })) lost.push('path');
+  withoutShapes(url, lost);
+  return url;
+}
+
 /** Approve: redirect_uri?code=…&state=… */
 export function approvalRedirect(ctx: MockContext, request: AuthorizationRequest, code: string): string {
-  const url = new URL(request.redirectUri);
+  const url = redirectBase(ctx, request, 'OAUTH-AUTHZ-REDIRECT');
   url.searchParams.set('code', code);
-  if (!ctx.faults.has('approval-drops-state')) url.searchParams.set('state', echoedState(ctx, request.state, 'OAUTH-STATE-ECHO'));
+  if (!ctx.faults.has('approval-drops-state')) url.searchParams.set('state', echoedState(ctx, request, 'OAUTH-STATE-ECHO'));
   return url.toString();
 }
 
 /** Cancel: redirect_uri?error=access_denied&state=… */
 export function denialRedirect(ctx: MockContext, request: AuthorizationRequest): string {
-  const url = new URL(request.redirectUri);
+  const url = redirectBase(ctx, request, 'OAUTH-DENIAL-ACCESS-DENIED');
   url.searchParams.set('error', ctx.faults.has('denial-without-error') ? 'server_error' : 'access_denied');
-  if (!ctx.faults.has('denial-drops-state')) url.searchParams.set('state', echoedState(ctx, request.state, 'OAUTH-DENIAL-ACCESS-DENIED'));
+  if (!ctx.faults.has('denial-drops-state')) url.searchParams.set('state', echoedState(ctx, request, 'OAUTH-DENIAL-ACCESS-DENIED'));
   return url.toString();
 }
 
@@ -91,9 +112,13 @@ export function denialRedirect(ctx: MockContext, request: AuthorizationRequest):
 const UNSAMPLED_CHARS = /[\^|`{}\\"<>]/g;
 
 /** state comes back unchanged, whatever it holds. */
-function echoedState(ctx: MockContext, state: string, rule: 'OAUTH-STATE-ECHO' | 'OAUTH-DENIAL-ACCESS-DENIED'): string {
-  // Slice faults: the characters of one class altered (slice-values.ts).
-  if (ctx.faults.anySlice()) state = alterByCharClass(state, (chars) => ctx.faults.breaks(rule, { chars }));
+function echoedState(ctx: MockContext, request: AuthorizationRequest, rule: 'OAUTH-STATE-ECHO' | 'OAUTH-DENIAL-ACCESS-DENIED'): string {
+  let state = request.state;
+  // Slice faults: the characters of one class altered (slice-values.ts); on approval, for one credential, those of every class.
+  if (ctx.faults.anySlice()) {
+    const everyClass = rule === 'OAUTH-STATE-ECHO' && ctx.faults.breaks(rule, { client: clientSlice(ctx, request.clientId) });
+    state = alterByCharClass(state, (chars) => everyClass || ctx.faults.breaks(rule, { chars }));
+  }
   if (ctx.faults.has(rule === 'OAUTH-STATE-ECHO' ? 'state-unsampled-chars-dropped' : 'denial-state-unsampled-chars-dropped')) state = state.replace(UNSAMPLED_CHARS, '');
   if (!ctx.faults.has('state-truncated')) return state;
   return Array.from(state).slice(0, TRUNCATED_STATE_LENGTH).join('');

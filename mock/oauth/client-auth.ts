@@ -14,7 +14,9 @@ export function authenticateClient(ctx: MockContext, form: Map<string, string>, 
   const grant = form.get('grant_type');
   let clientId = form.get('client_id');
   let clientSecret = form.get('client_secret');
-  if ((ctx.faults.has('basic-header-accepted') || ctx.faults.breaks('TOKEN-BASIC-REJECTED', { grant })) && basic) {
+  // Slice faults: on that grant, or for the credential the Basic header names.
+  const basicClient = basic ? (basic.clientId === ctx.credentials.clientId ? 'profile' : 'second') : undefined;
+  if ((ctx.faults.has('basic-header-accepted') || ctx.faults.breaks('TOKEN-BASIC-REJECTED', { grant, client: basicClient })) && basic) {
     clientId ??= basic.clientId;
     clientSecret ??= basic.clientSecret;
   }

@@ -4,7 +4,7 @@
  * POST /consent, so both redirect the same way.
  */
 import type { ConsentOutcome, MockContext, OAuthControl } from '../context.js';
-import { approvalRedirect, denialRedirect, validateAuthorizationRequest, type AuthorizationRequest } from './authorization-request.js';
+import { approvalRedirect, denialRedirect, redirectSlice, validateAuthorizationRequest, type AuthorizationRequest } from './authorization-request.js';
 import type { AuthorizationCodes } from './codes.js';
 import type { RefreshTokens } from './refresh-tokens.js';
 import { approverRole } from './approver.js';
@@ -37,8 +37,9 @@ export function concludeAuthorization(ctx: MockContext, codes: AuthorizationCode
   if (decision === 'deny') return { location: denialRedirect(ctx, request), status };
   const code = codes.issue({ clientId: request.clientId, userId, redirectUri: request.redirectUri });
   const location = approvalRedirect(ctx, request, code);
-  // Slice fault: that approver's approval redirects with the state but no code (only owners may approve).
-  if (ctx.faults.breaks('OAUTH-CODE-ON-APPROVAL', { approver: approverRole(ctx.world, userId) })) return { location: withoutCode(location), status };
+  // Slice fault: that approver's approval (only owners may approve), that credential's, or one to a registered URI of that
+  // shape, redirects with the state but no code.
+  if (ctx.faults.anySlice() && ctx.faults.breaks('OAUTH-CODE-ON-APPROVAL', { approver: approverRole(ctx.world, userId), ...redirectSlice(ctx, request) })) return { location: withoutCode(location), status };
   return { location, status };
 }
 

@@ -56,7 +56,8 @@ export async function registerOAuth(app: FastifyInstance, ctx: MockContext): Pro
   const undecodedWhenBroken = (text: string) => {
     const form = parseFormBody(text);
     const grant = typeof form.grant_type === 'string' ? form.grant_type : null;
-    if (!ctx.faults.has('form-values-not-decoded') && !ctx.faults.breaks('TOKEN-BODY-URL-DECODED', { grant })) return form;
+    const client = typeof form.client_id === 'string' ? (form.client_id === ctx.credentials.clientId ? 'profile' : 'second') : null;
+    if (!ctx.faults.has('form-values-not-decoded') && !ctx.faults.breaks('TOKEN-BODY-URL-DECODED', { grant, client })) return form;
     return Object.fromEntries(text.split('&').filter(Boolean).map((pair) => [pair.split('=')[0]!, pair.slice(pair.indexOf('=') + 1)]));
   };
   await app.register(fastifyFormbody, { parser: ctx.faults.has('form-values-not-decoded') || ctx.faults.anySlice() ? undecodedWhenBroken : parseFormBody });

@@ -164,7 +164,7 @@ export class RefreshTokens {
     const spent = this.#spent.get(hash);
     if (!live && !spent) return false;
     if (this.ctx.faults.has('refresh-revocation-ignored')) return true;
-    if (live && this.ctx.faults.breaks('REFRESH-REVOKED', { position: chainPosition(live.link), actor: actorOf(this.ctx.world, live.userId) })) return true;
+    if (live && this.ctx.faults.breaks('REFRESH-REVOKED', { position: chainPosition(live.link), actor: actorOf(this.ctx.world, live.userId), client: clientSlice(this.ctx, live.clientId) })) return true;
     if (live) this.#spend(hash, live, 'revoked');
     else spent!.state = 'revoked';
     const grantId = live?.grantId ?? spent?.grantId;

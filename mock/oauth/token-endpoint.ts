@@ -18,6 +18,9 @@ import { documented } from '../docs/common-schemas.js';
 import { approverRole, partnerOf } from './approver.js';
 
 /** A refused refresh token's reason (refresh-tokens.ts) → its cause, as the Errors table names it. */
+/** The reason oauth/refresh-tokens.ts gives a token it never issued. */
+const UNKNOWN_REFRESH_TOKEN = 'unknown refresh token';
+
 const REFUSAL_CAUSES: Readonly<Record<string, string>> = {
   'refresh token already used': 'used',
   'refresh token expired': 'expired',
@@ -41,7 +44,12 @@ async function spendAfterRaceWindow(redeemed: { spendLater?: () => void }): Prom
 
 /** The grant_type a body names, whatever the method it came with (for slice faults of malformed requests). */
 function grantTypeOf(body: unknown): string | undefined {
-  const value = body && typeof body === 'object' ? (body as Record<string, unknown>).grant_type : undefined;
+  return fieldOf(body, 'grant_type');
+}
+
+/** A string field of a body, whatever the method it came with; undefined when absent. */
+function fieldOf(body: unknown, name: string): string | undefined {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
   return typeof value === 'string' ? value : undefined;
 }
 /** The route config flag the OAuth error handler looks for. */
@@ -55,8 +63,9 @@ export interface TokenEndpointDeps {
 }
 
 /** The one place TOKEN-MALFORMED-302-ERROR is implemented; `grant`: the grant_type the malformed request names, if any. */
-export function answerMalformed(ctx: MockContext, reply: FastifyReply, grant?: string): FastifyReply {
-  if (ctx.faults.has('malformed-400') || ctx.faults.breaks('TOKEN-MALFORMED-302-ERROR', { grant })) {
+export function answerMalformed(ctx: MockContext, reply: FastifyReply, grant?: string, clientId?: string): FastifyReply {
+  const client = clientId === undefined ? undefined : clientSlice(ctx, clientId);
+  if (ctx.faults.has('malformed-400') || ctx.faults.breaks('TOKEN-MALFORMED-302-ERROR', { grant, client })) {
     return oauthError(reply, 400, 'invalid_request', 'malformed token request');
   }
   return reply.code(302).header('location', '/error').header('cache-control', 'no-store').send();
@@ -123,7 +132,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
   app.post(TOKEN_PATH, { config: TOKEN_ENDPOINT_CONFIG, ...documented(OAUTH_SCHEMAS.accessToken) }, async (request, reply) => {
     const form = readForm(request);
     const grantType = form?.get('grant_type');
-    if (!form || !grantType) return answerMalformed(ctx, reply);
+    if (!form || !grantType) return answerMalformed(ctx, reply, undefined, form?.get('client_id'));
 
     const client = authenticateClient(ctx, form, request.headers.authorization);
     if (!client.ok) return oauthError(reply, 400, 'invalid_client', 'secrets did not match');
@@ -148,7 +157,11 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
       }
       case 'client_credentials': {
         const sharedPermission = ctx.faults.has('cc-permission-shared') && ctx.clientCredentialsEnabled.size > 0;
-        if (!ctx.clientCredentialsEnabled.has(clientId) && !ctx.faults.has('cc-enabled-by-default') && !sharedPermission) {
+        // Slice fault: while no credential has the permission (the default), that credential's grant is served.
+        const defaultBroken = ctx.clientCredentialsEnabled.size === 0 && ctx.faults.breaks('TOKEN-CC-DISABLED-BY-DEFAULT', { client: clientSlice(ctx, clientId) });
+        // Slice fault: that credential's grant is refused although it has the permission.
+        const permittedBroken = ctx.clientCredentialsEnabled.has(clientId) && ctx.faults.breaks('TOKEN-CC-ENABLED-WORKS', { client: clientSlice(ctx, clientId) });
+        if ((!ctx.clientCredentialsEnabled.has(clientId) && !ctx.faults.has('cc-enabled-by-default') && !sharedPermission && !defaultBroken) || permittedBroken) {
           // How the refusal is answered is not described (Errors): a freedom (CC-REFUSAL-ANSWER).
           return oauthError(reply, ctx.freedoms.chooses('CC-REFUSAL-ANSWER', 'forbidden-403') ? 403 : 400, 'unauthorized_client', 'the client_credentials grant is not enabled for this client');
         }
@@ -170,12 +183,12 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
         if (!redeemed.ok) {
           // RFC 9700 §4.14.2, only when asked for (the spec gives a used token's reuse no other effect).
           if (redeemed.replayedGrant && ctx.options.revokeOnRefreshReplay) grants.revoke(redeemed.replayedGrant, 'refresh-replayed');
-          return refreshRefused(reply, redeemed.reason);
+          return refreshRefused(reply, redeemed.reason, clientId);
         }
         await spendAfterRaceWindow(redeemed);
         // Slice faults on one link of the chain, or on the application's own account.
         const link = { position: chainPosition(redeemed.link), actor: actorOf(ctx.world, redeemed.userId), client: clientSlice(ctx, clientId), 'chain-length': chainLength(redeemed.link) };
-        if (redeemed.userId === null && ctx.faults.breaks('TOKEN-CC-REFRESH-WORKS', link)) return refreshRefused(reply, 'refresh token refused');
+        if (redeemed.userId === null && ctx.faults.breaks('TOKEN-CC-REFRESH-WORKS', link)) return refreshRefused(reply, 'refresh token refused', clientId);
         return tokenResponse(reply, {
           grantType,
           userId: redeemed.userId,
@@ -199,21 +212,25 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
    * (default), or RFC 6749 §5.2's 400 invalid_request.
    */
   async function missingParameter(reply: FastifyReply, name: string, grantType: string, clientId: string): Promise<FastifyReply> {
-    // Fault missing-parameter-token-issued: the request is served as if for the first user of the fixtures.
-    if (ctx.faults.has('missing-parameter-token-issued')) {
+    // Fault missing-parameter-token-issued (or the slice fault of that credential): the request is served as if for the first user of the fixtures.
+    if (ctx.faults.has('missing-parameter-token-issued') || ctx.faults.breaks('TOKEN-REQUIRED-PARAMETER', { client: clientSlice(ctx, clientId) })) {
       return tokenResponse(reply, { grantType, userId: ctx.world.users[0]?.userId ?? null, clientId, grantId: grants.start(), withRefresh: true });
     }
     // Fault missing-parameter-plain-400: a 400 that follows neither reading (a plain-text body, no OAuth 2.0 error).
-    if (ctx.faults.has('missing-parameter-plain-400')) return reply.code(400).type('text/plain').send(`${name} is required`);
+    if (ctx.faults.has('missing-parameter-plain-400') || ctx.faults.breaks('TOKEN-MISSING-PARAMETER-ANSWER', { client: clientSlice(ctx, clientId) })) return reply.code(400).type('text/plain').send(`${name} is required`);
     if (ctx.freedoms.chooses('MISSING-PARAMETER-REFUSAL', 'invalid-request')) return oauthError(reply, 400, 'invalid_request', `${name} is required`);
     return answerMalformed(ctx, reply);
   }
 
   /** A used, expired, revoked or unknown refresh token: 400 with an OAuth 2.0 error body. */
-  function refreshRefused(reply: FastifyReply, reason: string): FastifyReply {
-    // The slice dimension `refusal-cause` (mock/slice-faults.ts): used, expired or revoked.
-    const cause = { 'refusal-cause': REFUSAL_CAUSES[reason] ?? 'other' };
-    if (ctx.faults.has('refresh-error-not-oauth') || ctx.faults.breaks('REFRESH-ERROR-RESPONSE', cause)) {
+  function refreshRefused(reply: FastifyReply, reason: string, clientId: string): FastifyReply {
+    // The slice dimensions `refusal-cause` (mock/slice-faults.ts: used, expired or revoked) and `client` (who presented it).
+    const cause = { 'refusal-cause': REFUSAL_CAUSES[reason] ?? 'other', client: clientSlice(ctx, clientId) };
+    const unknown = reason === UNKNOWN_REFRESH_TOKEN;
+    // Fault refresh-unknown-401: a never-issued token refused with another status (REFRESH-UNKNOWN-ERROR-ANSWER).
+    if (unknown && ctx.faults.has('refresh-unknown-401')) return oauthError(reply, 401, 'invalid_grant', reason);
+    // Fault refresh-error-not-oauth: the Errors row's refusals (expired, used, revoked) get a text body; a never-issued token is another rule's.
+    if ((ctx.faults.has('refresh-error-not-oauth') && !unknown) || ctx.faults.breaks('REFRESH-ERROR-RESPONSE', cause)) {
       return reply.code(400).type('text/plain; charset=utf-8').send(`refresh failed: ${reason}`);
     }
     const error = ctx.faults.has('refresh-error-invalid-request') || ctx.faults.breaks('REFRESH-ERROR-INVALID-GRANT', cause) ? 'invalid_request' : 'invalid_grant';
@@ -227,7 +244,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     config: TOKEN_ENDPOINT_CONFIG,
     handler: async (request, reply) => {
       if (request.method !== 'GET' && ctx.faults.has('wrong-method-404')) return reply.code(404).send({ error: 'not_found', message: 'no such route' });
-      return answerMalformed(ctx, reply, grantTypeOf(request.body));
+      return answerMalformed(ctx, reply, grantTypeOf(request.body), fieldOf(request.body, 'client_id'));
     },
   });
 }

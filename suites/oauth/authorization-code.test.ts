@@ -19,7 +19,8 @@ import { CHARS_DOMAIN } from '../../harness/catalog/slices/domains.js';
 import { codeGrant, freshCode, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
 import { tokenResponseOf } from '../support/grants.js';
-import { onRedirectUri as isOn } from '../../harness/wire/redirect-target.js';
+import { onRedirectUri as isOn, onRegisteredRedirectUri } from '../../harness/wire/redirect-target.js';
+import { asClient, clientWithShape, requestingClient, type RequestingClient } from '../support/redirect-clients.js';
 
 /** A redirect URI that was never registered: another host, and the registered one with a path appended. */
 function unregisteredRedirectUris(t: SuiteContext): string[] {
@@ -45,6 +46,18 @@ function redirectUriVariant(registered: string, part: string): string | null {
       return url.toString();
     }
     default: throw new Error(`unknown redirect_uri part: ${part}`);
+  }
+}
+
+/** A Location as a failure message may show it: without its code (a secret), or "none". */
+function shownLocation(location: string | null): string {
+  if (location === null) return 'no redirect';
+  try {
+    const url = new URL(location);
+    if (url.searchParams.has('code')) url.searchParams.set('code', '…');
+    return url.toString();
+  } catch {
+    return JSON.stringify(location.slice(0, 200));
   }
 }
 
@@ -76,29 +89,39 @@ function expectRedirect302(t: SuiteContext, redirectStatus: number | null, what:
 }
 
 describe('GET {auth_url}/authorization', () => {
-  conformance('OAUTH-AUTHZ-REDIRECT', 'the authorization step ends in an HTTP 302 redirect to redirect_uri', { needs: ['consent'] }, async (t) => {
-    const result = await t.flows.authorize({ decision: 'approve' });
-    t.observe('first answer of GET /authorization (sign-in page or redirect)', result.initial.status);
-    t.expect(result.location, 'approval: expected a 302 Location on redirect_uri; the target refused to redirect').not.toBeNull();
-    t.expect(isOn(result.location, t.target.profile.redirectUri),
-      `approval: expected the redirect to go to the registered redirect_uri ${t.target.profile.redirectUri}; it went elsewhere`).toBe(true);
-    expectRedirect302(t, result.redirectStatus, 'approval');
+  conformance('OAUTH-AUTHZ-REDIRECT', 'the authorization step ends in an HTTP 302 redirect to the requesting credential\'s registered redirect_uri, its query, port and path kept', { needs: ['consent'] }, async (t) => {
+    const redirects = async (client: RequestingClient, what: string) => {
+      const result = await t.flows.authorize({ decision: 'approve', ...asClient(client) });
+      t.observe(`first answer of GET /authorization (${what})`, result.initial.status);
+      t.expect(result.location, `approval (${what}): expected a 302 Location on redirect_uri; the target refused to redirect`).not.toBeNull();
+      t.expect(onRegisteredRedirectUri(result.location, client.redirectUri),
+        `approval (${what}): expected the redirect to go to the registered redirect_uri ${client.redirectUri}, its query kept (RFC 6749 §3.1.2); it went to ${shownLocation(result.location)}`).toBe(true);
+      expectRedirect302(t, result.redirectStatus, `approval (${what})`);
+    };
+    // Every credential's registered URI, and every shape a registered URI may have (a query, a port, a path).
+    await t.eachSlice('client', (client) => redirects(requestingClient(t, client), `the ${client} credential`));
+    await t.eachSlice('redirect-uri-shape', (shape) => redirects(clientWithShape(t, shape), `a registered redirect_uri with a ${shape}`));
   });
 
-  conformance('OAUTH-SIGN-IN-STEP', 'the first answer of GET /authorization is a sign-in step (no error, no empty page), not a redirect to redirect_uri', {}, async (t) => {
-    const url = t.flows.authorizationUrl();
-    const first = await getAuthorization(t, url);
-    const params = locationParams(first.location);
-    t.observe('first answer of GET /authorization', { status: first.status, redirects: first.location !== null, toRedirectUri: isOn(first.location, t.target.profile.redirectUri) });
-    t.expect(params.has('code'), `GET /authorization answered HTTP ${first.status} with a Location carrying a code: the user must sign in, verify by SMS and approve first`).toBe(false);
-    t.expect(isOn(first.location, t.target.profile.redirectUri),
-      `GET /authorization answered HTTP ${first.status} straight to redirect_uri: the user signs in, verifies and approves or cancels before the server answers the application`).toBe(false);
-    // A step of the sign-in: a page, or a redirect to one; not an error. 401 may carry a sign-in page; a 429 says nothing of the request.
-    if (first.status === 429) t.notTested('GET /authorization answered HTTP 429 (too many requests): the first step of the sign-in could not be seen');
-    t.expect(first.status < 400 || first.status === 401,
-      `GET /authorization answered a valid authorization request with HTTP ${first.status}: its first answer must be a step of the sign-in (a page, or a redirect to one), not an error`).toBe(true);
-    t.expect(first.status >= 200 && first.status < 300 && first.empty,
-      `GET /authorization answered a valid authorization request with HTTP ${first.status} and an empty body: a page with nothing on it is no step of the sign-in`).toBe(false);
+  conformance('OAUTH-SIGN-IN-STEP', 'the first answer of GET /authorization is a sign-in step (no error, no empty page), not a redirect to redirect_uri, whichever credential asks', {}, async (t) => {
+    // Every application's request: the profile's credential and the second of the fixtures, each with its registered redirect_uri.
+    await t.eachSlice('client', async (value) => {
+      const client = requestingClient(t, value);
+      const url = t.flows.authorizationUrl(asClient(client));
+      const first = await getAuthorization(t, url);
+      const params = locationParams(first.location);
+      const what = `GET /authorization of the ${value} credential`;
+      t.observe(`first answer of ${what}`, { status: first.status, redirects: first.location !== null, toRedirectUri: isOn(first.location, client.redirectUri) });
+      t.expect(params.has('code'), `${what} answered HTTP ${first.status} with a Location carrying a code: the user must sign in, verify by SMS and approve first`).toBe(false);
+      t.expect(isOn(first.location, client.redirectUri),
+        `${what} answered HTTP ${first.status} straight to redirect_uri: the user signs in, verifies and approves or cancels before the server answers the application`).toBe(false);
+      // A step of the sign-in: a page, or a redirect to one; not an error. 401 may carry a sign-in page; a 429 says nothing of the request.
+      if (first.status === 429) t.notTested(`${what} answered HTTP 429 (too many requests): the first step of the sign-in could not be seen`);
+      t.expect(first.status < 400 || first.status === 401,
+        `${what} answered a valid authorization request with HTTP ${first.status}: its first answer must be a step of the sign-in (a page, or a redirect to one), not an error`).toBe(true);
+      t.expect(first.status >= 200 && first.status < 300 && first.empty,
+        `${what} answered a valid authorization request with HTTP ${first.status} and an empty body: a page with nothing on it is no step of the sign-in`).toBe(false);
+    });
   });
 
   conformance('OAUTH-STATE-ECHO', 'state comes back unchanged, whatever its characters and length', { needs: ['consent'], timeout: 120_000 }, async (t) => {
@@ -115,6 +138,14 @@ describe('GET {auth_url}/authorization', () => {
       const result = await t.flows.authorize({ decision: 'approve', state: sent });
       t.expect(result.location, `a state with ${cls} characters (${sent.length} long): expected a redirect to redirect_uri (${result.error ?? `status ${result.status}`})`).not.toBeNull();
       t.expect(result.params.get('state'), `a state with ${cls} characters must be returned unchanged`).toBe(sent);
+    });
+    // Every credential's requests: the state comes back to whichever application sent it, on its own registered URI.
+    await t.eachSlice('client', async (value) => {
+      const client = requestingClient(t, value);
+      const sent = `lockconf ${value}+a&b=c/d?e%20f#g\u00e9`;
+      const result = await t.flows.authorize({ decision: 'approve', state: sent, ...asClient(client) });
+      t.expect(result.location, `the ${value} credential's approval: expected a redirect to its redirect_uri (${result.error ?? `status ${result.status}`})`).not.toBeNull();
+      t.expect(result.params.get('state'), `the ${value} credential's approval: the state must be returned unchanged`).toBe(sent);
     });
     const long = 'x'.repeat(40) + '&state=forged#frag?q=1+2%2B%25/' + '\u00fc\u{1F510}'.repeat(20) + 'y'.repeat(1300);
     await checkProperty(t, {
@@ -202,6 +233,16 @@ describe('Authorization code flow', () => {
       t.expect(approved.params.get('code'), `approval by the ${approver}: the redirect query must carry code`).toBeTruthy();
       t.expect(approved.params.get('state'), `approval by the ${approver}: the redirect query must carry the state sent`).toBe(sent);
     });
+    // Whichever credential asks, whatever its registered redirect_uri holds: code and state readable in the query.
+    const carries = async (client: RequestingClient, what: string) => {
+      const sent = `${state}-${client.slice}`;
+      const approved = await t.flows.authorize({ decision: 'approve', state: sent, ...asClient(client) });
+      t.expect(approved.location, `approval (${what}): expected a redirect to redirect_uri (${approved.error ?? `status ${approved.status}`})`).not.toBeNull();
+      t.expect(approved.params.get('code'), `approval (${what}): the redirect query must carry code; got ${shownLocation(approved.location)}`).toBeTruthy();
+      t.expect(approved.params.get('state'), `approval (${what}): the redirect query must carry the state sent`).toBe(sent);
+    };
+    await t.eachSlice('client', (client) => carries(requestingClient(t, client), `the ${client} credential`));
+    await t.eachSlice('redirect-uri-shape', (shape) => carries(clientWithShape(t, shape), `a registered redirect_uri with a ${shape}`));
   });
 
   conformance('OAUTH-DENIAL-ACCESS-DENIED', 'cancellation redirects with error=access_denied and the original state, whatever its characters', { needs: ['consent'] }, async (t) => {
@@ -232,13 +273,27 @@ describe('Authorization code flow', () => {
       const got = denied.params.get('state');
       return got === sent ? null : `sent a state of ${sent.length} characters, got back ${got === null ? 'none' : `${JSON.stringify(got.slice(0, 80))} instead of ${JSON.stringify(sent.slice(0, 80))}`}`;
     });
+    // Every credential's cancellation, on its own registered redirect_uri, whatever that URI holds (a query, a port, a path):
+    // error and state readable, the registered query kept (RFC 6749 §3.1.2).
+    const denied = async (client: RequestingClient, what: string) => {
+      const sent = `deny-${client.slice}-${Date.now().toString(36)}`;
+      const answer = await t.flows.authorize({ decision: 'deny', state: sent, ...asClient(client) });
+      t.expect(answer.location, `cancellation (${what}): expected HTTP 302 to redirect_uri (${answer.error ?? `status ${answer.status}`})`).not.toBeNull();
+      t.expect(onRegisteredRedirectUri(answer.location, client.redirectUri),
+        `cancellation (${what}): the redirect must go to the registered redirect_uri ${client.redirectUri}, its query kept (RFC 6749 §3.1.2); it went to ${shownLocation(answer.location)}`).toBe(true);
+      t.expect(answer.params.get('error'), `cancellation (${what}): the redirect query must carry error=access_denied; got ${shownLocation(answer.location)}`).toBe('access_denied');
+      t.expect(answer.params.get('state'), `cancellation (${what}): the redirect query must carry the original state, unchanged`).toBe(sent);
+      t.expect(answer.params.has('code'), `cancellation (${what}): no code may be issued`).toBe(false);
+    };
+    await t.eachSlice('client', (client) => denied(requestingClient(t, client), `the ${client} credential`));
+    await t.eachSlice('redirect-uri-shape', (shape) => denied(clientWithShape(t, shape), `a registered redirect_uri with a ${shape}`));
     expectRedirect302(t, result.redirectStatus, 'cancellation');
   });
 
   conformance('OAUTH-CODE-EXCHANGE', 'a code is exchanged for a token response at POST /access_token', { needs: ['consent'] }, async (t) => {
     const code = await freshCode(t);
     const res = await postToken(t, codeGrant(t, code));
-    t.expect(res.status, `code exchange: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(200);
+    t.expect(res.status >= 200 && res.status < 300, `code exchange: expected a token response (HTTP 2xx; the spec names no status); got HTTP ${res.status}`).toBe(true);
     t.expect(res.json?.access_token ?? null, 'code exchange: the response must carry access_token').not.toBeNull();
     t.expect(res.json?.refresh_token ?? null, 'code exchange: the response must carry refresh_token').not.toBeNull();
     // The fields' types are the token response's rule (TOKEN-RESPONSE-SHAPE): a wrong one blocks, it does not fail here.
@@ -264,10 +319,9 @@ describe('Authorization code flow', () => {
     const first = await freshCode(t, 0);
     const second = await freshCode(t, 1);
     const res = await postToken(t, codeGrant(t, first));
-    t.expect(res.status, `the first user's code, exchanged after the second user's code was issued: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(200);
-    t.expect(tokenIssued(res), 'the first user\'s code: the response must carry access_token').toBe(true);
+    t.expect(tokenIssued(res), `the first user's code, exchanged after the second user's code was issued: expected a token response; got HTTP ${res.status}`).toBe(true);
     const other = await postToken(t, codeGrant(t, second));
-    t.expect(other.status, `the second user's code, exchanged after the first: expected HTTP 200 with a token response; got HTTP ${other.status}`).toBe(200);
+    t.expect(tokenIssued(other), `the second user's code, exchanged after the first: expected a token response; got HTTP ${other.status}`).toBe(true);
   });
 
   conformance('OAUTH-CODE-EXCHANGE', 'the access token a code yields acts for the user who approved it, a lock\'s owner or a guest', { needs: ['consent', 'second-user', 'capture', 'events'], lease: 'fixture-set', timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {

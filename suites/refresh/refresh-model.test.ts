@@ -132,7 +132,8 @@ class UseUnknown implements fc.AsyncCommand<Model, Real> {
     const step = 'redeem a refresh token the service never issued';
     r.steps.push(step);
     const res = await refresh(r, forged);
-    if (res.status !== 400 || tokenIssued(res)) throw mismatch('REFRESH-UNKNOWN-REFUSED', step, 'HTTP 400 and no token', res);
+    // That it is refused (REFRESH-UNKNOWN-REFUSED); how (RFC 6749 §5.2's 400) is REFRESH-UNKNOWN-ERROR-ANSWER's own test.
+    if (tokenIssued(res)) throw mismatch('REFRESH-UNKNOWN-REFUSED', step, 'no token', res);
   }
   toString(): string { return 'UseUnknown'; }
 }

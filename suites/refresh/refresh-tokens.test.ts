@@ -31,7 +31,7 @@ async function usedRefreshToken(t: SuiteContext) {
   const session = await t.flows.userSession();
   const first = await refresh(t, session.refreshToken);
   await prerequisite(t, 'REFRESH-NEW-PAIR', () => {
-    t.expect(first.status, `first use of a fresh refresh token: expected HTTP 200; got HTTP ${first.status}`).toBe(200);
+    t.expect(tokenIssued(first), `first use of a fresh refresh token: expected a token response; got HTTP ${first.status}`).toBe(true);
   });
   return { session, first };
 }
@@ -66,6 +66,14 @@ async function refusedFor(t: SuiteContext, cause: string): Promise<HttpResponse>
   return refresh(t, session.refreshToken);
 }
 
+/** A refresh token of the `client` credential (profile, second) used once, presented again by that credential: the refusal. */
+function usedAgainBy(t: SuiteContext, client: string): Promise<HttpResponse> {
+  return withChainLink(t, { position: 'first', client }, async (link) => {
+    await nextLink(t, link.refreshToken, `first use of a refresh token of the ${client} credential`, link.client);
+    return refreshAs(t, link.refreshToken, link.client);
+  });
+}
+
 function expectRefused400(t: SuiteContext, res: HttpResponse, what: string): void {
   t.expect(tokenIssued(res), `${what}: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   t.expect(res.status, `${what}: expected HTTP 400; got HTTP ${res.status}`).toBe(400);
@@ -75,7 +83,7 @@ describe('Refresh token', () => {
   conformance('REFRESH-NEW-PAIR', 'a refresh returns a new access token and a new refresh token', { needs: ['user-token'] }, async (t) => {
     const session = await t.flows.userSession();
     const res = await refresh(t, session.refreshToken);
-    t.expect(res.status, `refresh grant: expected HTTP 200; got HTTP ${res.status}`).toBe(200);
+    t.expect(res.status >= 200 && res.status < 300, `refresh grant: expected a token response (HTTP 2xx; the spec names no status); got HTTP ${res.status}`).toBe(true);
     t.expect(typeof res.json?.access_token, 'refresh grant: the response must carry access_token').toBe('string');
     t.expect(typeof res.json?.refresh_token, 'refresh grant: the response must carry refresh_token').toBe('string');
     t.expect(res.json.refresh_token === session.refreshToken, 'refresh grant: the returned refresh_token must be new, not the one redeemed').toBe(false);
@@ -109,6 +117,13 @@ describe('Refresh token', () => {
       t.expect(parsed.success, `a ${cause} refresh token: the body must be an OAuth 2.0 error object {"error": "…"}; ${again.json === undefined ? `got non-JSON ${JSON.stringify(again.text.slice(0, 80))}` : explain(parsed)}`).toBe(true);
       t.observe(`error (${cause})`, again.json?.error ?? null);
     });
+    // Every credential's refused tokens: a used one of the profile's credential and of the second of the fixtures.
+    await t.eachSlice('client', async (client) => {
+      const again = await usedAgainBy(t, client);
+      t.expect(again.status, `a used refresh token of the ${client} credential: expected HTTP 400; got HTTP ${again.status}`).toBe(400);
+      const parsed = oauthErrorSchema.safeParse(again.json);
+      t.expect(parsed.success, `a used refresh token of the ${client} credential: the body must be an OAuth 2.0 error object {"error": "…"}; ${again.json === undefined ? `got non-JSON ${JSON.stringify(again.text.slice(0, 80))}` : explain(parsed)}`).toBe(true);
+    });
   });
 
   conformance('REFRESH-ERROR-INVALID-GRANT', 'a refresh token refused as used, expired or revoked gets error=invalid_grant', { needs: ['user-token'] }, async (t) => {
@@ -116,15 +131,30 @@ describe('Refresh token', () => {
       const again = await refusedFor(t, cause);
       t.expect(again.json?.error, `a ${cause} refresh token: RFC 6749 §5.2 names invalid_grant; got ${JSON.stringify(again.json?.error ?? again.text.slice(0, 80))}`).toBe('invalid_grant');
     });
+    await t.eachSlice('client', async (client) => {
+      const again = await usedAgainBy(t, client);
+      t.expect(again.json?.error, `a used refresh token of the ${client} credential: RFC 6749 §5.2 names invalid_grant; got ${JSON.stringify(again.json?.error ?? again.text.slice(0, 80))}`).toBe('invalid_grant');
+    });
   });
 
-  conformance('REFRESH-UNKNOWN-REFUSED', 'a refresh token the service never issued is refused with 400', { needs: ['user-token'] }, async (t) => {
+  conformance('REFRESH-UNKNOWN-REFUSED', 'a refresh token the service never issued yields no token', { needs: ['user-token'] }, async (t) => {
     const session = await t.flows.userSession();
     const forged = sameShapeToken(session.refreshToken);
     t.target.redactor.add(forged, 'refresh_token');
     const res = await refresh(t, forged);
-    expectRefused400(t, res, 'an unknown refresh token of the right shape');
-    await expectOAuthErrorBody(t, res, 'an unknown refresh token');
+    t.observe('an unknown refresh token of the right shape', { status: res.status, error: res.json?.error ?? null });
+    t.expect(tokenIssued(res), `an unknown refresh token of the right shape: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
+  });
+
+  conformance('REFRESH-UNKNOWN-ERROR-ANSWER', 'a refresh token the service never issued is refused with 400 and an OAuth 2.0 error body (RFC 6749 §5.2)', { needs: ['user-token'] }, async (t) => {
+    const session = await t.flows.userSession();
+    const forged = sameShapeToken(session.refreshToken);
+    t.target.redactor.add(forged, 'refresh_token');
+    const res = await refresh(t, forged);
+    if (tokenIssued(res)) throw new PrerequisiteFailed('REFRESH-UNKNOWN-REFUSED', `an unknown refresh token was redeemed (HTTP ${res.status})`);
+    t.expect(res.status, `an unknown refresh token: RFC 6749 §5.2 answers a refused token request with HTTP 400; got HTTP ${res.status}`).toBe(400);
+    const parsed = oauthErrorSchema.safeParse(res.json);
+    t.expect(parsed.success, `an unknown refresh token: the body should be an OAuth 2.0 error object {"error": "…"}; ${res.json === undefined ? `got non-JSON ${JSON.stringify(res.text.slice(0, 80))}` : explain(parsed)}`).toBe(true);
   });
 
   conformance('REFRESH-OTHER-CLIENT', 'a refresh token issued to one credential is refused to another', { needs: ['consent', 'second-client'] }, async (t) => {
@@ -148,6 +178,8 @@ describe('Refresh token', () => {
     };
     // Link and account drawn in pairs: a revocation that fails only on a guest's later link is caught too.
     await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withChainLink(t, { position: position!, actor: actor! }, (link) => revokedIsRefused(link, `the ${position} link of the ${actor}'s chain`)));
+    // Any issued token, whichever credential it was issued to: the second of the fixtures too.
+    await t.eachSlice('client', (client) => withChainLink(t, { position: 'first', client }, (link) => revokedIsRefused(link, `a refresh token of the ${client} credential`)));
   });
 });
 
@@ -169,11 +201,14 @@ describe('Refresh flow', () => {
   conformance('REFRESH-NEW-ACCESS-TOKEN-WORKS', 'the access token from a refresh works on GET /users/me, at every link of a chain and for every account (owner, guest, the application)', {}, async (t) => {
     const works = async (link: ChainLink, what: string) => {
       const next = await nextLink(t, link.refreshToken, what, link.client);
-      const me = await t.http.api('GET', '/users/me', { accessToken: next.accessToken });
+      // The call carries the API key of the credential the token was issued to ("x-api-key | <API_KEY> of the credential").
+      const me = await t.http.api('GET', '/users/me', { accessToken: next.accessToken, ...(link.client ? { apiKey: link.client.apiKey } : {}) });
       rememberTokens(t, me);
       t.expect(me.status >= 200 && me.status < 300, `${what}: GET /users/me with the refreshed access token: expected 2xx; got HTTP ${me.status}`).toBe(true);
     };
     await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withChainLink(t, { position: position!, actor: actor! }, (link) => works(link, `refreshing the ${position} link of the ${actor}'s chain`)));
+    // Every credential's refresh: the second of the fixtures too, its token used with its own API key.
+    await t.eachSlice('client', (client) => withChainLink(t, { position: 'first', client }, (link) => works(link, `refreshing a refresh token of the ${client} credential`)));
   });
 });
 
@@ -223,8 +258,7 @@ describe('Refresh token, at every link of a chain', () => {
       const days = REFRESH_AGE_DAYS[age!]!;
       await control(t).advanceClock(days * DAY);
       const res = await refresh(t, link.refreshToken);
-      t.expect(res.status, `the ${position} link of a chain, ${days} days after its own issue (within one year): expected HTTP 200; got HTTP ${res.status}`).toBe(200);
-      t.expect(tokenIssued(res), `the ${position} link, ${days} days old: a new token pair must be issued`).toBe(true);
+      t.expect(tokenIssued(res), `the ${position} link of a chain, ${days} days after its own issue (within one year): a new token pair must be issued; got HTTP ${res.status}`).toBe(true);
     }));
   });
 

@@ -141,14 +141,29 @@ describe('faults of refresh tokens and lifetimes', () => {
     });
   });
 
-  it('refresh-error-not-oauth: a refused refresh token gets 400 text/plain', async () => {
+  it('refresh-error-not-oauth: a refused refresh token (used, expired, revoked) gets 400 text/plain; a never-issued one keeps its OAuth body', async () => {
     await withMock({ faults: ['refresh-error-not-oauth'] }, async (mock) => {
-      const res = await refreshRequest(mock, 'unknown-token');
+      const used = await userTokens(mock);
+      expect((await refreshRequest(mock, used.refreshToken)).status).toBe(200);
+      const res = await refreshRequest(mock, used.refreshToken);
       expect(res.status).toBe(400);
       expect(res.headers['content-type']).toContain('text/plain');
       expect(res.json).toBeUndefined();
+      // A token never issued is REFRESH-UNKNOWN-ERROR-ANSWER's, not the Errors row's.
+      expect((await refreshRequest(mock, 'unknown-token')).json.error).toBe('invalid_grant');
       // Other token errors keep their OAuth body.
       expect((await tokenRequest(mock, { grant_type: 'authorization_code', code: 'x' })).json.error).toBe('invalid_grant');
+    });
+  });
+
+  it('refresh-unknown-401: a never-issued refresh token gets 401 with an OAuth body; a used one still gets 400', async () => {
+    await withMock({ faults: ['refresh-unknown-401'] }, async (mock) => {
+      const unknown = await refreshRequest(mock, 'unknown-token');
+      expect(unknown.status).toBe(401);
+      expect(unknown.json.error).toBe('invalid_grant');
+      const used = await userTokens(mock);
+      expect((await refreshRequest(mock, used.refreshToken)).status).toBe(200);
+      expect((await refreshRequest(mock, used.refreshToken)).status).toBe(400);
     });
   });
 

@@ -12,7 +12,9 @@ export const OAUTH_AREAS: readonly Area[] = ['OAuth authorization', 'Token endpo
 const NO_LOCK_AUTHZ = (words: string): KindCoverage => by(words, 'the authorization request carries client_id, redirect_uri and state, never a lock: no lock takes part');
 const NO_LOCK_TOKEN = (words: string): KindCoverage => by(words, 'a token request carries the grant\'s parameters and the client\'s, never a lock: no lock takes part');
 const NO_LOCK_TOKEN_VALUE = (words: string): KindCoverage => by(words, 'the rule is about a token (its form, its life, its refusal), which is issued for an account, not for a lock');
-const ONE_CREDENTIAL_AUTHZ = (words: string): KindCoverage => by(words, 'the request names one credential (its client_id) and the rule is about that request\'s own answer; a second credential\'s authorization is exercised by its own code exchange (OAUTH-CODE-OTHER-CLIENT, REFRESH-OTHER-CLIENT, TOKEN-CC-PER-CREDENTIAL)');
+const ONE_CREDENTIAL_AUTHZ = (words: string): KindCoverage => by(words, 'the request names one credential (its client_id) and the rule is about that request\'s own answer; a second credential\'s authorization is exercised by its own code exchange (OAUTH-CODE-OTHER-CLIENT, REFRESH-OTHER-CLIENT, TOKEN-CC-PER-CREDENTIAL). Open (issue 32): "sees who is requesting access" varies with the credential; the second credential\'s consent step is not yet driven in a browser');
+/** The browser-driven steps of the user's own sign-in (the sign-in suite). */
+const SIGN_IN_IS_THE_USERS = (): KindCoverage => by('The application does nothing in this step.', 'the e-mail and password, and the SMS, are the user\'s, checked the same whichever application asked; the requesting credential only shapes the first answer (OAUTH-SIGN-IN-STEP) and the redirect that ends the step (OAUTH-AUTHZ-REDIRECT, -CODE-ON-APPROVAL, -DENIAL-ACCESS-DENIED), each declared over the client dimension');
 const CLIENT_AUTH_NO_USER = (words: string): KindCoverage => by(words, 'client authentication at the token endpoint: the request names a client and a grant, no user; whose token it is follows from the grant (the grant dimension: the code and refresh grants a user\'s, client_credentials the application\'s)');
 const SECOND_CREDENTIAL_IS_THE_RULE = (words: string): KindCoverage => by(words, 'the rule is itself about a second credential: the profile\'s issues, the second of the fixtures (GET /fixtures `clients`) presents');
 const APPROVER_IS_USER = (words: string): KindCoverage => by(words, 'the sentence names the user who signs in and approves; the approver dimension where the rule\'s outcome depends on who approves');
@@ -20,32 +22,32 @@ const APPROVER_IS_USER = (words: string): KindCoverage => by(words, 'the sentenc
 export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
   // ── OAuth authorization ───────────────────────────────────────────────────
   'OAUTH-AUTHZ-REDIRECT': {
-    credential: ONE_CREDENTIAL_AUTHZ('redirect to redirect_uri'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('GET {auth_url}/authorization'),
     actor: by('The response', 'the status of the redirect that ends the step, one response per request; who approved is OAUTH-CODE-ON-APPROVAL\'s approver dimension'),
   },
   'OAUTH-SIGN-IN-STEP': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('The user signs in', 'the first answer comes before anyone has signed in: no actor exists yet'),
   },
   'OAUTH-SIGN-IN-SCREENS': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: SIGN_IN_IS_THE_USERS(),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('with a previously verified e-mail address and password', 'the test account the login section or GET /sign-in/account names (one account with a phone for SMS); the decision and sign-ins dimensions vary what that user does'),
   },
   'OAUTH-SIGN-IN-WRONG-PASSWORD': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: SIGN_IN_IS_THE_USERS(),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('with a previously verified e-mail address and password', 'the wrong credentials of the test account (the credential dimension of sign-in.ts: a wrong password, an e-mail of no account)'),
   },
   'OAUTH-SIGN-IN-WRONG-SMS': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: SIGN_IN_IS_THE_USERS(),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('verifies by an SMS text message to a previously verified mobile phone', 'the test account with a verified phone (one account)'),
   },
   'OAUTH-SIGN-IN-SMS-NOT-SKIPPED': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: SIGN_IN_IS_THE_USERS(),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('verifies by an SMS text message to a previously verified mobile phone', 'the test account with a verified phone (one account)'),
   },
@@ -55,17 +57,17 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('sees who is requesting access and what is authorized', 'what the consent step shows is the requesting application\'s (the shown dimension), the same whoever signed in'),
   },
   'OAUTH-CODE-ON-APPROVAL': {
-    credential: ONE_CREDENTIAL_AUTHZ('HTTP 302 to redirect_uri'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: dim('approver'),
   },
   'OAUTH-STATE-ECHO': {
-    credential: by('Value chosen by the application', 'the state is the requesting application\'s value; the chars dimension and a drawn domain of states vary it'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('GET {auth_url}/authorization'),
     actor: by('returned unchanged at the end', 'the state comes back to the application whoever approves; the approver dimension of OAUTH-CODE-ON-APPROVAL judges the state each approver\'s redirect carries'),
   },
   'OAUTH-DENIAL-ACCESS-DENIED': {
-    credential: ONE_CREDENTIAL_AUTHZ('HTTP 302 to redirect_uri'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: APPROVER_IS_USER('User declines at the authorization step'),
   },
@@ -117,7 +119,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
 
   // ── Token endpoint ──────────────────────────────────────────────────────────
   'TOKEN-RESPONSE-JSON': {
-    credential: CLIENT_AUTH_NO_USER('JSON token response'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('POST {auth_url}/access_token'),
     actor: dim('grant'),
   },
@@ -132,7 +134,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: dim('grant'),
   },
   'TOKEN-BASIC-REJECTED': {
-    credential: by('client credentials in an Authorization: Basic header', 'the profile\'s credential sent the wrong way; the rule is about where a credential travels, not which one'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Token request'),
     actor: dim('grant'),
   },
@@ -152,39 +154,39 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: dim('grant'),
   },
   'TOKEN-BODY-URL-DECODED': {
-    credential: CLIENT_AUTH_NO_USER('URL-encoded body'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('POST {auth_url}/access_token'),
     actor: dim('grant'),
   },
   'TOKEN-NO-STORE': {
-    credential: CLIENT_AUTH_NO_USER('in any response containing tokens'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('in any response containing tokens'),
     actor: dim('grant'),
   },
   'TOKEN-REQUIRED-PARAMETER': {
-    credential: CLIENT_AUTH_NO_USER('Body field | Required when | Meaning'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Body field | Required when | Meaning'),
     actor: by('grant_type=authorization_code', 'the rule names the two grants that require a code or a refresh_token, both a user\'s; each is sent (the requirement\'s test covers both grants)'),
   },
   'TOKEN-MISSING-PARAMETER-ANSWER': {
-    credential: CLIENT_AUTH_NO_USER('Token request where parameters are malformed'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Token request'),
     actor: by('Token request where parameters are malformed', 'how a request is refused is the target\'s choice (freedom MISSING-PARAMETER-REFUSAL), judged on the code and refresh grants\' requests alike; no account is reached'),
   },
   'TOKEN-MALFORMED-302-ERROR': {
-    credential: CLIENT_AUTH_NO_USER('Token request where parameters are malformed'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Token request'),
     actor: dim('grant'),
   },
 
   // ── Client credentials ──────────────────────────────────────────────────────
   'TOKEN-CC-DISABLED-BY-DEFAULT': {
-    credential: by('disabled by default', 'the default state of the credential the run holds; another credential\'s state is TOKEN-CC-PER-CREDENTIAL\'s'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('client_credentials grant without permission'),
     actor: by('token for an account owned by the application', 'the application\'s own account: one actor'),
   },
   'TOKEN-CC-ENABLED-WORKS': {
-    credential: by('with client_id, client_secret and grant_type=client_credentials', 'the request of the one credential granted the permission; the second credential granted its own is TOKEN-CC-PER-CREDENTIAL\'s last step'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('POST {auth_url}/access_token with client_id, client_secret and grant_type=client_credentials'),
     actor: by('grant_type=client_credentials', 'the application\'s own account: one actor'),
   },
@@ -217,16 +219,21 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('valid for exactly one use', 'a refresh token\'s own state (used): the position, chain-length, client and presentation dimensions vary the token; the account it serves is REFRESH-NEW-PAIR\'s actor dimension'),
   },
   'REFRESH-ERROR-RESPONSE': {
-    credential: by('refresh_token expired, already used, or revoked', 'the refusal\'s body, by cause (the refusal-cause dimension)'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('refresh_token expired, already used, or revoked'),
     actor: by('refresh_token expired, already used, or revoked', 'the refusal\'s body, by cause (the refusal-cause dimension)'),
   },
   'REFRESH-ERROR-INVALID-GRANT': {
-    credential: by('or refresh token is invalid, expired, revoked', 'the refusal\'s error code, by cause (the refusal-cause dimension)'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('or refresh token is invalid, expired, revoked'),
     actor: by('or refresh token is invalid, expired, revoked', 'the refusal\'s error code, by cause (the refusal-cause dimension)'),
   },
   'REFRESH-UNKNOWN-REFUSED': {
+    credential: by('or refresh token is invalid', 'a token never issued belongs to no credential'),
+    lock: NO_LOCK_TOKEN('or refresh token is invalid'),
+    actor: by('or refresh token is invalid', 'a token never issued belongs to no account'),
+  },
+  'REFRESH-UNKNOWN-ERROR-ANSWER': {
     credential: by('or refresh token is invalid', 'a token never issued belongs to no credential'),
     lock: NO_LOCK_TOKEN('or refresh token is invalid'),
     actor: by('or refresh token is invalid', 'a token never issued belongs to no account'),
@@ -247,12 +254,12 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('1 year from issue', 'a token\'s age (the refresh-age and position dimensions, in pairs)'),
   },
   'REFRESH-REVOKED': {
-    credential: by('token revoked', 'the control protocol\'s revocation names the token, not the credential'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('Token can no longer be redeemed'),
     actor: dim('actor'),
   },
   'REFRESH-NEW-ACCESS-TOKEN-WORKS': {
-    credential: by('make a call such as GET /users/me with it', 'the access token is used on the API with the profile\'s API key; a token of the second credential on the API would need its API key, which is another rule (HEADERS-API-KEY, INFO)'),
+    credential: dim('client'),
     lock: by('GET /users/me', 'judged on GET /users/me, which names no lock'),
     actor: dim('actor'),
   },

@@ -47,6 +47,12 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
       values: ['one-month', 'eleven-months', 'just-under-year', 'just-past-year', 'years-past'],
     },
     {
+      id: 'redirect-uri-shape',
+      title: 'What the requesting credential\'s registered redirect_uri carries besides scheme and host: a query component, an explicit port, a path beyond "/" (tried on whichever credential of the profile and the fixtures has it)',
+      source: 'API credentials: "redirect_uri | URL | Registered with the credentials"; Authorization code flow: "The server answers HTTP 302 to redirect_uri": any registered URL; RFC 6749 §3.1.2: "The endpoint URI MAY include an "application/x-www-form-urlencoded" formatted (per Appendix B) query component ([RFC3986] Section 3.4), which MUST be retained when adding additional query parameters."',
+      values: ['query', 'port', 'path'],
+    },
+    {
       id: 'chain-length',
       title: 'A link far down a refresh chain: the 31st, after 30 redemptions a day apart (bounded)',
       source: 'Refresh token: "the new refresh token replaces it"; Limits: "1 year from issue; valid for exactly one use": a token\'s rules do not wear out with the length of its chain',
@@ -54,36 +60,50 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     },
   ],
   slices: {
-    // GET {auth_url}/authorization: "state … returned unchanged at the end"; "All values must be URL-encoded."
-    'OAUTH-STATE-ECHO': { chars: 'all' },
-    // "On cancellation the query carries error=access_denied and state" (the original state).
-    'OAUTH-DENIAL-ACCESS-DENIED': { chars: 'all' },
+    // "The response is an HTTP 302 redirect to redirect_uri": every credential's registered URI (the second of the fixtures too),
+    // whatever it carries (a query, a port, a path), kept as registered (RFC 6749 §3.1.2).
+    'OAUTH-AUTHZ-REDIRECT': { client: 'all', 'redirect-uri-shape': 'all' },
+    // GET {auth_url}/authorization: "state … returned unchanged at the end"; "All values must be URL-encoded." Every
+    // application's state, on its own registered URI.
+    'OAUTH-STATE-ECHO': { chars: 'all', client: 'all' },
+    // "On cancellation the query carries error=access_denied and state" (the original state): "HTTP 302 to redirect_uri",
+    // every credential's registered URI, whatever it carries.
+    'OAUTH-DENIAL-ACCESS-DENIED': { chars: 'all', client: 'all', 'redirect-uri-shape': 'all' },
     // redirect_uri "Registered with the credentials": any component that differs makes it another URL.
     'OAUTH-REDIRECT-URI-REGISTERED': { 'redirect-uri-part': 'all' },
     // "token for one of the application's users": the token a code yields acts for the user who approved it, owner or guest.
     'OAUTH-CODE-EXCHANGE': { approver: 'all' },
-    // "On approval the query carries code and state": whoever approves.
-    'OAUTH-CODE-ON-APPROVAL': { approver: 'all' },
+    // "On approval the query carries code and state": whoever approves, whichever credential asks, whatever its registered URI carries.
+    'OAUTH-CODE-ON-APPROVAL': { approver: 'all', client: 'all', 'redirect-uri-shape': 'all' },
     // RFC 6749 §4.1.2, a code used more than once is denied: however close together two exchanges come.
     'OAUTH-CODE-SINGLE-USE': { presentation: 'all' },
 
     // POST {auth_url}/access_token: "grant_type | always | authorization_code, client_credentials or refresh_token";
     // every rule of the endpoint holds on each grant.
     'TOKEN-BASIC-IGNORED': { grant: 'all', 'basic-content': 'all' },
-    'TOKEN-BASIC-REJECTED': EVERY_GRANT,
+    // "Token request carries client credentials in an Authorization: Basic header": any credential's.
+    'TOKEN-BASIC-REJECTED': { grant: 'all', client: 'all' },
     // "client_secret | always": every request of every credential (the second one of the fixtures too), drawn in pairs with the grant.
     'TOKEN-BODY-SECRET-CHECKED': { grant: 'all', client: 'all' },
+    // "code | grant_type=authorization_code", "refresh_token | grant_type=refresh_token": required in every credential's request.
+    'TOKEN-REQUIRED-PARAMETER': { client: 'all' },
     'TOKEN-CLIENT-ID-CHECKED': EVERY_GRANT,
-    'TOKEN-MALFORMED-302-ERROR': EVERY_GRANT,
+    // "Token request where parameters are malformed": any credential's request, of any grant.
+    'TOKEN-MALFORMED-302-ERROR': { grant: 'all', client: 'all' },
+    'TOKEN-MISSING-PARAMETER-ANSWER': { client: 'all' },
     // "Token response (authorization_code, client_credentials and refresh_token grants)": each field, each grant.
     'TOKEN-RESPONSE-SHAPE': { grant: 'all', 'token-field': 'all', client: 'all' },
-    'TOKEN-RESPONSE-JSON': EVERY_GRANT,
+    'TOKEN-RESPONSE-JSON': { grant: 'all', client: 'all' },
     // Every credential's responses too (the second of the fixtures), drawn in pairs with the grant.
     'TOKEN-ACCESS-TOKEN-JWT': { grant: 'all', client: 'all' },
     // "URL-encoded body" (every grant's request), and RFC 6749 §5.1's no-store (every response with tokens).
-    'TOKEN-BODY-URL-DECODED': EVERY_GRANT,
-    'TOKEN-NO-STORE': EVERY_GRANT,
+    'TOKEN-BODY-URL-DECODED': { grant: 'all', client: 'all' },
+    'TOKEN-NO-STORE': { grant: 'all', client: 'all' },
 
+    // "disabled by default and enabled per credential on request": every credential's default.
+    'TOKEN-CC-DISABLED-BY-DEFAULT': { client: 'all' },
+    // "POST … with client_id, client_secret and grant_type=client_credentials": every credential granted the permission.
+    'TOKEN-CC-ENABLED-WORKS': { client: 'all' },
     // client_credentials: "token for an account owned by the application"; "Token used in the x-access-token header".
     'TOKEN-CC-TOKEN-WORKS': { endpoint: ['GET /users/me', 'GET /users/locks/mine'] },
     // "refresh_token | string | Single-use token for the refresh grant": every link of the application's chain.
@@ -93,15 +113,17 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'REFRESH-NEW-PAIR': { position: 'all', actor: 'all', client: 'all', 'chain-length': 'all' },
     // "valid for exactly one use": every link (a long chain too), every credential's tokens, and two presentations at once (at most one of them is redeemed).
     'REFRESH-SINGLE-USE': { position: 'all', presentation: 'all', client: 'all', 'chain-length': 'all' },
-    'REFRESH-NEW-ACCESS-TOKEN-WORKS': { position: 'all', actor: 'all' },
+    // "make a call such as GET /users/me with it": every link, every account, every credential's refreshed token (with its own API key).
+    'REFRESH-NEW-ACCESS-TOKEN-WORKS': { position: 'all', actor: 'all', client: 'all' },
     // "1 year from issue": each token's own issue, whatever link it is, at every moment within the year (and after it), drawn in pairs with the link.
     'REFRESH-VALID-WITHIN-YEAR': { position: 'all', 'refresh-age': ['one-month', 'eleven-months', 'just-under-year'] },
     'REFRESH-EXPIRED-AFTER-YEAR': { position: 'all', 'refresh-age': ['just-past-year', 'years-past'] },
     // "issued | revocation | token revoked | revoked": any issued token, whatever link of its chain, the application's own too.
-    'REFRESH-REVOKED': { position: 'all', actor: 'all' },
+    'REFRESH-REVOKED': { position: 'all', actor: 'all', client: 'all' },
     // Errors: "refresh_token expired, already used, or revoked | HTTP 400 with an error message in the body following OAuth 2.0": each cause.
-    'REFRESH-ERROR-RESPONSE': { 'refusal-cause': 'all' },
-    'REFRESH-ERROR-INVALID-GRANT': { 'refusal-cause': 'all' },
+    // Every credential's refused tokens too (a used one of the second credential).
+    'REFRESH-ERROR-RESPONSE': { 'refusal-cause': 'all', client: 'all' },
+    'REFRESH-ERROR-INVALID-GRANT': { 'refusal-cause': 'all', client: 'all' },
 
     // "Every successful API response returns an updated x-access-token header": every endpoint named,
     // every link of the rotation, the user's and the application's tokens.
@@ -118,5 +140,8 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'HEADERS-EXPIRED-TOKEN-401': { endpoint: 'all' },
     'HEADERS-MISSING-TOKEN-401': { endpoint: 'all' },
   },
-  noFault: {},
+  noFault: {
+    'TOKEN-CC-ENABLED-WORKS@client=profile': 'The profile\'s permitted client_credentials grant refused takes from every test the grant of that credential (each grant\'s rules of the token endpoint, the application\'s account of the refresh and header rules): no break of that slice alone leaves the other rules judged. The second credential\'s slice has its generated fault; the profile\'s grant is judged by the test\'s first part on every run.',
+    'TOKEN-RESPONSE-JSON@client=profile': 'Every token response of the profile\'s credential not JSON is the catalog fault token-response-form-encoded (caught by TOKEN-RESPONSE-JSON): every test that reads a token of that credential rests on it, so no break of that slice alone leaves the other rules judged (it fails nine of them). The second credential\'s slice has its generated fault.',
+  },
 };

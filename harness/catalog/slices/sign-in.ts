@@ -17,6 +17,8 @@ export const SIGN_IN_SLICES: SliceDeclarations = {
   slices: {
     'OAUTH-SIGN-IN-SCREENS': { decision: 'all', 'sign-ins': 'all' },
     'OAUTH-SIGN-IN-WRONG-PASSWORD': { credential: 'all' },
+    // Every application's authorization request starts with the user's sign-in (the second credential of the fixtures too).
+    'OAUTH-SIGN-IN-STEP': { client: 'all' },
     'OAUTH-CONSENT-SHOWS-REQUEST': { shown: 'all' },
   },
   noFault: {

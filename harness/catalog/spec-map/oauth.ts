@@ -84,8 +84,8 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
     note: 'How often and how long a code may be exchanged, and what a replayed code does to its tokens, is not in the spec: taken from RFC 6749 (SHOULD). "Required when grant_type=authorization_code": a code grant without code yields no token.',
   },
   'post-auth-url-access-token/row-5': {
-    requirements: ['REFRESH-NEW-PAIR', 'REFRESH-UNKNOWN-REFUSED', 'REFRESH-OTHER-CLIENT', 'TOKEN-REQUIRED-PARAMETER'],
-    note: '"Required when grant_type=refresh_token": a refresh grant without refresh_token yields no token.',
+    requirements: ['REFRESH-NEW-PAIR', 'REFRESH-UNKNOWN-REFUSED', 'REFRESH-UNKNOWN-ERROR-ANSWER', 'REFRESH-OTHER-CLIENT', 'TOKEN-REQUIRED-PARAMETER'],
+    note: '"Required when grant_type=refresh_token": a refresh grant without refresh_token yields no token. A "Current refresh token" the service never issued yields none either (MUST); how it is refused is not in the spec: RFC 6749 §5.2\'s 400 with an error body (SHOULD).',
   },
   'post-auth-url-access-token/para-2': {
     requirements: ['TOKEN-RESPONSE-JSON', 'TOKEN-BASIC-IGNORED', 'TOKEN-BASIC-REJECTED', 'TOKEN-TOKEN-TYPE', 'TOKEN-NO-STORE'],
