@@ -46,6 +46,8 @@ describe('Exploration finds the sequence-only faults by their requirement', () =
       // The story is numbered, and no secret of the profile reaches it.
       expect(x.finding!.story[0]).toMatch(/^1\. /);
       expect(x.finding!.story.join('\n')).not.toMatch(/client_secret=(?!‹)/);
+      // A registration's token is a secret of the application too.
+      expect(x.finding!.story.join('\n')).not.toMatch(/"token":"hook-/);
     }, 120_000);
   }
 });
