@@ -24,7 +24,7 @@ import { Command, Option } from 'commander';
 import { isLockconfError } from './run/errors.js';
 import { ExpectFileError } from './run/expectations.js';
 import { SelectionError } from './run/selection.js';
-import { EXIT, ROOT, UsageFailure, collect, intOption } from './commands/common.js';
+import { EXIT, ROOT, UsageFailure, collect, exploreOption, intOption } from './commands/common.js';
 import { versionText } from './commands/version.js';
 import { lockconfCommand } from './commands/command-style.js';
 import { conformanceCommand, exitCodeFor, type ConformanceOptions } from './commands/conformance.js';
@@ -50,6 +50,7 @@ export function buildProgram(run: (code: number) => void): Command {
     .option('--target <file>', 'target profile (JSON); LOCKCONF_* variables override its fields')
     .option('--only <pattern>', 'requirement ID or glob (e.g. WEBHOOK-*); repeatable', collect)
     .option('--seed <n>', 'seed for generated inputs', intOption('--seed', 0, 2 ** 31 - 1))
+    .option('--explore <n|duration>', 'explore deeper: N random sequences of operations (200), or as many as fit in a duration (45s, 2m); default 20 and 3 of webhooks (LOCKCONF_EXPLORE)', exploreOption)
     .option('--out <dir>', 'write the results into this directory (reports/latest is left alone)')
     .option('--expect <file>', 'known deviations: failures listed there do not fail the run')
     .option('--list', 'print the requirements and the tests that would run, then exit')

@@ -119,6 +119,9 @@ export const FAULTS = {
   'lock-register-keeps-groups': { requirement: 'WEBHOOK-LOCK-OVERWRITE', description: 'Registering again keeps the first registration\'s notificationTypes besides the new ones.' },
   'lock-register-keeps-token': { requirement: 'WEBHOOK-LOCK-OVERWRITE', description: 'Registering again replaces url and groups but keeps the first header and token.' },
   'user-register-keeps-groups': { requirement: 'WEBHOOK-USER-OVERWRITE', description: 'Registering the user webhook again keeps the earlier registration\'s notificationTypes besides the new ones.' },
+  // Sequence-only webhook faults (issue 33): each shows only after several steps on one registration slot; exploration aims at them.
+  'lock-overwrite-header-stuck': { requirement: 'WEBHOOK-LOCK-OVERWRITE', description: 'From the second overwrite of a lock registration on, registering again keeps the header and token of the registration it replaces (sequence-only: a registration, two overwrites, an event).' },
+  'lock-reregister-keeps-deleted-header': { requirement: 'WEBHOOK-LOCK-DELETE', description: 'A lock registration made after the same user deleted theirs on that lock is delivered with the deleted registration\'s header and token instead of its own (sequence-only: a registration with a header, its deletion, a new registration, an event).' },
   'lock-register-per-user': { requirement: 'WEBHOOK-LOCK-PER-LOCK', description: 'A lock registration replaces the same user\'s registrations on other locks.' },
   'operation-group-alone-ignored': { requirement: 'WEBHOOK-GROUP-OPERATION', description: 'A registration naming operation but not every lock group receives none of that group\'s events.' },
   'operation-type-group-alone-ignored': { requirement: 'WEBHOOK-GROUP-OPERATION-TYPE', description: 'A registration naming operation.type but not every lock group receives none of that group\'s events.' },

@@ -6,6 +6,7 @@
  */
 import type { ConformanceResult } from '../report/result-file.js';
 import { NOT_SELECTED } from '../run/verdict.js';
+import { describeDepth } from '../report/exploration-depth.js';
 
 function suiteLine(result: ConformanceResult): string {
   const p = result.provenance;
@@ -51,6 +52,7 @@ export function certifiedLines(result: ConformanceResult): string[] {
     `  target    ${targetLine(result)}`,
     `  scope     ${scopeLine(result)}`,
     `  verdict   ${result.verdict}`,
+    `  explored  ${describeDepth(result.exploration)}`,
     untested.length ? `  MUSTs not tested (${untested.length}): never passed, not covered by this certificate` : '  MUSTs not tested: none',
     ...untested.map((u) => `    ${u.id}: ${u.reason}`),
   ];

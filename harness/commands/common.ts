@@ -26,6 +26,13 @@ export function intOption(name: string, min: number, max: number) {
   };
 }
 
+/** --explore: a number of sequences (200) or a duration (45s, 2m), as LOCKCONF_EXPLORE takes it (suites/explore/explorer.ts parseBudget). */
+export function exploreOption(value: string): string {
+  const v = value.trim();
+  if (/^[1-9]\d{0,6}$/.test(v) || /^[1-9]\d{0,4}\s*(s|m|min)$/.test(v)) return v;
+  throw new InvalidArgumentError('--explore must be a number of sequences (200) or a duration (45s, 2m)');
+}
+
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Resolves to when the process is asked to stop (Ctrl-C, SIGTERM). */

@@ -34,6 +34,8 @@ export interface ConformanceOptions {
   target?: string;
   only?: string[];
   seed?: number;
+  /** --explore N or DURATION: the exploration's budget (LOCKCONF_EXPLORE, read by suites/explore). */
+  explore?: string;
   out?: string;
   expect?: string;
   list?: boolean;
@@ -151,6 +153,7 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
 
   process.env.LOCKCONF_RUN_DIR = runDir;
   process.env.LOCKCONF_SEED = String(seed);
+  if (opts.explore) process.env.LOCKCONF_EXPLORE = opts.explore;
   if (targetFile) process.env.LOCKCONF_TARGET_FILE = targetFile;
   if (only) process.env.LOCKCONF_SELECTION = JSON.stringify(only);
   else delete process.env.LOCKCONF_SELECTION;

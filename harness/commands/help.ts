@@ -49,6 +49,8 @@ Environment variables:
   LOCKCONF_TARGET_FILE       --client: the grading mock's profile when --target is not given
                              (default .lockconf/mock-target.json)
   LOCKCONF_NO_ALLURE=1       same as --no-allure
+  LOCKCONF_EXPLORE           same as --explore (N sequences, or a duration: 45s, 2m); with --seed,
+                             LOCKCONF_EXPLORE_PATH (the path a finding reports) replays its shrunk sequence
   LOCKCONF_SIGNING_KEY       the Ed25519 private key's PEM file --certify signs with (never argv;
                              lockconf keygen --out DIR makes one; docs/certification.md)
   LOCKCONF_DRIVER            with --client: http (default) or chromium (same as --browser, or the
@@ -67,6 +69,7 @@ Examples:
   lockconf conformance                                   the embedded reference mock
   lockconf conformance --target sandbox.json             another implementation
   lockconf conformance --only 'WEBHOOK-*' --allow-incomplete
+  lockconf conformance --explore 2m                      explore deeper: random sequences for two minutes
   LOCKCONF_SIGNING_KEY=keys/signing-key.pem lockconf conformance --target t.json --certify
                                                          a signed package (--certify: full scope,
                                                          default strictness, no expected failures;

@@ -14,6 +14,7 @@
  * a slice passed → failed is a regression even when the requirement failed in both.
  * `regression` (exit 1 of compare): any requirement or slice regressed.
  */
+import type { ExplorationDepth } from '../report/exploration-depth.js';
 import type { LoadedRun } from './load.js';
 import { identityWarnings } from './identity.js';
 import { headline } from '../report/reporter.js';
@@ -82,6 +83,8 @@ export interface Comparison {
   /** Every requirement that is not unchanged, plus unchanged ones with slice changes; regressions first. */
   requirements: RequirementChange[];
   inputs: InputsComparison;
+  /** How deep each run explored (additive; null: not recorded in that run). */
+  exploration?: { a: ExplorationDepth | null; b: ExplorationDepth | null };
   regression: boolean;
 }
 
@@ -194,6 +197,7 @@ export function compareRuns(a: LoadedRun, b: LoadedRun): Comparison {
     sliceRegressions,
     requirements: shown,
     inputs: compareInputs(a, b),
+    exploration: { a: a.result.exploration ?? null, b: b.result.exploration ?? null },
     regression: counts.regressed > 0 || sliceRegressions > 0,
   };
 }

@@ -4,6 +4,7 @@
  * else; long groups other than regressions and fixes are cut with a count (the
  * --json and --html output list everything).
  */
+import { describeDepth } from '../report/exploration-depth.js';
 import { CATEGORIES, CATEGORY_TITLE, type Category, type Comparison, type RequirementChange } from './diff.js';
 
 const LIMIT: Record<Category, number> = { regressed: 60, fixed: 60, 'newly-tested': 12, 'newly-not-tested': 12, changed: 12, unchanged: 12 };
@@ -35,6 +36,13 @@ export function inputsLine(c: Comparison): string {
   return `generated inputs: differ in ${i.differing.length} of ${i.tests} property test(s): ${i.differing.map((n) => n.split(':')[0]).join(', ')}`;
 }
 
+/** How deep A and B explored: the same sequences (same seed and depth) or not. */
+export function explorationLine(c: Comparison): string {
+  const e = c.exploration!;
+  const same = e.a && e.b && e.a.seed === e.b.seed && e.a.sequences === e.b.sequences && e.a.commands === e.b.commands && e.a.hookSequences === e.b.hookSequences;
+  return same ? `exploration: the same in both (${describeDepth(e.b)})` : `exploration: A ${describeDepth(e.a)}; B ${describeDepth(e.b)}`;
+}
+
 /** `result`: end with the compare's own result line and exit code (replay says its own). */
 export function renderTerminal(c: Comparison, opts: { result?: boolean } = {}): string {
   const out: string[] = [runLine('A', c.a), runLine('B', c.b)];
@@ -54,6 +62,7 @@ export function renderTerminal(c: Comparison, opts: { result?: boolean } = {}): 
     if (rows.length > limit) out.push(`  … and ${rows.length - limit} more (--json or --html list them all)`);
   }
   out.push('', inputsLine(c));
+  if (c.exploration) out.push(explorationLine(c));
   if (opts.result === false) return `${out.join('\n')}\n`;
   const regressions = c.counts.regressed + c.sliceRegressions;
   out.push(c.regression

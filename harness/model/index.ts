@@ -3,3 +3,4 @@ export * from './rules.js';
 export * from './state.js';
 export * from './observe.js';
 export * from './predict.js';
+export * from './webhooks.js';

@@ -21,7 +21,10 @@ export type TokenObservation =
 /** An API answer. */
 export type ApiObservation = 'accepted-rotated' | 'accepted-unrotated' | 'refused-401' | 'other-status';
 
-export type Observation = TokenObservation | ApiObservation;
+/** What the webhook rules speak of: an endpoint's answer, and what reached a registration's url. */
+export type WebhookObservation = 'answered-2xx' | 'refused' | 'delivered' | 'nothing-delivered' | 'delivered-wrongly';
+
+export type Observation = TokenObservation | ApiObservation | WebhookObservation;
 
 export const REFUSALS: readonly TokenObservation[] = ['refused-400-oauth', 'refused-400-other', 'refused-other-status'];
 

@@ -38,6 +38,29 @@ export const RULES = {
   lifetime24h: { id: 'HEADERS-TOKEN-LIFETIME-24H', sentence: 'updating a stored token at least once every 24 hours is sufficient (access tokens are not issued valid for less than 24 hours).' },
   invalid401: { id: 'HEADERS-INVALID-TOKEN-401', sentence: 'An invalid token yields HTTP 401 and the user must authorize again.' },
   expired401: { id: 'HEADERS-EXPIRED-TOKEN-401', sentence: 'Invalid access token on an API call | HTTP 401; the user must authorize again.' },
+
+  // ── Webhooks (harness/model/webhooks.ts) ──
+  lockRegister: { id: 'WEBHOOK-LOCK-REGISTER', sentence: 'The service sends one HTTP POST per event to the registered URL. … Registers a lock webhook' },
+  lockOverwrite: { id: 'WEBHOOK-LOCK-OVERWRITE', sentence: 'One registration per lock per user; calling again for the same user overwrites it.' },
+  lockPerUser: { id: 'WEBHOOK-LOCK-PER-USER', sentence: 'Webhook registrations | One per lock per user' },
+  lockPerLock: { id: 'WEBHOOK-LOCK-PER-LOCK', sentence: 'Webhook registrations | One per lock per user' },
+  lockDelete: { id: 'WEBHOOK-LOCK-DELETE', sentence: 'Deletes a lock webhook registration. No body.' },
+  keypadViaLock: { id: 'WEBHOOK-KEYPAD-VIA-LOCK', sentence: 'Registers a lock webhook (also delivers keypad events for a lock with a keypad).' },
+  userRegister: { id: 'WEBHOOK-USER-REGISTER', sentence: 'Registers a user webhook. Same body shape; notificationTypes for users: lockmembership, lifecycle.' },
+  userOverwrite: { id: 'WEBHOOK-USER-OVERWRITE', sentence: 'One registration per user; calling again overwrites it.' },
+  userDelete: { id: 'WEBHOOK-USER-DELETE', sentence: 'Deletes the user webhook registration. No body.' },
+  groupOperation: { id: 'WEBHOOK-GROUP-OPERATION', sentence: 'operation | Lock locked, unlocked, unlatched, or status checked by anyone; door opened or closed on locks with a door sensor.' },
+  groupOperationType: { id: 'WEBHOOK-GROUP-OPERATION-TYPE', sentence: 'operation.type | Lock locked or unlocked by Bluetooth (including a linked lock) and by PIN, fingerprint, RFID and the like.' },
+  groupConfiguration: { id: 'WEBHOOK-GROUP-CONFIGURATION', sentence: 'configuration | Lock name changed; keypad PIN managed (created, updated or deleted).' },
+  groupBattery: { id: 'WEBHOOK-GROUP-BATTERY', sentence: 'battery | Batteries low in the lock or its keypad.' },
+  groupAccessmgmt: { id: 'WEBHOOK-GROUP-ACCESSMGMT', sentence: 'accessmgmt | User added to or removed from a lock; user access level changed; user access schedule changed.' },
+  groupLockmembership: { id: 'WEBHOOK-GROUP-LOCKMEMBERSHIP', sentence: 'lockmembership (user) | User added to or removed from a lock.' },
+  groupLifecycle: { id: 'WEBHOOK-GROUP-LIFECYCLE', sentence: 'lifecycle (user) | The user deleted their account.' },
+  statusFanout: { id: 'DELIVERY-STATUS-CHECK-FANOUT', sentence: '/remoteoperate/status | A status check; calling it triggers a status webhook to all listeners of that lock.' },
+  onePost: { id: 'DELIVERY-ONE-POST', sentence: 'The service sends one HTTP POST (JSON body, Content-Type application/json) to the registered url per event. … Each event is delivered at most once.' },
+  customHeader: { id: 'DELIVERY-CUSTOM-HEADER', sentence: 'Headers on each delivery: Content-Type, X-Signature, and the application-chosen header set to the application-chosen token.' },
+  signaturePresent: { id: 'DELIVERY-SIGNATURE-PRESENT', sentence: 'Headers on each delivery: Content-Type, X-Signature … (The examples for the lock battery warning and the lock clock events omit X-Signature, though every webhook is stated to carry one.)' },
+  signatureValid: { id: 'SIGNATURE-VALID', sentence: 'The expected signature is HMAC with SHA-256 over payload_string, keyed with the API key.' },
 } as const satisfies Record<string, ModelRule>;
 
 export type RuleName = keyof typeof RULES;

@@ -10,6 +10,8 @@
  * bounds it knows and predict.ts allows every answer between them.
  */
 
+import type { Hook } from './webhooks.js';
+
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
@@ -43,6 +45,8 @@ export interface RefreshToken {
   link: number;
   /** Another credential tried to redeem it: whether that spent it is not described. */
   contested: boolean;
+  /** The fixture user who approved the session (null: the application's own account). */
+  user: number | null;
 }
 
 export interface AccessToken {
@@ -62,6 +66,8 @@ export interface AccessToken {
   superseded: boolean;
   /** Accepted by the API at least once. */
   used: boolean;
+  /** The fixture user who approved the session (null: the application's own account). */
+  user: number | null;
 }
 
 export interface Code {
@@ -70,6 +76,8 @@ export interface Code {
   issuedAt: number;
   /** 'contested': another credential tried it (whether that spent it is not described). */
   status: 'fresh' | 'contested' | 'exchanged';
+  /** The fixture user who approved it. */
+  user: number;
 }
 
 export interface ModelState {
@@ -88,10 +96,14 @@ export interface ModelState {
    * described"), so the model no longer vouches for them.
    */
   revokedSessions: number[];
+  /** The webhook registrations the sequence made (harness/model/webhooks.ts). */
+  hooks: Hook[];
+  /** Steps of this sequence that made an event (each costs a delivery wait). */
+  hookSteps: number;
 }
 
 export function initialState(now: number, credentials: number): ModelState {
-  return { now, credentials, ccPermitted: Array.from({ length: credentials }, () => false), codes: [], refresh: [], access: [], nextId: 1, nextSession: 1, revokedSessions: [] };
+  return { now, credentials, ccPermitted: Array.from({ length: credentials }, () => false), codes: [], refresh: [], access: [], nextId: 1, nextSession: 1, revokedSessions: [], hooks: [], hookSteps: 0 };
 }
 
 /** A reset (control protocol): every token and code dropped, permissions back to their default (off). The clock is left alone. */
@@ -100,6 +112,8 @@ export function reset(m: ModelState): void {
   m.refresh = [];
   m.access = [];
   m.revokedSessions = [];
+  // A reset wipes the registrations too (control protocol): what it does to them is not the spec's, so their inboxes are no longer judged.
+  m.hooks = [];
   m.ccPermitted = m.ccPermitted.map(() => false);
 }
 
@@ -107,8 +121,8 @@ export function advance(m: ModelState, ms: number): void {
   m.now += ms;
 }
 
-export function issueCode(m: ModelState, cred: number): Code {
-  const code: Code = { id: m.nextId++, cred, issuedAt: m.now, status: 'fresh' };
+export function issueCode(m: ModelState, cred: number, user = 0): Code {
+  const code: Code = { id: m.nextId++, cred, issuedAt: m.now, status: 'fresh', user };
   m.codes.push(code);
   return code;
 }
@@ -116,7 +130,7 @@ export function issueCode(m: ModelState, cred: number): Code {
 /** A token pair received from a grant: the access token and refresh token it starts or continues. */
 export function receivePair(
   m: ModelState,
-  from: { cred: number; account: Account; source: Exclude<AccessSource, 'rotation'>; expiresInSec: number; session?: number; link?: number },
+  from: { cred: number; account: Account; source: Exclude<AccessSource, 'rotation'>; expiresInSec: number; session?: number; link?: number; user?: number | null },
 ): { access: AccessToken; refresh: RefreshToken } {
   const session = from.session ?? m.nextSession++;
   const access = receiveAccess(m, {
@@ -124,8 +138,9 @@ export function receivePair(
     validUntil: m.now + Math.max(from.expiresInSec * 1000, MIN_ACCESS_LIFETIME_MS),
     expiresBy: from.expiresInSec * 1000 >= MIN_ACCESS_LIFETIME_MS ? m.now + from.expiresInSec * 1000 : null,
     shortLived: from.expiresInSec * 1000 < MIN_ACCESS_LIFETIME_MS,
+    user: from.user ?? null,
   });
-  const refresh: RefreshToken = { id: m.nextId++, cred: from.cred, account: from.account, session, issuedAt: m.now, status: 'issued', link: from.link ?? 1, contested: false };
+  const refresh: RefreshToken = { id: m.nextId++, cred: from.cred, account: from.account, session, issuedAt: m.now, status: 'issued', link: from.link ?? 1, contested: false, user: from.user ?? null };
   m.refresh.push(refresh);
   return { access, refresh };
 }
@@ -140,6 +155,7 @@ export function receiveRotated(m: ModelState, presented: AccessToken): AccessTok
     validUntil: Math.max(presented.validUntil, m.now + MIN_ACCESS_LIFETIME_MS),
     expiresBy: null,
     shortLived: false,
+    user: presented.user,
   });
 }
 

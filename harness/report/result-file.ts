@@ -3,6 +3,7 @@
  * The fields of the contract come first; the rest (area, rule, observations,
  * evidence, selection, links) are additions the HTML report is built from.
  */
+import { explorationDepth, type ExplorationDepth } from './exploration-depth.js';
 import type { RunGuardKind } from '../run/run-guard.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -81,6 +82,8 @@ export interface ConformanceResult {
   provenance?: Provenance;
   /** Set on a certified run (lockconf conformance --certify): who signed, when (harness/certify/). */
   certificate?: Certificate;
+  /** How deep the run explored (report/exploration-depth.ts); absent when no exploration ran, and in older files. */
+  exploration?: ExplorationDepth;
 }
 
 /** The certificate block of a certified run (docs/certification.md). */
@@ -156,6 +159,7 @@ export function buildResult(opts: {
       const slices = r.reason === NOT_SELECTED ? [] : slicesFor(r.id, opts.tests); // outside --only: nothing to say
       return slices.length > 0 ? { ...r, slices } : r;
     }),
+    ...((depth) => (depth ? { exploration: depth } : {}))(explorationDepth(opts.verdict.requirements as ReadonlyArray<{ observations?: Array<{ label: string; value: unknown }> }>)),
     selection: { only: opts.only, partial: opts.verdict.partial, inScope: opts.verdict.scope.inScope, total: opts.verdict.scope.total, weakenedBy: opts.verdict.weakenedBy },
     ...(opts.verdict.interference ? { interference: opts.verdict.interference } : {}),
     ...(opts.guards ? { guards: opts.guards } : {}),

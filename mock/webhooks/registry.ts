@@ -22,9 +22,11 @@ export interface Registration {
   token: string | null;
   notificationTypes: Group[];
   createdAtMs: number;
+  /** How many registrations of its slot it follows (0: the first; the fault lock-overwrite-header-stuck counts them). */
+  overwrites?: number;
 }
 
-export type RegistrationInput = Omit<Registration, 'id' | 'lockId' | 'createdAtMs'>;
+export type RegistrationInput = Omit<Registration, 'id' | 'lockId' | 'createdAtMs' | 'overwrites'>;
 
 /** Where a lock registration sits, as the slice faults of dimensions `lock` and `role` name it (mock/world.ts lockSlot, roleOn). */
 export interface LockSlice {
@@ -38,6 +40,8 @@ export const MAX_REGISTRATIONS = 1000;
 export class WebhookRegistry {
   #lock: Registration[] = [];
   #user: Registration[] = [];
+  /** Under lock-reregister-keeps-deleted-header: the header and token of each deleted lock registration, by lock and user. */
+  #deletedHeaders = new Map<string, { header: string | null; token: string | null }>();
 
   constructor(
     private readonly faults: FaultSet,
@@ -64,6 +68,19 @@ export class WebhookRegistry {
     if (previous && (this.faults.has('lock-register-keeps-token') || bare)) {
       registration.header = previous.header;
       registration.token = previous.token;
+    }
+    // Sequence-only faults: from the second overwrite on, the replaced registration's header and token stay; a
+    // registration after a deletion takes the deleted one's header and token.
+    registration.overwrites = previous ? (previous.overwrites ?? 0) + 1 : 0;
+    if (previous && registration.overwrites >= 2 && this.faults.has('lock-overwrite-header-stuck')) {
+      registration.header = previous.header;
+      registration.token = previous.token;
+    }
+    const deleted = this.#deletedHeaders.get(`${lockId}|${input.userId}`);
+    this.#deletedHeaders.delete(`${lockId}|${input.userId}`);
+    if (!previous && deleted?.header && this.faults.has('lock-reregister-keeps-deleted-header')) {
+      registration.header = deleted.header;
+      registration.token = deleted.token;
     }
     if (previous) this.#disturbBystanders('WEBHOOK-LOCK-OVERWRITE', lockId, input.userId);
     if (this.faults.has('lock-register-per-user')) {
@@ -121,6 +138,10 @@ export class WebhookRegistry {
     if (!this.#lock.some(match)) return false;
     // Slice fault: on that lock of its set, or by a user of that role, the deletion is answered but the registration kept.
     const keep = this.faults.breaks('WEBHOOK-LOCK-DELETE', { ...slice });
+    if (this.faults.has('lock-reregister-keeps-deleted-header')) {
+      const gone = this.#lock.find(match)!;
+      this.#deletedHeaders.set(`${lockId}|${userId}`, { header: gone.header, token: gone.token });
+    }
     if (!this.faults.has('lock-delete-ignored') && !keep) this.#lock = this.#lock.filter((r) => !match(r));
     this.#disturbBystanders('WEBHOOK-LOCK-DELETE', lockId, userId);
     return true;
@@ -152,5 +173,6 @@ export class WebhookRegistry {
   clear(): void {
     this.#lock = [];
     this.#user = [];
+    this.#deletedHeaders.clear();
   }
 }

@@ -19,6 +19,8 @@ import { sameShapeToken as sameShape, tamperedJwt as tamperedSignature } from '.
 export interface StoryStep {
   what: string;
   exchanges: Exchange[];
+  /** What reached the registrations' urls (webhook steps). */
+  notes?: string[];
 }
 
 /** The real side of a run: the port, the secrets behind the model's ids, and the story so far. */
@@ -28,6 +30,8 @@ export interface Real {
   steps: StoryStep[];
   /** Commands run so far, over every sequence. */
   counter: { commands: number };
+  /** Per registration of the model (its id): its inbox, and the header and token it named. */
+  hooks?: Map<number, { inbox: import('../../harness/contracts.js').Inbox; header?: { name: string; token: string } }>;
 }
 
 /** An answer outside the set the model allows: reported as the rule it breaks. */
@@ -41,7 +45,7 @@ export class ModelViolation extends Error {
 type Cmd = fc.AsyncCommand<ModelState, Real>;
 
 /** Runs one step: its exchanges go into the story; a violation ends the sequence. */
-async function step(r: Real, what: string, fn: () => Promise<Violation | null>): Promise<void> {
+export async function step(r: Real, what: string, fn: () => Promise<Violation | null>): Promise<void> {
   r.counter.commands++;
   const mark = r.port.exchanges().length;
   const s: StoryStep = { what, exchanges: [] };
@@ -76,7 +80,7 @@ function keepPair(r: Real, ids: { access: number; refresh: number }, json: any):
   r.secrets.set(ids.refresh, json.refresh_token);
 }
 
-class Authorize implements Cmd {
+export class Authorize implements Cmd {
   constructor(readonly cred: number, readonly user: number) {}
   check(m: Readonly<ModelState>): boolean { return this.cred < m.credentials; }
   async run(m: ModelState, r: Real): Promise<void> {
@@ -85,14 +89,14 @@ class Authorize implements Cmd {
     await step(r, what, async () => {
       const code = await r.port.authorize!(this.cred, user);
       const v = judgeApproval(code !== null, what);
-      if (!v) r.secrets.set(issueCode(m, this.cred).id, code!);
+      if (!v) r.secrets.set(issueCode(m, this.cred, user).id, code!);
       return v;
     });
   }
   toString(): string { return `Authorize(cred ${this.cred}, user ${this.user})`; }
 }
 
-class ExchangeCode implements Cmd {
+export class ExchangeCode implements Cmd {
   constructor(readonly index: number, readonly asOther: boolean) {}
   check(m: Readonly<ModelState>): boolean { return m.codes.some((c) => c.status !== 'exchanged') && (!this.asOther || m.credentials > 1); }
   async run(m: ModelState, r: Real): Promise<void> {
@@ -107,7 +111,7 @@ class ExchangeCode implements Cmd {
       if (v) return v;
       if (o === 'pair') {
         code.status = 'exchanged';
-        const pair = receivePair(m, { cred, account: 'user', source: 'authorization_code', expiresInSec: res.json.expires_in });
+        const pair = receivePair(m, { cred, account: 'user', source: 'authorization_code', expiresInSec: res.json.expires_in, user: code.user });
         keepPair(r, { access: pair.access.id, refresh: pair.refresh.id }, res.json);
       } else code.status = code.cred === cred ? 'exchanged' : 'contested';
       return null;
@@ -136,7 +140,7 @@ class ClientCredentials implements Cmd {
   toString(): string { return `ClientCredentials(cred ${this.cred})`; }
 }
 
-class Refresh implements Cmd {
+export class Refresh implements Cmd {
   constructor(readonly index: number, readonly asOther: boolean) {}
   check(m: Readonly<ModelState>): boolean { return m.refresh.length > 0 && (!this.asOther || m.credentials > 1); }
   async run(m: ModelState, r: Real): Promise<void> {
@@ -156,7 +160,7 @@ class Refresh implements Cmd {
       if (v) return v;
       if (o === 'pair') {
         token.status = 'used';
-        const pair = receivePair(m, { cred: token.cred, account: token.account, source: 'refresh_token', expiresInSec: res.json.expires_in, session: token.session, link: token.link + 1 });
+        const pair = receivePair(m, { cred: token.cred, account: token.account, source: 'refresh_token', expiresInSec: res.json.expires_in, session: token.session, link: token.link + 1, user: token.user });
         keepPair(r, { access: pair.access.id, refresh: pair.refresh.id }, res.json);
       } else if (cred !== token.cred) token.contested = true;
       else if (token.status === 'issued') token.status = token.contested ? 'revoked' : 'expired';
@@ -183,7 +187,7 @@ class RefreshUnknown implements Cmd {
 
 const ENDPOINTS = ['/users/me', '/users/locks/mine'] as const;
 
-class ApiCall implements Cmd {
+export class ApiCall implements Cmd {
   constructor(readonly index: number, readonly endpoint: number, readonly tampered: boolean) {}
   check(m: Readonly<ModelState>): boolean { return m.access.length > 0; }
   async run(m: ModelState, r: Real): Promise<void> {
@@ -244,7 +248,7 @@ function span(ms: number): string {
   return ms >= DAY ? `${Math.round(ms / DAY)} day(s)` : ms >= HOUR ? `${Math.round(ms / HOUR)} h` : `${Math.round(ms / MINUTE)} min`;
 }
 
-class AdvanceClock implements Cmd {
+export class AdvanceClock implements Cmd {
   constructor(readonly ms: number) {}
   check(): boolean { return true; }
   async run(m: ModelState, r: Real): Promise<void> {
@@ -257,13 +261,14 @@ class AdvanceClock implements Cmd {
   toString(): string { return `AdvanceClock(${span(this.ms)})`; }
 }
 
-class Reset implements Cmd {
+export class Reset implements Cmd {
   check(): boolean { return true; }
   async run(m: ModelState, r: Real): Promise<void> {
     await step(r, 'the target is reset: every token and code dropped (control)', async () => {
       await r.port.control!.reset();
       reset(m);
       r.secrets.clear();
+      r.hooks?.clear();
       return null;
     });
   }
@@ -274,6 +279,26 @@ class Reset implements Cmd {
 export function openingSteps(port: ExplorePort): Cmd[] {
   if (!port.authorize) return [];
   return port.credentials.flatMap((_, cred) => [new Authorize(cred, 0), new ExchangeCode(NEWEST, false)]);
+}
+
+/**
+ * The opening of every webhook sequence: a user session of the profile's credential for the owner and the guest,
+ * and the owner's registration on the first lock (whole body), so that the sequence's overwrites and deletions meet one.
+ */
+export function webhookOpening(port: ExplorePort, first: Cmd): Cmd[] {
+  if (!port.authorize) return [];
+  return [...[0, 1].slice(0, port.users).flatMap((user) => [new Authorize(0, user), new ExchangeCode(NEWEST, false)]), first];
+}
+
+/** The protocol commands that go with the webhook commands: new sessions, calls, refreshes, clock moves and resets (fewer). */
+export function webhookSupport(port: ExplorePort): fc.Arbitrary<Cmd>[] {
+  const arbs: fc.Arbitrary<Cmd>[] = [
+    fc.constant(new Refresh(NEWEST, false)),
+    fc.tuple(fc.oneof(fc.constant(NEWEST), fc.nat({ max: 15 })), fc.nat({ max: 1 })).map(([i, e]) => new ApiCall(i, e, false)),
+  ];
+  if (port.authorize) arbs.push(fc.nat({ max: Math.max(0, port.users - 1) }).map((u) => new Authorize(0, u)), fc.constant(new ExchangeCode(NEWEST, false)));
+  if (port.control?.clock) arbs.push(fc.constantFrom(...CLOCK_MOVES_MS).map((ms) => new AdvanceClock(ms)));
+  return arbs;
 }
 
 /** The command arbitraries this port allows, and the operations left out with the reason. */

@@ -14,7 +14,9 @@ import { describe } from 'vitest';
 import { conformance, countResetOfThisRun } from '../../harness/service/conformance.js';
 import { requirement } from '../../harness/catalog/index.js';
 import { RULES } from '../../harness/model/index.js';
-import type { SuiteContext } from '../support/context.js';
+import { newInbox, type SuiteContext } from '../support/context.js';
+import { ARRIVAL_TIMEOUT_MS, QUIET_WINDOW_MS } from '../support/deliveries.js';
+import { statusCheckRoute } from '../support/status-check.js';
 import { runSeed } from '../support/property.js';
 import { explore, parseBudget, type Exploration } from './explorer.js';
 import { harnessPort } from './port.js';
@@ -35,6 +37,13 @@ function exploration(t: SuiteContext): Promise<Exploration> {
       redactor: t.target.redactor,
       has: (c) => t.target.has(c),
       countReset: countResetOfThisRun,
+      hooks: {
+        fixtures: f ?? null,
+        newInbox: t.target.has('capture') ? (label) => newInbox(t, { label }) : null,
+        statusRoute: (lockId) => statusCheckRoute(t, lockId),
+        waitMs: ARRIVAL_TIMEOUT_MS,
+        quietMs: QUIET_WINDOW_MS,
+      },
     });
     const budget = parseBudget(process.env.LOCKCONF_EXPLORE) ?? undefined;
     const path = process.env.LOCKCONF_EXPLORE_PATH?.trim() || undefined;
@@ -50,14 +59,18 @@ function areaOf(anchor: string): string[] {
   return [anchor, ...ids.filter((id) => id !== anchor)];
 }
 
-/** Reports the run's exploration for the model's requirements of one area. */
-async function reportArea(t: SuiteContext, ids: readonly string[]): Promise<void> {
+/** Reports the run's exploration for the model's requirements of one area (`hooks`: an area the webhook sequences judge). */
+async function reportArea(t: SuiteContext, ids: readonly string[], hooks = false): Promise<void> {
   if (!t.target.has('consent') && !t.target.has('control')) t.notTested('exploration needs a way to obtain tokens in every sequence: the consent hook or the control protocol');
   const x = await exploration(t);
   t.observe('exploration', {
     seed: x.seed, replay: `--seed ${x.seed}`, budget: x.budget, sequences: x.sequences, commands: x.commands,
-    shrinks: x.shrinks, interrupted: x.interrupted,
+    hookSequences: x.hookSequences, hookCommands: x.hookCommands, shrinks: x.shrinks, interrupted: x.interrupted,
   });
+  if (hooks && x.hookSequences === 0 && !x.finding && !x.error) {
+    const why = x.leftOut.find((l) => l.operation.startsWith('webhook'))?.reason ?? 'an earlier finding ended the exploration before its webhook sequences';
+    t.notTested(`the webhook sequences did not run: ${why}`);
+  }
   if (x.leftOut.length > 0) t.observe('exploration: operations left out', x.leftOut);
   if (x.error) throw new Error(`exploration could not run a sequence: ${x.error}`);
   const f = x.finding;
@@ -74,6 +87,10 @@ const token = areaOf('TOKEN-RESPONSE-SHAPE');
 const cc = areaOf('TOKEN-CC-DISABLED-BY-DEFAULT');
 const refresh = areaOf('REFRESH-SINGLE-USE');
 const headers = areaOf('HEADERS-PREVIOUS-TOKEN-VALID');
+const registration = areaOf('WEBHOOK-LOCK-OVERWRITE');
+const delivery = areaOf('DELIVERY-CUSTOM-HEADER');
+const signature = areaOf('SIGNATURE-VALID');
+const HOOK_OPTIONS = { ...OPTIONS, needs: [...OPTIONS.needs, 'capture' as const] };
 
 describe('Exploration: random sequences judged by the model of the spec', () => {
   conformance('OAUTH-CODE-ON-APPROVAL', 'exploration: random sequences of operations, judged by the model of the spec (OAuth authorization)', { ...OPTIONS, needs: [...OPTIONS.needs], also: oauth.slice(1) }, (t) => reportArea(t, oauth));
@@ -81,4 +98,7 @@ describe('Exploration: random sequences judged by the model of the spec', () => 
   conformance('TOKEN-CC-DISABLED-BY-DEFAULT', 'exploration: random sequences of operations, judged by the model of the spec (Client credentials)', { ...OPTIONS, needs: [...OPTIONS.needs], also: cc.slice(1) }, (t) => reportArea(t, cc));
   conformance('REFRESH-SINGLE-USE', 'exploration: random sequences of operations, judged by the model of the spec (Refresh tokens)', { ...OPTIONS, needs: [...OPTIONS.needs], also: refresh.slice(1) }, (t) => reportArea(t, refresh));
   conformance('HEADERS-PREVIOUS-TOKEN-VALID', 'exploration: random sequences of operations, judged by the model of the spec (API headers)', { ...OPTIONS, needs: [...OPTIONS.needs], also: headers.slice(1) }, (t) => reportArea(t, headers));
+  conformance('WEBHOOK-LOCK-OVERWRITE', 'exploration: random sequences of registrations, overwrites, deletions and events, judged by the model of the spec (Webhook registration)', { ...HOOK_OPTIONS, also: registration.slice(1) }, (t) => reportArea(t, registration, true));
+  conformance('DELIVERY-CUSTOM-HEADER', 'exploration: random sequences of registrations, overwrites, deletions and events, judged by the model of the spec (Webhook delivery)', { ...HOOK_OPTIONS, also: delivery.slice(1) }, (t) => reportArea(t, delivery, true));
+  conformance('SIGNATURE-VALID', 'exploration: random sequences of registrations, overwrites, deletions and events, judged by the model of the spec (Webhook signature)', { ...HOOK_OPTIONS, also: signature.slice(1) }, (t) => reportArea(t, signature, true));
 });

@@ -35,5 +35,5 @@ function lines(e: Exchange): string[] {
 
 /** "1. user #0 (owner) authorizes …" then its requests and answers, indented. */
 export function story(steps: readonly StoryStep[]): string[] {
-  return steps.flatMap((s, i) => [`${i + 1}. ${s.what}`, ...s.exchanges.flatMap(lines).map((l) => `   ${l}`)]);
+  return steps.flatMap((s, i) => [`${i + 1}. ${s.what}`, ...s.exchanges.flatMap(lines).map((l) => `   ${l}`), ...(s.notes ?? []).map((n) => `   ⇢ ${n}`)]);
 }

@@ -9,6 +9,7 @@ import { FAULTS, type FaultName } from '../../../mock/faults.js';
 import { VARIANTS } from '../../self-verification/matrix.js';
 import { explore } from '../../../suites/explore/explorer.js';
 import { withMockPort } from './mock-port.js';
+import type { MockOptions } from '../../../mock/context.js';
 
 /** The self-verification matrix's default seed (test/self-verification/run-matrix.ts): the exploration each fault's matrix run makes. */
 const MATRIX_SEED = 20261122;
@@ -18,9 +19,23 @@ const SEQUENCE_FAULTS: ReadonlyArray<[FaultName, number]> = [
   ['refresh-stops-rotating', MATRIX_SEED],
   ['refresh-second-client-access-dead', MATRIX_SEED],
   ['cc-withdraw-ignored', MATRIX_SEED],
+  // Webhook sequences (suites/explore/webhook-commands.ts): registrations of one slot overwritten twice, or deleted and made again.
+  ['lock-overwrite-header-stuck', MATRIX_SEED],
+  ['lock-reregister-keeps-deleted-header', MATRIX_SEED],
 ];
 
-const LEGAL = ['conforming', 'two-day-access-tokens', 'extra-fields', 'jitter'];
+/** Legal variants (matrix.ts VARIANTS) and freedoms (`freedom:ID=alternative`, harness/catalog/freedoms.ts) of the areas explored. */
+const LEGAL = [
+  'conforming', 'two-day-access-tokens', 'extra-fields', 'jitter',
+  'empty-webhook-answers', 'signature-layouts', 'signature-seconds', 'base64-signatures', 'lower-case-lock-ids',
+  'freedom:WEBHOOK-ENDPOINT-ANSWERS=accepted-202', 'freedom:USER-OBJECT-FIELDS=user-id-only',
+];
+
+function optionsOf(name: string): MockOptions {
+  if (name === 'conforming') return {};
+  if (name.startsWith('freedom:')) return { freedoms: [name.slice('freedom:'.length)] } as MockOptions;
+  return VARIANTS.find((v) => v.name === name)!.mockOptions;
+}
 
 describe('Exploration finds the sequence-only faults by their requirement', () => {
   for (const [fault, seed] of SEQUENCE_FAULTS) {
@@ -31,6 +46,8 @@ describe('Exploration finds the sequence-only faults by their requirement', () =
       // The story is numbered, and no secret of the profile reaches it.
       expect(x.finding!.story[0]).toMatch(/^1\. /);
       expect(x.finding!.story.join('\n')).not.toMatch(/client_secret=(?!‹)/);
+      // A registration's token is a secret of the application too.
+      expect(x.finding!.story.join('\n')).not.toMatch(/"token":"hook-/);
     }, 120_000);
   }
 });
@@ -38,11 +55,12 @@ describe('Exploration finds the sequence-only faults by their requirement', () =
 describe('Exploration stays clean on the plain mock and its legal variants', () => {
   for (const name of LEGAL) {
     test(name, async () => {
-      const options = name === 'conforming' ? {} : VARIANTS.find((v) => v.name === name)!.mockOptions;
-      const x = await withMockPort(options, (port) => explore(port, { seed: MATRIX_SEED }));
+      const x = await withMockPort(optionsOf(name), (port) => explore(port, { seed: MATRIX_SEED }));
       expect(x.error).toBeNull();
       expect(x.finding).toBeNull();
       expect(x.commands).toBeGreaterThan(100);
+      expect(x.hookSequences).toBe(3);
+      expect(x.hookCommands).toBeGreaterThan(20);
     }, 120_000);
   }
 });
