@@ -14,6 +14,7 @@ export const CLIENT_FAULTS = {
   'redirect-uri-extra-query': { requirement: 'CLIENT-AUTHZ-REDIRECT-URI', description: 'adds a query parameter to the registered redirect_uri' },
   'raw-redirect-uri': { requirement: 'CLIENT-AUTHZ-URL-ENCODED', description: 'builds the authorization URL by pasting the redirect_uri in, not URL-encoded' },
   'ignores-state': { requirement: 'CLIENT-STATE-CHECKED', description: 'accepts a redirect back whatever its state' },
+  'cancellation-unchecked': { requirement: 'CLIENT-CANCELLATION-STATE-CHECKED', description: 'takes every cancellation for its own and gives up the sign-in in progress, whatever its state' },
   'reuses-state': { requirement: 'CLIENT-STATE-ONE-USE', description: 'keeps the state of a completed sign-in and accepts it again' },
   'exchanges-after-denial': { requirement: 'CLIENT-CODE-FROM-REDIRECT', description: 'calls the token endpoint even when the user cancelled' },
   'reuses-code': { requirement: 'CLIENT-CODE-ONCE', description: 'exchanges the code twice (a retried callback)' },
@@ -55,7 +56,8 @@ export const CLIENT_SLICE_BREAKS = {
   'CLIENT-AUTHZ-REQUEST': { dims: ['authz-param'], description: 'leaves that parameter out of the authorization request' },
   'CLIENT-AUTHZ-REDIRECT-URI': { dims: ['redirect-uri-part'], description: 'sends a redirect_uri that differs from the registered one in that component' },
   'CLIENT-AUTHZ-URL-ENCODED': { dims: ['authz-param'], description: 'puts that parameter into the authorization URL as it is, not URL-encoded' },
-  'CLIENT-STATE-CHECKED': { dims: ['state-tamper', 'flow-end'], description: 'compares the state that way wrongly; approval: ignores it when a code comes back; cancellation: resets it to an empty string, which an empty state then matches' },
+  'CLIENT-STATE-CHECKED': { dims: ['state-tamper', 'flow-end', 'arrives-in'], description: 'compares the state that way wrongly; approval: ignores it when a code comes back; cancellation: resets it to an empty string, which an empty state then matches; no-cookie: accepts any state in a browser it never sent to authorization; flow-browser: any state in the flow\'s browser' },
+  'CLIENT-CANCELLATION-STATE-CHECKED': { dims: ['state-tamper'], description: 'on a cancellation, takes a state that differs that way from the one in progress for its own (and gives the sign-in up)' },
   'CLIENT-STATE-SESSION-BOUND': { dims: ['session-binding'], description: 'accepts a state it sent to another browser (other-session: while its own flow is in progress; no-cookie: in a session that has none)' },
   'CLIENT-STATE-ONE-USE': { dims: ['flow-end'], description: 'keeps the state after that end of a flow (approval: a completed sign-in; cancellation: a cancelled one)' },
   'CLIENT-TOKEN-FORM-POST': { dims: ['grant'], description: 'sends the token request of that grant as JSON' },
@@ -78,6 +80,23 @@ export const CLIENT_SLICE_BREAKS = {
 } as const satisfies Record<string, { dims: readonly string[]; description: string }>;
 
 export type SlicedRequirement = keyof typeof CLIENT_SLICE_BREAKS;
+
+/**
+ * How a state differs from the one in progress, in the words of the state-tamper dimension (the cancellation
+ * faults compare that way wrongly): missing, empty, suffix, truncated, one character changed (altered-first,
+ * altered-last, altered-drawn), forged (same length, more changed), or other.
+ */
+export function stateDifference(expected: string, got: string | null): string {
+  if (got === null) return 'missing';
+  if (got === '') return 'empty';
+  if (got.length === expected.length + 1 && got.startsWith(expected)) return 'suffix';
+  if (got.length === expected.length - 1 && expected.startsWith(got)) return 'truncated';
+  if (got.length !== expected.length) return 'other';
+  const changed = [...got].flatMap((c, i) => (c === expected[i] ? [] : [i]));
+  if (changed.length === 0) return 'same';
+  if (changed.length > 1) return 'forged';
+  return changed[0] === 0 ? 'altered-first' : changed[0] === expected.length - 1 ? 'altered-last' : 'altered-drawn';
+}
 
 /** A named fault, or `ID@dim=value` for a requirement with a break point over that dimension. */
 export function isClientFault(name: string): boolean {

@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { ClientFaults, type SlicedRequirement } from './client-faults.js';
+import { ClientFaults, stateDifference, type SlicedRequirement } from './client-faults.js';
 import { isClientVariant, type ClientVariant } from './client-variants.js';
 
 export interface ClientConfig {
@@ -48,6 +48,8 @@ export interface Session {
   lastCode?: string;
   /** Refreshes since the code grant (0: the next presents the code grant's refresh token). */
   refreshLinks?: number;
+  /** Authorizations started in this session (none: a browser the application has not sent to authorization). */
+  flows?: number;
 }
 
 /** The user has to go through authorization (again). */
@@ -106,6 +108,7 @@ export class LockClient {
   /** Step 1: where to send the user; the state is remembered in the session. */
   authorizationUrl(session: Session): string {
     session.state = this.variant('hex-state') ? randomBytes(16).toString('hex') : randomBytes(24).toString('base64url');
+    session.flows = (session.flows ?? 0) + 1;
     this.#issuedStates.add(session.state);
     const params: Array<[string, string]> = [];
     const leaves = (p: string) => this.breaks('CLIENT-AUTHZ-REQUEST', { 'authz-param': p });
@@ -135,9 +138,12 @@ export class LockClient {
   }
 
   /** Does the state of the redirect back match the one in progress? (Each fault compares one way wrongly.) */
-  private stateMatches(expected: string | null, got: string | null, approval: boolean): boolean {
+  private stateMatches(session: Session, expected: string | null, got: string | null, approval: boolean): boolean {
     if (this.#faults.has('ignores-state') || this.#faults.has('no-state')) return true;
     if (approval && this.breaks(STATE, { 'flow-end': 'approval' })) return true;
+    // A browser the application never sent to authorization (no session cookie), or the flow's own browser, taken on trust.
+    if (!session.flows && this.breaks(STATE, { 'arrives-in': 'no-cookie' })) return true;
+    if (session.flows && expected !== null && this.breaks(STATE, { 'arrives-in': 'flow-browser' })) return true;
     if (got === null) return this.breaks(STATE, { 'state-tamper': 'missing' });
     if (got === '') return expected === '' || this.breaks(STATE, { 'state-tamper': 'empty' });
     // A state this application sent, but to another browser: accepted only by the unbound variant and the binding faults.
@@ -146,18 +152,37 @@ export class LockClient {
     if (this.#issuedStates.has(got) && got !== expected && (unbound || (expected === null ? bound('no-cookie') : bound('other-session')))) return true;
     if (expected === null) return false;
     if (got === expected) return true;
-    if (this.breaks(STATE, { 'state-tamper': 'suffix' }) && got.startsWith(expected)) return true;
-    if (this.breaks(STATE, { 'state-tamper': 'prefix' }) && got.endsWith(expected)) return true;
-    if (this.breaks(STATE, { 'state-tamper': 'truncated' }) && expected.startsWith(got)) return true;
-    return this.breaks(STATE, { 'state-tamper': 'case' }) && got.toLowerCase() === expected.toLowerCase();
+    const wrongly = (tamper: string) => this.breaks(STATE, { 'state-tamper': tamper });
+    if (wrongly('suffix') && got.startsWith(expected)) return true;
+    if (wrongly('prefix') && got.endsWith(expected)) return true;
+    if (wrongly('truncated') && expected.startsWith(got)) return true;
+    if (wrongly('forged') && got.length === expected.length) return true; // compares the length only
+    if (wrongly('altered-first') && got.slice(1) === expected.slice(1)) return true; // skips the first character
+    if (wrongly('altered-last') && got.slice(0, -1) === expected.slice(0, -1)) return true; // skips the last character
+    if (wrongly('altered-drawn') && got.length === expected.length && got[0] === expected[0] && got.at(-1) === expected.at(-1)) return true; // the ends only
+    return wrongly('case') && got.toLowerCase() === expected.toLowerCase();
   }
 
-  /** Step 3–4: the redirect back. Checks state, then exchanges the code. */
+  /** A cancellation whose state does not match, taken for the application's own (only the cancellation faults). */
+  private takesCancellation(expected: string | null, got: string | null): boolean {
+    if (this.#faults.has('cancellation-unchecked')) return true;
+    return expected !== null && this.breaks('CLIENT-CANCELLATION-STATE-CHECKED', { 'state-tamper': stateDifference(expected, got) });
+  }
+
+  /**
+   * Step 3–4: the redirect back. Checks state, then exchanges the code. A redirect whose state does not match
+   * is not the end of the sign-in in progress (it is refused, the flow stays open); one that matches ends it.
+   */
   async handleCallback(session: Session, query: URLSearchParams): Promise<'connected' | 'denied' | 'refused'> {
     const expected = session.state;
-    session.state = null; // one use, whatever happens
     const denied = query.get('error') === 'access_denied';
-    const outcome = await this.#callback(session, query, expected, denied);
+    const got = query.get('state');
+    if (!this.stateMatches(session, expected, got, !denied && query.has('code')) && !(denied && this.takesCancellation(expected, got))) {
+      if (this.variant('gives-up-on-wrong-state')) session.state = null; // the variant: a wrong state ends the sign-in in progress too
+      return 'refused';
+    }
+    session.state = null; // one use, whatever happens next
+    const outcome = await this.#callback(session, query, denied);
     const keeps = (flowEnd: string) => this.breaks('CLIENT-STATE-ONE-USE', { 'flow-end': flowEnd });
     if (expected !== null && outcome === 'connected' && (keeps('approval') || this.#faults.has('reuses-state'))) session.state = expected;
     if (expected !== null && outcome === 'denied' && keeps('cancellation')) session.state = expected;
@@ -166,8 +191,7 @@ export class LockClient {
     return outcome;
   }
 
-  async #callback(session: Session, query: URLSearchParams, expected: string | null, denied: boolean): Promise<'connected' | 'denied' | 'refused'> {
-    if (!this.stateMatches(expected, query.get('state'), !denied && query.has('code'))) return 'refused';
+  async #callback(session: Session, query: URLSearchParams, denied: boolean): Promise<'connected' | 'denied' | 'refused'> {
     if (denied) {
       if (this.#faults.has('exchanges-after-denial')) await this.exchangeCode(session, query.get('code') ?? session.lastCode ?? 'none');
       return 'denied';

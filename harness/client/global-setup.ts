@@ -92,7 +92,8 @@ async function driveApplication(run: {
     : httpDrivers(application);
   try {
     const credentials = { clientSecret: profile.clientSecret, apiKey: profile.apiKey };
-    const probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers, credentials }, select);
+    const seed = Number(env.LOCKCONF_SEED ?? 0) || 0; // the probes' drawn values (forged states, positions) follow the run's seed
+    const probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers, credentials, seed }, select);
     return { probes, undriven: drivers.undriven };
   } finally {
     await drivers.close();

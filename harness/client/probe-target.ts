@@ -15,4 +15,6 @@ export interface ProbeTarget extends DriverTarget {
   actionUrls?: readonly string[];
   /** Optional: the credentials to look for in what the application sends to the browser (never reported). */
   credentials?: { clientSecret: string; apiKey: string } | null;
+  /** Optional: the run's seed, from which the probes draw their values (forged states, positions): the same seed, the same probes. */
+  seed?: number;
 }

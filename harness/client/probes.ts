@@ -5,7 +5,9 @@
  * file under probes/:
  *   session          sign in, the page, every action, the page, four refreshes (a chain of five
  *                    tokens: later links count), the page and the actions again: the ordinary life
- *   state            probes/state.ts: redirects back whose state is not the one in progress
+ *   state            probes/state.ts: redirects back whose state is not the one in progress, in the flow's
+ *                    browser and in one without the application's cookie
+ *   cancellation     probes/cancellation.ts: cancellation redirects whose state is not the one in progress
  *   denial           the user cancels: no code exchange may follow
  *   api-401          probes/api-401.ts: a 401 on the page's call, then on each kind of call
  *   refresh-refused  the mock refuses the app's next refresh (400): the token must not be presented again
@@ -20,7 +22,8 @@ import type { ProbeTarget } from './probe-target.js';
 import { authorize, control, failed, marked, signIn } from './probe-steps.js';
 import { api401Family, pageProbe } from './probes/api-401.js';
 import { ANSWER_STATUSES, answersFamily } from './probes/answers.js';
-import { FLOW_ENDS, STATE_TAMPERS, stateFamily } from './probes/state.js';
+import { stateFamily, stateProbePlan, type StateSelection } from './probes/state.js';
+import { CANCELLATION_TAMPERS, cancellationFamily } from './probes/cancellation.js';
 import { ENDPOINT } from '../catalog/slices/dimensions.js';
 
 export type { ProbeTarget } from './probe-target.js';
@@ -34,7 +37,9 @@ export const REFRESH_LINKS = 4;
 export interface ProbeSelection {
   session?: boolean;
   /** The state family, or the part of it over these tampers and flow ends. */
-  state?: boolean | { tampers?: readonly string[]; flowEnds?: readonly string[] };
+  state?: boolean | StateSelection;
+  /** The cancellation family, or its probes of these states. */
+  cancellation?: boolean | readonly string[];
   denial?: boolean;
   api401?: boolean;
   /** The 401 family, or its probes of these endpoints. */
@@ -50,7 +55,8 @@ const LEFT_OUT = { ran: false as const, why: 'left out of this run\'s probe sele
 /** Every probe family reported not run, for one reason (a profile without connectUrl: nothing can be driven). */
 export function notRunReport(why: string): ProbeReport {
   return {
-    state: FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ran: false as const, why }))),
+    state: stateProbePlan().map((p) => ({ ...p, ran: false as const, why })),
+    cancellation: CANCELLATION_TAMPERS.map((tamper) => ({ tamper, ran: false as const, why })),
     denial: { ran: false, why },
     api401: { ran: false, why },
     api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
@@ -89,7 +95,10 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
 
   report.state = on(select.state)
     ? await stateFamily(target, typeof select.state === 'object' ? select.state : {})
-    : FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ...LEFT_OUT })));
+    : stateProbePlan().map((p) => ({ ...p, ...LEFT_OUT }));
+  report.cancellation = on(select.cancellation)
+    ? await cancellationFamily(target, Array.isArray(select.cancellation) ? select.cancellation : undefined)
+    : CANCELLATION_TAMPERS.map((tamper) => ({ tamper, ...LEFT_OUT }));
 
   if (!on(select.denial)) report.denial = LEFT_OUT;
   else try {

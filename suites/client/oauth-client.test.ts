@@ -12,6 +12,7 @@ describe('Authorization code flow', () => {
   conformance('CLIENT-AUTHZ-REDIRECT-URI', 'the redirect_uri is the registered one, in every component');
   conformance('CLIENT-AUTHZ-URL-ENCODED', 'the redirect_uri is sent URL-encoded');
   conformance('CLIENT-STATE-CHECKED', 'no redirect back whose state is not the one in progress is redeemed, after approval or cancellation');
+  conformance('CLIENT-CANCELLATION-STATE-CHECKED', 'a cancellation whose state is not the one in progress does not end the sign-in');
   conformance('CLIENT-STATE-SESSION-BOUND', 'a state the application sent is accepted only from the browser it was sent to');
   conformance('CLIENT-STATE-ONE-USE', 'the state of a flow that ended is not accepted again');
   conformance('CLIENT-CODE-FROM-REDIRECT', 'only codes from a redirect are exchanged; none after access_denied');

@@ -25,7 +25,7 @@ import { startPagesExample } from './support/pages-example.js';
 const dirs: string[] = [];
 /** The families this run drives, and the rules only the families left out exercise. */
 const PROBES = 'session,denial';
-const LEFT_OUT_RULES = ['CLIENT-STATE-CHECKED', 'CLIENT-STATE-SESSION-BOUND', 'CLIENT-STATE-ONE-USE', 'CLIENT-REFRESH-NO-RETRY', 'CLIENT-REAUTHORIZE-ON-401'];
+const LEFT_OUT_RULES = ['CLIENT-STATE-CHECKED', 'CLIENT-STATE-SESSION-BOUND', 'CLIENT-STATE-ONE-USE', 'CLIENT-CANCELLATION-STATE-CHECKED', 'CLIENT-REFRESH-NO-RETRY', 'CLIENT-REAUTHORIZE-ON-401'];
 
 afterAll(async () => {
   for (const d of dirs) await removeTmpDir(d);

@@ -20,7 +20,8 @@ describe('the example OAuth client, graded by the mock', () => {
     const { judgements, probes } = await gradeExample();
     expect([probes.denial, probes.api401, probes.refreshRefused]).toEqual([{ ran: true }, { ran: true }, { ran: true }]);
     expect(probes.state?.filter((p) => !p.ran)).toEqual([]);
-    expect(probes.state).toHaveLength(16);
+    expect(probes.state).toHaveLength(32);
+    expect(probes.cancellation?.filter((p) => !p.ran)).toEqual([]);
     expect(probes.browser).toEqual(expect.objectContaining({ ran: true, secretAt: [], apiKeyAt: [] }));
     expect(probes.api401Family?.filter((p) => !p.ran)).toEqual([]);
     expect(judgements.map((j) => j.id)).toEqual(CLIENT_CATALOG.map((r) => r.id));
@@ -31,9 +32,10 @@ describe('the example OAuth client, graded by the mock', () => {
   // Legal variants: choices the spec leaves to the application; no MUST fails, only the SHOULDs each names may warn.
   it.concurrent.each(Object.entries(CLIENT_VARIANTS))('judges the legal variant %s conformant', async (name, variant) => {
     const { judgements } = await gradeExample([], {}, [name]);
-    const verdict = judgeVariant(judgements, variant.warns);
+    const verdict = judgeVariant(judgements, variant.warns, variant.untested);
     expect(verdict.ok, `variant ${name}: ${verdict.why}`).toBe(true);
     for (const id of variant.warns) expect(judgements.find((j) => j.id === id)?.status, `${name} warns ${id}`).toBe('failed');
+    for (const id of variant.untested) expect(judgements.find((j) => j.id === id)?.status, `${name} leaves ${id} untested`).toBe('not-tested');
   });
 
   const faults = Object.entries(CLIENT_FAULTS) as Array<[ClientFault, (typeof CLIENT_FAULTS)[ClientFault]]>;

@@ -259,6 +259,33 @@ describe('slices (harness/catalog/slices/client.ts)', () => {
     expect(slice(judged([...events, ...recording(codeGrant('c3'))].map((e, i) => ({ ...e, seq: i + 1, startTick: 2 * i + 1, endTick: 2 * i + 2 })), 'CLIENT-STATE-ONE-USE', probes), 'flow-end', 'approval')?.status).toBe('failed');
   });
 
+  it('CLIENT-STATE-CHECKED: a probe in a browser without the cookie is its arrives-in slice; a drawn position is named', () => {
+    const probes: ProbeReport = { state: [
+      { tamper: 'forged', flowEnd: 'approval', arrivesIn: 'flow-browser', ran: true, codeFp: 'c1' },
+      { tamper: 'altered-drawn', flowEnd: 'approval', arrivesIn: 'no-cookie', ran: true, codeFp: 'c2', position: 7 },
+    ] };
+    const j = judged(recording(redirect('c1'), redirect('c2'), codeGrant('c2')), 'CLIENT-STATE-CHECKED', probes);
+    expect(slice(j, 'arrives-in', 'no-cookie')?.status).toBe('failed');
+    expect(slice(j, 'arrives-in', 'flow-browser')?.status).toBe('passed');
+    expect(slice(j, 'state-tamper', 'altered-drawn')?.status).toBe('failed');
+    expect(j.violations).toEqual([expect.stringContaining('one character inside it changed (character 8) (after approval, in a browser without the application\'s cookie) was exchanged')]);
+  });
+
+  it('CLIENT-CANCELLATION-STATE-CHECKED: a cancellation that ends the sign-in which an approval with the same state did not end fails; not tested when both end it', () => {
+    const p = (tamper: string, codes: [string, string, string]) => ({ tamper, ran: true as const, foreignFp: codes[0], approvalGenuineFp: codes[1], cancellationGenuineFp: codes[2] });
+    const probes: ProbeReport = { cancellation: [p('missing', ['f1', 'a1', 'k1']), p('forged', ['f2', 'a2', 'k2']), p('empty', ['f3', 'a3', 'k3']), { tamper: 'suffix', ran: false, why: 'no flow' }] };
+    // missing: the sign-in survived both (passed); forged: survived the approval, not the cancellation (failed); empty: survived neither (not tested).
+    const events = recording(redirect('f1'), redirect('a1'), codeGrant('a1'), redirect('k1'), codeGrant('k1'), redirect('f2'), redirect('a2'), codeGrant('a2'), redirect('k2'), redirect('f3'), redirect('a3'), redirect('k3'));
+    const j = judged(events, 'CLIENT-CANCELLATION-STATE-CHECKED', probes);
+    expect(j.status).toBe('failed');
+    expect(j.violations).toEqual([expect.stringContaining('after a cancellation redirect whose state was a forged value')]);
+    expect(slice(j, 'state-tamper', 'missing')?.status).toBe('passed');
+    expect(slice(j, 'state-tamper', 'forged')?.status).toBe('failed');
+    expect(slice(j, 'state-tamper', 'empty')).toMatchObject({ status: 'not-tested', reason: expect.stringContaining('gave up the sign-in in progress') });
+    expect(slice(j, 'state-tamper', 'suffix')).toMatchObject({ status: 'not-tested', reason: expect.stringContaining('no flow') });
+    expect(judged(recording(redirect('a1')), 'CLIENT-CANCELLATION-STATE-CHECKED').status).toBe('not-tested');
+  });
+
   it('the refresh chain: a link past the first presenting a redeemed token fails position=later only', () => {
     const chain = recording(redirect('c1'), codeGrant('c1'), token({ refreshFp: 'r0', issuedRefreshFp: 'r1' }), token({ refreshFp: 'r1', issuedRefreshFp: 'r2' }), token({ refreshFp: 'r1', status: 400 }));
     const single = judged(chain, 'CLIENT-REFRESH-SINGLE-USE');

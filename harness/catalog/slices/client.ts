@@ -20,7 +20,11 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-AUTHZ-URL-ENCODED': { 'authz-param': ['redirect_uri'] },
   // "The application must check that state matches what it sent." on approval ("the query carries code and state")
   // and after a cancellation ("error=access_denied and state"): every way a state can differ from the one in progress.
-  'CLIENT-STATE-CHECKED': { 'state-tamper': 'all', 'flow-end': 'all' },
+  // …in the browser of the flow and in one that never saw the application (no session cookie).
+  'CLIENT-STATE-CHECKED': { 'state-tamper': 'all', 'flow-end': 'all', 'arrives-in': 'all' },
+  // "On cancellation the query carries error=access_denied and state. The application must check that state matches
+  // what it sent.": a cancellation redirect with every state of the domain (missing, empty, forged, altered anywhere, longer, cut short).
+  'CLIENT-CANCELLATION-STATE-CHECKED': { 'state-tamper': ['missing', 'empty', 'forged', 'altered-first', 'altered-drawn', 'altered-last', 'suffix', 'truncated'] },
   // "typically a CSRF guard": the state of a flow that ended, approved or cancelled, is not accepted again (SHOULD).
   'CLIENT-STATE-ONE-USE': { 'flow-end': 'all' },
   // RFC 6749 §10.12 "binds the request to the user-agent's authenticated state": another browser's state, no session cookie (SHOULD).
@@ -68,8 +72,14 @@ export const CLIENT_SLICES: SliceDeclarations = {
     {
       id: 'state-tamper',
       title: 'Way the state of a redirect back differs from the one the application sent for this flow',
-      source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed; a state the application sent to another browser is CLIENT-STATE-SESSION-BOUND, the state of a flow that already ended CLIENT-STATE-ONE-USE)',
-      values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case'],
+      source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed, forged: a value of the same length and alphabet drawn from the run\'s seed, one character changed: the first, the last, or one inside drawn from the run\'s seed; a state the application sent to another browser is CLIENT-STATE-SESSION-BOUND, the state of a flow that already ended CLIENT-STATE-ONE-USE)',
+      values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case', 'forged', 'altered-first', 'altered-drawn', 'altered-last'],
+    },
+    {
+      id: 'arrives-in',
+      title: 'Browser a redirect back arrives in',
+      source: 'Authorization code flow: "The application must check that state matches what it sent." (the browser whose flow it is, or a browser without the application\'s session cookie: a state that matches nothing the application sent is refused in both)',
+      values: ['flow-browser', 'no-cookie'],
     },
     {
       id: 'session-binding',

@@ -39,14 +39,27 @@ export interface ClientJudgement {
 
 type Ran<T> = ({ ran: true } & T) | { ran: false; why: string };
 
-/** One probe of the state family: a redirect back whose state is not the one in progress. */
-export type StateProbe = { tamper: string; flowEnd: string } & Ran<{ codeFp: string }>;
+/**
+ * One probe of the state family: a redirect back whose state is not the one in progress, arriving in the
+ * flow's browser or (arrivesIn `no-cookie`) in one without the application's cookie; `position` is the
+ * character a drawn alteration changed (recorded: the run's seed replays it).
+ */
+export type StateProbe = { tamper: string; flowEnd: string; arrivesIn?: string } & Ran<{ codeFp: string; position?: number }>;
+/**
+ * One probe of the cancellation family: an approval redirect whose state was changed by `tamper` (with
+ * another flow's code), then the flow's own redirect (`approvalGenuineFp`: does the sign-in in progress
+ * survive a redirect whose state does not match?); and a cancellation redirect whose state was changed the
+ * same way, then the flow's own redirect (`cancellationGenuineFp`: the same question for a cancellation).
+ */
+export type CancellationProbe = { tamper: string } & Ran<{ foreignFp: string; approvalGenuineFp: string; cancellationGenuineFp: string; position?: number }>;
 /** One probe of the 401 family: the mock answers 401 to the application's first call of `endpoint`. */
 export type Api401Probe = { endpoint: string } & Ran<{ hit?: boolean }>;
 
 /** What the probes (probes/) did; a probe that could not run says why. */
 export interface ProbeReport {
   state?: StateProbe[];
+  /** Cancellation redirects whose state does not match (CLIENT-CANCELLATION-STATE-CHECKED). */
+  cancellation?: CancellationProbe[];
   denial?: Ran<object>;
   /** The 401 on the call the application's page makes, while browsing it: authorization must follow. */
   api401?: Ran<object>;

@@ -107,13 +107,16 @@ export async function gradeExample(faults: string[] = [], select: ProbeSelection
   }
 }
 
-const ONLY_SESSION: ProbeSelection = { state: false, denial: false, api401: false, api401Family: false, refreshRefused: false, answers: false };
+const ONLY_SESSION: ProbeSelection = { state: false, cancellation: false, denial: false, api401: false, api401Family: false, refreshRefused: false, answers: false };
 
 /** The probes a fault of `requirement` (on `dim=value`) needs to show: the session, or the one family that exercises it. */
 export function probesFor(requirement: string, dim?: string, value?: string): ProbeSelection {
   switch (requirement) {
     case 'CLIENT-STATE-CHECKED':
-      return { ...ONLY_SESSION, session: false, state: dim === 'flow-end' ? { flowEnds: [value!] } : dim ? { tampers: [value!] } : { tampers: ['suffix'], flowEnds: ['approval'] } };
+      if (dim === 'arrives-in') return { ...ONLY_SESSION, session: false, state: { arrivals: [value!], tampers: ['forged'], flowEnds: ['approval'] } };
+      return { ...ONLY_SESSION, session: false, state: dim === 'flow-end' ? { flowEnds: [value!], arrivals: ['flow-browser'] } : dim ? { tampers: [value!] } : { tampers: ['suffix'], flowEnds: ['approval'] } };
+    case 'CLIENT-CANCELLATION-STATE-CHECKED':
+      return { ...ONLY_SESSION, session: false, cancellation: dim ? [value!] : ['forged'] };
     case 'CLIENT-ADOPT-NEW-ACCESS-TOKEN':
       return dim === 'answer-status' && value !== '200' ? { ...ONLY_SESSION, session: false, answers: [value!] } : ONLY_SESSION;
     case 'CLIENT-STATE-SESSION-BOUND':
