@@ -25,6 +25,7 @@ export const CLIENT_FAULTS = {
   'reuses-refresh-token': { requirement: 'CLIENT-REFRESH-SINGLE-USE', description: 'keeps the first refresh token and presents it on every refresh' },
   'stores-refresh-token-once': { requirement: 'CLIENT-REFRESH-STORE-NEW', description: 'stores the new refresh token on the first refresh only; later links present an old one' },
   'refreshes-with-access-token': { requirement: 'CLIENT-REFRESH-STORE-NEW', description: 'stores the access token where the refresh token belongs' },
+  'refresh-not-serialized': { requirement: 'CLIENT-REFRESH-IN-FLIGHT', description: 'starts a second refresh while one is in flight (a double click), presenting the same refresh token twice' },
   'retries-refused-refresh': { requirement: 'CLIENT-REFRESH-NO-RETRY', description: 'retries a refresh the service refused with 400' },
   'no-api-key': { requirement: 'CLIENT-API-KEY-HEADER', description: 'calls the API without x-api-key' },
   'no-access-token': { requirement: 'CLIENT-API-ACCESS-TOKEN-HEADER', description: 'calls the API without x-access-token' },

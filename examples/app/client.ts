@@ -50,6 +50,8 @@ export interface Session {
   refreshLinks?: number;
   /** Authorizations started in this session (none: a browser the application has not sent to authorization). */
   flows?: number;
+  /** The refresh in flight, which a second request for one joins (a double click, two tabs). */
+  refreshing?: Promise<void> | null;
 }
 
 /** The user has to go through authorization (again). */
@@ -211,8 +213,21 @@ export class LockClient {
     return true;
   }
 
-  /** The refresh grant: the new pair replaces the old one at once, and the new token is verified (GET /users/me). */
+  /**
+   * The refresh grant, one at a time per session: a request for a refresh while one is in flight joins it
+   * (its refresh token is valid for exactly one use; a second refresh would present it again and be refused).
+   */
   async refresh(session: Session): Promise<void> {
+    if (this.#faults.has('refresh-not-serialized')) return this.#refresh(session);
+    if (session.refreshing) return session.refreshing;
+    session.refreshing = this.#refresh(session).finally(() => {
+      session.refreshing = null;
+    });
+    return session.refreshing;
+  }
+
+  /** The refresh grant: the new pair replaces the old one at once, and the new token is verified (GET /users/me). */
+  async #refresh(session: Session): Promise<void> {
     const current = session.tokens;
     if (!current) throw new NeedsAuthorization('not connected');
     const links = session.refreshLinks ?? 0;

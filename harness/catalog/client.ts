@@ -82,6 +82,10 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   r('CLIENT-REFRESH-NO-RETRY', 'SHOULD', O, 'Refresh token',
     'used, expired or revoked | any use | none | unchanged | HTTP 400 with an OAuth2 error body.',
     { reading: 'A refused refresh token stays refused, so the application does not present it again after a 400 (probe: the mock refuses a refresh). SHOULD: the spec states the outcome, not a rule for the application.' }),
+  // limits/row-2
+  r('CLIENT-REFRESH-IN-FLIGHT', 'SHOULD', O, 'Limits',
+    'Refresh token lifetime | 1 year from issue; valid for exactly one use.',
+    { reading: 'Probe: the user asks for a refresh twice at once (a double click, two tabs: two GETs of the refreshUrl with the session\'s cookies, the mock holding the first refresh until the second arrives, at most 1.5 s). The application presents no refresh token in two refreshes (the second use is refused with 400), and the user is still signed in afterwards: the application\'s page, which called the API before, calls it again with success. SHOULD: the spec gives the application no rule for two refreshes at once; a token valid for exactly one use, whose successor "replaces the old one and must be stored", makes one refresh at a time the only way not to lose the session to a double click.' }),
   // request-headers-for-api-calls/row-1
   r('CLIENT-API-KEY-HEADER', 'MUST', O, 'Request headers for API calls',
     'x-api-key | <API_KEY> of the credential',

@@ -7,10 +7,11 @@
  *   POST   /grading/start          {"closes"?: ID}: ends the grading in progress and starts the next; answers
  *                                  {"gradingId", "previous"}; 409 grading_superseded when `closes` is no longer in progress
  *   POST   /grading/mark           {"label": "…"}: a marker in the recording (probes judge what lies between two)
- *   POST   /grading/probe          {"kind": "api-401" | "refresh-refused" | "answer-201" | "answer-204"}: the client's
- *                                  next API call is answered 401, or its next refresh is refused with 400 (the token
- *                                  is revoked first), or its next successful API write (POST, PUT, DELETE) is answered
- *                                  201 (same body) or 204 (no body), its new x-access-token kept
+ *   POST   /grading/probe          {"kind": "api-401" | "refresh-refused" | "answer-201" | "answer-204" | "refresh-in-flight"}:
+ *                                  the client's next API call is answered 401, or its next refresh is refused with 400
+ *                                  (the token is revoked first), or its next successful API write (POST, PUT, DELETE) is
+ *                                  answered 201 (same body) or 204 (no body), its new x-access-token kept, or its next
+ *                                  refresh is held until another refresh arrives (at most 1.5 s: two in flight at once)
  *   DELETE /grading                forget the recording (and start a new grading)
  */
 import type { FastifyInstance } from 'fastify';

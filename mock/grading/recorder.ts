@@ -64,7 +64,11 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     if (!pathOf(request).endsWith('/oauth/access_token')) return;
     const form = stringFields(request.body);
     const token = form.get('refresh_token');
-    if (form.get('grant_type') === 'refresh_token' && token && store.take('refresh-refused')) ctx.oauth?.revokeRefreshToken(token);
+    if (form.get('grant_type') !== 'refresh_token') return;
+    // Two refreshes in flight: the first is held until a second arrives (or the bound passes), the second releases it.
+    if (store.take('refresh-in-flight')) await store.holdRefresh();
+    else store.releaseHeld();
+    if (token && store.take('refresh-refused')) ctx.oauth?.revokeRefreshToken(token);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -5,8 +5,11 @@
 import type { GradedEvent, GradingRecording } from './recording.js';
 
 /** What lockconf's probes can ask the mock to do to a client's next request. */
-export type ProbeKind = 'api-401' | 'refresh-refused' | 'answer-201' | 'answer-204';
-export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused', 'answer-201', 'answer-204'];
+export type ProbeKind = 'api-401' | 'refresh-refused' | 'answer-201' | 'answer-204' | 'refresh-in-flight';
+export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused', 'answer-201', 'answer-204', 'refresh-in-flight'];
+
+/** How long a held refresh waits for a second one (a bound, never a verdict: a client that sends none is simply released). */
+export const REFRESH_HOLD_MS = 1500;
 
 /** Oldest events are dropped past this many (a long session must not grow without bound). */
 export const MAX_EVENTS = 20_000;
@@ -36,6 +39,8 @@ export class GradingStore {
   readonly #events: GradedEvent[] = [];
   /** Armed probes, each with the endpoint it waits for (null: the next matching request). */
   readonly #armed = new Map<ProbeKind, string | null>();
+  /** Releases the refresh held by a refresh-in-flight probe (null: none held). */
+  #releaseHeld: (() => void) | null = null;
   #seq = 0;
   #tick = 0;
   #dropped = 0;
@@ -93,9 +98,33 @@ export class GradingStore {
     return this.#armed.delete(kind);
   }
 
-  /** Drops every armed probe that has not fired. */
+  /** Drops every armed probe that has not fired (and releases a held refresh). */
   disarm(): void {
     this.#armed.clear();
+    this.releaseHeld();
+  }
+
+  /**
+   * Holds a refresh until another refresh arrives (releaseHeld) or `ms` pass: two refreshes of the client
+   * are then in flight at once whatever the machine's speed, if the client sends two.
+   */
+  async holdRefresh(ms = REFRESH_HOLD_MS): Promise<void> {
+    this.releaseHeld();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.releaseHeld(), ms);
+      timer.unref();
+      this.#releaseHeld = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** Releases the held refresh, if any. */
+  releaseHeld(): void {
+    const release = this.#releaseHeld;
+    this.#releaseHeld = null;
+    release?.();
   }
 
   /** Forgets the recording; a cleared recording starts a new grading (the one in progress has lost its evidence). */

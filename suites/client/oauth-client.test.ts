@@ -31,6 +31,7 @@ describe('Refresh flow', () => {
   conformance('CLIENT-REFRESH-SINGLE-USE', 'a redeemed refresh token is never presented again');
   conformance('CLIENT-REFRESH-STORE-NEW', 'each refresh presents the latest refresh token issued');
   conformance('CLIENT-REFRESH-NO-RETRY', 'a refresh refused with 400 is not retried');
+  conformance('CLIENT-REFRESH-IN-FLIGHT', 'two refreshes at once present no refresh token twice and leave the user signed in');
 });
 
 describe('Request headers for API calls', () => {

@@ -286,6 +286,23 @@ describe('slices (harness/catalog/slices/client.ts)', () => {
     expect(judged(recording(redirect('a1')), 'CLIENT-CANCELLATION-STATE-CHECKED').status).toBe('not-tested');
   });
 
+  it('CLIENT-REFRESH-IN-FLIGHT: one refresh token in two refreshes in flight, or a page that no longer calls the API after them, fails; not tested without the probe', () => {
+    const mark = (label: string): New => ({ type: 'mark', label, clientId: null } as New);
+    const page = api({ route: '/users/locks/mine' });
+    const probe: ProbeReport = { refreshInFlight: { ran: true } };
+    const run = (during: New[], after: New[]) => recording(
+      mark('refresh-in-flight:before:start'), page, mark('refresh-in-flight:before:end'),
+      mark('refresh-in-flight:start'), ...during, mark('refresh-in-flight:end'),
+      mark('refresh-in-flight:after:start'), ...after, mark('refresh-in-flight:after:end'));
+    const serial = [token({ refreshFp: 'r1', issuedRefreshFp: 'r2' })];
+    expect(judged(run(serial, [page]), 'CLIENT-REFRESH-IN-FLIGHT', probe).status).toBe('passed');
+    const twice = judged(run([...serial, token({ refreshFp: 'r1', status: 400 })], [page]), 'CLIENT-REFRESH-IN-FLIGHT', probe);
+    expect(twice.violations).toEqual([expect.stringContaining('presented again by a second refresh in flight')]);
+    const out = judged(run(serial, [{ type: 'authorize', hasClientId: true, hasRedirectUri: true, hasState: true, status: 200, secretIn: [] } as New]), 'CLIENT-REFRESH-IN-FLIGHT', probe);
+    expect(out.violations).toEqual([expect.stringContaining('the user was signed out')]);
+    expect(judged(run(serial, [page]), 'CLIENT-REFRESH-IN-FLIGHT', { refreshInFlight: { ran: false, why: 'no refreshUrl' } }).reason).toContain('no refreshUrl');
+  });
+
   it('the refresh chain: a link past the first presenting a redeemed token fails position=later only', () => {
     const chain = recording(redirect('c1'), codeGrant('c1'), token({ refreshFp: 'r0', issuedRefreshFp: 'r1' }), token({ refreshFp: 'r1', issuedRefreshFp: 'r2' }), token({ refreshFp: 'r1', status: 400 }));
     const single = judged(chain, 'CLIENT-REFRESH-SINGLE-USE');

@@ -66,6 +66,8 @@ export interface ProbeReport {
   /** The 401 on each kind of call. */
   api401Family?: Api401Probe[];
   refreshRefused?: Ran<object>;
+  /** Two refreshes in flight at once (a double submit): marks refresh-in-flight:before, refresh-in-flight, refresh-in-flight:after. */
+  refreshInFlight?: Ran<object>;
   /** The answers family: the application's next API write answered 201 or 204 with a new x-access-token. */
   answers?: Array<{ status: string } & Ran<object>>;
   /** What the application sent to the probes' browser, scanned for the client secret and the API key. */
