@@ -58,6 +58,7 @@ export const CLIENT_SLICE_BREAKS = {
   'CLIENT-AUTHZ-REDIRECT-URI': { dims: ['redirect-uri-part'], description: 'sends a redirect_uri that differs from the registered one in that component' },
   'CLIENT-AUTHZ-URL-ENCODED': { dims: ['authz-param'], description: 'puts that parameter into the authorization URL as it is, not URL-encoded' },
   'CLIENT-STATE-CHECKED': { dims: ['state-tamper', 'flow-end', 'arrives-in'], description: 'compares the state that way wrongly; approval: ignores it when a code comes back; cancellation: resets it to an empty string, which an empty state then matches; no-cookie: accepts any state in a browser it never sent to authorization; flow-browser: any state in the flow\'s browser' },
+  'CLIENT-CODE-ONCE': { dims: ['callback-visit'], description: 'first: exchanges the code twice on the first visit of the callback (a retry); reloaded: exchanges it again when the callback is reloaded' },
   'CLIENT-CANCELLATION-STATE-CHECKED': { dims: ['state-tamper'], description: 'on a cancellation, takes a state that differs that way from the one in progress for its own (and gives the sign-in up)' },
   'CLIENT-STATE-SESSION-BOUND': { dims: ['session-binding'], description: 'accepts a state it sent to another browser (other-session: while its own flow is in progress; no-cookie: in a session that has none)' },
   'CLIENT-STATE-ONE-USE': { dims: ['flow-end'], description: 'keeps the state after that end of a flow (approval: a completed sign-in; cancellation: a cancelled one)' },

@@ -179,6 +179,9 @@ export class LockClient {
     const expected = session.state;
     const denied = query.get('error') === 'access_denied';
     const got = query.get('state');
+    // The reloaded callback: its code was exchanged already (only the reloaded fault exchanges it again).
+    const code = query.get('code');
+    if (code && code === session.lastCode && this.breaks('CLIENT-CODE-ONCE', { 'callback-visit': 'reloaded' })) await this.exchangeCode(session, code);
     if (!this.stateMatches(session, expected, got, !denied && query.has('code')) && !(denied && this.takesCancellation(expected, got))) {
       if (this.variant('gives-up-on-wrong-state')) session.state = null; // the variant: a wrong state ends the sign-in in progress too
       return 'refused';
@@ -205,7 +208,7 @@ export class LockClient {
 
   private async exchangeCode(session: Session, code: string): Promise<boolean> {
     const answer = await this.tokenRequest({ grant_type: this.#faults.has('code-grant-type-wrong') ? 'code' : 'authorization_code', code });
-    if (this.#faults.has('reuses-code')) await this.tokenRequest({ grant_type: 'authorization_code', code });
+    if (this.#faults.has('reuses-code') || this.breaks('CLIENT-CODE-ONCE', { 'callback-visit': 'first' })) await this.tokenRequest({ grant_type: 'authorization_code', code });
     session.lastCode = code;
     if (!answer) return false;
     session.tokens = answer;

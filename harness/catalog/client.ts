@@ -49,7 +49,7 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // RFC 6749 §4.1.2
   r('CLIENT-CODE-ONCE', 'MUST', O, 'RFC 6749 §4.1.2',
     'The client MUST NOT use the authorization code more than once.',
-    { source: 'RFC 6749', reading: 'No authorization code is presented to the token endpoint twice.' }),
+    { source: 'RFC 6749', reading: 'No authorization code is presented to the token endpoint twice: on the first visit of the callback, nor when the user reloads it (probe: the page the redirect back landed on reloaded, the same code and state again in the same browser).' }),
   // post-auth-url-access-token/para-1
   r('CLIENT-TOKEN-FORM-POST', 'MUST', O, 'POST {auth_url}/access_token',
     'Request: Content-Type application/x-www-form-urlencoded, URL-encoded body.',

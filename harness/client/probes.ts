@@ -12,6 +12,7 @@
  *   api-401          probes/api-401.ts: a 401 on the page's call, then on each kind of call
  *   refresh-refused  the mock refuses the app's next refresh (400): the token must not be presented again
  *   refresh-in-flight probes/timing.ts: a double submit of the refresh, two in flight at once (with the session family)
+ *   reload           probes/timing.ts: the page the redirect back landed on reloaded (with the session family)
  * The browser is a driver (harness/client/drivers/); its steps are in probe-steps.ts. Markers in the
  * mock's recording (POST /_control/grading/mark) delimit each probe for the judge.
  * Nothing a probe sees (codes, state, URLs with them) goes into its messages.
@@ -25,7 +26,7 @@ import { api401Family, pageProbe } from './probes/api-401.js';
 import { ANSWER_STATUSES, answersFamily } from './probes/answers.js';
 import { stateFamily, stateProbePlan, type StateSelection } from './probes/state.js';
 import { CANCELLATION_TAMPERS, cancellationFamily } from './probes/cancellation.js';
-import { refreshInFlightProbe } from './probes/timing.js';
+import { refreshInFlightProbe, reloadCallbackProbe } from './probes/timing.js';
 import { ENDPOINT } from '../catalog/slices/dimensions.js';
 
 export type { ProbeTarget } from './probe-target.js';
@@ -49,6 +50,8 @@ export interface ProbeSelection {
   refreshRefused?: boolean;
   /** The double submit of the refresh (two refreshes in flight). */
   refreshInFlight?: boolean;
+  /** The reload of the page the redirect back landed on (the callback again, same code and state). */
+  reload?: boolean;
   /** The answers family (201, 204 to a write, with a new x-access-token), or its probes of these statuses. */
   answers?: boolean | readonly string[];
 }
@@ -66,6 +69,7 @@ export function notRunReport(why: string): ProbeReport {
     api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
     refreshRefused: { ran: false, why },
     refreshInFlight: { ran: false, why },
+    reload: { ran: false, why },
     answers: ANSWER_STATUSES.map((status) => ({ status, ran: false as const, why })),
     browser: { ran: false, why },
   };
@@ -139,6 +143,7 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
     }
   }
   report.refreshInFlight = on(select.refreshInFlight) ? await refreshInFlightProbe(target) : LEFT_OUT;
+  report.reload = on(select.reload) ? await reloadCallbackProbe(target) : LEFT_OUT;
   report.answers = on(select.answers)
     ? await answersFamily(target, Array.isArray(select.answers) ? select.answers : undefined)
     : ANSWER_STATUSES.map((status) => ({ status, ...LEFT_OUT }));

@@ -18,7 +18,7 @@ import { CLIENT_VARIANTS } from '../../examples/app/client-variants.js';
 describe('the example OAuth client, graded by the mock', () => {
   it('is conformant: every CLIENT- rule and every declared slice exercised and held, the probes all ran', async () => {
     const { judgements, probes } = await gradeExample();
-    expect([probes.denial, probes.api401, probes.refreshRefused, probes.refreshInFlight]).toEqual([{ ran: true }, { ran: true }, { ran: true }, { ran: true }]);
+    expect([probes.denial, probes.api401, probes.refreshRefused, probes.refreshInFlight, probes.reload]).toEqual([{ ran: true }, { ran: true }, { ran: true }, { ran: true }, { ran: true }]);
     expect(probes.state?.filter((p) => !p.ran)).toEqual([]);
     expect(probes.state).toHaveLength(32);
     expect(probes.cancellation?.filter((p) => !p.ran)).toEqual([]);

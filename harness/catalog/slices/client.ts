@@ -27,6 +27,8 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-CANCELLATION-STATE-CHECKED': { 'state-tamper': ['missing', 'empty', 'forged', 'altered-first', 'altered-drawn', 'altered-last', 'suffix', 'truncated'] },
   // "typically a CSRF guard": the state of a flow that ended, approved or cancelled, is not accepted again (SHOULD).
   'CLIENT-STATE-ONE-USE': { 'flow-end': 'all' },
+  // RFC 6749 §4.1.2 "MUST NOT use the authorization code more than once": the first visit of the callback, and its reload.
+  'CLIENT-CODE-ONCE': { 'callback-visit': 'all' },
   // RFC 6749 §10.12 "binds the request to the user-agent's authenticated state": another browser's state, no session cookie (SHOULD).
   'CLIENT-STATE-SESSION-BOUND': { 'session-binding': 'all' },
   // POST {auth_url}/access_token, every grant an application uses without the operator's permission
@@ -74,6 +76,12 @@ export const CLIENT_SLICES: SliceDeclarations = {
       title: 'Way the state of a redirect back differs from the one the application sent for this flow',
       source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed, forged: a value of the same length and alphabet drawn from the run\'s seed, one character changed: the first, the last, or one inside drawn from the run\'s seed; a state the application sent to another browser is CLIENT-STATE-SESSION-BOUND, the state of a flow that already ended CLIENT-STATE-ONE-USE)',
       values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case', 'forged', 'altered-first', 'altered-drawn', 'altered-last'],
+    },
+    {
+      id: 'callback-visit',
+      title: 'Visit of the redirect back that brought the code',
+      source: 'RFC 6749 §4.1.2: "The client MUST NOT use the authorization code more than once." (the first visit, and the same page reloaded by the user: the same code and state again, in the same browser)',
+      values: ['first', 'reloaded'],
     },
     {
       id: 'arrives-in',

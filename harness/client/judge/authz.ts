@@ -153,9 +153,17 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
     ].filter((v, i, all) => all.findIndex((w) => w[0] === v[0]) === i),
   });
 
+  // The reload probe: the callback again, same code and state; its mark stands for the visit the rule applies to.
+  const reloadWindow = probes.reload?.ran ? window(allEvents, 'reload-callback') : null;
+  const reloadMark = reloadWindow ? allEvents.find((e) => e.type === 'mark' && e.label === 'reload-callback:start') ?? null : null;
+  const reloaded = new Set(reloadWindow ?? []);
   const seenCodes = new Set<string>();
   rules.push({
-    id: 'CLIENT-CODE-ONCE', applies: codeGrants, untested: 'the application exchanged no code',
+    id: 'CLIENT-CODE-ONCE', applies: [...codeGrants, ...(reloadMark ? [reloadMark] : [])], untested: 'the application exchanged no code',
+    sliceOf: { 'callback-visit': (e) => (e === reloadMark || reloaded.has(e) ? 'reloaded' : e.type === 'token' ? 'first' : null) },
+    untestedSlice: (_dim, value) => (value === 'reloaded'
+      ? `the reload probe did not run${probes.reload && !probes.reload.ran ? `: ${probes.reload.why}` : ''}`
+      : 'the application exchanged no code'),
     violations: codeGrants.flatMap((e): Violation[] => {
       if (!e.codeFp) return [];
       if (seenCodes.has(e.codeFp)) return [[e, 'the same code was presented again']];

@@ -68,6 +68,8 @@ export interface ProbeReport {
   refreshRefused?: Ran<object>;
   /** Two refreshes in flight at once (a double submit): marks refresh-in-flight:before, refresh-in-flight, refresh-in-flight:after. */
   refreshInFlight?: Ran<object>;
+  /** The callback reloaded (marks reload-callback): the same code and state again in the same browser. */
+  reload?: Ran<object>;
   /** The answers family: the application's next API write answered 201 or 204 with a new x-access-token. */
   answers?: Array<{ status: string } & Ran<object>>;
   /** What the application sent to the probes' browser, scanned for the client secret and the API key. */

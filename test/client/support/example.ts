@@ -107,7 +107,7 @@ export async function gradeExample(faults: string[] = [], select: ProbeSelection
   }
 }
 
-const ONLY_SESSION: ProbeSelection = { state: false, cancellation: false, refreshInFlight: false, denial: false, api401: false, api401Family: false, refreshRefused: false, answers: false };
+const ONLY_SESSION: ProbeSelection = { state: false, cancellation: false, refreshInFlight: false, reload: false, denial: false, api401: false, api401Family: false, refreshRefused: false, answers: false };
 
 /** The probes a fault of `requirement` (on `dim=value`) needs to show: the session, or the one family that exercises it. */
 export function probesFor(requirement: string, dim?: string, value?: string): ProbeSelection {
@@ -127,6 +127,8 @@ export function probesFor(requirement: string, dim?: string, value?: string): Pr
       return dim ? { ...ONLY_SESSION, session: false, api401Family: [value!] } : { ...ONLY_SESSION, session: false, api401: true };
     case 'CLIENT-CODE-FROM-REDIRECT':
       return { ...ONLY_SESSION, denial: true };
+    case 'CLIENT-CODE-ONCE':
+      return dim === 'callback-visit' && value === 'reloaded' ? { ...ONLY_SESSION, session: false, reload: true } : ONLY_SESSION;
     case 'CLIENT-REFRESH-IN-FLIGHT':
       return { ...ONLY_SESSION, session: false, refreshInFlight: true };
     case 'CLIENT-REFRESH-NO-RETRY':
