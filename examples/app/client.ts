@@ -303,7 +303,7 @@ export class LockClient {
     });
     const text = await res.body.text();
     const rotated = res.headers['x-access-token'];
-    const adopts = !this.#faults.has('keeps-old-access-token') && !this.breaks('CLIENT-ADOPT-NEW-ACCESS-TOKEN', { ...at, 'answer-status': String(res.statusCode) });
+    const adopts = !this.#faults.has('keeps-old-access-token') && !this.breaks('CLIENT-ADOPT-NEW-ACCESS-TOKEN', { ...at, 'answer-status': String(res.statusCode), 'answer-body': text ? 'with-body' : 'no-body' });
     if (res.statusCode >= 200 && res.statusCode < 300 && typeof rotated === 'string' && rotated && adopts && session.tokens) {
       session.tokens = { ...session.tokens, accessToken: rotated, receivedAt: Date.now() };
     }

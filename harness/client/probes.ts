@@ -23,7 +23,7 @@ import { ContentScan } from './drivers/content-scan.js';
 import type { ProbeTarget } from './probe-target.js';
 import { authorize, control, failed, marked, signIn } from './probe-steps.js';
 import { api401Family, pageProbe } from './probes/api-401.js';
-import { ANSWER_STATUSES, answersFamily } from './probes/answers.js';
+import { ANSWER_PROBES, answerOf, answersFamily } from './probes/answers.js';
 import { stateFamily, stateProbePlan, type StateSelection } from './probes/state.js';
 import { CANCELLATION_TAMPERS, cancellationFamily } from './probes/cancellation.js';
 import { refreshInFlightProbe, reloadCallbackProbe } from './probes/timing.js';
@@ -52,7 +52,7 @@ export interface ProbeSelection {
   refreshInFlight?: boolean;
   /** The reload of the page the redirect back landed on (the callback again, same code and state). */
   reload?: boolean;
-  /** The answers family (201, 204 to a write, with a new x-access-token), or its probes of these statuses. */
+  /** The answers family (another 2xx to a write, its body kept or none, with a new x-access-token), or these of its probes (answers.ts ANSWER_PROBES). */
   answers?: boolean | readonly string[];
 }
 
@@ -70,7 +70,7 @@ export function notRunReport(why: string): ProbeReport {
     refreshRefused: { ran: false, why },
     refreshInFlight: { ran: false, why },
     reload: { ran: false, why },
-    answers: ANSWER_STATUSES.map((status) => ({ status, ran: false as const, why })),
+    answers: ANSWER_PROBES.map((probe) => ({ probe, ...answerOf(probe), ran: false as const, why })),
     browser: { ran: false, why },
   };
 }
@@ -146,7 +146,7 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
   report.reload = on(select.reload) ? await reloadCallbackProbe(target) : LEFT_OUT;
   report.answers = on(select.answers)
     ? await answersFamily(target, Array.isArray(select.answers) ? select.answers : undefined)
-    : ANSWER_STATUSES.map((status) => ({ status, ...LEFT_OUT }));
+    : ANSWER_PROBES.map((probe) => ({ probe, ...answerOf(probe, target.seed ?? 0), ...LEFT_OUT }));
   report.browser = scan ? { ran: true, ...(await scan.settled()) } : { ran: false, why: 'the probes were not given the credentials to look for' };
   return report;
 }

@@ -79,6 +79,15 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
         return '';
       }
       if (store.take('answer-201')) reply.code(201);
+      const answer = store.takeAnswer();
+      if (answer) {
+        reply.code(answer.status);
+        if (answer.empty) {
+          reply.removeHeader('content-type');
+          payloads.set(request, '');
+          return '';
+        }
+      }
     }
     if (typeof payload === 'string') payloads.set(request, payload);
     return payload;
@@ -225,6 +234,7 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
       hasBody: length > 0 || header(request, 'transfer-encoding') !== undefined,
       secretIn: placesOf(secret(), [['url', request.url], ...headers, ['body', rawBody]]),
       rotatedFp: typeof rotated === 'string' && status >= 200 && status < 300 ? fingerprint(rotated) : null,
+      answerBody: (payloads.get(request) ?? '').length > 0 && status !== 204 && status !== 205,
       registration,
       deleteClientIdOwn: deleteClientId === null ? null : deleteClientId === clientId,
     };

@@ -5,8 +5,19 @@
 import type { GradedEvent, GradingRecording } from './recording.js';
 
 /** What lockconf's probes can ask the mock to do to a client's next request. */
-export type ProbeKind = 'api-401' | 'refresh-refused' | 'answer-201' | 'answer-204' | 'refresh-in-flight';
-export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused', 'answer-201', 'answer-204', 'refresh-in-flight'];
+export type ProbeKind = 'api-401' | 'refresh-refused' | 'answer-201' | 'answer-204' | 'refresh-in-flight' | 'answer';
+export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused', 'answer-201', 'answer-204', 'refresh-in-flight', 'answer'];
+
+/** The successful answers an `answer` probe may give an API write instead of 200: every 2xx a plain request may get (RFC 9110 §15.3; 206 answers a range request only). */
+export const PROBE_ANSWER_STATUSES: readonly number[] = [200, 201, 202, 203, 204, 205];
+/** The answers that carry no body whatever the probe asks (RFC 9110 §15.3.5, §15.3.6). */
+export const BODILESS_STATUSES: readonly number[] = [204, 205];
+
+/** What an armed `answer` probe answers: a status of PROBE_ANSWER_STATUSES, the body kept or none. */
+export interface ProbeAnswer {
+  status: number;
+  empty: boolean;
+}
 
 /** How long a held refresh waits for a second one (a bound, never a verdict: a client that sends none is simply released). */
 export const REFRESH_HOLD_MS = 1500;
@@ -39,6 +50,8 @@ export class GradingStore {
   readonly #events: GradedEvent[] = [];
   /** Armed probes, each with the endpoint it waits for (null: the next matching request). */
   readonly #armed = new Map<ProbeKind, string | null>();
+  /** The answer of the armed `answer` probe. */
+  #answer: ProbeAnswer | null = null;
   /** Releases the refresh held by a refresh-in-flight probe (null: none held). */
   #releaseHeld: (() => void) | null = null;
   #seq = 0;
@@ -86,8 +99,17 @@ export class GradingStore {
   }
 
   /** Arms a probe; with `endpoint` (the spec's name, `GET /users/me`), it waits for a request to that endpoint. */
-  arm(kind: ProbeKind, endpoint: string | null = null): void {
+  arm(kind: ProbeKind, endpoint: string | null = null, answer: ProbeAnswer | null = null): void {
     this.#armed.set(kind, endpoint);
+    if (kind === 'answer') this.#answer = answer;
+  }
+
+  /** The armed `answer` probe's answer, once per arming (null: none armed). */
+  takeAnswer(): ProbeAnswer | null {
+    const answer = this.#answer;
+    if (!answer || !this.take('answer')) return null;
+    this.#answer = null;
+    return answer;
   }
 
   /** True once per arming: the probe fires on the next matching request (of its endpoint, when armed with one). */

@@ -48,7 +48,7 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-API-HEADERS-NOT-ENCODED': API_CALLS,
   // "Every successful API response carries an updated x-access-token header": the answer of every endpoint.
   // …and every 2xx an answer may carry it on (the status codes of the webhook endpoints are not shown).
-  'CLIENT-ADOPT-NEW-ACCESS-TOKEN': { ...API_CALLS, 'answer-status': 'all' },
+  'CLIENT-ADOPT-NEW-ACCESS-TOKEN': { ...API_CALLS, 'answer-status': 'all', 'answer-body': 'all' },
   // "Invalid access token on an API call | HTTP 401; the user must authorize again.": a 401 on every kind of call.
   'CLIENT-REAUTHORIZE-ON-401': API_CALLS,
   // Webhook registration "clientID | string | The application's client_id", and the clientID of the lock deletion's path.
@@ -104,8 +104,14 @@ export const CLIENT_SLICES: SliceDeclarations = {
     {
       id: 'answer-status',
       title: 'Status of the successful answer that carried a new x-access-token',
-      source: 'Access token: "Every successful API response carries an updated x-access-token header"; "Response bodies and status codes of the four webhook endpoints: not shown" (so any 2xx, with a body or none)',
-      values: ['200', '201', '204'],
+      source: 'Access token: "Every successful API response carries an updated x-access-token header"; "Response bodies and status codes of the four webhook endpoints: not shown" (so any 2xx a plain request may get, RFC 9110 §15.3: 206 answers a range request only, and the application sends none)',
+      values: ['200', '201', '202', '203', '204', '205'],
+    },
+    {
+      id: 'answer-body',
+      title: 'Whether the successful answer that carried a new x-access-token had a body',
+      source: 'Access token: "Every successful API response carries an updated x-access-token header"; "Response bodies and status codes of the four webhook endpoints: not shown" (a body or none; 204 and 205 have none, RFC 9110 §15.3.5, §15.3.6)',
+      values: ['with-body', 'no-body'],
     },
     {
       id: 'request-kind',

@@ -20,6 +20,11 @@ export function meantWebhookEndpoint(method: string, route: string): string | nu
   return null;
 }
 
+/** Whether an answer carried a body (older recordings: by its status; 204 and 205 carry none). */
+function answerBody(e: ApiEvent): 'with-body' | 'no-body' {
+  return (e.answerBody ?? (e.status !== 204 && e.status !== 205)) ? 'with-body' : 'no-body';
+}
+
 export function apiRules(events: readonly GradedEvent[], allEvents: readonly GradedEvent[], clientId: string, probes: ProbeReport): Rule[] {
   const api = events.filter((e): e is ApiEvent => e.type === 'api');
   const noApiCall = 'the application made no API call';
@@ -54,15 +59,19 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
   const successors = api.filter((e) => e.rotatedFp && e.accessFp);
   const stale = api.flatMap((e): Violation[] => {
     const replaced = successors.find((s) => s.accessFp === e.accessFp && s.endTick < e.startTick && s !== e);
-    return replaced ? [[e, `an access token replaced by the x-access-token of #${replaced.seq} (${endpointOf(replaced) ?? replaced.route}, answered ${replaced.status}) was presented again`, { endpoint: endpointOf(replaced) ?? '', 'answer-status': String(replaced.status) }]] : [];
+    return replaced ? [[e, `an access token replaced by the x-access-token of #${replaced.seq} (${endpointOf(replaced) ?? replaced.route}, answered ${replaced.status} ${answerBody(replaced) === 'no-body' ? 'without' : 'with'} a body) was presented again`, { endpoint: endpointOf(replaced) ?? '', 'answer-status': String(replaced.status), 'answer-body': answerBody(replaced) }]] : [];
   });
   const followed = successors.filter((s) => api.some((e) => e.startTick > s.endTick));
   rules.push({
     id: 'CLIENT-ADOPT-NEW-ACCESS-TOKEN', applies: followed, untested: 'no API call followed an answer that carried a new x-access-token', violations: stale,
-    sliceOf: { ...byEndpoint, 'answer-status': (e) => (e.type === 'api' ? String(e.status) : null) },
-    untestedSlice: (dim, value) => (dim === 'answer-status'
-      ? `no API call followed an answer ${value} that carried a new x-access-token${probes.answers?.find((p) => p.status === value && !p.ran) ? ` (the ${value} probe did not run: ${whyNot(probes.answers.find((p) => p.status === value), '')})` : ''}`
-      : `no API call followed an answer of ${value} that carried a new x-access-token`),
+    sliceOf: { ...byEndpoint, 'answer-status': (e) => (e.type === 'api' ? String(e.status) : null), 'answer-body': (e) => (e.type === 'api' ? answerBody(e) : null) },
+    untestedSlice: (dim, value) => {
+      const probe = probes.answers?.find((p) => !p.ran && (dim === 'answer-status' ? p.status === value : (p.body === 'empty') === (value === 'no-body')));
+      const notRun = probe ? ` (the ${probe.probe ?? probe.status} answer probe did not run: ${whyNot(probe, '')})` : '';
+      if (dim === 'answer-status') return `no API call followed an answer ${value} that carried a new x-access-token${notRun}`;
+      if (dim === 'answer-body') return `no API call followed an answer ${value === 'no-body' ? 'without' : 'with'} a body that carried a new x-access-token${notRun}`;
+      return `no API call followed an answer of ${value} that carried a new x-access-token`;
+    },
   });
 
   // 401: the refused token is not presented again (every kind of call); browsing the app's page, authorization follows.

@@ -70,8 +70,8 @@ export interface ProbeReport {
   refreshInFlight?: Ran<object>;
   /** The callback reloaded (marks reload-callback): the same code and state again in the same browser. */
   reload?: Ran<object>;
-  /** The answers family: the application's next API write answered 201 or 204 with a new x-access-token. */
-  answers?: Array<{ status: string } & Ran<object>>;
+  /** The answers family: the application's next API write answered another 2xx (`status`), its body kept or none, with a new x-access-token. */
+  answers?: Array<{ status: string; probe?: string; body?: string } & Ran<object>>;
   /** What the application sent to the probes' browser, scanned for the client secret and the API key. */
   browser?: Ran<ContentScanReport>;
 }

@@ -118,7 +118,8 @@ export function probesFor(requirement: string, dim?: string, value?: string): Pr
     case 'CLIENT-CANCELLATION-STATE-CHECKED':
       return { ...ONLY_SESSION, session: false, cancellation: dim ? [value!] : ['forged'] };
     case 'CLIENT-ADOPT-NEW-ACCESS-TOKEN':
-      return dim === 'answer-status' && value !== '200' ? { ...ONLY_SESSION, session: false, answers: [value!] } : ONLY_SESSION;
+      if (dim === 'answer-status' && value !== '200') return { ...ONLY_SESSION, session: false, answers: [value!] };
+      return dim === 'answer-body' && value === 'no-body' ? { ...ONLY_SESSION, session: false, answers: ['drawn-no-body'] } : ONLY_SESSION;
     case 'CLIENT-STATE-SESSION-BOUND':
       return { ...ONLY_SESSION, session: false, state: { tampers: [value ?? 'other-session'], flowEnds: ['approval'] } };
     case 'CLIENT-STATE-ONE-USE':
