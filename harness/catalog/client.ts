@@ -125,7 +125,7 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // what-the-service-does/item-6, and the headings of the four webhook endpoints
   r('CLIENT-WEBHOOK-ENDPOINT', 'MUST', O, 'What the service does',
     'Registrations are created and deleted through the API.',
-    { reading: 'Every webhook call of the application is one of the four the spec names, by method and path: POST /webhook/:lockID, POST /webhook/user, DELETE /webhook/:lockID/:clientID, DELETE /webhook/user (a registration sent as PUT, a lock deletion without :clientID are none of them).' }),
+    { reading: 'Every call the application means as one of the four webhook endpoints the spec names uses its method and path: POST /webhook/:lockID, POST /webhook/user, DELETE /webhook/:lockID/:clientID, DELETE /webhook/user (a registration sent as PUT or PATCH, a lock deletion without :clientID, the user deletion misspelt fail). A call to an endpoint the spec does not show (a GET that reads or lists registrations: "All other API endpoints: not shown") is not judged.' }),
   // delete-base-url-webhook-lockid-clientid/para-1, delete-base-url-webhook-user/para-1
   r('CLIENT-DELETE-NO-BODY', 'MUST', O, 'Webhook registration',
     'Deletes a lock webhook registration. No body. … Deletes the user webhook registration. No body.',

@@ -187,11 +187,20 @@ describe('values, not presence', () => {
   it('CLIENT-WEBHOOK-FIELD-TYPES and CLIENT-WEBHOOK-ENDPOINT: a token that is a number, a registration as PUT, a lock deletion without :clientID fail', () => {
     const numberToken = api({ method: 'POST', route: '/webhook/user', registration: { kind: 'user', clientIdOwn: true, groups: ['lifecycle'], typeErrors: ['token is a number, not a string'] } });
     expect(judged(recording(numberToken), 'CLIENT-WEBHOOK-FIELD-TYPES').status).toBe('failed');
-    const put = api({ method: 'PUT', route: '/webhook/ABC', status: 404 });
+    const put = api({ method: 'PUT', route: '/webhook/ABC', status: 404, hasBody: true });
     const short = api({ method: 'DELETE', route: '/webhook/ABC', status: 404 });
     const j = judged(recording(put, short), 'CLIENT-WEBHOOK-ENDPOINT');
     expect(j.slices?.filter((s) => s.status === 'failed').map((s) => s.value)).toEqual(['POST /webhook/:lockID', 'DELETE /webhook/:lockID/:clientID']);
     expect(judged(recording(api({ method: 'DELETE', route: '/webhook/user' })), 'CLIENT-WEBHOOK-ENDPOINT').status).toBe('passed');
+  });
+
+  it('CLIENT-WEBHOOK-ENDPOINT judges only calls meant as the four endpoints: a GET listing or reading registrations is an endpoint the spec does not show', () => {
+    const reads = [api({ method: 'GET', route: '/webhooks', status: 404 }), api({ method: 'GET', route: '/webhook/ABC', status: 404 }), api({ method: 'GET', route: '/webhook/user', status: 404 })];
+    expect(judged(recording(...reads), 'CLIENT-WEBHOOK-ENDPOINT')).toMatchObject({ status: 'not-tested', violations: [] });
+    const registration = api({ method: 'POST', route: '/webhook/user', registration: { kind: 'user', clientIdOwn: true, groups: ['lifecycle'] } });
+    expect(judged(recording(...reads, registration), 'CLIENT-WEBHOOK-ENDPOINT').status).toBe('passed');
+    // A write to a registration's path by another method still fails: it was meant as the registration.
+    expect(judged(recording(api({ method: 'PATCH', route: '/webhook/ABC', status: 404, hasBody: true })), 'CLIENT-WEBHOOK-ENDPOINT').status).toBe('failed');
   });
 
   it('what the application sends the browser: the secret fails CLIENT-SECRET-ONLY-IN-FORM on request-kind=browser, the API key warns CLIENT-API-KEY-NOT-TO-BROWSER', () => {

@@ -10,13 +10,18 @@ import { endpointOf, isJson, whyNot, window, type ProbeReport, type Rule, type V
 export const LOCK_GROUPS: readonly string[] = ['operation', 'operation.type', 'configuration', 'battery', 'systemstatus', 'accessmgmt'];
 export const USER_GROUPS: readonly string[] = ['lockmembership', 'lifecycle'];
 
-/** The webhook endpoint a call that is none of them was meant as: a registration by another method, a lock deletion without :clientID. */
-export function meantWebhookEndpoint(method: string, route: string): string | null {
+/**
+ * The webhook endpoint a call that is none of them was meant as: a registration sent by another method
+ * (a write carrying a body to a registration's path), a deletion without :clientID or misspelt. A call the
+ * spec does not show (a GET that reads or lists registrations, say) is meant as none: "All other API
+ * endpoints: not shown", so it is not judged.
+ */
+export function meantWebhookEndpoint(method: string, route: string, hasBody = true): string | null {
   const segments = route.split('/').filter(Boolean);
   if (segments[0] !== 'webhook' || segments.length < 2) return null;
   const user = /^users?$/i.test(segments[1] ?? ''); // "users", "User": the user endpoint, misspelt
   if (method === 'DELETE') return user ? 'DELETE /webhook/user' : 'DELETE /webhook/:lockID/:clientID';
-  if (segments.length === 2) return user ? 'POST /webhook/user' : 'POST /webhook/:lockID';
+  if (segments.length === 2 && hasBody && ['POST', 'PUT', 'PATCH'].includes(method)) return user ? 'POST /webhook/user' : 'POST /webhook/:lockID';
   return null;
 }
 
@@ -129,11 +134,11 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
     id: 'CLIENT-WEBHOOK-FIELD-TYPES', applies: registrations, untested: 'the application registered no webhook', sliceOf: byEndpoint, untestedSlice: never,
     violations: registrations.flatMap((e): Violation[] => (otherTypeErrors(e).length ? [[e, `${e.registration!.kind} registration: ${otherTypeErrors(e).join('; ')}`]] : [])),
   });
-  // The method and path of every webhook call: one of the four the spec names.
-  const webhookCalls = api.filter((e) => e.route.startsWith('/webhook'));
-  const meant = (e: GradedEvent): string | null => (e.type === 'api' ? endpointOf(e) ?? meantWebhookEndpoint(e.method, e.route) : null);
+  // The method and path of every call meant as one of the four webhook endpoints the spec names (others are not shown: not judged).
+  const meant = (e: GradedEvent): string | null => (e.type === 'api' ? endpointOf(e) ?? meantWebhookEndpoint(e.method, e.route, e.hasBody) : null);
+  const webhookCalls = api.filter((e) => e.route.startsWith('/webhook') && meant(e) !== null);
   rules.push({
-    id: 'CLIENT-WEBHOOK-ENDPOINT', applies: webhookCalls, untested: 'the application made no webhook call', sliceOf: { endpoint: meant }, untestedSlice: never,
+    id: 'CLIENT-WEBHOOK-ENDPOINT', applies: webhookCalls, untested: 'the application made no call meant as one of the four webhook endpoints', sliceOf: { endpoint: meant }, untestedSlice: never,
     violations: webhookCalls.filter((e) => endpointOf(e) === null).map((e): Violation => [e, `${e.method} ${e.route} is none of the webhook endpoints the spec names (POST /webhook/:lockID, POST /webhook/user, DELETE /webhook/:lockID/:clientID, DELETE /webhook/user)`]),
   });
   rules.push({
