@@ -259,6 +259,7 @@ export class LockClient {
     const idInQuery = this.breaks('CLIENT-TOKEN-BODY-FIELDS', grant);
     const credentials = { ...(idInQuery ? {} : { client_id: this.config.clientId }), client_secret: this.config.clientSecret };
     const form = new URLSearchParams(inBasic ? fields : { ...credentials, ...fields });
+    if (this.#faults.has('repeats-client-id') || this.breaks('CLIENT-TOKEN-FIELD-ONCE', grant)) form.append('client_id', this.config.clientId);
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
     if (inBasic || this.#faults.has('secret-in-basic') || this.breaks('CLIENT-TOKEN-NO-BASIC', grant)) {
       headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`).toString('base64')}`;

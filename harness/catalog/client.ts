@@ -57,7 +57,11 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // post-auth-url-access-token/row-1..3
   r('CLIENT-TOKEN-BODY-FIELDS', 'MUST', O, 'POST {auth_url}/access_token',
     'client_id | always | Client ID. … client_secret | always | Client secret. … grant_type | always | authorization_code, client_credentials or refresh_token. … code | grant_type=authorization_code | Authorization code from the redirect. … refresh_token | grant_type=refresh_token | Current refresh token.',
-    { reading: 'Every token request carries client_id, client_secret and grant_type in its form body, and code (authorization_code grant) or refresh_token (refresh_token grant) when its grant requires it; judged by value: grant_type is one of the three named and the grant the request makes (refresh_token on a refresh, authorization_code on a code exchange), client_id and client_secret are the application\'s own, no field is given twice. A request whose grant_type is wrong is judged on the grant its fields show.' }),
+    { reading: 'Every token request carries client_id, client_secret and grant_type in its form body, and code (authorization_code grant) or refresh_token (refresh_token grant) when its grant requires it; judged by value: grant_type is one of the three named and the grant the request makes (refresh_token on a refresh, authorization_code on a code exchange), client_id and client_secret are the application\'s own (a field given twice is CLIENT-TOKEN-FIELD-ONCE). A request whose grant_type is wrong is judged on the grant its fields show.' }),
+  // RFC 6749 §3.2
+  r('CLIENT-TOKEN-FIELD-ONCE', 'MUST', O, 'RFC 6749 §3.2',
+    'Request and response parameters MUST NOT be included more than once.',
+    { source: 'RFC 6749', reading: 'The spec implies it: the document covers "the OAuth 2.0 authorization and token endpoints", and a token request\'s parameters are those of the OAuth 2.0 token endpoint (RFC 6749 §3.2), each a row of the table with one value. No field of a token request\'s form body is given twice (client_id, client_secret, grant_type, code, refresh_token or any other), on every grant the application uses.' }),
   // post-auth-url-access-token/para-2
   r('CLIENT-TOKEN-NO-BASIC', 'MUST', O, 'POST {auth_url}/access_token',
     'client_id and client_secret must be in the body; a Basic Authorization header is ignored (any values, real or bogus, are ignored) and must not be used to carry them.',

@@ -13,6 +13,17 @@ import { fingerprint, type ApiEvent, type TokenEvent } from './recording.js';
 import { GradingStore } from './store.js';
 
 
+/** A form's fields, a field given more than once by its first value (the repetition is recorded and judged apart). */
+function firstValues(body: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return out;
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+    const first: unknown = Array.isArray(v) ? v.find((x) => typeof x === 'string') : v;
+    if (typeof first === 'string') out.set(k, first);
+  }
+  return out;
+}
+
 /** The serialised answer of a request, kept between onSend and onResponse. */
 const payloads = new WeakMap<FastifyRequest, string>();
 /** The tick a request arrived at. */
@@ -152,7 +163,7 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
   function tokenEvent(request: FastifyRequest, at: number, status: number): Omit<TokenEvent, 'seq' | 'startTick' | 'endTick'> {
     const contentType = header(request, 'content-type') ?? null;
     const isForm = contentType?.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
-    const form = isForm ? stringFields(request.body) : new Map<string, string>();
+    const form = isForm ? firstValues(request.body) : new Map<string, string>();
     const query = new URL(request.url, 'http://mock.invalid').searchParams;
     const authorization = header(request, 'authorization');
     const basic = basicCredentials(authorization);

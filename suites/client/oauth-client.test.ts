@@ -22,6 +22,7 @@ describe('Authorization code flow', () => {
 describe('POST {auth_url}/access_token', () => {
   conformance('CLIENT-TOKEN-FORM-POST', 'token requests are form-encoded POSTs');
   conformance('CLIENT-TOKEN-BODY-FIELDS', 'client_id, client_secret and grant_type are in the form body');
+  conformance('CLIENT-TOKEN-FIELD-ONCE', 'no field of a token request\'s form body is given twice');
   conformance('CLIENT-TOKEN-NO-BASIC', 'no Authorization: Basic header carries the credentials');
   conformance('CLIENT-SECRET-ONLY-IN-FORM', 'the client secret is sent only in token request bodies, never to the browser');
   conformance('CLIENT-API-KEY-NOT-TO-BROWSER', 'the API key is never sent to the browser');

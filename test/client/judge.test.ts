@@ -194,6 +194,15 @@ describe('values, not presence', () => {
     expect(judged(recording(api({ method: 'DELETE', route: '/webhook/user' })), 'CLIENT-WEBHOOK-ENDPOINT').status).toBe('passed');
   });
 
+  it('CLIENT-TOKEN-FIELD-ONCE: a form field given twice fails its grant\'s slice (RFC 6749 §3.2); CLIENT-TOKEN-BODY-FIELDS does not judge it', () => {
+    const twice = token({ grantType: 'authorization_code', codeFp: 'c1', bodyFields: ['client_id', 'client_secret', 'grant_type', 'code'], repeated: ['client_id'] });
+    const j = judged(recording(twice), 'CLIENT-TOKEN-FIELD-ONCE');
+    expect(j.violations).toEqual([expect.stringContaining('given more than once in the form body: client_id')]);
+    expect(j.slices?.map((s) => [s.value, s.status])).toEqual([['authorization_code', 'failed'], ['refresh_token', 'not-tested']]);
+    expect(judged(recording(twice), 'CLIENT-TOKEN-BODY-FIELDS').status).toBe('passed');
+    expect(judged(recording(token({ refreshFp: 'r1', bodyFields: ['client_id', 'client_secret', 'grant_type', 'refresh_token'], repeated: [] })), 'CLIENT-TOKEN-FIELD-ONCE').status).toBe('passed');
+  });
+
   it('CLIENT-WEBHOOK-ENDPOINT judges only calls meant as the four endpoints: a GET listing or reading registrations is an endpoint the spec does not show', () => {
     const reads = [api({ method: 'GET', route: '/webhooks', status: 404 }), api({ method: 'GET', route: '/webhook/ABC', status: 404 }), api({ method: 'GET', route: '/webhook/user', status: 404 })];
     expect(judged(recording(...reads), 'CLIENT-WEBHOOK-ENDPOINT')).toMatchObject({ status: 'not-tested', violations: [] });

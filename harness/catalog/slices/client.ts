@@ -36,6 +36,8 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-TOKEN-FORM-POST': { grant: ['authorization_code', 'refresh_token'] },
   'CLIENT-TOKEN-BODY-FIELDS': { grant: ['authorization_code', 'refresh_token'] },
   'CLIENT-TOKEN-NO-BASIC': { grant: ['authorization_code', 'refresh_token'] },
+  // RFC 6749 §3.2 "Request and response parameters MUST NOT be included more than once": every grant.
+  'CLIENT-TOKEN-FIELD-ONCE': { grant: ['authorization_code', 'refresh_token'] },
   // "client_secret | string | Password-like; sent only in form bodies of token requests": every request the application makes.
   'CLIENT-SECRET-ONLY-IN-FORM': { 'request-kind': 'all' },
   // "valid for exactly one use"; "the returned refresh_token replaces the old one and must be stored": every link.

@@ -41,9 +41,14 @@ export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport, 
       else if (e.grantType === 'refresh_token' && !e.refreshFp && e.codeFp) wrong.push('grant_type=refresh_token on a request carrying code');
       if (e.clientIdValue === 'wrong') wrong.push('client_id is not the application\'s client ID');
       if (e.secretValue === 'wrong') wrong.push('client_secret is not the application\'s client secret');
-      if (e.repeated?.length) wrong.push(`given more than once: ${e.repeated.join(', ')}`);
       return wrong.length ? [[e, wrong.join('; ')]] : [];
     }),
+  });
+  // RFC 6749 §3.2 "Request and response parameters MUST NOT be included more than once.": the fields of the form body.
+  const forms = token.filter((e) => e.repeated !== undefined);
+  rules.push({
+    id: 'CLIENT-TOKEN-FIELD-ONCE', applies: forms, untested: 'the application made no token request whose form fields were recorded', sliceOf: byGrant, untestedSlice: grantUntested,
+    violations: forms.filter((e) => e.repeated!.length > 0).map((e): Violation => [e, `given more than once in the form body: ${e.repeated!.join(', ')}`]),
   });
   rules.push({
     id: 'CLIENT-TOKEN-NO-BASIC', applies: token, untested: noTokenRequest, sliceOf: byGrant, untestedSlice: grantUntested,
