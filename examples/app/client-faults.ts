@@ -75,7 +75,7 @@ export const CLIENT_SLICE_BREAKS = {
   'CLIENT-API-CONTENT-TYPE': { dims: ['endpoint'], description: 'leaves content-type out of calls of that endpoint' },
   'CLIENT-API-HEADERS-NOT-ENCODED': { dims: ['endpoint'], description: 'URL-encodes x-api-key on calls of that endpoint' },
   'CLIENT-ADOPT-NEW-ACCESS-TOKEN': { dims: ['endpoint', 'answer-status', 'answer-body'], description: 'ignores the new x-access-token of that endpoint\'s answers, of answers with that status (e.g. takes it from 200 only), or of answers with (without) a body' },
-  'CLIENT-REAUTHORIZE-ON-401': { dims: ['endpoint'], description: 'keeps the refused token after a 401 of that endpoint' },
+  'CLIENT-REAUTHORIZE-ON-401': { dims: ['endpoint', 'flow-point'], description: 'keeps the refused token after a 401 of that endpoint, or at that point of the flow (the first call after the sign-in, after a refresh, any later call)' },
   'CLIENT-WEBHOOK-CLIENT-ID': { dims: ['endpoint'], description: 'names another clientID on that endpoint' },
   'CLIENT-WEBHOOK-GROUPS': { dims: ['endpoint'], description: 'asks for a group of the other kind on that registration' },
   'CLIENT-DELETE-NO-BODY': { dims: ['endpoint'], description: 'sends a JSON body with that deletion' },

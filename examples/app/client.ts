@@ -50,6 +50,9 @@ export interface Session {
   refreshLinks?: number;
   /** Authorizations started in this session (none: a browser the application has not sent to authorization). */
   flows?: number;
+  /** The last grant (code exchange or refresh) and the API calls made since (the point of the flow a 401 lands at, for the faults). */
+  lastGrant?: 'code' | 'refresh';
+  callsSinceGrant?: number;
   /** The refresh in flight, which a second request for one joins (a double click, two tabs). */
   refreshing?: Promise<void> | null;
 }
@@ -213,6 +216,8 @@ export class LockClient {
     if (!answer) return false;
     session.tokens = answer;
     session.refreshLinks = 0;
+    session.lastGrant = 'code';
+    session.callsSinceGrant = 0;
     return true;
   }
 
@@ -249,6 +254,8 @@ export class LockClient {
     const keepOld = this.#faults.has('reuses-refresh-token') || (this.#faults.has('stores-refresh-token-once') && links >= 1);
     session.tokens = keepOld ? { ...answer, refreshToken: current.refreshToken } : answer;
     session.refreshLinks = links + 1;
+    session.lastGrant = 'refresh';
+    session.callsSinceGrant = 0;
     await this.api(session, 'GET', '/users/me'); // the spec's cheap call to verify a new access token
   }
 
@@ -284,6 +291,8 @@ export class LockClient {
   async api(session: Session, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<ApiAnswer> {
     const tokens = session.tokens;
     if (!tokens) throw new NeedsAuthorization('not connected');
+    const point = session.callsSinceGrant === 0 ? (session.lastGrant === 'refresh' ? 'after-refresh' : 'after-sign-in') : 'drawn-call';
+    session.callsSinceGrant = (session.callsSinceGrant ?? 0) + 1;
     const at = { endpoint: endpointOf(method, path) };
     const encodeKey = this.#faults.has('url-encodes-headers') || this.breaks('CLIENT-API-HEADERS-NOT-ENCODED', at);
     const headers: Record<string, string> = {
@@ -309,7 +318,7 @@ export class LockClient {
       session.tokens = { ...session.tokens, accessToken: rotated, receivedAt: Date.now() };
     }
     if (res.statusCode === 401) {
-      if (this.#faults.has('stays-on-401') || this.breaks('CLIENT-REAUTHORIZE-ON-401', at)) return { status: 401, body: null };
+      if (this.#faults.has('stays-on-401') || this.breaks('CLIENT-REAUTHORIZE-ON-401', { ...at, 'flow-point': point })) return { status: 401, body: null };
       session.tokens = null;
       throw new NeedsAuthorization('the access token was refused (401)');
     }

@@ -113,7 +113,7 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // errors/row-3
   r('CLIENT-REAUTHORIZE-ON-401', 'MUST', O, 'Errors',
     'Invalid access token on an API call | HTTP 401; the user must authorize again.',
-    { reading: 'After an API call is answered 401, the refused access token is not presented again, and the user can authorize again: after a 401 on the call of the application\'s page, either the application sends the browser to authorization at once or its connect address does (probe: the mock answers 401 to the application\'s next call). How the user is brought back (a redirect at once, a "reconnect" button) is the application\'s choice: the spec says the user must authorize again, not when.' }),
+    { reading: 'After an API call is answered 401, the refused access token is not presented again, and the user can authorize again: after a 401 on the call of the application\'s page, either the application sends the browser to authorization at once or its connect address does (probe: the mock answers 401 to the application\'s next call). How the user is brought back (a redirect at once, a "reconnect" button) is the application\'s choice: the spec says the user must authorize again, not when. Probes put the 401 on each kind of call, and at each point of a flow (slices flow-point): the first call after the code exchange, the first after a refresh, a call of the page or the actions drawn from the run\'s seed.' }),
   // webhook-registration/row-3
   r('CLIENT-WEBHOOK-CLIENT-ID', 'MUST', O, 'Webhook registration',
     'clientID | string | The application\'s client_id.',

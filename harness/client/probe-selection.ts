@@ -27,7 +27,7 @@ export function probeSelection(text: string | undefined): ProbeSelection {
   const names = probeFamilies(text);
   if (names === null) return {};
   const on = (family: string) => names.includes(family);
-  return { session: on('session'), answers: on('session'), refreshInFlight: on('session'), reload: on('session'), state: on('state'), cancellation: on('state'), denial: on('denial'), api401: on('api-401'), api401Family: on('api-401'), refreshRefused: on('refresh-refused') };
+  return { session: on('session'), answers: on('session'), refreshInFlight: on('session'), reload: on('session'), state: on('state'), cancellation: on('state'), denial: on('denial'), api401: on('api-401'), api401Family: on('api-401'), api401Points: on('api-401'), refreshRefused: on('refresh-refused') };
 }
 
 /** The setting as a weakening of the client run (none when every family runs). */

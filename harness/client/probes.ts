@@ -22,7 +22,7 @@ import { canRefresh, openDriver } from './drivers/open.js';
 import { ContentScan } from './drivers/content-scan.js';
 import type { ProbeTarget } from './probe-target.js';
 import { authorize, control, failed, marked, signIn } from './probe-steps.js';
-import { api401Family, pageProbe } from './probes/api-401.js';
+import { FLOW_POINTS, api401Family, api401Points, pageProbe } from './probes/api-401.js';
 import { ANSWER_PROBES, answerOf, answersFamily } from './probes/answers.js';
 import { stateFamily, stateProbePlan, type StateSelection } from './probes/state.js';
 import { CANCELLATION_TAMPERS, cancellationFamily } from './probes/cancellation.js';
@@ -47,6 +47,8 @@ export interface ProbeSelection {
   api401?: boolean;
   /** The 401 family, or its probes of these endpoints. */
   api401Family?: boolean | readonly string[];
+  /** The 401 at each point of a flow, or at these points (after-sign-in, after-refresh, drawn-call). */
+  api401Points?: boolean | readonly string[];
   refreshRefused?: boolean;
   /** The double submit of the refresh (two refreshes in flight). */
   refreshInFlight?: boolean;
@@ -67,6 +69,7 @@ export function notRunReport(why: string): ProbeReport {
     denial: { ran: false, why },
     api401: { ran: false, why },
     api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
+    api401Points: FLOW_POINTS.map((point) => ({ point, ran: false as const, why })),
     refreshRefused: { ran: false, why },
     refreshInFlight: { ran: false, why },
     reload: { ran: false, why },
@@ -125,6 +128,9 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
   report.api401Family = on(select.api401Family)
     ? await api401Family(target, Array.isArray(select.api401Family) ? select.api401Family : undefined)
     : ENDPOINT.values.map((endpoint) => ({ endpoint, ...LEFT_OUT }));
+  report.api401Points = on(select.api401Points)
+    ? await api401Points(target, Array.isArray(select.api401Points) ? select.api401Points : undefined)
+    : FLOW_POINTS.map((point) => ({ point, ...LEFT_OUT }));
 
   if (!on(select.refreshRefused)) report.refreshRefused = LEFT_OUT;
   else if (!canRefresh(target)) report.refreshRefused = { ran: false, why: noRefresh };

@@ -12,6 +12,8 @@
  *                                  (the token is revoked first), or its next successful API write (POST, PUT, DELETE) is
  *                                  answered 201 (same body) or 204 (no body), its new x-access-token kept, or its next
  *                                  refresh is held until another refresh arrives (at most 1.5 s: two in flight at once)
+ *                                  {"kind": "api-401", "afterRefresh"?: true, "skip"?: N}: the 401 lands on the first API
+ *                                  call after the client's next successful refresh, or lets N calls through first
  *                                  {"kind": "answer", "status": 200-205, "body"?: "same" | "empty"}: the client's next
  *                                  successful API write is answered with that 2xx, its body kept or none (204 and 205:
  *                                  none), its new x-access-token kept
@@ -30,6 +32,8 @@ const ProbeBody = z.object({
   endpoint: z.string().min(1).max(100).optional(),
   status: z.number().int().refine((s) => PROBE_ANSWER_STATUSES.includes(s), `status: one of ${PROBE_ANSWER_STATUSES.join(', ')}`).optional(),
   body: z.enum(['same', 'empty']).optional(),
+  afterRefresh: z.boolean().optional(),
+  skip: z.number().int().min(0).max(100).optional(),
 }).refine((b) => b.kind !== 'answer' || b.status !== undefined, { message: 'an answer probe names its status', path: ['status'] });
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
@@ -75,9 +79,9 @@ export function registerGradingControl(app: FastifyInstance, store: GradingStore
   });
 
   app.post('/grading/probe', async (request, reply) => {
-    const { kind, endpoint, status, body } = parse(ProbeBody, request.body);
+    const { kind, endpoint, status, body, afterRefresh, skip } = parse(ProbeBody, request.body);
     const answer = kind === 'answer' && status !== undefined ? { status, empty: body === 'empty' || BODILESS_STATUSES.includes(status) } : null;
-    active().arm(kind, endpoint ?? null, answer);
+    active().arm(kind, endpoint ?? null, answer, { ...(afterRefresh === undefined ? {} : { afterRefresh }), ...(skip === undefined ? {} : { skip }) });
     return reply.code(204).send();
   });
 

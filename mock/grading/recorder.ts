@@ -67,7 +67,7 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
   app.addHook('preHandler', async (request, reply) => {
     // The armed 401 answers once the body is read, so that the refused request (a registration, say) is recorded in full.
     if (pathOf(request).startsWith('/api/')) {
-      if (store.take('api-401', specEndpointName(request.method, request.routeOptions.url ?? pathOf(request)))) {
+      if (store.takeApi401(specEndpointName(request.method, request.routeOptions.url ?? pathOf(request)))) {
         return reply.code(401).send({ error: 'invalid_token', message: 'x-access-token is invalid or expired; the user must authorize again' });
       }
       return;
@@ -83,6 +83,8 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    // A refresh granted: an armed 401 waiting for one lands on the client's next API call (marked before the answer leaves).
+    if (pathOf(request).endsWith('/oauth/access_token') && reply.statusCode === 200 && stringFields(request.body).get('grant_type') === 'refresh_token') store.refreshed();
     // The armed answers: a successful API write answered 201 or 204 instead (every 2xx is a success; the new x-access-token stays).
     if (pathOf(request).startsWith('/api/') && request.method !== 'GET' && reply.statusCode === 200) {
       if (store.take('answer-204')) {

@@ -50,6 +50,8 @@ export class GradingStore {
   readonly #events: GradedEvent[] = [];
   /** Armed probes, each with the endpoint it waits for (null: the next matching request). */
   readonly #armed = new Map<ProbeKind, string | null>();
+  /** Where the armed 401 lands: after the next refresh only, and after how many API calls it lets through. */
+  #api401At: { afterRefresh: boolean; refreshed: boolean; skip: number } = { afterRefresh: false, refreshed: false, skip: 0 };
   /** The answer of the armed `answer` probe. */
   #answer: ProbeAnswer | null = null;
   /** Releases the refresh held by a refresh-in-flight probe (null: none held). */
@@ -99,9 +101,32 @@ export class GradingStore {
   }
 
   /** Arms a probe; with `endpoint` (the spec's name, `GET /users/me`), it waits for a request to that endpoint. */
-  arm(kind: ProbeKind, endpoint: string | null = null, answer: ProbeAnswer | null = null): void {
+  arm(kind: ProbeKind, endpoint: string | null = null, answer: ProbeAnswer | null = null, at: { afterRefresh?: boolean; skip?: number } = {}): void {
     this.#armed.set(kind, endpoint);
     if (kind === 'answer') this.#answer = answer;
+    if (kind === 'api-401') this.#api401At = { afterRefresh: at.afterRefresh ?? false, refreshed: false, skip: at.skip ?? 0 };
+  }
+
+  /** A refresh grant succeeded: an armed 401 waiting for one may land on the next API call. */
+  refreshed(): void {
+    this.#api401At.refreshed = true;
+  }
+
+  /**
+   * True once per arming: the armed 401 lands on this API call (of `endpoint`). Armed with afterRefresh, only
+   * once a refresh has succeeded since; with skip, after that many API calls have gone through.
+   */
+  takeApi401(endpoint: string | null): boolean {
+    if (!this.#armed.has('api-401')) return false;
+    const at = this.#api401At;
+    if (at.afterRefresh && !at.refreshed) return false;
+    const wanted = this.#armed.get('api-401');
+    if (wanted !== null && wanted !== endpoint) return false;
+    if (at.skip > 0) {
+      at.skip -= 1;
+      return false;
+    }
+    return this.take('api-401', endpoint);
   }
 
   /** The armed `answer` probe's answer, once per arming (null: none armed). */

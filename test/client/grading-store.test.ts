@@ -27,3 +27,19 @@ describe('the held refresh of the refresh-in-flight probe', () => {
     expect(store.take('refresh-in-flight')).toBe(false);
   });
 });
+
+describe('the armed 401 at a point of the flow', () => {
+  it('lets `skip` calls through, then lands once', () => {
+    const store = new GradingStore();
+    store.arm('api-401', null, null, { skip: 2 });
+    expect([1, 2, 3, 4].map(() => store.takeApi401('GET /users/me'))).toEqual([false, false, true, false]);
+  });
+
+  it('armed after a refresh, waits for one to succeed', () => {
+    const store = new GradingStore();
+    store.arm('api-401', null, null, { afterRefresh: true });
+    expect(store.takeApi401('GET /users/locks/mine')).toBe(false);
+    store.refreshed();
+    expect(store.takeApi401('GET /users/me')).toBe(true);
+  });
+});

@@ -194,6 +194,17 @@ describe('values, not presence', () => {
     expect(judged(recording(api({ method: 'DELETE', route: '/webhook/user' })), 'CLIENT-WEBHOOK-ENDPOINT').status).toBe('passed');
   });
 
+  it('CLIENT-REAUTHORIZE-ON-401: the refused token presented again after a 401 at a point of the flow fails that flow-point slice', () => {
+    const mark = (label: string): New => ({ type: 'mark', label, clientId: null } as New);
+    const events = recording(mark('api-401:after-refresh:start'), api({ status: 401, accessFp: 'a1' }), api({ accessFp: 'a1', route: '/users/locks/mine' }), mark('api-401:after-refresh:end'));
+    const probes: ProbeReport = { api401Points: [{ point: 'after-refresh', ran: true }, { point: 'drawn-call', ran: false, why: 'no actions' }] };
+    const j = judged(events, 'CLIENT-REAUTHORIZE-ON-401', probes);
+    const slice = (x: ClientJudgement, dim: string, value: string) => x.slices?.find((s) => s.dim === dim && s.value === value);
+    expect(slice(j, 'flow-point', 'after-refresh')?.status).toBe('failed');
+    expect(slice(j, 'flow-point', 'drawn-call')).toMatchObject({ status: 'not-tested', reason: expect.stringContaining('no actions') });
+    expect(slice(j, 'endpoint', 'GET /users/me')?.status).toBe('failed');
+  });
+
   it('CLIENT-TOKEN-FIELD-ONCE: a form field given twice fails its grant\'s slice (RFC 6749 §3.2); CLIENT-TOKEN-BODY-FIELDS does not judge it', () => {
     const twice = token({ grantType: 'authorization_code', codeFp: 'c1', bodyFields: ['client_id', 'client_secret', 'grant_type', 'code'], repeated: ['client_id'] });
     const j = judged(recording(twice), 'CLIENT-TOKEN-FIELD-ONCE');

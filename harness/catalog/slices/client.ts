@@ -52,7 +52,8 @@ const slices: Record<string, SliceDeclaration> = {
   // …and every 2xx an answer may carry it on (the status codes of the webhook endpoints are not shown).
   'CLIENT-ADOPT-NEW-ACCESS-TOKEN': { ...API_CALLS, 'answer-status': 'all', 'answer-body': 'all' },
   // "Invalid access token on an API call | HTTP 401; the user must authorize again.": a 401 on every kind of call.
-  'CLIENT-REAUTHORIZE-ON-401': API_CALLS,
+  // …at every point of a flow: the first call after the sign-in, the first after a refresh, a call drawn from the walk.
+  'CLIENT-REAUTHORIZE-ON-401': { ...API_CALLS, 'flow-point': 'all' },
   // Webhook registration "clientID | string | The application's client_id", and the clientID of the lock deletion's path.
   'CLIENT-WEBHOOK-CLIENT-ID': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user', 'DELETE /webhook/:lockID/:clientID'] },
   'CLIENT-WEBHOOK-GROUPS': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user'] },
@@ -78,6 +79,12 @@ export const CLIENT_SLICES: SliceDeclarations = {
       title: 'Way the state of a redirect back differs from the one the application sent for this flow',
       source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed, forged: a value of the same length and alphabet drawn from the run\'s seed, one character changed: the first, the last, or one inside drawn from the run\'s seed; a state the application sent to another browser is CLIENT-STATE-SESSION-BOUND, the state of a flow that already ended CLIENT-STATE-ONE-USE)',
       values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case', 'forged', 'altered-first', 'altered-drawn', 'altered-last'],
+    },
+    {
+      id: 'flow-point',
+      title: 'Point of the flow an API call answered 401 stands at',
+      source: 'Errors: "Invalid access token on an API call | HTTP 401; the user must authorize again." (any call: the first after the code exchange, the first after a refresh, or one of the page\'s and actions\' calls drawn from the run\'s seed)',
+      values: ['after-sign-in', 'after-refresh', 'drawn-call'],
     },
     {
       id: 'callback-visit',

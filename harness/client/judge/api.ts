@@ -81,10 +81,17 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
 
   // 401: the refused token is not presented again (every kind of call); browsing the app's page, authorization follows.
   const refused401 = api.filter((e) => e.status === 401);
+  // The 401 of each flow-point probe: the first 401 of this client between its marks.
+  const pointOf = new Map<GradedEvent, string>();
+  for (const p of probes.api401Points ?? []) {
+    if (!p.ran) continue;
+    const hit = (window(allEvents, `api-401:${p.point}`) ?? []).find((e) => e.type === 'api' && e.clientId === clientId && e.status === 401);
+    if (hit) pointOf.set(hit, p.point);
+  }
   const reauth: Violation[] = [];
   for (const e of refused401) {
     const again = api.find((a) => a.accessFp === e.accessFp && a.startTick > e.endTick);
-    if (e.accessFp && again) reauth.push([again, `the access token refused with 401 in #${e.seq} (${endpointOf(e) ?? e.route}) was presented again`, { endpoint: endpointOf(e) ?? '' }]);
+    if (e.accessFp && again) reauth.push([again, `the access token refused with 401 in #${e.seq} (${endpointOf(e) ?? e.route}${pointOf.has(e) ? `, ${pointOf.get(e)}` : ''}) was presented again`, { endpoint: endpointOf(e) ?? '', 'flow-point': pointOf.get(e) ?? '' }]);
   }
   const probeWindow = probes.api401?.ran ? window(allEvents, 'api-401') : null;
   if (probeWindow) {
@@ -96,10 +103,14 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
   rules.push({
     id: 'CLIENT-REAUTHORIZE-ON-401', applies: refused401,
     untested: `no API call of the application was answered 401${probes.api401 && !probes.api401.ran ? ` (the 401 probe did not run: ${probes.api401.why})` : ''}`,
-    violations: reauth, sliceOf: byEndpoint,
-    untestedSlice: (_dim, endpoint) => {
-      const p = family.find((x) => x.endpoint === endpoint);
-      return p && !p.ran ? `the 401 probe on ${endpoint} did not run: ${p.why}` : `the application made no ${endpoint} call after the mock armed a 401 for it`;
+    violations: reauth, sliceOf: { ...byEndpoint, 'flow-point': (e) => pointOf.get(e) ?? null },
+    untestedSlice: (dim, value) => {
+      if (dim === 'flow-point') {
+        const p = probes.api401Points?.find((x) => x.point === value);
+        return p && !p.ran ? `the 401 probe ${value} did not run: ${p.why}` : `the 401 armed ${value} landed on no API call of the application`;
+      }
+      const p = family.find((x) => x.endpoint === value);
+      return p && !p.ran ? `the 401 probe on ${value} did not run: ${p.why}` : `the application made no ${value} call after the mock armed a 401 for it`;
     },
   });
 

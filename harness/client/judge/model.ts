@@ -65,6 +65,8 @@ export interface ProbeReport {
   api401?: Ran<object>;
   /** The 401 on each kind of call. */
   api401Family?: Api401Probe[];
+  /** The 401 at each point of a flow (marks api-401:<point>): after the sign-in, after a refresh, on a drawn call. */
+  api401Points?: Array<{ point: string } & Ran<{ skip?: number }>>;
   refreshRefused?: Ran<object>;
   /** Two refreshes in flight at once (a double submit): marks refresh-in-flight:before, refresh-in-flight, refresh-in-flight:after. */
   refreshInFlight?: Ran<object>;

@@ -107,7 +107,7 @@ export async function gradeExample(faults: string[] = [], select: ProbeSelection
   }
 }
 
-const ONLY_SESSION: ProbeSelection = { state: false, cancellation: false, refreshInFlight: false, reload: false, denial: false, api401: false, api401Family: false, refreshRefused: false, answers: false };
+const ONLY_SESSION: ProbeSelection = { state: false, cancellation: false, refreshInFlight: false, reload: false, denial: false, api401: false, api401Family: false, api401Points: false, refreshRefused: false, answers: false };
 
 /** The probes a fault of `requirement` (on `dim=value`) needs to show: the session, or the one family that exercises it. */
 export function probesFor(requirement: string, dim?: string, value?: string): ProbeSelection {
@@ -125,6 +125,7 @@ export function probesFor(requirement: string, dim?: string, value?: string): Pr
     case 'CLIENT-STATE-ONE-USE':
       return { ...ONLY_SESSION, session: false, state: { tampers: ['replayed'], flowEnds: dim ? [value!] : ['approval'] } };
     case 'CLIENT-REAUTHORIZE-ON-401':
+      if (dim === 'flow-point') return { ...ONLY_SESSION, session: false, api401Points: [value!] };
       return dim ? { ...ONLY_SESSION, session: false, api401Family: [value!] } : { ...ONLY_SESSION, session: false, api401: true };
     case 'CLIENT-CODE-FROM-REDIRECT':
       return { ...ONLY_SESSION, denial: true };
