@@ -27,7 +27,7 @@ describe('the example OAuth client, graded by the mock', () => {
     expect(judgements.map((j) => j.id)).toEqual(CLIENT_CATALOG.map((r) => r.id));
     const verdict = judgeConforming(judgements);
     expect(verdict.ok, verdict.why).toBe(true);
-  });
+  }, 120_000); // every probe family, some 80 flows: on a loaded 2-core machine well past the default 30 s
 
   // Legal variants: choices the spec leaves to the application; no MUST fails, only the SHOULDs each names may warn.
   it.concurrent.each(Object.entries(CLIENT_VARIANTS))('judges the legal variant %s conformant', async (name, variant) => {
@@ -36,7 +36,7 @@ describe('the example OAuth client, graded by the mock', () => {
     expect(verdict.ok, `variant ${name}: ${verdict.why}`).toBe(true);
     for (const id of variant.warns) expect(judgements.find((j) => j.id === id)?.status, `${name} warns ${id}`).toBe('failed');
     for (const id of variant.untested) expect(judgements.find((j) => j.id === id)?.status, `${name} leaves ${id} untested`).toBe('not-tested');
-  });
+  }, 120_000);
 
   const faults = Object.entries(CLIENT_FAULTS) as Array<[ClientFault, (typeof CLIENT_FAULTS)[ClientFault]]>;
   it('has a fault for every CLIENT- requirement, and a break point for every declared slice', () => {
