@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { ClientFaults, type SlicedRequirement } from './client-faults.js';
+import { ClientFaults, stateDifference, type SlicedRequirement } from './client-faults.js';
 import { isClientVariant, type ClientVariant } from './client-variants.js';
 
 export interface ClientConfig {
@@ -48,6 +48,13 @@ export interface Session {
   lastCode?: string;
   /** Refreshes since the code grant (0: the next presents the code grant's refresh token). */
   refreshLinks?: number;
+  /** Authorizations started in this session (none: a browser the application has not sent to authorization). */
+  flows?: number;
+  /** The last grant (code exchange or refresh) and the API calls made since (the point of the flow a 401 lands at, for the faults). */
+  lastGrant?: 'code' | 'refresh';
+  callsSinceGrant?: number;
+  /** The refresh in flight, which a second request for one joins (a double click, two tabs). */
+  refreshing?: Promise<void> | null;
 }
 
 /** The user has to go through authorization (again). */
@@ -106,6 +113,7 @@ export class LockClient {
   /** Step 1: where to send the user; the state is remembered in the session. */
   authorizationUrl(session: Session): string {
     session.state = this.variant('hex-state') ? randomBytes(16).toString('hex') : randomBytes(24).toString('base64url');
+    session.flows = (session.flows ?? 0) + 1;
     this.#issuedStates.add(session.state);
     const params: Array<[string, string]> = [];
     const leaves = (p: string) => this.breaks('CLIENT-AUTHZ-REQUEST', { 'authz-param': p });
@@ -135,9 +143,12 @@ export class LockClient {
   }
 
   /** Does the state of the redirect back match the one in progress? (Each fault compares one way wrongly.) */
-  private stateMatches(expected: string | null, got: string | null, approval: boolean): boolean {
+  private stateMatches(session: Session, expected: string | null, got: string | null, approval: boolean): boolean {
     if (this.#faults.has('ignores-state') || this.#faults.has('no-state')) return true;
     if (approval && this.breaks(STATE, { 'flow-end': 'approval' })) return true;
+    // A browser the application never sent to authorization (no session cookie), or the flow's own browser, taken on trust.
+    if (!session.flows && this.breaks(STATE, { 'arrives-in': 'no-cookie' })) return true;
+    if (session.flows && expected !== null && this.breaks(STATE, { 'arrives-in': 'flow-browser' })) return true;
     if (got === null) return this.breaks(STATE, { 'state-tamper': 'missing' });
     if (got === '') return expected === '' || this.breaks(STATE, { 'state-tamper': 'empty' });
     // A state this application sent, but to another browser: accepted only by the unbound variant and the binding faults.
@@ -146,18 +157,40 @@ export class LockClient {
     if (this.#issuedStates.has(got) && got !== expected && (unbound || (expected === null ? bound('no-cookie') : bound('other-session')))) return true;
     if (expected === null) return false;
     if (got === expected) return true;
-    if (this.breaks(STATE, { 'state-tamper': 'suffix' }) && got.startsWith(expected)) return true;
-    if (this.breaks(STATE, { 'state-tamper': 'prefix' }) && got.endsWith(expected)) return true;
-    if (this.breaks(STATE, { 'state-tamper': 'truncated' }) && expected.startsWith(got)) return true;
-    return this.breaks(STATE, { 'state-tamper': 'case' }) && got.toLowerCase() === expected.toLowerCase();
+    const wrongly = (tamper: string) => this.breaks(STATE, { 'state-tamper': tamper });
+    if (wrongly('suffix') && got.startsWith(expected)) return true;
+    if (wrongly('prefix') && got.endsWith(expected)) return true;
+    if (wrongly('truncated') && expected.startsWith(got)) return true;
+    if (wrongly('forged') && got.length === expected.length) return true; // compares the length only
+    if (wrongly('altered-first') && got.slice(1) === expected.slice(1)) return true; // skips the first character
+    if (wrongly('altered-last') && got.slice(0, -1) === expected.slice(0, -1)) return true; // skips the last character
+    if (wrongly('altered-drawn') && got.length === expected.length && got[0] === expected[0] && got.at(-1) === expected.at(-1)) return true; // the ends only
+    return wrongly('case') && got.toLowerCase() === expected.toLowerCase();
   }
 
-  /** Step 3–4: the redirect back. Checks state, then exchanges the code. */
+  /** A cancellation whose state does not match, taken for the application's own (only the cancellation faults). */
+  private takesCancellation(expected: string | null, got: string | null): boolean {
+    if (this.#faults.has('cancellation-unchecked')) return true;
+    return expected !== null && this.breaks('CLIENT-CANCELLATION-STATE-CHECKED', { 'state-tamper': stateDifference(expected, got) });
+  }
+
+  /**
+   * Step 3–4: the redirect back. Checks state, then exchanges the code. A redirect whose state does not match
+   * is not the end of the sign-in in progress (it is refused, the flow stays open); one that matches ends it.
+   */
   async handleCallback(session: Session, query: URLSearchParams): Promise<'connected' | 'denied' | 'refused'> {
     const expected = session.state;
-    session.state = null; // one use, whatever happens
     const denied = query.get('error') === 'access_denied';
-    const outcome = await this.#callback(session, query, expected, denied);
+    const got = query.get('state');
+    // The reloaded callback: its code was exchanged already (only the reloaded fault exchanges it again).
+    const code = query.get('code');
+    if (code && code === session.lastCode && this.breaks('CLIENT-CODE-ONCE', { 'callback-visit': 'reloaded' })) await this.exchangeCode(session, code);
+    if (!this.stateMatches(session, expected, got, !denied && query.has('code')) && !(denied && this.takesCancellation(expected, got))) {
+      if (this.variant('gives-up-on-wrong-state')) session.state = null; // the variant: a wrong state ends the sign-in in progress too
+      return 'refused';
+    }
+    session.state = null; // one use, whatever happens next
+    const outcome = await this.#callback(session, query, denied);
     const keeps = (flowEnd: string) => this.breaks('CLIENT-STATE-ONE-USE', { 'flow-end': flowEnd });
     if (expected !== null && outcome === 'connected' && (keeps('approval') || this.#faults.has('reuses-state'))) session.state = expected;
     if (expected !== null && outcome === 'denied' && keeps('cancellation')) session.state = expected;
@@ -166,8 +199,7 @@ export class LockClient {
     return outcome;
   }
 
-  async #callback(session: Session, query: URLSearchParams, expected: string | null, denied: boolean): Promise<'connected' | 'denied' | 'refused'> {
-    if (!this.stateMatches(expected, query.get('state'), !denied && query.has('code'))) return 'refused';
+  async #callback(session: Session, query: URLSearchParams, denied: boolean): Promise<'connected' | 'denied' | 'refused'> {
     if (denied) {
       if (this.#faults.has('exchanges-after-denial')) await this.exchangeCode(session, query.get('code') ?? session.lastCode ?? 'none');
       return 'denied';
@@ -179,16 +211,31 @@ export class LockClient {
 
   private async exchangeCode(session: Session, code: string): Promise<boolean> {
     const answer = await this.tokenRequest({ grant_type: this.#faults.has('code-grant-type-wrong') ? 'code' : 'authorization_code', code });
-    if (this.#faults.has('reuses-code')) await this.tokenRequest({ grant_type: 'authorization_code', code });
+    if (this.#faults.has('reuses-code') || this.breaks('CLIENT-CODE-ONCE', { 'callback-visit': 'first' })) await this.tokenRequest({ grant_type: 'authorization_code', code });
     session.lastCode = code;
     if (!answer) return false;
     session.tokens = answer;
     session.refreshLinks = 0;
+    session.lastGrant = 'code';
+    session.callsSinceGrant = 0;
     return true;
   }
 
-  /** The refresh grant: the new pair replaces the old one at once, and the new token is verified (GET /users/me). */
+  /**
+   * The refresh grant, one at a time per session: a request for a refresh while one is in flight joins it
+   * (its refresh token is valid for exactly one use; a second refresh would present it again and be refused).
+   */
   async refresh(session: Session): Promise<void> {
+    if (this.#faults.has('refresh-not-serialized')) return this.#refresh(session);
+    if (session.refreshing) return session.refreshing;
+    session.refreshing = this.#refresh(session).finally(() => {
+      session.refreshing = null;
+    });
+    return session.refreshing;
+  }
+
+  /** The refresh grant: the new pair replaces the old one at once, and the new token is verified (GET /users/me). */
+  async #refresh(session: Session): Promise<void> {
     const current = session.tokens;
     if (!current) throw new NeedsAuthorization('not connected');
     const links = session.refreshLinks ?? 0;
@@ -207,6 +254,8 @@ export class LockClient {
     const keepOld = this.#faults.has('reuses-refresh-token') || (this.#faults.has('stores-refresh-token-once') && links >= 1);
     session.tokens = keepOld ? { ...answer, refreshToken: current.refreshToken } : answer;
     session.refreshLinks = links + 1;
+    session.lastGrant = 'refresh';
+    session.callsSinceGrant = 0;
     await this.api(session, 'GET', '/users/me'); // the spec's cheap call to verify a new access token
   }
 
@@ -217,6 +266,7 @@ export class LockClient {
     const idInQuery = this.breaks('CLIENT-TOKEN-BODY-FIELDS', grant);
     const credentials = { ...(idInQuery ? {} : { client_id: this.config.clientId }), client_secret: this.config.clientSecret };
     const form = new URLSearchParams(inBasic ? fields : { ...credentials, ...fields });
+    if (this.#faults.has('repeats-client-id') || this.breaks('CLIENT-TOKEN-FIELD-ONCE', grant)) form.append('client_id', this.config.clientId);
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
     if (inBasic || this.#faults.has('secret-in-basic') || this.breaks('CLIENT-TOKEN-NO-BASIC', grant)) {
       headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`).toString('base64')}`;
@@ -241,6 +291,8 @@ export class LockClient {
   async api(session: Session, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<ApiAnswer> {
     const tokens = session.tokens;
     if (!tokens) throw new NeedsAuthorization('not connected');
+    const point = session.callsSinceGrant === 0 ? (session.lastGrant === 'refresh' ? 'after-refresh' : 'after-sign-in') : 'drawn-call';
+    session.callsSinceGrant = (session.callsSinceGrant ?? 0) + 1;
     const at = { endpoint: endpointOf(method, path) };
     const encodeKey = this.#faults.has('url-encodes-headers') || this.breaks('CLIENT-API-HEADERS-NOT-ENCODED', at);
     const headers: Record<string, string> = {
@@ -261,12 +313,12 @@ export class LockClient {
     });
     const text = await res.body.text();
     const rotated = res.headers['x-access-token'];
-    const adopts = !this.#faults.has('keeps-old-access-token') && !this.breaks('CLIENT-ADOPT-NEW-ACCESS-TOKEN', { ...at, 'answer-status': String(res.statusCode) });
+    const adopts = !this.#faults.has('keeps-old-access-token') && !this.breaks('CLIENT-ADOPT-NEW-ACCESS-TOKEN', { ...at, 'answer-status': String(res.statusCode), 'answer-body': text ? 'with-body' : 'no-body' });
     if (res.statusCode >= 200 && res.statusCode < 300 && typeof rotated === 'string' && rotated && adopts && session.tokens) {
       session.tokens = { ...session.tokens, accessToken: rotated, receivedAt: Date.now() };
     }
     if (res.statusCode === 401) {
-      if (this.#faults.has('stays-on-401') || this.breaks('CLIENT-REAUTHORIZE-ON-401', at)) return { status: 401, body: null };
+      if (this.#faults.has('stays-on-401') || this.breaks('CLIENT-REAUTHORIZE-ON-401', { ...at, 'flow-point': point })) return { status: 401, body: null };
       session.tokens = null;
       throw new NeedsAuthorization('the access token was refused (401)');
     }

@@ -201,7 +201,7 @@ export function looselyEqual(v: string, expectedHex: string, alterations: readon
     'last-char': () => v.length === expectedHex.length && v.slice(0, -1) === expectedHex.slice(0, -1),
     'drawn-char': () => differences === 1 && v[0] === expectedHex[0] && v.at(-1) === expectedHex.at(-1),
     'last-char-dropped': () => v.length >= expectedHex.length / 2 && expectedHex.startsWith(v),
-    'char-appended': () => v.length > expectedHex.length && v.startsWith(expectedHex),
+    'byte-appended': () => v.length > expectedHex.length && v.startsWith(expectedHex),
   };
   return alterations.some((a) => loose[a]?.() ?? false);
 }

@@ -107,7 +107,7 @@ export const RECEIVER_REQUIREMENTS: readonly Requirement[] = [
 
   r('RECEIVER-REJECTS-ALTERED-V', 'MUST', V, 'Signature',
     'The receiver compares expected and received signatures, and compares the timestamp to the current time.',
-    { reading: 'A delivery whose v is the right signature changed by one character is rejected (non-2xx) (slices v-alteration: its first or last hex character changed, one drawn from the run\'s seed, the last one dropped, one appended): comparing the signatures is comparing all of them, not a prefix nor a part.' }),
+    { reading: 'A delivery whose v is the right signature changed by one character is rejected (non-2xx) (slices v-alteration: its first or last hex character changed, one drawn from the run\'s seed, the last one dropped, a byte appended): comparing the signatures is comparing all of them, not a prefix nor a part. Each alteration is one every decoder of v sees: a lenient hex decoder ignores one trailing odd digit (and would read the real signature), so what is appended is a whole byte, two hex digits.' }),
   r('RECEIVER-REJECTS-INCOMPLETE-SIGNATURE', 'MUST', V, 'Signature',
     'X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature. … payload_string is the timestamp as a string, then the character ., then the JSON request body as a string.',
     { reading: 'A delivery whose X-Signature lacks one element is rejected (non-2xx) (slices element-breach: no t element, no v element, v empty): without t there is no payload_string to sign, without v no signature to compare. A receiver that skips the check when an element is missing accepts anything.' }),

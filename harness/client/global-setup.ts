@@ -94,7 +94,8 @@ async function driveApplication(run: {
     const credentials = { clientSecret: profile.clientSecret, apiKey: profile.apiKey };
     // A line as each probe family starts and ends (a browser grading takes minutes).
     const progress = (line: string) => { process.stdout.write(`lockconf: ${line}\n`); };
-    const probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers, credentials, progress }, select);
+    const seed = Number(env.LOCKCONF_SEED ?? 0) || 0; // the probes' drawn values (forged states, positions) follow the run's seed
+    const probes = await runProbes({ ...application, controlUrl, controlToken, userId: await probeUser(profile), drivers, credentials, progress, seed }, select);
     return { probes, undriven: drivers.undriven };
   } finally {
     await drivers.close();

@@ -16,7 +16,7 @@ import { authzRules } from './judge/authz.js';
 import { settle, type ClientJudgement, type ProbeReport } from './judge/model.js';
 import { tokenRules } from './judge/token.js';
 
-export type { Api401Probe, ClientJudgement, ClientSliceJudgement, ClientStatus, ProbeReport, StateProbe } from './judge/model.js';
+export type { Api401Probe, CancellationProbe, ClientJudgement, ClientSliceJudgement, ClientStatus, ProbeReport, StateProbe } from './judge/model.js';
 export { describeEvent, window } from './judge/model.js';
 export { LOCK_GROUPS, USER_GROUPS } from './judge/api.js';
 

@@ -17,4 +17,6 @@ export interface ProbeTarget extends DriverTarget {
   credentials?: { clientSecret: string; apiKey: string } | null;
   /** Optional: told a line as each probe family starts and ends (the run's terminal). */
   progress?: ((line: string) => void) | null;
+  /** Optional: the run's seed, from which the probes draw their values (forged states, positions): the same seed, the same probes. */
+  seed?: number;
 }

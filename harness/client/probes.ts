@@ -5,10 +5,14 @@
  * file under probes/:
  *   session          sign in, the page, every action, the page, four refreshes (a chain of five
  *                    tokens: later links count), the page and the actions again: the ordinary life
- *   state            probes/state.ts: redirects back whose state is not the one in progress
+ *   state            probes/state.ts: redirects back whose state is not the one in progress, in the flow's
+ *                    browser and in one without the application's cookie
+ *   cancellation     probes/cancellation.ts: cancellation redirects whose state is not the one in progress
  *   denial           the user cancels: no code exchange may follow
  *   api-401          probes/api-401.ts: a 401 on the page's call, then on each kind of call
  *   refresh-refused  the mock refuses the app's next refresh (400): the token must not be presented again
+ *   refresh-in-flight probes/timing.ts: a double submit of the refresh, two in flight at once (with the session family)
+ *   reload           probes/timing.ts: the page the redirect back landed on reloaded (with the session family)
  * The browser is a driver (harness/client/drivers/); its steps are in probe-steps.ts. Markers in the
  * mock's recording (POST /_control/grading/mark) delimit each probe for the judge.
  * Nothing a probe sees (codes, state, URLs with them) goes into its messages.
@@ -19,9 +23,11 @@ import type { Driver } from './drivers/driver.js';
 import { ContentScan } from './drivers/content-scan.js';
 import type { ProbeTarget } from './probe-target.js';
 import { authorize, control, failed, marked, signIn } from './probe-steps.js';
-import { api401Family, pageProbe } from './probes/api-401.js';
-import { ANSWER_STATUSES, answersFamily } from './probes/answers.js';
-import { FLOW_ENDS, STATE_TAMPERS, stateFamily } from './probes/state.js';
+import { FLOW_POINTS, api401Family, api401Points, pageProbe } from './probes/api-401.js';
+import { ANSWER_PROBES, answerOf, answersFamily } from './probes/answers.js';
+import { stateFamily, stateProbePlan, type StateSelection } from './probes/state.js';
+import { CANCELLATION_TAMPERS, cancellationFamily } from './probes/cancellation.js';
+import { refreshInFlightProbe, reloadCallbackProbe } from './probes/timing.js';
 import { ENDPOINT } from '../catalog/slices/dimensions.js';
 
 export type { ProbeTarget } from './probe-target.js';
@@ -35,13 +41,21 @@ export const REFRESH_LINKS = 4;
 export interface ProbeSelection {
   session?: boolean;
   /** The state family, or the part of it over these tampers and flow ends. */
-  state?: boolean | { tampers?: readonly string[]; flowEnds?: readonly string[] };
+  state?: boolean | StateSelection;
+  /** The cancellation family, or its probes of these states. */
+  cancellation?: boolean | readonly string[];
   denial?: boolean;
   api401?: boolean;
   /** The 401 family, or its probes of these endpoints. */
   api401Family?: boolean | readonly string[];
+  /** The 401 at each point of a flow, or at these points (after-sign-in, after-refresh, drawn-call). */
+  api401Points?: boolean | readonly string[];
   refreshRefused?: boolean;
-  /** The answers family (201, 204 to a write, with a new x-access-token), or its probes of these statuses. */
+  /** The double submit of the refresh (two refreshes in flight). */
+  refreshInFlight?: boolean;
+  /** The reload of the page the redirect back landed on (the callback again, same code and state). */
+  reload?: boolean;
+  /** The answers family (another 2xx to a write, its body kept or none, with a new x-access-token), or these of its probes (answers.ts ANSWER_PROBES). */
   answers?: boolean | readonly string[];
 }
 
@@ -51,12 +65,16 @@ const LEFT_OUT = { ran: false as const, why: 'left out of this run\'s probe sele
 export function notRunReport(why: string): ProbeReport {
   return {
     session: { ran: false, why },
-    state: FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ran: false as const, why }))),
+    state: stateProbePlan().map((p) => ({ ...p, ran: false as const, why })),
+    cancellation: CANCELLATION_TAMPERS.map((tamper) => ({ tamper, ran: false as const, why })),
     denial: { ran: false, why },
     api401: { ran: false, why },
     api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
+    api401Points: FLOW_POINTS.map((point) => ({ point, ran: false as const, why })),
     refreshRefused: { ran: false, why },
-    answers: ANSWER_STATUSES.map((status) => ({ status, ran: false as const, why })),
+    refreshInFlight: { ran: false, why },
+    reload: { ran: false, why },
+    answers: ANSWER_PROBES.map((probe) => ({ probe, ...answerOf(probe), ran: false as const, why })),
     browser: { ran: false, why },
   };
 }
@@ -118,7 +136,10 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
 
   report.state = on(select.state)
     ? await family('state', () => stateFamily(target, typeof select.state === 'object' ? select.state : {}))
-    : FLOW_ENDS.flatMap((flowEnd) => STATE_TAMPERS.map((tamper) => ({ tamper, flowEnd, ...LEFT_OUT })));
+    : stateProbePlan().map((p) => ({ ...p, ...LEFT_OUT }));
+  report.cancellation = on(select.cancellation)
+    ? await family('cancellation', () => cancellationFamily(target, Array.isArray(select.cancellation) ? select.cancellation : undefined))
+    : CANCELLATION_TAMPERS.map((tamper) => ({ tamper, ...LEFT_OUT }));
 
   report.denial = !on(select.denial) ? LEFT_OUT : await family('denial', async () => {
     try {
@@ -137,6 +158,9 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
   report.api401Family = on(select.api401Family)
     ? await family('api-401 (each call)', () => api401Family(target, Array.isArray(select.api401Family) ? select.api401Family : undefined))
     : ENDPOINT.values.map((endpoint) => ({ endpoint, ...LEFT_OUT }));
+  report.api401Points = on(select.api401Points)
+    ? await api401Points(target, Array.isArray(select.api401Points) ? select.api401Points : undefined)
+    : FLOW_POINTS.map((point) => ({ point, ...LEFT_OUT }));
 
   if (!on(select.refreshRefused)) report.refreshRefused = LEFT_OUT;
   else if (!canRefresh(target)) report.refreshRefused = { ran: false, why: noRefresh };
@@ -156,9 +180,11 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
       }
     });
   }
+  report.refreshInFlight = on(select.refreshInFlight) ? await refreshInFlightProbe(target) : LEFT_OUT;
+  report.reload = on(select.reload) ? await reloadCallbackProbe(target) : LEFT_OUT;
   report.answers = on(select.answers)
     ? await family('answers', () => answersFamily(target, Array.isArray(select.answers) ? select.answers : undefined))
-    : ANSWER_STATUSES.map((status) => ({ status, ...LEFT_OUT }));
+    : ANSWER_PROBES.map((probe) => ({ probe, ...answerOf(probe, target.seed ?? 0), ...LEFT_OUT }));
   report.browser = scan ? { ran: true, ...(await scan.settled()) } : { ran: false, why: 'the probes were not given the credentials to look for' };
   return report;
 }

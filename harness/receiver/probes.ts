@@ -108,7 +108,10 @@ function otherHexDigit(c: string): string {
   return (parseInt(c, 16) ^ 1).toString(16);
 }
 
-/** v (lower-case hex) changed by one character as a `v-alteration` slice says; `position` is the character's index (recorded). */
+/**
+ * v (lower-case hex) changed as a `v-alteration` slice says, in a way every decoder of v sees (a character changed
+ * or the last dropped, or a whole byte appended); `position` is the character's index (recorded).
+ */
 export function alteredV(v: string, slice: string, seed: number): { v: string; position: number } {
   const at = (i: number) => ({ v: v.slice(0, i) + otherHexDigit(v[i]!) + v.slice(i + 1), position: i });
   const alterations: Record<string, () => { v: string; position: number }> = {
@@ -116,7 +119,8 @@ export function alteredV(v: string, slice: string, seed: number): { v: string; p
     'last-char': () => at(v.length - 1),
     'drawn-char': () => at(1 + drawIndex(seed, 'v-alteration=drawn-char', v.length - 2)), // inside: the edges are slices of their own
     'last-char-dropped': () => ({ v: v.slice(0, -1), position: v.length - 1 }),
-    'char-appended': () => ({ v: `${v}0`, position: v.length }),
+    // A whole byte (two hex digits): a lenient hex decoder ignores one trailing odd digit, and would read the real signature.
+    'byte-appended': () => ({ v: `${v}00`, position: v.length }),
   };
   const alter = alterations[slice];
   if (!alter) throw new Error(`unknown v-alteration slice: ${slice}`);

@@ -7,21 +7,34 @@
  *   POST   /grading/start          {"closes"?: ID}: ends the grading in progress and starts the next; answers
  *                                  {"gradingId", "previous"}; 409 grading_superseded when `closes` is no longer in progress
  *   POST   /grading/mark           {"label": "…"}: a marker in the recording (probes judge what lies between two)
- *   POST   /grading/probe          {"kind": "api-401" | "refresh-refused" | "answer-201" | "answer-204"}: the client's
- *                                  next API call is answered 401, or its next refresh is refused with 400 (the token
- *                                  is revoked first), or its next successful API write (POST, PUT, DELETE) is answered
- *                                  201 (same body) or 204 (no body), its new x-access-token kept
+ *   POST   /grading/probe          {"kind": "api-401" | "refresh-refused" | "answer-201" | "answer-204" | "refresh-in-flight"}:
+ *                                  the client's next API call is answered 401, or its next refresh is refused with 400
+ *                                  (the token is revoked first), or its next successful API write (POST, PUT, DELETE) is
+ *                                  answered 201 (same body) or 204 (no body), its new x-access-token kept, or its next
+ *                                  refresh is held until another refresh arrives (at most 1.5 s: two in flight at once)
+ *                                  {"kind": "api-401", "afterRefresh"?: true, "skip"?: N}: the 401 lands on the first API
+ *                                  call after the client's next successful refresh, or lets N calls through first
+ *                                  {"kind": "answer", "status": 200-205, "body"?: "same" | "empty"}: the client's next
+ *                                  successful API write is answered with that 2xx, its body kept or none (204 and 205:
+ *                                  none), its new x-access-token kept
  *   DELETE /grading                forget the recording (and start a new grading)
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ControlError } from '../context.js';
-import { GradingSuperseded, PROBE_KINDS, type GradingStore, type ProbeKind } from './store.js';
+import { BODILESS_STATUSES, GradingSuperseded, PROBE_ANSWER_STATUSES, PROBE_KINDS, type GradingStore, type ProbeKind } from './store.js';
 
 const StartBody = z.object({ closes: z.number().int().positive().optional() }).strict();
 const GradingQuery = z.string().regex(/^[1-9][0-9]{0,9}$/, 'grading: a grading id (a positive whole number)');
 const MarkBody = z.object({ label: z.string().min(1).max(100) });
-const ProbeBody = z.object({ kind: z.enum(PROBE_KINDS as [ProbeKind, ...ProbeKind[]]), endpoint: z.string().min(1).max(100).optional() });
+const ProbeBody = z.object({
+  kind: z.enum(PROBE_KINDS as [ProbeKind, ...ProbeKind[]]),
+  endpoint: z.string().min(1).max(100).optional(),
+  status: z.number().int().refine((s) => PROBE_ANSWER_STATUSES.includes(s), `status: one of ${PROBE_ANSWER_STATUSES.join(', ')}`).optional(),
+  body: z.enum(['same', 'empty']).optional(),
+  afterRefresh: z.boolean().optional(),
+  skip: z.number().int().min(0).max(100).optional(),
+}).refine((b) => b.kind !== 'answer' || b.status !== undefined, { message: 'an answer probe names its status', path: ['status'] });
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
@@ -66,8 +79,9 @@ export function registerGradingControl(app: FastifyInstance, store: GradingStore
   });
 
   app.post('/grading/probe', async (request, reply) => {
-    const { kind, endpoint } = parse(ProbeBody, request.body);
-    active().arm(kind, endpoint ?? null);
+    const { kind, endpoint, status, body, afterRefresh, skip } = parse(ProbeBody, request.body);
+    const answer = kind === 'answer' && status !== undefined ? { status, empty: body === 'empty' || BODILESS_STATUSES.includes(status) } : null;
+    active().arm(kind, endpoint ?? null, answer, { ...(afterRefresh === undefined ? {} : { afterRefresh }), ...(skip === undefined ? {} : { skip }) });
     return reply.code(204).send();
   });
 

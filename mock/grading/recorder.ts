@@ -13,6 +13,17 @@ import { fingerprint, type ApiEvent, type TokenEvent } from './recording.js';
 import { GradingStore } from './store.js';
 
 
+/** A form's fields, a field given more than once by its first value (the repetition is recorded and judged apart). */
+function firstValues(body: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return out;
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+    const first: unknown = Array.isArray(v) ? v.find((x) => typeof x === 'string') : v;
+    if (typeof first === 'string') out.set(k, first);
+  }
+  return out;
+}
+
 /** The serialised answer of a request, kept between onSend and onResponse. */
 const payloads = new WeakMap<FastifyRequest, string>();
 /** The tick a request arrived at. */
@@ -56,7 +67,7 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
   app.addHook('preHandler', async (request, reply) => {
     // The armed 401 answers once the body is read, so that the refused request (a registration, say) is recorded in full.
     if (pathOf(request).startsWith('/api/')) {
-      if (store.take('api-401', specEndpointName(request.method, request.routeOptions.url ?? pathOf(request)))) {
+      if (store.takeApi401(specEndpointName(request.method, request.routeOptions.url ?? pathOf(request)))) {
         return reply.code(401).send({ error: 'invalid_token', message: 'x-access-token is invalid or expired; the user must authorize again' });
       }
       return;
@@ -64,10 +75,16 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     if (!pathOf(request).endsWith('/oauth/access_token')) return;
     const form = stringFields(request.body);
     const token = form.get('refresh_token');
-    if (form.get('grant_type') === 'refresh_token' && token && store.take('refresh-refused')) ctx.oauth?.revokeRefreshToken(token);
+    if (form.get('grant_type') !== 'refresh_token') return;
+    // Two refreshes in flight: the first is held until a second arrives (or the bound passes), the second releases it.
+    if (store.take('refresh-in-flight')) await store.holdRefresh();
+    else store.releaseHeld();
+    if (token && store.take('refresh-refused')) ctx.oauth?.revokeRefreshToken(token);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    // A refresh granted: an armed 401 waiting for one lands on the client's next API call (marked before the answer leaves).
+    if (pathOf(request).endsWith('/oauth/access_token') && reply.statusCode === 200 && stringFields(request.body).get('grant_type') === 'refresh_token') store.refreshed();
     // The armed answers: a successful API write answered 201 or 204 instead (every 2xx is a success; the new x-access-token stays).
     if (pathOf(request).startsWith('/api/') && request.method !== 'GET' && reply.statusCode === 200) {
       if (store.take('answer-204')) {
@@ -75,6 +92,15 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
         return '';
       }
       if (store.take('answer-201')) reply.code(201);
+      const answer = store.takeAnswer();
+      if (answer) {
+        reply.code(answer.status);
+        if (answer.empty) {
+          reply.removeHeader('content-type');
+          payloads.set(request, '');
+          return '';
+        }
+      }
     }
     if (typeof payload === 'string') payloads.set(request, payload);
     return payload;
@@ -139,7 +165,7 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
   function tokenEvent(request: FastifyRequest, at: number, status: number): Omit<TokenEvent, 'seq' | 'startTick' | 'endTick'> {
     const contentType = header(request, 'content-type') ?? null;
     const isForm = contentType?.split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
-    const form = isForm ? stringFields(request.body) : new Map<string, string>();
+    const form = isForm ? firstValues(request.body) : new Map<string, string>();
     const query = new URL(request.url, 'http://mock.invalid').searchParams;
     const authorization = header(request, 'authorization');
     const basic = basicCredentials(authorization);
@@ -221,6 +247,7 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
       hasBody: length > 0 || header(request, 'transfer-encoding') !== undefined,
       secretIn: placesOf(secret(), [['url', request.url], ...headers, ['body', rawBody]]),
       rotatedFp: typeof rotated === 'string' && status >= 200 && status < 300 ? fingerprint(rotated) : null,
+      answerBody: (payloads.get(request) ?? '').length > 0 && status !== 204 && status !== 205,
       registration,
       deleteClientIdOwn: deleteClientId === null ? null : deleteClientId === clientId,
     };

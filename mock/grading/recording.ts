@@ -95,6 +95,8 @@ export interface ApiEvent extends Base {
   status: number;
   /** The x-access-token of a successful answer. */
   rotatedFp: string | null;
+  /** Whether the answer carried a body (absent in recordings made before it was kept). */
+  answerBody?: boolean;
   /** POST /webhook/…: what the registration named. */
   registration: {
     kind: 'lock' | 'user';

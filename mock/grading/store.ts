@@ -5,8 +5,22 @@
 import type { GradedEvent, GradingRecording } from './recording.js';
 
 /** What lockconf's probes can ask the mock to do to a client's next request. */
-export type ProbeKind = 'api-401' | 'refresh-refused' | 'answer-201' | 'answer-204';
-export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused', 'answer-201', 'answer-204'];
+export type ProbeKind = 'api-401' | 'refresh-refused' | 'answer-201' | 'answer-204' | 'refresh-in-flight' | 'answer';
+export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused', 'answer-201', 'answer-204', 'refresh-in-flight', 'answer'];
+
+/** The successful answers an `answer` probe may give an API write instead of 200: every 2xx a plain request may get (RFC 9110 §15.3; 206 answers a range request only). */
+export const PROBE_ANSWER_STATUSES: readonly number[] = [200, 201, 202, 203, 204, 205];
+/** The answers that carry no body whatever the probe asks (RFC 9110 §15.3.5, §15.3.6). */
+export const BODILESS_STATUSES: readonly number[] = [204, 205];
+
+/** What an armed `answer` probe answers: a status of PROBE_ANSWER_STATUSES, the body kept or none. */
+export interface ProbeAnswer {
+  status: number;
+  empty: boolean;
+}
+
+/** How long a held refresh waits for a second one (a bound, never a verdict: a client that sends none is simply released). */
+export const REFRESH_HOLD_MS = 1500;
 
 /** Oldest events are dropped past this many (a long session must not grow without bound). */
 export const MAX_EVENTS = 20_000;
@@ -36,6 +50,12 @@ export class GradingStore {
   readonly #events: GradedEvent[] = [];
   /** Armed probes, each with the endpoint it waits for (null: the next matching request). */
   readonly #armed = new Map<ProbeKind, string | null>();
+  /** Where the armed 401 lands: after the next refresh only, and after how many API calls it lets through. */
+  #api401At: { afterRefresh: boolean; refreshed: boolean; skip: number } = { afterRefresh: false, refreshed: false, skip: 0 };
+  /** The answer of the armed `answer` probe. */
+  #answer: ProbeAnswer | null = null;
+  /** Releases the refresh held by a refresh-in-flight probe (null: none held). */
+  #releaseHeld: (() => void) | null = null;
   #seq = 0;
   #tick = 0;
   #dropped = 0;
@@ -81,8 +101,40 @@ export class GradingStore {
   }
 
   /** Arms a probe; with `endpoint` (the spec's name, `GET /users/me`), it waits for a request to that endpoint. */
-  arm(kind: ProbeKind, endpoint: string | null = null): void {
+  arm(kind: ProbeKind, endpoint: string | null = null, answer: ProbeAnswer | null = null, at: { afterRefresh?: boolean; skip?: number } = {}): void {
     this.#armed.set(kind, endpoint);
+    if (kind === 'answer') this.#answer = answer;
+    if (kind === 'api-401') this.#api401At = { afterRefresh: at.afterRefresh ?? false, refreshed: false, skip: at.skip ?? 0 };
+  }
+
+  /** A refresh grant succeeded: an armed 401 waiting for one may land on the next API call. */
+  refreshed(): void {
+    this.#api401At.refreshed = true;
+  }
+
+  /**
+   * True once per arming: the armed 401 lands on this API call (of `endpoint`). Armed with afterRefresh, only
+   * once a refresh has succeeded since; with skip, after that many API calls have gone through.
+   */
+  takeApi401(endpoint: string | null): boolean {
+    if (!this.#armed.has('api-401')) return false;
+    const at = this.#api401At;
+    if (at.afterRefresh && !at.refreshed) return false;
+    const wanted = this.#armed.get('api-401');
+    if (wanted !== null && wanted !== endpoint) return false;
+    if (at.skip > 0) {
+      at.skip -= 1;
+      return false;
+    }
+    return this.take('api-401', endpoint);
+  }
+
+  /** The armed `answer` probe's answer, once per arming (null: none armed). */
+  takeAnswer(): ProbeAnswer | null {
+    const answer = this.#answer;
+    if (!answer || !this.take('answer')) return null;
+    this.#answer = null;
+    return answer;
   }
 
   /** True once per arming: the probe fires on the next matching request (of its endpoint, when armed with one). */
@@ -93,9 +145,33 @@ export class GradingStore {
     return this.#armed.delete(kind);
   }
 
-  /** Drops every armed probe that has not fired. */
+  /** Drops every armed probe that has not fired (and releases a held refresh). */
   disarm(): void {
     this.#armed.clear();
+    this.releaseHeld();
+  }
+
+  /**
+   * Holds a refresh until another refresh arrives (releaseHeld) or `ms` pass: two refreshes of the client
+   * are then in flight at once whatever the machine's speed, if the client sends two.
+   */
+  async holdRefresh(ms = REFRESH_HOLD_MS): Promise<void> {
+    this.releaseHeld();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.releaseHeld(), ms);
+      timer.unref();
+      this.#releaseHeld = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** Releases the held refresh, if any. */
+  releaseHeld(): void {
+    const release = this.#releaseHeld;
+    this.#releaseHeld = null;
+    release?.();
   }
 
   /** Forgets the recording; a cleared recording starts a new grading (the one in progress has lost its evidence). */

@@ -50,10 +50,16 @@ describe('GET /_control/grading', () => {
     expect((await call(mock, 'POST', '/grading/mark', {})).status).toBe(400);
     expect((await call(mock, 'POST', '/grading/probe', { kind: 'api-401' })).status).toBe(204);
     expect((await call(mock, 'POST', '/grading/probe', { kind: 'nonsense' })).status).toBe(400);
+    // The answer probe names a 2xx a plain request may get (206 answers a range request only).
+    expect((await call(mock, 'POST', '/grading/probe', { kind: 'answer' })).status).toBe(400);
+    expect((await call(mock, 'POST', '/grading/probe', { kind: 'answer', status: 206 })).status).toBe(400);
+    expect((await call(mock, 'POST', '/grading/probe', { kind: 'answer', status: 202, body: 'sometimes' })).status).toBe(400);
+    expect((await call(mock, 'POST', '/grading/probe', { kind: 'answer', status: 202, body: 'empty' })).status).toBe(204);
+    expect((await call(mock, 'POST', '/grading/mark', { label: 'x:end' })).status).toBe(204); // disarms it
     const res = await request(`${mock.profile.baseUrl}/users/me`, { headers: { 'x-api-key': mock.profile.apiKey, 'x-access-token': 'whatever', 'content-type': 'application/json' } });
     await res.body.dump();
     expect(res.statusCode).toBe(401);
-    expect(((await call(mock, 'GET', '/grading')).json!.events as unknown[]).length).toBe(2);
+    expect(((await call(mock, 'GET', '/grading')).json!.events as unknown[]).length).toBe(3);
     expect((await call(mock, 'DELETE', '/grading')).status).toBe(204);
     expect((await call(mock, 'GET', '/grading')).json).toMatchObject({ events: [], clients: [] });
   });

@@ -202,11 +202,40 @@ describe('values, not presence', () => {
   it('CLIENT-WEBHOOK-FIELD-TYPES and CLIENT-WEBHOOK-ENDPOINT: a token that is a number, a registration as PUT, a lock deletion without :clientID fail', () => {
     const numberToken = api({ method: 'POST', route: '/webhook/user', registration: { kind: 'user', clientIdOwn: true, groups: ['lifecycle'], typeErrors: ['token is a number, not a string'] } });
     expect(judged(recording(numberToken), 'CLIENT-WEBHOOK-FIELD-TYPES').status).toBe('failed');
-    const put = api({ method: 'PUT', route: '/webhook/ABC', status: 404 });
+    const put = api({ method: 'PUT', route: '/webhook/ABC', status: 404, hasBody: true });
     const short = api({ method: 'DELETE', route: '/webhook/ABC', status: 404 });
     const j = judged(recording(put, short), 'CLIENT-WEBHOOK-ENDPOINT');
     expect(j.slices?.filter((s) => s.status === 'failed').map((s) => s.value)).toEqual(['POST /webhook/:lockID', 'DELETE /webhook/:lockID/:clientID']);
     expect(judged(recording(api({ method: 'DELETE', route: '/webhook/user' })), 'CLIENT-WEBHOOK-ENDPOINT').status).toBe('passed');
+  });
+
+  it('CLIENT-REAUTHORIZE-ON-401: the refused token presented again after a 401 at a point of the flow fails that flow-point slice', () => {
+    const mark = (label: string): New => ({ type: 'mark', label, clientId: null } as New);
+    const events = recording(mark('api-401:after-refresh:start'), api({ status: 401, accessFp: 'a1' }), api({ accessFp: 'a1', route: '/users/locks/mine' }), mark('api-401:after-refresh:end'));
+    const probes: ProbeReport = { api401Points: [{ point: 'after-refresh', ran: true }, { point: 'drawn-call', ran: false, why: 'no actions' }] };
+    const j = judged(events, 'CLIENT-REAUTHORIZE-ON-401', probes);
+    const slice = (x: ClientJudgement, dim: string, value: string) => x.slices?.find((s) => s.dim === dim && s.value === value);
+    expect(slice(j, 'flow-point', 'after-refresh')?.status).toBe('failed');
+    expect(slice(j, 'flow-point', 'drawn-call')).toMatchObject({ status: 'not-tested', reason: expect.stringContaining('no actions') });
+    expect(slice(j, 'endpoint', 'GET /users/me')?.status).toBe('failed');
+  });
+
+  it('CLIENT-TOKEN-FIELD-ONCE: a form field given twice fails its grant\'s slice (RFC 6749 §3.2); CLIENT-TOKEN-BODY-FIELDS does not judge it', () => {
+    const twice = token({ grantType: 'authorization_code', codeFp: 'c1', bodyFields: ['client_id', 'client_secret', 'grant_type', 'code'], repeated: ['client_id'] });
+    const j = judged(recording(twice), 'CLIENT-TOKEN-FIELD-ONCE');
+    expect(j.violations).toEqual([expect.stringContaining('given more than once in the form body: client_id')]);
+    expect(j.slices?.map((s) => [s.value, s.status])).toEqual([['authorization_code', 'failed'], ['refresh_token', 'not-tested']]);
+    expect(judged(recording(twice), 'CLIENT-TOKEN-BODY-FIELDS').status).toBe('passed');
+    expect(judged(recording(token({ refreshFp: 'r1', bodyFields: ['client_id', 'client_secret', 'grant_type', 'refresh_token'], repeated: [] })), 'CLIENT-TOKEN-FIELD-ONCE').status).toBe('passed');
+  });
+
+  it('CLIENT-WEBHOOK-ENDPOINT judges only calls meant as the four endpoints: a GET listing or reading registrations is an endpoint the spec does not show', () => {
+    const reads = [api({ method: 'GET', route: '/webhooks', status: 404 }), api({ method: 'GET', route: '/webhook/ABC', status: 404 }), api({ method: 'GET', route: '/webhook/user', status: 404 })];
+    expect(judged(recording(...reads), 'CLIENT-WEBHOOK-ENDPOINT')).toMatchObject({ status: 'not-tested', violations: [] });
+    const registration = api({ method: 'POST', route: '/webhook/user', registration: { kind: 'user', clientIdOwn: true, groups: ['lifecycle'] } });
+    expect(judged(recording(...reads, registration), 'CLIENT-WEBHOOK-ENDPOINT').status).toBe('passed');
+    // A write to a registration's path by another method still fails: it was meant as the registration.
+    expect(judged(recording(api({ method: 'PATCH', route: '/webhook/ABC', status: 404, hasBody: true })), 'CLIENT-WEBHOOK-ENDPOINT').status).toBe('failed');
   });
 
   it('what the application sends the browser: the secret fails CLIENT-SECRET-ONLY-IN-FORM on request-kind=browser, the API key warns CLIENT-API-KEY-NOT-TO-BROWSER', () => {
@@ -272,6 +301,50 @@ describe('slices (harness/catalog/slices/client.ts)', () => {
     // The replayed probe is CLIENT-STATE-ONE-USE's (SHOULD): held here, broken when its code is exchanged.
     expect(slice(judged(events, 'CLIENT-STATE-ONE-USE', probes), 'flow-end', 'approval')?.status).toBe('passed');
     expect(slice(judged([...events, ...recording(codeGrant('c3'))].map((e, i) => ({ ...e, seq: i + 1, startTick: 2 * i + 1, endTick: 2 * i + 2 })), 'CLIENT-STATE-ONE-USE', probes), 'flow-end', 'approval')?.status).toBe('failed');
+  });
+
+  it('CLIENT-STATE-CHECKED: a probe in a browser without the cookie is its arrives-in slice; a drawn position is named', () => {
+    const probes: ProbeReport = { state: [
+      { tamper: 'forged', flowEnd: 'approval', arrivesIn: 'flow-browser', ran: true, codeFp: 'c1' },
+      { tamper: 'altered-drawn', flowEnd: 'approval', arrivesIn: 'no-cookie', ran: true, codeFp: 'c2', position: 7 },
+    ] };
+    const j = judged(recording(redirect('c1'), redirect('c2'), codeGrant('c2')), 'CLIENT-STATE-CHECKED', probes);
+    expect(slice(j, 'arrives-in', 'no-cookie')?.status).toBe('failed');
+    expect(slice(j, 'arrives-in', 'flow-browser')?.status).toBe('passed');
+    expect(slice(j, 'state-tamper', 'altered-drawn')?.status).toBe('failed');
+    expect(j.violations).toEqual([expect.stringContaining('one character inside it changed (character 8) (after approval, in a browser without the application\'s cookie) was exchanged')]);
+  });
+
+  it('CLIENT-CANCELLATION-STATE-CHECKED: a cancellation that ends the sign-in which an approval with the same state did not end fails; not tested when both end it', () => {
+    const p = (tamper: string, codes: [string, string, string]) => ({ tamper, ran: true as const, foreignFp: codes[0], approvalGenuineFp: codes[1], cancellationGenuineFp: codes[2] });
+    const probes: ProbeReport = { cancellation: [p('missing', ['f1', 'a1', 'k1']), p('forged', ['f2', 'a2', 'k2']), p('empty', ['f3', 'a3', 'k3']), { tamper: 'suffix', ran: false, why: 'no flow' }] };
+    // missing: the sign-in survived both (passed); forged: survived the approval, not the cancellation (failed); empty: survived neither (not tested).
+    const events = recording(redirect('f1'), redirect('a1'), codeGrant('a1'), redirect('k1'), codeGrant('k1'), redirect('f2'), redirect('a2'), codeGrant('a2'), redirect('k2'), redirect('f3'), redirect('a3'), redirect('k3'));
+    const j = judged(events, 'CLIENT-CANCELLATION-STATE-CHECKED', probes);
+    expect(j.status).toBe('failed');
+    expect(j.violations).toEqual([expect.stringContaining('after a cancellation redirect whose state was a forged value')]);
+    expect(slice(j, 'state-tamper', 'missing')?.status).toBe('passed');
+    expect(slice(j, 'state-tamper', 'forged')?.status).toBe('failed');
+    expect(slice(j, 'state-tamper', 'empty')).toMatchObject({ status: 'not-tested', reason: expect.stringContaining('gave up the sign-in in progress') });
+    expect(slice(j, 'state-tamper', 'suffix')).toMatchObject({ status: 'not-tested', reason: expect.stringContaining('no flow') });
+    expect(judged(recording(redirect('a1')), 'CLIENT-CANCELLATION-STATE-CHECKED').status).toBe('not-tested');
+  });
+
+  it('CLIENT-REFRESH-IN-FLIGHT: one refresh token in two refreshes in flight, or a page that no longer calls the API after them, fails; not tested without the probe', () => {
+    const mark = (label: string): New => ({ type: 'mark', label, clientId: null } as New);
+    const page = api({ route: '/users/locks/mine' });
+    const probe: ProbeReport = { refreshInFlight: { ran: true } };
+    const run = (during: New[], after: New[]) => recording(
+      mark('refresh-in-flight:before:start'), page, mark('refresh-in-flight:before:end'),
+      mark('refresh-in-flight:start'), ...during, mark('refresh-in-flight:end'),
+      mark('refresh-in-flight:after:start'), ...after, mark('refresh-in-flight:after:end'));
+    const serial = [token({ refreshFp: 'r1', issuedRefreshFp: 'r2' })];
+    expect(judged(run(serial, [page]), 'CLIENT-REFRESH-IN-FLIGHT', probe).status).toBe('passed');
+    const twice = judged(run([...serial, token({ refreshFp: 'r1', status: 400 })], [page]), 'CLIENT-REFRESH-IN-FLIGHT', probe);
+    expect(twice.violations).toEqual([expect.stringContaining('presented again by a second refresh in flight')]);
+    const out = judged(run(serial, [{ type: 'authorize', hasClientId: true, hasRedirectUri: true, hasState: true, status: 200, secretIn: [] } as New]), 'CLIENT-REFRESH-IN-FLIGHT', probe);
+    expect(out.violations).toEqual([expect.stringContaining('the user was signed out')]);
+    expect(judged(run(serial, [page]), 'CLIENT-REFRESH-IN-FLIGHT', { refreshInFlight: { ran: false, why: 'no refreshUrl' } }).reason).toContain('no refreshUrl');
   });
 
   it('the refresh chain: a link past the first presenting a redeemed token fails position=later only', () => {

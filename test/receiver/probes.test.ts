@@ -89,8 +89,10 @@ describe('the probe domains', () => {
     for (const slice of declaredValues('RECEIVER-REJECTS-ALTERED-V', 'v-alteration')) {
       const altered = alteredV(V, slice, 5);
       expect(altered.v, slice).not.toBe(V);
-      expect(Math.abs(altered.v.length - V.length), slice).toBeLessThanOrEqual(1);
+      expect(Math.abs(altered.v.length - V.length), slice).toBeLessThanOrEqual(2);
       expect(/^[0-9a-f]*$/.test(altered.v), slice).toBe(true);
+      // Every decoder sees it: a lenient hex decoder (one that ignores a trailing odd digit) reads other bytes.
+      expect(Buffer.from(altered.v, 'hex').equals(Buffer.from(V, 'hex')), `${slice}: a lenient hex decoder reads the real signature`).toBe(false);
     }
     expect(alteredV(V, 'last-char', 5).position).toBe(63);
     expect(breachedHeader('1', V, 'no-t')).toBe(`v=${V}`);

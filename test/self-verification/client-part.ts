@@ -35,7 +35,7 @@ export function planClientMatrix(): ClientEntry[] {
   return [
     { name: 'conforming', kind: 'conforming', run: async () => judgeConforming((await gradeExample()).judgements) },
     ...(Object.entries(CLIENT_VARIANTS) as Array<[ClientVariant, (typeof CLIENT_VARIANTS)[ClientVariant]]>).map(([name, variant]): ClientEntry => ({
-      name: `variant:${name}`, kind: 'variant', run: async () => judgeVariant((await gradeExample([], {}, [name])).judgements, variant.warns),
+      name: `variant:${name}`, kind: 'variant', run: async () => judgeVariant((await gradeExample([], {}, [name])).judgements, variant.warns, variant.untested),
     })),
     ...(Object.entries(CLIENT_FAULTS) as Array<[ClientFault, (typeof CLIENT_FAULTS)[ClientFault]]>).map(([name, fault]): ClientEntry => ({
       name, kind: 'named', run: async () => judgeNamedFault(fault.requirement, (await gradeExample([name], probesFor(fault.requirement))).judgements),

@@ -20,9 +20,15 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-AUTHZ-URL-ENCODED': { 'authz-param': ['redirect_uri'] },
   // "The application must check that state matches what it sent." on approval ("the query carries code and state")
   // and after a cancellation ("error=access_denied and state"): every way a state can differ from the one in progress.
-  'CLIENT-STATE-CHECKED': { 'state-tamper': 'all', 'flow-end': 'all' },
+  // …in the browser of the flow and in one that never saw the application (no session cookie).
+  'CLIENT-STATE-CHECKED': { 'state-tamper': 'all', 'flow-end': 'all', 'arrives-in': 'all' },
+  // "On cancellation the query carries error=access_denied and state. The application must check that state matches
+  // what it sent.": a cancellation redirect with every state of the domain (missing, empty, forged, altered anywhere, longer, cut short).
+  'CLIENT-CANCELLATION-STATE-CHECKED': { 'state-tamper': ['missing', 'empty', 'forged', 'altered-first', 'altered-drawn', 'altered-last', 'suffix', 'truncated'] },
   // "typically a CSRF guard": the state of a flow that ended, approved or cancelled, is not accepted again (SHOULD).
   'CLIENT-STATE-ONE-USE': { 'flow-end': 'all' },
+  // RFC 6749 §4.1.2 "MUST NOT use the authorization code more than once": the first visit of the callback, and its reload.
+  'CLIENT-CODE-ONCE': { 'callback-visit': 'all' },
   // RFC 6749 §10.12 "binds the request to the user-agent's authenticated state": another browser's state, no session cookie (SHOULD).
   'CLIENT-STATE-SESSION-BOUND': { 'session-binding': 'all' },
   // POST {auth_url}/access_token, every grant an application uses without the operator's permission
@@ -30,6 +36,8 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-TOKEN-FORM-POST': { grant: ['authorization_code', 'refresh_token'] },
   'CLIENT-TOKEN-BODY-FIELDS': { grant: ['authorization_code', 'refresh_token'] },
   'CLIENT-TOKEN-NO-BASIC': { grant: ['authorization_code', 'refresh_token'] },
+  // RFC 6749 §3.2 "Request and response parameters MUST NOT be included more than once": every grant.
+  'CLIENT-TOKEN-FIELD-ONCE': { grant: ['authorization_code', 'refresh_token'] },
   // "client_secret | string | Password-like; sent only in form bodies of token requests": every request the application makes.
   'CLIENT-SECRET-ONLY-IN-FORM': { 'request-kind': 'all' },
   // "valid for exactly one use"; "the returned refresh_token replaces the old one and must be stored": every link.
@@ -42,9 +50,10 @@ const slices: Record<string, SliceDeclaration> = {
   'CLIENT-API-HEADERS-NOT-ENCODED': API_CALLS,
   // "Every successful API response carries an updated x-access-token header": the answer of every endpoint.
   // …and every 2xx an answer may carry it on (the status codes of the webhook endpoints are not shown).
-  'CLIENT-ADOPT-NEW-ACCESS-TOKEN': { ...API_CALLS, 'answer-status': 'all' },
+  'CLIENT-ADOPT-NEW-ACCESS-TOKEN': { ...API_CALLS, 'answer-status': 'all', 'answer-body': 'all' },
   // "Invalid access token on an API call | HTTP 401; the user must authorize again.": a 401 on every kind of call.
-  'CLIENT-REAUTHORIZE-ON-401': API_CALLS,
+  // …at every point of a flow: the first call after the sign-in, the first after a refresh, a call drawn from the walk.
+  'CLIENT-REAUTHORIZE-ON-401': { ...API_CALLS, 'flow-point': 'all' },
   // Webhook registration "clientID | string | The application's client_id", and the clientID of the lock deletion's path.
   'CLIENT-WEBHOOK-CLIENT-ID': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user', 'DELETE /webhook/:lockID/:clientID'] },
   'CLIENT-WEBHOOK-GROUPS': { endpoint: ['POST /webhook/:lockID', 'POST /webhook/user'] },
@@ -68,8 +77,26 @@ export const CLIENT_SLICES: SliceDeclarations = {
     {
       id: 'state-tamper',
       title: 'Way the state of a redirect back differs from the one the application sent for this flow',
-      source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed; a state the application sent to another browser is CLIENT-STATE-SESSION-BOUND, the state of a flow that already ended CLIENT-STATE-ONE-USE)',
-      values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case'],
+      source: 'Authorization code flow: "The application must check that state matches what it sent." (changed at the end or the start, cut short, empty, missing, letter case changed, forged: a value of the same length and alphabet drawn from the run\'s seed, one character changed: the first, the last, or one inside drawn from the run\'s seed; a state the application sent to another browser is CLIENT-STATE-SESSION-BOUND, the state of a flow that already ended CLIENT-STATE-ONE-USE)',
+      values: ['suffix', 'prefix', 'truncated', 'empty', 'missing', 'case', 'forged', 'altered-first', 'altered-drawn', 'altered-last'],
+    },
+    {
+      id: 'flow-point',
+      title: 'Point of the flow an API call answered 401 stands at',
+      source: 'Errors: "Invalid access token on an API call | HTTP 401; the user must authorize again." (any call: the first after the code exchange, the first after a refresh, or one of the page\'s and actions\' calls drawn from the run\'s seed)',
+      values: ['after-sign-in', 'after-refresh', 'drawn-call'],
+    },
+    {
+      id: 'callback-visit',
+      title: 'Visit of the redirect back that brought the code',
+      source: 'RFC 6749 §4.1.2: "The client MUST NOT use the authorization code more than once." (the first visit, and the same page reloaded by the user: the same code and state again, in the same browser)',
+      values: ['first', 'reloaded'],
+    },
+    {
+      id: 'arrives-in',
+      title: 'Browser a redirect back arrives in',
+      source: 'Authorization code flow: "The application must check that state matches what it sent." (the browser whose flow it is, or a browser without the application\'s session cookie: a state that matches nothing the application sent is refused in both)',
+      values: ['flow-browser', 'no-cookie'],
     },
     {
       id: 'session-binding',
@@ -86,8 +113,14 @@ export const CLIENT_SLICES: SliceDeclarations = {
     {
       id: 'answer-status',
       title: 'Status of the successful answer that carried a new x-access-token',
-      source: 'Access token: "Every successful API response carries an updated x-access-token header"; "Response bodies and status codes of the four webhook endpoints: not shown" (so any 2xx, with a body or none)',
-      values: ['200', '201', '204'],
+      source: 'Access token: "Every successful API response carries an updated x-access-token header"; "Response bodies and status codes of the four webhook endpoints: not shown" (so any 2xx a plain request may get, RFC 9110 §15.3: 206 answers a range request only, and the application sends none)',
+      values: ['200', '201', '202', '203', '204', '205'],
+    },
+    {
+      id: 'answer-body',
+      title: 'Whether the successful answer that carried a new x-access-token had a body',
+      source: 'Access token: "Every successful API response carries an updated x-access-token header"; "Response bodies and status codes of the four webhook endpoints: not shown" (a body or none; 204 and 205 have none, RFC 9110 §15.3.5, §15.3.6)',
+      values: ['with-body', 'no-body'],
     },
     {
       id: 'request-kind',

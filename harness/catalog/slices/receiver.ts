@@ -90,9 +90,9 @@ export const RAW_LAYOUT: Dimension = {
 /** How v departs from the signature by one character. */
 export const V_ALTERATION: Dimension = {
   id: 'v-alteration',
-  title: 'One character of v changed, dropped or added',
-  source: 'Signature: "The receiver compares expected and received signatures"',
-  values: ['first-char', 'last-char', 'drawn-char', 'last-char-dropped', 'char-appended'],
+  title: 'One character of v changed or dropped, or one byte added',
+  source: 'Signature: "The receiver compares expected and received signatures" (each alteration one every decoder of v sees: a lenient hex decoder ignores a trailing odd digit, so what is added is a whole byte, two hex digits)',
+  values: ['first-char', 'last-char', 'drawn-char', 'last-char-dropped', 'byte-appended'],
 };
 
 /** An element of X-Signature missing or empty. */

@@ -10,14 +10,24 @@ import { endpointOf, isJson, sessionStopped, whyNot, window, type ProbeReport, t
 export const LOCK_GROUPS: readonly string[] = ['operation', 'operation.type', 'configuration', 'battery', 'systemstatus', 'accessmgmt'];
 export const USER_GROUPS: readonly string[] = ['lockmembership', 'lifecycle'];
 
-/** The webhook endpoint a call that is none of them was meant as: a registration by another method, a lock deletion without :clientID. */
-export function meantWebhookEndpoint(method: string, route: string): string | null {
+/**
+ * The webhook endpoint a call that is none of them was meant as: a registration sent by another method
+ * (a write carrying a body to a registration's path), a deletion without :clientID or misspelt. A call the
+ * spec does not show (a GET that reads or lists registrations, say) is meant as none: "All other API
+ * endpoints: not shown", so it is not judged.
+ */
+export function meantWebhookEndpoint(method: string, route: string, hasBody = true): string | null {
   const segments = route.split('/').filter(Boolean);
   if (segments[0] !== 'webhook' || segments.length < 2) return null;
   const user = /^users?$/i.test(segments[1] ?? ''); // "users", "User": the user endpoint, misspelt
   if (method === 'DELETE') return user ? 'DELETE /webhook/user' : 'DELETE /webhook/:lockID/:clientID';
-  if (segments.length === 2) return user ? 'POST /webhook/user' : 'POST /webhook/:lockID';
+  if (segments.length === 2 && hasBody && ['POST', 'PUT', 'PATCH'].includes(method)) return user ? 'POST /webhook/user' : 'POST /webhook/:lockID';
   return null;
+}
+
+/** Whether an answer carried a body (older recordings: by its status; 204 and 205 carry none). */
+function answerBody(e: ApiEvent): 'with-body' | 'no-body' {
+  return (e.answerBody ?? (e.status !== 204 && e.status !== 205)) ? 'with-body' : 'no-body';
 }
 
 export function apiRules(events: readonly GradedEvent[], allEvents: readonly GradedEvent[], clientId: string, probes: ProbeReport): Rule[] {
@@ -54,23 +64,34 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
   const successors = api.filter((e) => e.rotatedFp && e.accessFp);
   const stale = api.flatMap((e): Violation[] => {
     const replaced = successors.find((s) => s.accessFp === e.accessFp && s.endTick < e.startTick && s !== e);
-    return replaced ? [[e, `an access token replaced by the x-access-token of #${replaced.seq} (${endpointOf(replaced) ?? replaced.route}, answered ${replaced.status}) was presented again`, { endpoint: endpointOf(replaced) ?? '', 'answer-status': String(replaced.status) }]] : [];
+    return replaced ? [[e, `an access token replaced by the x-access-token of #${replaced.seq} (${endpointOf(replaced) ?? replaced.route}, answered ${replaced.status} ${answerBody(replaced) === 'no-body' ? 'without' : 'with'} a body) was presented again`, { endpoint: endpointOf(replaced) ?? '', 'answer-status': String(replaced.status), 'answer-body': answerBody(replaced) }]] : [];
   });
   const followed = successors.filter((s) => api.some((e) => e.startTick > s.endTick));
   rules.push({
     id: 'CLIENT-ADOPT-NEW-ACCESS-TOKEN', applies: followed, untested: 'no API call followed an answer that carried a new x-access-token', violations: stale,
-    sliceOf: { ...byEndpoint, 'answer-status': (e) => (e.type === 'api' ? String(e.status) : null) },
-    untestedSlice: (dim, value) => (dim === 'answer-status'
-      ? `no API call followed an answer ${value} that carried a new x-access-token${probes.answers?.find((p) => p.status === value && !p.ran) ? ` (the ${value} probe did not run: ${whyNot(probes.answers.find((p) => p.status === value), '')})` : ''}`
-      : `no API call followed an answer of ${value} that carried a new x-access-token`),
+    sliceOf: { ...byEndpoint, 'answer-status': (e) => (e.type === 'api' ? String(e.status) : null), 'answer-body': (e) => (e.type === 'api' ? answerBody(e) : null) },
+    untestedSlice: (dim, value) => {
+      const probe = probes.answers?.find((p) => !p.ran && (dim === 'answer-status' ? p.status === value : (p.body === 'empty') === (value === 'no-body')));
+      const notRun = probe ? ` (the ${probe.probe ?? probe.status} answer probe did not run: ${whyNot(probe, '')})` : '';
+      if (dim === 'answer-status') return `no API call followed an answer ${value} that carried a new x-access-token${notRun}`;
+      if (dim === 'answer-body') return `no API call followed an answer ${value === 'no-body' ? 'without' : 'with'} a body that carried a new x-access-token${notRun}`;
+      return `no API call followed an answer of ${value} that carried a new x-access-token`;
+    },
   });
 
   // 401: the refused token is not presented again (every kind of call); browsing the app's page, authorization follows.
   const refused401 = api.filter((e) => e.status === 401);
+  // The 401 of each flow-point probe: the first 401 of this client between its marks.
+  const pointOf = new Map<GradedEvent, string>();
+  for (const p of probes.api401Points ?? []) {
+    if (!p.ran) continue;
+    const hit = (window(allEvents, `api-401:${p.point}`) ?? []).find((e) => e.type === 'api' && e.clientId === clientId && e.status === 401);
+    if (hit) pointOf.set(hit, p.point);
+  }
   const reauth: Violation[] = [];
   for (const e of refused401) {
     const again = api.find((a) => a.accessFp === e.accessFp && a.startTick > e.endTick);
-    if (e.accessFp && again) reauth.push([again, `the access token refused with 401 in #${e.seq} (${endpointOf(e) ?? e.route}) was presented again`, { endpoint: endpointOf(e) ?? '' }]);
+    if (e.accessFp && again) reauth.push([again, `the access token refused with 401 in #${e.seq} (${endpointOf(e) ?? e.route}${pointOf.has(e) ? `, ${pointOf.get(e)}` : ''}) was presented again`, { endpoint: endpointOf(e) ?? '', 'flow-point': pointOf.get(e) ?? '' }]);
   }
   const probeWindow = probes.api401?.ran ? window(allEvents, 'api-401') : null;
   if (probeWindow) {
@@ -82,10 +103,14 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
   rules.push({
     id: 'CLIENT-REAUTHORIZE-ON-401', applies: refused401,
     untested: `no API call of the application was answered 401${probes.api401 && !probes.api401.ran ? ` (the 401 probe did not run: ${probes.api401.why})` : ''}`,
-    violations: reauth, sliceOf: byEndpoint,
-    untestedSlice: (_dim, endpoint) => {
-      const p = family.find((x) => x.endpoint === endpoint);
-      return p && !p.ran ? `the 401 probe on ${endpoint} did not run: ${p.why}` : `the application made no ${endpoint} call after the mock armed a 401 for it`;
+    violations: reauth, sliceOf: { ...byEndpoint, 'flow-point': (e) => pointOf.get(e) ?? null },
+    untestedSlice: (dim, value) => {
+      if (dim === 'flow-point') {
+        const p = probes.api401Points?.find((x) => x.point === value);
+        return p && !p.ran ? `the 401 probe ${value} did not run: ${p.why}` : `the 401 armed ${value} landed on no API call of the application`;
+      }
+      const p = family.find((x) => x.endpoint === value);
+      return p && !p.ran ? `the 401 probe on ${value} did not run: ${p.why}` : `the application made no ${value} call after the mock armed a 401 for it`;
     },
   });
 
@@ -121,11 +146,11 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
     id: 'CLIENT-WEBHOOK-FIELD-TYPES', applies: registrations, untested: `the application registered no webhook${stopped}`, sliceOf: byEndpoint, untestedSlice: never,
     violations: registrations.flatMap((e): Violation[] => (otherTypeErrors(e).length ? [[e, `${e.registration!.kind} registration: ${otherTypeErrors(e).join('; ')}`]] : [])),
   });
-  // The method and path of every webhook call: one of the four the spec names.
-  const webhookCalls = api.filter((e) => e.route.startsWith('/webhook'));
-  const meant = (e: GradedEvent): string | null => (e.type === 'api' ? endpointOf(e) ?? meantWebhookEndpoint(e.method, e.route) : null);
+  // The method and path of every call meant as one of the four webhook endpoints the spec names (others are not shown: not judged).
+  const meant = (e: GradedEvent): string | null => (e.type === 'api' ? endpointOf(e) ?? meantWebhookEndpoint(e.method, e.route, e.hasBody) : null);
+  const webhookCalls = api.filter((e) => e.route.startsWith('/webhook') && meant(e) !== null);
   rules.push({
-    id: 'CLIENT-WEBHOOK-ENDPOINT', applies: webhookCalls, untested: `the application made no webhook call${stopped}`, sliceOf: { endpoint: meant }, untestedSlice: never,
+    id: 'CLIENT-WEBHOOK-ENDPOINT', applies: webhookCalls, untested: `the application made no call meant as one of the four webhook endpoints${stopped}`, sliceOf: { endpoint: meant }, untestedSlice: never,
     violations: webhookCalls.filter((e) => endpointOf(e) === null).map((e): Violation => [e, `${e.method} ${e.route} is none of the webhook endpoints the spec names (POST /webhook/:lockID, POST /webhook/user, DELETE /webhook/:lockID/:clientID, DELETE /webhook/user)`]),
   });
   rules.push({

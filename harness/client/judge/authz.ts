@@ -52,14 +52,15 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
     applies: redirects.filter((r) => probeOf(r) !== null),
     untested: 'no state probe ran',
     notTested: byCode.size > 0 ? null : whyNot(firstNotRun ?? probes.state?.[0], 'the state probes did not run: the profile names no connectUrl'),
-    sliceOf: { 'state-tamper': (e) => probeOf(e)?.tamper ?? null, 'flow-end': (e) => probeOf(e)?.flowEnd ?? null },
+    sliceOf: { 'state-tamper': (e) => probeOf(e)?.tamper ?? null, 'flow-end': (e) => probeOf(e)?.flowEnd ?? null, 'arrives-in': (e) => arrival(probeOf(e)) },
     untestedSlice: (dim, value) => {
-      const p = stateProbes.find((x) => (dim === 'state-tamper' ? x.tamper : x.flowEnd) === value && !x.ran);
-      return p && !p.ran ? `the ${p.tamper} state probe after ${p.flowEnd} did not run: ${p.why}` : `no state probe covered ${dim}=${value}`;
+      const of = (x: StateProbe) => (dim === 'state-tamper' ? x.tamper : dim === 'flow-end' ? x.flowEnd : arrival(x));
+      const p = stateProbes.find((x) => of(x) === value && !x.ran);
+      return p && !p.ran ? `the ${p.tamper} state probe after ${p.flowEnd}${arrival(p) === 'no-cookie' ? ' in a browser without the cookie' : ''} did not run: ${p.why}` : `no state probe covered ${dim}=${value}`;
     },
     violations: codeGrants.filter((e) => probeOf(e) !== null).map((e): Violation => {
       const p = probeOf(e)!;
-      return [e, `the code of a redirect whose state was ${DESCRIBE[p.tamper] ?? p.tamper} (after ${p.flowEnd}) was exchanged`];
+      return [e, `the code of a redirect whose state was ${describeState(p)} (after ${p.flowEnd}${arrival(p) === 'no-cookie' ? ', in a browser without the application\'s cookie' : ''}) was exchanged`];
     }),
   });
 
@@ -99,6 +100,42 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
     violations: codeGrants.filter((e) => replayOf(e) !== null).map((e): Violation => [e, `a fresh code that came back with the state of a flow that had ended (by ${replayOf(e)!.flowEnd}) was exchanged`]),
   });
 
+  // The cancellation family: a cancellation whose state does not match must not end the sign-in in progress
+  // when an approval redirect with such a state does not (the application's own answer to a wrong state is the baseline).
+  const cancels = probes.cancellation ?? [];
+  const exchanged = (fp: string) => codeGrants.some((e) => e.codeFp === fp);
+  const redirectOf = (fp: string) => redirects.find((r) => r.codeFp === fp) ?? null;
+  const cancelApplies: GradedEvent[] = [];
+  const cancelTamper = new Map<GradedEvent, string>();
+  const cancelViolations: Violation[] = [];
+  const cancelUntested = new Map<string, string>();
+  for (const p of cancels) {
+    if (!p.ran) continue;
+    const genuine = redirectOf(p.cancellationGenuineFp);
+    const wrong = describeState(p);
+    if (!genuine) cancelUntested.set(p.tamper, 'the mock recorded no redirect of the probe\'s flow');
+    else if (exchanged(p.foreignFp)) cancelUntested.set(p.tamper, `the application exchanged the code of an approval redirect whose state was ${wrong} (CLIENT-STATE-CHECKED judges that), so its answer to a wrong state is no baseline`);
+    else if (!exchanged(p.approvalGenuineFp)) cancelUntested.set(p.tamper, `after an approval redirect whose state was ${wrong} the application gave up the sign-in in progress (its own redirect was refused): a cancellation it did not check cannot be told from one it did`);
+    else {
+      cancelApplies.push(genuine);
+      cancelTamper.set(genuine, p.tamper);
+      if (!exchanged(p.cancellationGenuineFp)) cancelViolations.push([genuine, `after a cancellation redirect whose state was ${wrong}, the sign-in in progress was given up (its own redirect was refused), though after an approval redirect with such a state it was kept: the cancellation was taken for the application's own without its state checked`]);
+    }
+  }
+  const firstCancelNotRun = cancels.find((p) => !p.ran);
+  rules.push({
+    id: 'CLIENT-CANCELLATION-STATE-CHECKED',
+    applies: cancelApplies,
+    untested: cancels.some((p) => p.ran) ? `no cancellation probe could be judged: ${[...cancelUntested.values()][0] ?? 'none ran'}` : 'no cancellation probe ran',
+    notTested: cancels.some((p) => p.ran) ? null : whyNot(firstCancelNotRun, 'the cancellation probes did not run: the profile names no connectUrl'),
+    sliceOf: { 'state-tamper': (e) => cancelTamper.get(e) ?? null },
+    untestedSlice: (_dim, value) => {
+      const p = cancels.find((x) => x.tamper === value);
+      return p && !p.ran ? `the ${value} cancellation probe did not run: ${p.why}` : cancelUntested.get(value) ?? `no cancellation probe with a state ${DESCRIBE[value] ?? value}`;
+    },
+    violations: cancelViolations,
+  });
+
   const issuedCodes = new Map(redirects.filter((r) => r.codeFp).map((r) => [r.codeFp!, r]));
   const denialWindow = probes.denial?.ran ? window(allEvents, 'denial') : null;
   const afterDenial = (denialWindow ?? []).filter((e): e is TokenEvent => e.type === 'token' && grantOf(e) === 'authorization_code' && e.clientId === clientId);
@@ -116,9 +153,17 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
     ].filter((v, i, all) => all.findIndex((w) => w[0] === v[0]) === i),
   });
 
+  // The reload probe: the callback again, same code and state; its mark stands for the visit the rule applies to.
+  const reloadWindow = probes.reload?.ran ? window(allEvents, 'reload-callback') : null;
+  const reloadMark = reloadWindow ? allEvents.find((e) => e.type === 'mark' && e.label === 'reload-callback:start') ?? null : null;
+  const reloaded = new Set(reloadWindow ?? []);
   const seenCodes = new Set<string>();
   rules.push({
-    id: 'CLIENT-CODE-ONCE', applies: codeGrants, untested: 'the application exchanged no code',
+    id: 'CLIENT-CODE-ONCE', applies: [...codeGrants, ...(reloadMark ? [reloadMark] : [])], untested: 'the application exchanged no code',
+    sliceOf: { 'callback-visit': (e) => (e === reloadMark || reloaded.has(e) ? 'reloaded' : e.type === 'token' ? 'first' : null) },
+    untestedSlice: (_dim, value) => (value === 'reloaded'
+      ? `the reload probe did not run${probes.reload && !probes.reload.ran ? `: ${probes.reload.why}` : ''}`
+      : 'the application exchanged no code'),
     violations: codeGrants.flatMap((e): Violation[] => {
       if (!e.codeFp) return [];
       if (seenCodes.has(e.codeFp)) return [[e, 'the same code was presented again']];
@@ -129,12 +174,27 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
   return rules;
 }
 
+/** Where a state probe's redirect arrived (a probe of the domain in a browser without a cookie, or the flow's own). */
+function arrival(p: StateProbe | null): string | null {
+  return p ? p.arrivesIn ?? 'flow-browser' : null;
+}
+
+/** A probe's state in words, with the position a drawn alteration changed (the run's seed replays it). */
+function describeState(p: { tamper: string; ran: boolean; position?: number }): string {
+  const at = p.ran && typeof p.position === 'number' ? ` (character ${p.position + 1})` : '';
+  return `${DESCRIBE[p.tamper] ?? p.tamper}${at}`;
+}
+
 const DESCRIBE: Record<string, string> = {
   suffix: 'the real one with characters added at the end',
   prefix: 'the real one with characters added at the start',
   truncated: 'the real one cut short',
   empty: 'empty',
   missing: 'missing',
+  forged: 'a forged value of the same length and alphabet',
+  'altered-first': 'the real one with its first character changed',
+  'altered-drawn': 'the real one with one character inside it changed',
+  'altered-last': 'the real one with its last character changed',
   case: 'the real one in another letter case',
   'other-session': 'the valid state of another session',
   'no-cookie': 'the right one, in a browser without the application\'s session cookie',

@@ -39,8 +39,19 @@ export interface ClientJudgement {
 
 type Ran<T> = ({ ran: true } & T) | { ran: false; why: string };
 
-/** One probe of the state family: a redirect back whose state is not the one in progress. */
-export type StateProbe = { tamper: string; flowEnd: string } & Ran<{ codeFp: string }>;
+/**
+ * One probe of the state family: a redirect back whose state is not the one in progress, arriving in the
+ * flow's browser or (arrivesIn `no-cookie`) in one without the application's cookie; `position` is the
+ * character a drawn alteration changed (recorded: the run's seed replays it).
+ */
+export type StateProbe = { tamper: string; flowEnd: string; arrivesIn?: string } & Ran<{ codeFp: string; position?: number }>;
+/**
+ * One probe of the cancellation family: an approval redirect whose state was changed by `tamper` (with
+ * another flow's code), then the flow's own redirect (`approvalGenuineFp`: does the sign-in in progress
+ * survive a redirect whose state does not match?); and a cancellation redirect whose state was changed the
+ * same way, then the flow's own redirect (`cancellationGenuineFp`: the same question for a cancellation).
+ */
+export type CancellationProbe = { tamper: string } & Ran<{ foreignFp: string; approvalGenuineFp: string; cancellationGenuineFp: string; position?: number }>;
 /** One probe of the 401 family: the mock answers 401 to the application's first call of `endpoint`. */
 export type Api401Probe = { endpoint: string } & Ran<{ hit?: boolean }>;
 
@@ -49,14 +60,22 @@ export interface ProbeReport {
   /** The session family: sign in, the page, every action, the refresh chain (what the webhook and refresh rules are judged on). */
   session?: Ran<{ errorAnswers?: string[] }>;
   state?: StateProbe[];
+  /** Cancellation redirects whose state does not match (CLIENT-CANCELLATION-STATE-CHECKED). */
+  cancellation?: CancellationProbe[];
   denial?: Ran<object>;
   /** The 401 on the call the application's page makes, while browsing it: authorization must follow. */
   api401?: Ran<object>;
   /** The 401 on each kind of call. */
   api401Family?: Api401Probe[];
+  /** The 401 at each point of a flow (marks api-401:<point>): after the sign-in, after a refresh, on a drawn call. */
+  api401Points?: Array<{ point: string } & Ran<{ skip?: number }>>;
   refreshRefused?: Ran<object>;
-  /** The answers family: the application's next API write answered 201 or 204 with a new x-access-token. */
-  answers?: Array<{ status: string } & Ran<object>>;
+  /** Two refreshes in flight at once (a double submit): marks refresh-in-flight:before, refresh-in-flight, refresh-in-flight:after. */
+  refreshInFlight?: Ran<object>;
+  /** The callback reloaded (marks reload-callback): the same code and state again in the same browser. */
+  reload?: Ran<object>;
+  /** The answers family: the application's next API write answered another 2xx (`status`), its body kept or none, with a new x-access-token. */
+  answers?: Array<{ status: string; probe?: string; body?: string } & Ran<object>>;
   /** What the application sent to the probes' browser, scanned for the client secret and the API key. */
   browser?: Ran<ContentScanReport>;
 }

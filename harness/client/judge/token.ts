@@ -6,7 +6,7 @@
  * links, those a refresh issued).
  */
 import type { ApiEvent, AuthorizeEvent, GradedEvent, TokenEvent } from '../../../mock/grading/recording.js';
-import { GRANTS, browserAnswer, grantOf, isForm, sessionStopped, type ProbeReport, type Rule, type Violation } from './model.js';
+import { GRANTS, browserAnswer, grantOf, isForm, sessionStopped, window, type ProbeReport, type Rule, type Violation } from './model.js';
 
 export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport, clientId = ''): Rule[] {
   const token = events.filter((e): e is TokenEvent => e.type === 'token');
@@ -41,9 +41,14 @@ export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport, 
       else if (e.grantType === 'refresh_token' && !e.refreshFp && e.codeFp) wrong.push('grant_type=refresh_token on a request carrying code');
       if (e.clientIdValue === 'wrong') wrong.push('client_id is not the application\'s client ID');
       if (e.secretValue === 'wrong') wrong.push('client_secret is not the application\'s client secret');
-      if (e.repeated?.length) wrong.push(`given more than once: ${e.repeated.join(', ')}`);
       return wrong.length ? [[e, wrong.join('; ')]] : [];
     }),
+  });
+  // RFC 6749 §3.2 "Request and response parameters MUST NOT be included more than once.": the fields of the form body.
+  const forms = token.filter((e) => e.repeated !== undefined);
+  rules.push({
+    id: 'CLIENT-TOKEN-FIELD-ONCE', applies: forms, untested: 'the application made no token request whose form fields were recorded', sliceOf: byGrant, untestedSlice: grantUntested,
+    violations: forms.filter((e) => e.repeated!.length > 0).map((e): Violation => [e, `given more than once in the form body: ${e.repeated!.join(', ')}`]),
   });
   rules.push({
     id: 'CLIENT-TOKEN-NO-BASIC', applies: token, untested: noTokenRequest, sliceOf: byGrant, untestedSlice: grantUntested,
@@ -119,5 +124,41 @@ export function tokenRules(events: readonly GradedEvent[], probes: ProbeReport, 
     untested: `no refresh of the application was refused${probes.refreshRefused && !probes.refreshRefused.ran ? ` (the refused-refresh probe did not run: ${probes.refreshRefused.why})` : ''}`,
     violations: retry,
   });
+  rules.push(refreshInFlightRule(events, probes, clientId));
   return rules;
+}
+
+/**
+ * Two refreshes in flight at once (probes/timing.ts): no refresh token presented by both (one would be refused:
+ * "valid for exactly one use"), and the user still signed in after them: the application's page, which called
+ * the API before, calls it again with success.
+ */
+function refreshInFlightRule(events: readonly GradedEvent[], probes: ProbeReport, clientId: string): Rule {
+  const id = 'CLIENT-REFRESH-IN-FLIGHT';
+  const probe = probes.refreshInFlight;
+  const notRun = `the double-submit probe did not run${probe && !probe.ran ? `: ${probe.why}` : ''}`;
+  const during = probe?.ran ? window(events, 'refresh-in-flight') : null;
+  if (!during) return { id, applies: [], untested: notRun, violations: [], notTested: notRun };
+  const mine = (e: GradedEvent) => e.clientId === clientId;
+  const inFlight = during.filter((e): e is TokenEvent => e.type === 'token' && mine(e) && grantOf(e) === 'refresh_token');
+  const violations: Violation[] = [];
+  const seen = new Map<string, TokenEvent>();
+  for (const e of inFlight) {
+    const first = e.refreshFp ? seen.get(e.refreshFp) : undefined;
+    if (first) violations.push([e, `the refresh token of #${first.seq} was presented again by a second refresh in flight (a refresh token is valid for exactly one use: one of them is refused)`]);
+    else if (e.refreshFp) seen.set(e.refreshFp, e);
+  }
+  const calledApi = (w: GradedEvent[] | null) => (w ?? []).some((e) => e.type === 'api' && mine(e) && e.status >= 200 && e.status < 300);
+  const before = window(events, 'refresh-in-flight:before');
+  const after = window(events, 'refresh-in-flight:after');
+  let notTested: string | null = null;
+  if (!calledApi(before)) notTested = 'the application\'s page made no successful API call while signed in, so whether the user stayed signed in after two refreshes cannot be seen';
+  else if (!calledApi(after)) {
+    const back = (after ?? []).find((e) => e.type === 'authorize' && mine(e));
+    violations.push([back ?? inFlight.at(-1) ?? during[0] ?? browserAnswer(clientId, 'the page after the double submit'), 'after two refreshes in flight the application\'s page made no successful API call: the user was signed out']);
+  }
+  return {
+    id, applies: inFlight, untested: 'the application made no refresh when its refresh address was requested twice at once',
+    violations, notTested: violations.length ? null : inFlight.length ? notTested : null,
+  };
 }

@@ -26,12 +26,15 @@ export function judgeConforming(judgements: readonly ClientJudgement[]): ClientV
 
 /**
  * A legal variant: judged as the example is (every rule and slice passed), except the
- * SHOULDs it is known to miss (`warns`), which may fail (a warning), never a MUST.
+ * SHOULDs it is known to miss (`warns`), which may fail (a warning), never a MUST, and the
+ * rules its choice leaves nothing to judge on (`untested`): not tested, never failed.
  */
-export function judgeVariant(judgements: readonly ClientJudgement[], warns: readonly string[]): ClientVerdict {
+export function judgeVariant(judgements: readonly ClientJudgement[], warns: readonly string[], untested: readonly string[] = []): ClientVerdict {
   const must = warns.filter((id) => CLIENT_CATALOG.find((r) => r.id === id)?.level !== 'SHOULD');
   if (must.length) return { ok: false, why: `a legal variant may miss SHOULDs only: ${must.join(', ')}` };
-  const verdict = judgeConforming(judgements.filter((j) => !warns.includes(j.id)));
+  const failedUntested = judgements.filter((j) => untested.includes(j.id) && j.status === 'failed').map((j) => `${j.id}: ${j.reason}`);
+  if (failedUntested.length) return { ok: false, why: `false failures: ${failedUntested.join('; ')}` };
+  const verdict = judgeConforming(judgements.filter((j) => !warns.includes(j.id) && !untested.includes(j.id)));
   const missing = CLIENT_CATALOG.filter((r) => !judgements.some((j) => j.id === r.id)).map((r) => r.id);
   if (missing.length) return { ok: false, why: `not judged: ${missing.join(', ')}` };
   if (!verdict.ok && !verdict.why.startsWith('not judged')) return verdict;

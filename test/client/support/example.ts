@@ -107,23 +107,32 @@ export async function gradeExample(faults: string[] = [], select: ProbeSelection
   }
 }
 
-const ONLY_SESSION: ProbeSelection = { state: false, denial: false, api401: false, api401Family: false, refreshRefused: false, answers: false };
+const ONLY_SESSION: ProbeSelection = { state: false, cancellation: false, refreshInFlight: false, reload: false, denial: false, api401: false, api401Family: false, api401Points: false, refreshRefused: false, answers: false };
 
 /** The probes a fault of `requirement` (on `dim=value`) needs to show: the session, or the one family that exercises it. */
 export function probesFor(requirement: string, dim?: string, value?: string): ProbeSelection {
   switch (requirement) {
     case 'CLIENT-STATE-CHECKED':
-      return { ...ONLY_SESSION, session: false, state: dim === 'flow-end' ? { flowEnds: [value!] } : dim ? { tampers: [value!] } : { tampers: ['suffix'], flowEnds: ['approval'] } };
+      if (dim === 'arrives-in') return { ...ONLY_SESSION, session: false, state: { arrivals: [value!], tampers: ['forged'], flowEnds: ['approval'] } };
+      return { ...ONLY_SESSION, session: false, state: dim === 'flow-end' ? { flowEnds: [value!], arrivals: ['flow-browser'] } : dim ? { tampers: [value!] } : { tampers: ['suffix'], flowEnds: ['approval'] } };
+    case 'CLIENT-CANCELLATION-STATE-CHECKED':
+      return { ...ONLY_SESSION, session: false, cancellation: dim ? [value!] : ['forged'] };
     case 'CLIENT-ADOPT-NEW-ACCESS-TOKEN':
-      return dim === 'answer-status' && value !== '200' ? { ...ONLY_SESSION, session: false, answers: [value!] } : ONLY_SESSION;
+      if (dim === 'answer-status' && value !== '200') return { ...ONLY_SESSION, session: false, answers: [value!] };
+      return dim === 'answer-body' && value === 'no-body' ? { ...ONLY_SESSION, session: false, answers: ['drawn-no-body'] } : ONLY_SESSION;
     case 'CLIENT-STATE-SESSION-BOUND':
       return { ...ONLY_SESSION, session: false, state: { tampers: [value ?? 'other-session'], flowEnds: ['approval'] } };
     case 'CLIENT-STATE-ONE-USE':
       return { ...ONLY_SESSION, session: false, state: { tampers: ['replayed'], flowEnds: dim ? [value!] : ['approval'] } };
     case 'CLIENT-REAUTHORIZE-ON-401':
+      if (dim === 'flow-point') return { ...ONLY_SESSION, session: false, api401Points: [value!] };
       return dim ? { ...ONLY_SESSION, session: false, api401Family: [value!] } : { ...ONLY_SESSION, session: false, api401: true };
     case 'CLIENT-CODE-FROM-REDIRECT':
       return { ...ONLY_SESSION, denial: true };
+    case 'CLIENT-CODE-ONCE':
+      return dim === 'callback-visit' && value === 'reloaded' ? { ...ONLY_SESSION, session: false, reload: true } : ONLY_SESSION;
+    case 'CLIENT-REFRESH-IN-FLIGHT':
+      return { ...ONLY_SESSION, session: false, refreshInFlight: true };
     case 'CLIENT-REFRESH-NO-RETRY':
       return { ...ONLY_SESSION, session: false, refreshRefused: true };
     default:
