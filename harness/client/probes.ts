@@ -159,7 +159,7 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
     ? await family('api-401 (each call)', () => api401Family(target, Array.isArray(select.api401Family) ? select.api401Family : undefined))
     : ENDPOINT.values.map((endpoint) => ({ endpoint, ...LEFT_OUT }));
   report.api401Points = on(select.api401Points)
-    ? await api401Points(target, Array.isArray(select.api401Points) ? select.api401Points : undefined)
+    ? await family('api-401 (points of a flow)', () => api401Points(target, Array.isArray(select.api401Points) ? select.api401Points : undefined))
     : FLOW_POINTS.map((point) => ({ point, ...LEFT_OUT }));
 
   if (!on(select.refreshRefused)) report.refreshRefused = LEFT_OUT;
@@ -180,8 +180,8 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
       }
     });
   }
-  report.refreshInFlight = on(select.refreshInFlight) ? await refreshInFlightProbe(target) : LEFT_OUT;
-  report.reload = on(select.reload) ? await reloadCallbackProbe(target) : LEFT_OUT;
+  report.refreshInFlight = on(select.refreshInFlight) ? await family('refresh-in-flight', () => refreshInFlightProbe(target)) : LEFT_OUT;
+  report.reload = on(select.reload) ? await family('reload', () => reloadCallbackProbe(target)) : LEFT_OUT;
   report.answers = on(select.answers)
     ? await family('answers', () => answersFamily(target, Array.isArray(select.answers) ? select.answers : undefined))
     : ANSWER_PROBES.map((probe) => ({ probe, ...answerOf(probe, target.seed ?? 0), ...LEFT_OUT }));
