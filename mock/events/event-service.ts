@@ -64,7 +64,10 @@ export class LockEventService implements EventService {
 
   async emit(request: EventRequest): Promise<{ emitted: number; eventId: string | null }> {
     const built = this.#build(request);
-    return { emitted: this.#dispatch(built, KINDS[request.kind as EventKind].keypad), eventId: built.eventId };
+    // WEBHOOK-KEYPAD-VIA-LOCK@keypad=<kind>: the keypad events of a lock with that kind of keypad reach no lock registration.
+    const keypadLock = KINDS[request.kind as EventKind].keypad ? this.ctx.world.locks.find((l) => l.lockId === built.lock?.lockIds[0]) : undefined;
+    const dropped = keypadLock !== undefined && this.ctx.faults.breaks('WEBHOOK-KEYPAD-VIA-LOCK', { keypad: build.keypadKind(keypadLock) });
+    return { emitted: this.#dispatch(built, KINDS[request.kind as EventKind].keypad, dropped), eventId: built.eventId };
   }
 
   /** Per lock, the state the last status event reported (status-check-only-on-change). */
@@ -180,7 +183,7 @@ export class LockEventService implements EventService {
   }
 
   /** Sends the built event to every matching registration; the number of deliveries attempted. */
-  #dispatch(event: BuiltEvent, fromKeypad: boolean): number {
+  #dispatch(event: BuiltEvent, fromKeypad: boolean, keypadDropped = false): number {
     const { faults, options } = this.ctx;
     const wants = (r: Registration, group: Group, also: readonly Group[] = [], row: () => string = () => '') => {
       if (faults.has('filter-ignored')) return true;
@@ -192,7 +195,7 @@ export class LockEventService implements EventService {
     };
     const finish = (payload: Payload) => (options.extraFields ? build.withExtraField(payload) : payload);
     let emitted = 0;
-    if (event.lock && !(fromKeypad && faults.has('keypad-events-dropped'))) {
+    if (event.lock && !(fromKeypad && (faults.has('keypad-events-dropped') || keypadDropped))) {
       const { lockIds, group, onlyUserId, alsoGroups } = event.lock;
       const payload = breakPayload(faults, false, event.lock.payload);
       for (const registration of this.registry.forLocks(lockIds)) {

@@ -9,6 +9,7 @@ import type { FreedomSet } from '../freedoms.js';
 import type { MockLock, MockUser, World } from '../world.js';
 import { charClasses, mangle } from '../webhooks/chars.js';
 import { DOOR_MARKER, MASTER_PIN_USER, userObject, type ManualMarker, type UserObject } from './people.js';
+import { PIN_STATES } from './kinds.js';
 
 export interface PayloadEnv {
   world: World;
@@ -53,10 +54,17 @@ export function operationApp(env: PayloadEnv, lock: MockLock, state: string, act
   };
 }
 
+/** The kind of keypad a lock has (the slice dimension `keypad`): one built into the lock, or a separate one. */
+export function keypadKind(lock: MockLock): 'built-in' | 'separate' {
+  return lock.builtInKeypad ? 'built-in' : 'separate';
+}
+
 export function operationKeypad(env: PayloadEnv, lock: MockLock, state: string, actor: MockUser): Payload {
+  // EVENT-OPERATION-KEYPAD@keypad=<kind>: on a lock with that kind of keypad, the keypad's operation is reported as the app's.
+  const asApp = env.faults.has('keypad-op-device-lock') || env.faults.breaks('EVENT-OPERATION-KEYPAD', { keypad: keypadKind(lock) });
   return {
     LockID: lock.lockId, EventType: 'operation', Event: state,
-    Device: env.faults.has('keypad-op-device-lock') ? 'lock' : 'keypad',
+    Device: asApp ? 'lock' : 'keypad',
     User: eventUser(env, actor), ...operationTimes(env),
   };
 }
@@ -114,12 +122,16 @@ export function lockClockDrifted(env: PayloadEnv, lock: MockLock, warningLevel: 
 }
 
 export function keypadPinManaged(env: PayloadEnv, lock: MockLock, pinState: string, pinUser: MockUser, owner: MockUser): Payload {
+  // EVENT-KEYPAD-PIN-MANAGED@keypad=<kind>: on a lock with that kind of keypad, every Pin.state is reported as the next one.
+  const shifted = env.faults.breaks('EVENT-KEYPAD-PIN-MANAGED', { keypad: keypadKind(lock) });
+  const state = shifted ? PIN_STATES[(PIN_STATES.indexOf(pinState as typeof PIN_STATES[number]) + 1) % PIN_STATES.length]! : pinState;
   return {
     LockID: lock.lockId, EventType: 'configuration', Event: 'keypad_pin_managed',
     Lock: { Name: lock.name },
     Pin: {
-      state: pinState === 'disable' && env.faults.has('pin-state-disable-as-enable') ? 'enable' : pinState,
-      action: env.faults.has('pin-action-not-intent') ? 'update' : 'intent',
+      state: state === 'disable' && env.faults.has('pin-state-disable-as-enable') ? 'enable' : state,
+      // EVENT-PIN-ACTION-INTENT@keypad=<kind>: on a lock with that kind of keypad, Pin.action is update.
+      action: env.faults.has('pin-action-not-intent') || env.faults.breaks('EVENT-PIN-ACTION-INTENT', { keypad: keypadKind(lock) }) ? 'update' : 'intent',
     },
     PinUser: eventUser(env, pinUser), User: eventUser(env, owner),
   };

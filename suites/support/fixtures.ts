@@ -34,6 +34,17 @@ export function lockWith(t: SuiteContext, what: 'keypad' | 'doorSensor' | 'built
   return lock;
 }
 
+/**
+ * The fixture lock with that kind of keypad (slice dimension `keypad`): `separate` (GET /fixtures `keypad`)
+ * or `built-in` (`builtInKeypad`); else not tested.
+ */
+export function lockWithKeypad(t: SuiteContext, kind: string): FixtureLock {
+  const flag = kind === 'built-in' ? 'builtInKeypad' : 'keypad';
+  const lock = fixtures(t).locks.find((l) => Boolean(l[flag]));
+  if (!lock) t.notTested(`no fixture lock has a ${kind} keypad (GET /fixtures: ${flag})`);
+  return lock;
+}
+
 /** Lock IDs are hex identifiers: compare them without regard to case. */
 export function sameId(a: unknown, b: unknown): boolean {
   return typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();

@@ -11,7 +11,7 @@ import { conformance } from '../../harness/service/conformance.js';
 import type { SuiteContext } from '../support/context.js';
 import { control, newInbox } from '../support/context.js';
 import { ARRIVAL_TIMEOUT_MS, LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, arrives, deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
-import { firstLock, fixtures, lockWith, user } from '../support/fixtures.js';
+import { firstLock, fixtures, lockWith, lockWithKeypad, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
 import { FIELDS_LEFT_OUT, deleteRegistration, expectAccepted, ownerAndGuestListening, registerLock, registerUser, type Registration } from '../support/webhooks.js';
 import { bystandersUntouched } from '../support/bystanders.js';
@@ -131,15 +131,19 @@ describe('POST {base_url}/webhook/:lockID', () => {
     }
   });
 
-  conformance('WEBHOOK-KEYPAD-VIA-LOCK', 'a lock registration also receives the keypad\'s events', { needs: ['user-token', 'capture', 'events'] }, async (t) => {
-    const lock = lockWith(t, 'keypad');
+  // "also delivers keypad events for a lock with a keypad": a separate keypad or one built into the lock (`keypad` slices).
+  conformance('WEBHOOK-KEYPAD-VIA-LOCK', 'a lock registration also receives the keypad\'s events, whichever kind of keypad the lock has', { needs: ['user-token', 'capture', 'events'] }, async (t) => {
     const session = await t.flows.userSession(0);
-    const inbox = await newInbox(t, { label: 'keypad lock' });
-    expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken }));
-    await control(t).emit({ kind: 'operation.keypad', lockId: lock.lockId, userId: user(t, 0).userId, value: 'unlock' });
-    await expectDelivery(t, inbox, 'a keypad operation on the registered lock', { predicate: isEvent('unlock', { lockId: lock.lockId }) });
-    await control(t).emit({ kind: 'keypad_battery', lockId: lock.lockId, value: 'keypad_battery_warning' });
-    await expectDelivery(t, inbox, 'a keypad battery event on the registered lock', { predicate: isEvent('keypad_battery_warning', { lockId: lock.lockId }) });
+    await t.eachSlice('keypad', async (kind) => {
+      const lock = lockWithKeypad(t, kind);
+      const inbox = await newInbox(t, { label: `a lock with a ${kind} keypad` });
+      expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken }));
+      await control(t).emit({ kind: 'operation.keypad', lockId: lock.lockId, userId: user(t, 0).userId, value: 'unlock' });
+      const operation = await expectDelivery(t, inbox, `a keypad operation on the registered lock (a ${kind} keypad)`, { predicate: isEvent('unlock', { lockId: lock.lockId }) });
+      await control(t).emit({ kind: 'keypad_battery', lockId: lock.lockId, value: 'keypad_battery_warning' });
+      const battery = await expectDelivery(t, inbox, `a keypad battery event on the registered lock (a ${kind} keypad)`, { predicate: isEvent('keypad_battery_warning', { lockId: lock.lockId }) });
+      t.expect([operation, battery].map((d) => d.json?.Event), `the registration on the lock with a ${kind} keypad: both keypad events delivered`).toEqual(['unlock', 'keypad_battery_warning']);
+    });
   });
 
   conformance('WEBHOOK-NOTIFICATION-FILTER', 'a registration receives only the groups it asked for', { needs: ['user-token', 'capture', 'events'] }, async (t) => {

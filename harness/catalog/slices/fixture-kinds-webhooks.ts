@@ -36,7 +36,7 @@ export const WEBHOOK_FIXTURE_KINDS: Record<string, FixtureKinds> = {
   'WEBHOOK-LOCK-PER-USER': { credential: REGISTRATION_CREDENTIAL, actor: by('One per lock per user') },
   'WEBHOOK-LOCK-PER-LOCK': { credential: REGISTRATION_CREDENTIAL, lock: by('One per lock per user') },
   'WEBHOOK-LOCK-DELETE': { credential: REGISTRATION_CREDENTIAL, lock: dim('lock'), actor: dim('role') },
-  'WEBHOOK-KEYPAD-VIA-LOCK': { credential: REGISTRATION_CREDENTIAL, lock: by('also delivers keypad events for a lock with a keypad') },
+  'WEBHOOK-KEYPAD-VIA-LOCK': { credential: REGISTRATION_CREDENTIAL, lock: dim('keypad') },
   'WEBHOOK-USER-REGISTER': { credential: REGISTRATION_CREDENTIAL, lock: USER_WEBHOOK },
   'WEBHOOK-USER-OVERWRITE': { credential: REGISTRATION_CREDENTIAL, lock: USER_WEBHOOK },
   'WEBHOOK-USER-DELETE': { credential: REGISTRATION_CREDENTIAL, lock: by('Deletes the user webhook registration. No body.') },
@@ -72,7 +72,7 @@ export const WEBHOOK_FIXTURE_KINDS: Record<string, FixtureKinds> = {
 
   // ── Event payloads: lock events ──
   'EVENT-OPERATION-APP': { credential: EVENT_CREDENTIAL },
-  'EVENT-OPERATION-KEYPAD': { credential: EVENT_CREDENTIAL, lock: by('Lock operated by keypad') },
+  'EVENT-OPERATION-KEYPAD': { credential: EVENT_CREDENTIAL, lock: dim('keypad') },
   'EVENT-OPERATION-MANUAL': { credential: EVENT_CREDENTIAL, actor: by('User.UserID=manualunlock (unlock and unlatch) or manuallock (lock)') },
   'EVENT-DOOR-STATE': { credential: EVENT_CREDENTIAL, lock: by('Door (door sensor)'), actor: by('User.UserID=DoorStateChanged') },
   'EVENT-STATUS-CHECK': { credential: EVENT_CREDENTIAL },
@@ -80,8 +80,8 @@ export const WEBHOOK_FIXTURE_KINDS: Record<string, FixtureKinds> = {
   'EVENT-LOCK-NAME-CHANGED': { credential: EVENT_CREDENTIAL },
   'EVENT-LOCK-BATTERY': { credential: EVENT_CREDENTIAL, actor: by('Lock battery warning | system | lock_battery_alert | warningLevel (see States), userID (string, lower-case name)') },
   'EVENT-LOCK-CLOCK-DRIFT': { credential: EVENT_CREDENTIAL, actor: by('Lock clock wrong | systemstatus | lock_log_timestamp_drifted | warningLevel, Timestamp (time the webhook was sent), TimestampDrifted') },
-  'EVENT-KEYPAD-PIN-MANAGED': { credential: EVENT_CREDENTIAL, lock: by('Keypad PIN managed (app-managed PINs)'), actor: by('User (the owner who added it)') },
-  'EVENT-PIN-ACTION-INTENT': { credential: EVENT_CREDENTIAL, lock: by('Keypad PIN managed (app-managed PINs)'), actor: by('User (the owner who added it)') },
+  'EVENT-KEYPAD-PIN-MANAGED': { credential: EVENT_CREDENTIAL, lock: dim('keypad'), actor: by('User (the owner who added it)') },
+  'EVENT-PIN-ACTION-INTENT': { credential: EVENT_CREDENTIAL, lock: dim('keypad'), actor: by('User (the owner who added it)') },
   'EVENT-MASTER-PIN': { credential: EVENT_CREDENTIAL, lock: by('Master PIN changed (locks with built-in keypad)'), actor: by('User and PinUser carry UserID=masterpin') },
   'EVENT-KEYPAD-BATTERY': { credential: EVENT_CREDENTIAL, lock: by('Keypad battery | battery | keypad_battery_none, keypad_battery_warning, keypad_battery_critical | DeviceType=keypad'), actor: by('DeviceType=keypad, DeviceSerialNumber (string)') },
   'EVENT-BRIDGE': { credential: EVENT_CREDENTIAL, actor: by('Bridge went online/offline | systemstatus | online, offline | LockID is an array of lock identifiers') },

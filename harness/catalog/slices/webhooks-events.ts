@@ -96,6 +96,18 @@ export const LOCK: Dimension = {
 };
 
 /**
+ * Which kind of keypad the lock has: a separate keypad, or one built into the lock. The rows of keypad events
+ * ("Lock operated by keypad", "Keypad PIN managed (app-managed PINs)") and "a lock with a keypad" hold for both;
+ * only "Master PIN changed (locks with built-in keypad)" names one kind.
+ */
+export const KEYPAD: Dimension = {
+  id: 'keypad',
+  title: 'Kind of keypad of the fixture lock the rule is exercised on: separate (GET /fixtures keypad) or built into the lock (builtInKeypad)',
+  source: 'Lock events: "Lock operated by keypad | operation | unlock, lock, unlatch | Device=keypad, User object"; "Keypad PIN managed (app-managed PINs)"; POST /webhook/:lockID: "also delivers keypad events for a lock with a keypad" (any keypad; only "Master PIN changed (locks with built-in keypad)" names a kind); control-protocol.md GET /fixtures: keypad, builtInKeypad',
+  values: ['separate', 'built-in'],
+};
+
+/**
  * A registration body with an optional field left out ("Required and optional status of each webhook
  * registration field …: not shown": a target may refuse it, and then the slice is not tested), or a
  * registration overwritten by one without its optional fields.
@@ -117,7 +129,7 @@ const AUTHZ = ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6] as const;
 const USER_EVENT = ['EventType', 'Event', 'UserID', 'LockID', 'EventID', 'timeStamp', 'Timestamp'] as const;
 
 export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
-  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED, RECEIVER_ANSWER, LOCK, REGISTRATION_FIELDS],
+  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED, RECEIVER_ANSWER, LOCK, REGISTRATION_FIELDS, KEYPAD],
   slices: {
     // "one HTTP POST per event to the registered URL": a deeper path, a query, upper-case letters in the path, each kept.
     // Host and port: other doors of the capture server on loopback. Scheme: https to a loopback port that only sees the TLS
@@ -137,6 +149,8 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'WEBHOOK-LOCK-OVERWRITE': { untouched: ['other-lock', 'other-user', 'user-registration'], lock: 'all', role: 'all', 'registration-fields': ['bare-overwrite'] },
     // "Deletes a lock webhook registration": on either lock, by its owner or a guest on it.
     'WEBHOOK-LOCK-DELETE': { untouched: ['other-lock', 'other-user', 'user-registration'], lock: 'all', role: 'all' },
+    // "also delivers keypad events for a lock with a keypad": a separate keypad or one built into the lock.
+    'WEBHOOK-KEYPAD-VIA-LOCK': { keypad: 'all' },
     'WEBHOOK-USER-OVERWRITE': { untouched: ['other-user', 'lock-registration'] },
     'WEBHOOK-USER-DELETE': { untouched: ['other-user', 'lock-registration'] },
     // Registration groups: each event the group's meaning names ("Lock locked, unlocked, unlatched, or status checked by anyone; door opened or closed", …), as its own row.
@@ -171,7 +185,8 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'SIGNATURE-TIMESTAMP-CURRENT': EVERY_ROW,
     // Lock events: every field of the row, every value of the row's enumeration.
     'EVENT-OPERATION-APP': { field: [...OPERATION, ...USER6], 'enum-value': [...LOCK_STATES] },
-    'EVENT-OPERATION-KEYPAD': { field: [...OPERATION, ...USER6], 'enum-value': [...LOCK_STATES] },
+    // "Lock operated by keypad": whichever keypad the lock has, separate or built in (Device=keypad on both).
+    'EVENT-OPERATION-KEYPAD': { field: [...OPERATION, ...USER6], 'enum-value': [...LOCK_STATES], keypad: 'all' },
     'EVENT-OPERATION-MANUAL': { field: [...OPERATION, 'User.UserID', 'timeStamp', 'Timestamp', 'EventID'], 'enum-value': [...LOCK_STATES] },
     'EVENT-DOOR-STATE': { field: [...OPERATION, 'User.UserID'], 'enum-value': [...DOOR_STATES] },
     'EVENT-STATUS-CHECK': { field: [...OPERATION, ...USER6] },
@@ -182,7 +197,9 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'EVENT-LOCK-NAME-CHANGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6], chars: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'non-ascii', 'long'] },
     'EVENT-LOCK-BATTERY': { field: ['LockID', 'EventType', 'Event', 'warningLevel', 'userID'], 'enum-value': [...BATTERY_LEVELS] },
     'EVENT-LOCK-CLOCK-DRIFT': { field: ['LockID', 'EventType', 'Event', 'warningLevel', 'Timestamp', 'TimestampDrifted'] },
-    'EVENT-KEYPAD-PIN-MANAGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', 'Pin.state', 'Pin.action', ...PINUSER6, ...USER6], 'enum-value': [...PIN_STATES] },
+    // "Keypad PIN managed (app-managed PINs)": on a lock with either kind of keypad.
+    'EVENT-KEYPAD-PIN-MANAGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', 'Pin.state', 'Pin.action', ...PINUSER6, ...USER6], 'enum-value': [...PIN_STATES], keypad: 'all' },
+    'EVENT-PIN-ACTION-INTENT': { keypad: 'all' },
     'EVENT-MASTER-PIN': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', 'Pin', ...USER6, ...PINUSER6, 'timeStamp', 'Timestamp', 'EventID'] },
     'EVENT-KEYPAD-BATTERY': { field: ['LockID', 'EventType', 'Event', 'DeviceType', 'DeviceSerialNumber'], 'enum-value': [...KEYPAD_BATTERY] },
     'EVENT-BRIDGE': { field: ['LockID', 'EventType', 'Event'], 'enum-value': [...BRIDGE] },
