@@ -11,7 +11,7 @@
  */
 import { formsShownBy } from '../../harness/catalog/signature-forms.js';
 import { eventRow } from '../../mock/events/rows.js';
-import { flipByte, jsonPositions, lastMember } from '../../harness/receiver/probes.js';
+import { flipByte, flipChar, jsonPositions, lastMember } from '../../harness/receiver/probes.js';
 
 export interface ReceiverSliceBreak {
   dims: readonly string[];
@@ -62,9 +62,9 @@ export const RECEIVER_SLICE_BREAKS: Readonly<Record<string, ReceiverSliceBreak>>
   'RECEIVER-CONTENT-TYPE': { dims: ['content-type'], description: 'Insists on another Content-Type: refuses (415) a delivery with this one.' },
   'RECEIVER-LOCKID-FORMS': { dims: ['lockid-form'], description: 'Knows LockID in one form only: refuses (422) a lower-case hex LockID, or a bridge LockID listing several locks.' },
   'RECEIVER-REJECTS-TAMPERED-BODY': { dims: ['signature-form', 'row', 'body-byte', 'body-surround', 'body-key', 'normalization'], description: 'For deliveries of this form or row, verifies the signature over JSON.stringify(JSON.parse(body)): a body that only gained whitespace after signing passes. For a body-byte slice, also takes the body with one byte of that class (first, last, inside a string, a digit, any) changed back; for body-surround, the body without those bytes; for body-key, the body without its last member when its key repeats an earlier one (a first-wins view) or is new (only the known members verified); for normalization, the body in the form signed; and acts on the body it verified.' },
-  'RECEIVER-REJECTS-WRONG-KEY': { dims: ['signature-form'], description: 'For headers in this form, also takes the client secret as the key.' },
+  'RECEIVER-REJECTS-WRONG-KEY': { dims: ['signature-form', 'wrong-key'], description: 'For headers in this form, also takes the client secret as the key; for a wrong-key slice, also takes that key: the client secret, the registration\'s token, its header name, an empty key, the API key with its first, last or any inner character changed.' },
   'RECEIVER-REJECTS-BODY-ONLY-SIGNATURE': { dims: ['signature-form'], description: 'For headers in this form, also takes an HMAC of the body alone.' },
-  'RECEIVER-REJECTS-STALE-T': { dims: ['signature-form', 'stale-disguise'], description: 'For headers in this form, never compares t with the current time; for a header with two t, verifies the signature over one and compares the other with the clock.' },
+  'RECEIVER-REJECTS-STALE-T': { dims: ['signature-form', 'stale-disguise', 'body-time'], description: 'For headers in this form, never compares t with the current time; for a header with two t, verifies the signature over one and compares the other with the clock; for a body-time slice, when t is stale, takes the body\'s own time instead (its timeStamp, its Timestamp, or both when both are current).' },
   'RECEIVER-TOLERANCE-5-MIN': { dims: ['t-age'], description: 'A tolerance that misjudges this age: 3 minutes (refuses a t 4 min old), 4 min 30 s (refuses 4 min 55 s), 5 min 15 s (takes 5 min 5 s) or 10 minutes (takes a t 5 min 30 s old).' },
   'RECEIVER-CUSTOM-HEADER': { dims: ['custom-header-breach'], description: 'Lets this breach of the registration\'s custom header pass.' },
 };
@@ -200,8 +200,43 @@ export function looselyEqual(v: string, expectedHex: string, alterations: readon
     'first-char': () => v.length === expectedHex.length && v.slice(1) === expectedHex.slice(1),
     'last-char': () => v.length === expectedHex.length && v.slice(0, -1) === expectedHex.slice(0, -1),
     'drawn-char': () => differences === 1 && v[0] === expectedHex[0] && v.at(-1) === expectedHex.at(-1),
-    'last-char-dropped': () => v.length >= expectedHex.length / 2 && expectedHex.startsWith(v),
-    'byte-appended': () => v.length > expectedHex.length && v.startsWith(expectedHex),
+    'last-char-dropped': () => v.length === expectedHex.length - 1 && expectedHex.startsWith(v),
+    'prefix-half': () => v.length === expectedHex.length / 2 && expectedHex.startsWith(v),
+    'prefix-one-byte-short': () => v.length === expectedHex.length - 2 && expectedHex.startsWith(v),
+    'prefix-one-digit': () => v.length === 1 && expectedHex.startsWith(v),
+    'byte-appended': () => v.length === expectedHex.length + 2 && v.startsWith(expectedHex),
+    'signature-doubled': () => v.length === 2 * expectedHex.length && v.startsWith(expectedHex),
   };
   return alterations.some((a) => loose[a]?.() ?? false);
+}
+
+/** The further keys a receiver with the wrong-key faults on takes (each the key of its slice; none when the receiver does not hold it). */
+export function wrongKeysTaken(faults: ReceiverSliceFaults, secrets: { apiKey: string; clientSecret?: string | null; header?: string | null; token?: string | null }): string[] {
+  const api = secrets.apiKey;
+  const inner = Array.from({ length: Math.max(api.length - 2, 0) }, (_, i) => flipChar(api, i + 1));
+  const keys: Record<string, () => Array<string | null | undefined>> = {
+    'client-secret': () => [secrets.clientSecret],
+    'webhook-token': () => [secrets.token],
+    'custom-header-name': () => [secrets.header],
+    'empty-key': () => [''],
+    'api-key-first-char': () => [flipChar(api, 0)],
+    'api-key-last-char': () => [flipChar(api, api.length - 1)],
+    'api-key-drawn-char': () => inner,
+  };
+  return faults.on('RECEIVER-REJECTS-WRONG-KEY', 'wrong-key').flatMap((slice) => keys[slice]?.() ?? []).filter((k): k is string => typeof k === 'string');
+}
+
+/** The time a receiver with the body-time faults on compares with the clock: t, or when t is stale the body's own time of the slice (epoch ms). */
+export function bodyTimeTaken(faults: ReceiverSliceFaults, body: unknown, tMs: number | null, now: number, toleranceMs: number): number | null {
+  const on = faults.on('RECEIVER-REJECTS-STALE-T', 'body-time');
+  if (!on.length || tMs === null || Math.abs(now - tMs) <= toleranceMs || body === null || typeof body !== 'object') return tMs;
+  const fields = body as Record<string, unknown>;
+  const fresh = (name: string) => typeof fields[name] === 'number' && Math.abs(now - (fields[name] as number)) <= toleranceMs;
+  const taken: Record<string, () => string | null> = {
+    'fresh-timeStamp': () => (fresh('timeStamp') ? 'timeStamp' : null),
+    'fresh-Timestamp': () => (fresh('Timestamp') ? 'Timestamp' : null),
+    'fresh-both': () => (fresh('timeStamp') && fresh('Timestamp') ? 'timeStamp' : null),
+  };
+  const field = on.map((slice) => taken[slice]?.() ?? null).find((f) => f !== null);
+  return field ? (fields[field] as number) : tMs;
 }

@@ -32,7 +32,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { shapeFault, type ReceiverFaultName } from './receiver-faults.js';
-import { ROW_REQUIREMENT, ReceiverSliceFaults, contentTypeSlice, enumValuesOf, looselyEqual, lockIdFormsOf, misjudgedTolerance, rawBodyView, rowOf, signatureFormsOf, tamperedBodyViews, type ReceiverSliceFault } from './receiver-slice-faults.js';
+import { ROW_REQUIREMENT, ReceiverSliceFaults, bodyTimeTaken, contentTypeSlice, enumValuesOf, looselyEqual, lockIdFormsOf, misjudgedTolerance, rawBodyView, rowOf, signatureFormsOf, tamperedBodyViews, wrongKeysTaken, type ReceiverSliceFault } from './receiver-slice-faults.js';
 
 export interface WebhookEvent {
   EventType?: unknown;
@@ -163,6 +163,8 @@ export function verifyDelivery(
   if (sliced.breaks('RECEIVER-SIGNATURE-FORMS', form) || sliced.breaks('RECEIVER-SIGNATURE-ENCODINGS', form)) throw new Refusal(401, 'X-Signature not understood');
   let signed = rawBodyView(input.rawBody, sliced.on('RECEIVER-SIGNATURE-RAW-BODY', 'raw-layout'));
   if (faults.has('reserialized-json') || sliced.breaks('RECEIVER-REJECTS-TAMPERED-BODY', { ...form, row })) signed = Buffer.from(JSON.stringify(safeJson(input.rawBody)), 'utf8');
+  // With a wrong-key fault on, the receiver also takes a delivery signed with the key of that slice.
+  if (wrongKeysTaken(sliced, opts).some((key) => v.some((value) => decodeV(value, opts.vEncoding)?.equals(hmac(key, t, signed))))) return trustedEvent(input.rawBody);
   if (faults.has('latin1-body')) signed = Buffer.from(input.rawBody.toString('latin1'), 'utf8');
   const otherKey = faults.has('also-accepts-client-secret') || sliced.breaks('RECEIVER-REJECTS-WRONG-KEY', form);
   const keys = otherKey && opts.clientSecret ? [opts.apiKey, opts.clientSecret] : [opts.apiKey];
@@ -183,7 +185,8 @@ export function verifyDelivery(
   if (!matches && !repairedMatch && !faults.has('accepts-bad-signature')) throw new Refusal(401, 'signature does not match');
 
   // 4. The timestamp against the current time.
-  const when = timestampMs(freshT, opts.tUnit);
+  // With a body-time fault on, a stale t gives way to the body's own time of that slice.
+  const when = bodyTimeTaken(sliced, parsed, timestampMs(freshT, opts.tUnit), now, opts.toleranceMs ?? DEFAULT_TOLERANCE_MS);
   if (when === null) throw new Refusal(401, 't is not a timestamp');
   const tolerance = faults.has('ten-minute-tolerance') ? 10 * 60_000 : misjudgedTolerance(sliced) ?? (opts.toleranceMs ?? DEFAULT_TOLERANCE_MS);
   const checksT = !faults.has('no-tolerance') && !sliced.breaks('RECEIVER-REJECTS-STALE-T', form);

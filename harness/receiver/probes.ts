@@ -110,21 +110,67 @@ function otherHexDigit(c: string): string {
 
 /**
  * v (lower-case hex) changed as a `v-alteration` slice says, in a way every decoder of v sees (a character changed
- * or the last dropped, or a whole byte appended); `position` is the character's index (recorded).
+ * or the last dropped, or whole bytes appended), or cut to a prefix of the real signature (half of it, one byte
+ * short, one hex digit: a receiver comparing only the bytes it got takes them); `position` is the character's index
+ * where the change begins (recorded).
  */
 export function alteredV(v: string, slice: string, seed: number): { v: string; position: number } {
   const at = (i: number) => ({ v: v.slice(0, i) + otherHexDigit(v[i]!) + v.slice(i + 1), position: i });
+  const cut = (length: number) => ({ v: v.slice(0, length), position: length });
   const alterations: Record<string, () => { v: string; position: number }> = {
     'first-char': () => at(0),
     'last-char': () => at(v.length - 1),
     'drawn-char': () => at(1 + drawIndex(seed, 'v-alteration=drawn-char', v.length - 2)), // inside: the edges are slices of their own
-    'last-char-dropped': () => ({ v: v.slice(0, -1), position: v.length - 1 }),
+    'last-char-dropped': () => cut(v.length - 1),
+    'prefix-half': () => cut(v.length / 2),
+    'prefix-one-byte-short': () => cut(v.length - 2),
+    'prefix-one-digit': () => cut(1),
     // A whole byte (two hex digits): a lenient hex decoder ignores one trailing odd digit, and would read the real signature.
     'byte-appended': () => ({ v: `${v}00`, position: v.length }),
+    // The real signature, then as many bytes again: a receiver comparing only the first 32 bytes it got takes it.
+    'signature-doubled': () => ({ v: `${v}${v}`, position: v.length }),
   };
   const alter = alterations[slice];
   if (!alter) throw new Error(`unknown v-alteration slice: ${slice}`);
   return alter();
+}
+
+/** The key of a `wrong-key` slice: another secret a receiver holds, or the API key one character off (drawn from the seed, recorded). */
+export function wrongKey(
+  slice: string,
+  secrets: { apiKey: string; clientSecret: string | null; header: string | null; token: string | null },
+  seed: number,
+): { key: string; position?: number } | null {
+  const changed = (i: number) => ({ key: flipChar(secrets.apiKey, i), position: i });
+  const keys: Record<string, () => { key: string; position?: number } | null> = {
+    'client-secret': () => (secrets.clientSecret ? { key: secrets.clientSecret } : null),
+    'webhook-token': () => (secrets.token ? { key: secrets.token } : null),
+    'custom-header-name': () => (secrets.header ? { key: secrets.header } : null),
+    'empty-key': () => ({ key: '' }),
+    'api-key-first-char': () => changed(0),
+    'api-key-last-char': () => changed(secrets.apiKey.length - 1),
+    'api-key-drawn-char': () => changed(secrets.apiKey.length > 2 ? 1 + drawIndex(seed, 'wrong-key=api-key-drawn-char', secrets.apiKey.length - 2) : 0),
+  };
+  const make = keys[slice];
+  if (!make) throw new Error(`unknown wrong-key slice: ${slice}`);
+  const out = make();
+  return out && out.key === secrets.apiKey ? null : out;
+}
+
+/** One character of a key changed: a letter or digit to another of its kind (the lowest bit flipped), anything else to "x". */
+export function flipChar(key: string, index: number): string {
+  const ch = key[index]!;
+  const flipped = /[A-Za-z0-9]/.test(ch) && /[A-Za-z0-9]/.test(String.fromCharCode(ch.charCodeAt(0) ^ 1)) ? String.fromCharCode(ch.charCodeAt(0) ^ 1) : ch === 'x' ? 'y' : 'x';
+  return key.slice(0, index) + flipped + key.slice(index + 1);
+}
+
+/** A body whose own times (timeStamp, Timestamp) are as a `body-time` slice says: both, or only one, at `freshMs`. */
+export function bodyTimes(payload: Record<string, unknown>, slice: string, freshMs: number): Record<string, unknown> {
+  const { timeStamp: _s, Timestamp: _t, ...rest } = payload;
+  if (slice === 'fresh-timeStamp') return { ...rest, timeStamp: freshMs };
+  if (slice === 'fresh-Timestamp') return { ...rest, Timestamp: freshMs };
+  if (slice === 'fresh-both') return { ...rest, Timestamp: freshMs, timeStamp: freshMs };
+  throw new Error(`unknown body-time slice: ${slice}`);
 }
 
 /** The X-Signature of an `element-breach` slice, from the right t and v. */

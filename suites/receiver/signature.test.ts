@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import { conformance, type ReceiverContext } from '../../harness/receiver/conformance.js';
 import type { DeliveryOptions } from '../../harness/receiver/deliveries.js';
+import { bodyTimes, wrongKey } from '../../harness/receiver/probes.js';
+import { INPUTS_LABEL, InputsDigest } from '../../harness/run/generated-inputs.js';
 import { ROW_SAMPLES, operationApp } from './support/events.js';
 import { expectAccepted, expectRejected, observeAnswer } from './support/verdicts.js';
 
@@ -34,6 +36,20 @@ describe('Signature: what is signed', () => {
     });
   });
 
+  conformance('RECEIVER-REJECTS-WRONG-KEY', 'a delivery signed with another secret of the application (client secret, webhook token, header name), an empty key or the API key one character off is rejected', {}, async (t) => {
+    const draws: Array<Record<string, unknown>> = [];
+    await t.eachSlice('wrong-key', async (slice) => {
+      // A secret the run was not given (LOCKCONF_CLIENT_SECRET, LOCKCONF_WEBHOOK_HEADER/TOKEN): a random key stands in, as above.
+      const held = wrongKey(slice, t.receiver.settings, runSeed(t));
+      if (!held) t.observe(`signed for ${slice}`, 'a random key (the run was not given that secret)');
+      const wrong = held ?? { key: randomBytes(24).toString('base64url'), position: undefined };
+      if (wrong.position !== undefined) draws.push({ slice, position: wrong.position });
+      const at = wrong.position === undefined ? '' : ` (character ${wrong.position})`;
+      expectRejected(t, await t.receiver.deliver(operationApp(Date.now()), { key: wrong.key }), `signed with the ${slice}${at}`);
+    });
+    recordDraws(t, draws);
+  });
+
   conformance('RECEIVER-REJECTS-BODY-ONLY-SIGNATURE', 'a delivery whose v is the HMAC of the body alone is rejected, in every form of X-Signature', {}, async (t) => {
     await t.eachSlice('signature-form', async (form) => {
       expectRejected(t, await t.receiver.deliver(operationApp(Date.now()), { bodyOnly: true, form }), `v over the body without "t.", form ${form}`);
@@ -50,7 +66,16 @@ describe('Signature: the timestamp', () => {
   conformance('RECEIVER-REJECTS-STALE-T', 'a correctly signed delivery whose t is a day old is rejected, in every form of X-Signature', {}, async (t) => {
     await t.eachSlice('signature-form', async (form) => {
       const then = Date.now() - DAY;
-      expectRejected(t, await t.receiver.deliver(operationApp(then), { at: then, form }), `t a day old, form ${form}`);
+      // The body's own times are current: only t is stale (a receiver reading the body's time instead of t is caught).
+      expectRejected(t, await t.receiver.deliver(operationApp(Date.now()), { at: then, form }), `t a day old (the body's timeStamp current), form ${form}`);
+    });
+  });
+
+  conformance('RECEIVER-REJECTS-STALE-T', 'a correctly signed delivery whose t is a day old is rejected when the body\'s own timeStamp, Timestamp or both are current', {}, async (t) => {
+    await t.eachSlice('body-time', async (slice) => {
+      const now = Date.now();
+      const then = now - DAY;
+      expectRejected(t, await t.receiver.deliver(bodyTimes(operationApp(then), slice, now), { at: then }), `t a day old, the body with ${slice}`);
     });
   });
 
@@ -58,7 +83,7 @@ describe('Signature: the timestamp', () => {
     await t.eachSlice('t-age', async (slice) => {
       const { ageMs, accepted } = T_AGES[slice]!;
       const then = Date.now() - ageMs;
-      const res = await t.receiver.deliver(operationApp(then), { at: then });
+      const res = await t.receiver.deliver(operationApp(Date.now()), { at: then }); // the body's own times current: only t ages
       const what = `t ${slice.replace(/^(inside|beyond)-/, '').replace(/-/g, ' ')} old`;
       if (accepted) expectAccepted(t, res, `${what} (within the recommended 5-minute tolerance)`);
       else expectRejected(t, res, `${what} (beyond the recommended 5-minute tolerance)`);
@@ -82,6 +107,20 @@ describe('Signature: the forms a conforming service may send', () => {
     observeAnswer(t, 'answer to "t=…,v=<not the signature>,v=…"', await t.receiver.deliver(operationApp(Date.now()), { signatureHeader: (ts, v) => `t=${ts},v=${'0'.repeat(64)},v=${v}` }));
   });
 });
+
+function runSeed(t: ReceiverContext): number {
+  const seed = t.target.setup.seed;
+  return Number.isSafeInteger(seed) ? seed : 0;
+}
+
+/** Records what the seed drew (the observation and the digest a replay must reproduce). */
+function recordDraws(t: ReceiverContext, draws: Array<Record<string, unknown>>): void {
+  const seed = runSeed(t);
+  const inputs = new InputsDigest();
+  for (const d of draws) inputs.add(d);
+  t.observe('probe draws', { seed, replay: `--seed ${seed}`, draws });
+  t.observe(INPUTS_LABEL, inputs.result());
+}
 
 /** The ages of t of the slices t-age, and whether a 5-minute tolerance takes them. */
 const T_AGES: Readonly<Record<string, { ageMs: number; accepted: boolean }>> = {

@@ -4,7 +4,7 @@
  * run's seed draws the same positions again (replay).
  */
 import { describe, expect, it } from 'vitest';
-import { alteredV, bodyByteProbe, bodyKeyProbe, lastMember, breachedHeader, disguisedHeader, drawIndex, jsonPositions, normalizationProbe, rawLayoutBody, surroundProbe } from '../../harness/receiver/probes.js';
+import { alteredV, bodyByteProbe, bodyTimes, wrongKey, bodyKeyProbe, lastMember, breachedHeader, disguisedHeader, drawIndex, jsonPositions, normalizationProbe, rawLayoutBody, surroundProbe } from '../../harness/receiver/probes.js';
 import { declaredValues } from '../../harness/catalog/slices/index.js';
 import { lockNameChanged, operationApp } from '../../suites/receiver/support/events.js';
 
@@ -89,15 +89,45 @@ describe('the probe domains', () => {
     for (const slice of declaredValues('RECEIVER-REJECTS-ALTERED-V', 'v-alteration')) {
       const altered = alteredV(V, slice, 5);
       expect(altered.v, slice).not.toBe(V);
-      expect(Math.abs(altered.v.length - V.length), slice).toBeLessThanOrEqual(2);
+      // One character off, or a prefix of the real signature, or the real signature with bytes after it.
+      const cutOrExtended = V.startsWith(altered.v) || altered.v.startsWith(V);
+      expect(Math.abs(altered.v.length - V.length) <= 2 || cutOrExtended, slice).toBe(true);
       expect(/^[0-9a-f]*$/.test(altered.v), slice).toBe(true);
       // Every decoder sees it: a lenient hex decoder (one that ignores a trailing odd digit) reads other bytes.
       expect(Buffer.from(altered.v, 'hex').equals(Buffer.from(V, 'hex')), `${slice}: a lenient hex decoder reads the real signature`).toBe(false);
     }
     expect(alteredV(V, 'last-char', 5).position).toBe(63);
+    expect(alteredV(V, 'prefix-half', 5).v).toBe(V.slice(0, 32));
+    expect(alteredV(V, 'prefix-one-byte-short', 5).v).toBe(V.slice(0, 62));
+    expect(alteredV(V, 'prefix-one-digit', 5).v).toBe(V[0]);
+    expect(alteredV(V, 'signature-doubled', 5).v).toBe(V + V);
     expect(breachedHeader('1', V, 'no-t')).toBe(`v=${V}`);
     expect(breachedHeader('1', V, 'empty-v')).toBe('t=1,v=');
     expect(disguisedHeader('1', V, '2', 'fresh-t-after')).toBe(`t=1,v=${V},t=2`);
     expect(disguisedHeader('1', V, '2', 'fresh-t-before')).toBe(`t=2,t=1,v=${V}`);
+  });
+
+  it('sign with every other secret a receiver holds, or the API key one character off', () => {
+    const secrets = { apiKey: 'api-key-0123456789', clientSecret: 'client-secret-x', header: 'X-Hook', token: 'hook-token' };
+    const keys = declaredValues('RECEIVER-REJECTS-WRONG-KEY', 'wrong-key').map((slice) => ({ slice, wrong: wrongKey(slice, secrets, 5) }));
+    for (const { slice, wrong } of keys) {
+      expect(wrong, slice).not.toBeNull();
+      expect(wrong!.key, slice).not.toBe(secrets.apiKey);
+    }
+    const key = (slice: string) => keys.find((k) => k.slice === slice)!.wrong!;
+    expect(key('webhook-token').key).toBe('hook-token');
+    expect(key('custom-header-name').key).toBe('X-Hook');
+    expect(key('empty-key').key).toBe('');
+    expect(key('api-key-first-char').position).toBe(0);
+    expect(key('api-key-last-char').position).toBe(secrets.apiKey.length - 1);
+    expect(wrongKey('api-key-drawn-char', secrets, 5)).toEqual(key('api-key-drawn-char')); // the same seed, the same position
+    expect(wrongKey('webhook-token', { ...secrets, token: null }, 5), 'a secret the run was not given: no probe').toBeNull();
+  });
+
+  it('carry current times in the body of a stale delivery', () => {
+    const old = { Event: 'unlock', Timestamp: 1, timeStamp: 2 };
+    expect(bodyTimes(old, 'fresh-timeStamp', 99)).toEqual({ Event: 'unlock', timeStamp: 99 });
+    expect(bodyTimes(old, 'fresh-Timestamp', 99)).toEqual({ Event: 'unlock', Timestamp: 99 });
+    expect(bodyTimes(old, 'fresh-both', 99)).toEqual({ Event: 'unlock', Timestamp: 99, timeStamp: 99 });
   });
 });

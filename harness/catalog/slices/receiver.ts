@@ -90,9 +90,25 @@ export const RAW_LAYOUT: Dimension = {
 /** How v departs from the signature by one character. */
 export const V_ALTERATION: Dimension = {
   id: 'v-alteration',
-  title: 'One character of v changed or dropped, or one byte added',
-  source: 'Signature: "The receiver compares expected and received signatures" (each alteration one every decoder of v sees: a lenient hex decoder ignores a trailing odd digit, so what is added is a whole byte, two hex digits)',
-  values: ['first-char', 'last-char', 'drawn-char', 'last-char-dropped', 'byte-appended'],
+  title: 'One character of v changed or dropped, v cut to a prefix of the signature (half, one byte short, one hex digit), or bytes appended beyond its length',
+  source: 'Signature: "The receiver compares expected and received signatures" (the whole of each: a prefix of the signature, or the signature with bytes after it, is not the signature; each alteration one every decoder of v sees: a lenient hex decoder ignores a trailing odd digit, so what is added is whole bytes)',
+  values: ['first-char', 'last-char', 'drawn-char', 'last-char-dropped', 'prefix-half', 'prefix-one-byte-short', 'prefix-one-digit', 'byte-appended', 'signature-doubled'],
+};
+
+/** The keys other than the API key a delivery can be signed with: the other secrets a receiver holds, and the API key one character off. */
+export const WRONG_KEY: Dimension = {
+  id: 'wrong-key',
+  title: 'The key a forged delivery is signed with: another secret of the application (client secret, the registration\'s token, its header name), an empty key, the API key with one character changed (first, last, drawn)',
+  source: 'Signature: "The expected signature is HMAC with SHA-256 over payload_string, keyed with the API key." Credentials: "client_secret | string | Password-like"; Webhook registration: "token | string | Value sent in the header named by header."',
+  values: ['client-secret', 'webhook-token', 'custom-header-name', 'empty-key', 'api-key-first-char', 'api-key-last-char', 'api-key-drawn-char'],
+};
+
+/** The body's own times of a stale delivery. */
+export const BODY_TIME: Dimension = {
+  id: 'body-time',
+  title: 'The body\'s own times (timeStamp, Timestamp) of a delivery whose t is stale: current, one or both',
+  source: 'Signature: "compares the timestamp to the current time" (t, the signed timestamp of X-Signature); Webhook payload fields: "timeStamp | … Time the webhook was sent", "Timestamp | … Time of the event, or of sending" (the body\'s times are not t)',
+  values: ['fresh-timeStamp', 'fresh-Timestamp', 'fresh-both'],
 };
 
 /** An element of X-Signature missing or empty. */
@@ -129,7 +145,7 @@ const ACCESS_TYPES = ['rule_access_always', 'rule_access_temporary', 'rule_acces
 const USER_ROWS = ['user.lock_user_add', 'user.lock_user_remove', 'user.lock_usertype_changed', 'user.lock_accesstype_changed'];
 
 export const RECEIVER_SLICES: SliceDeclarations = {
-  dimensions: [SIGNATURE_FORM, CUSTOM_HEADER_BREACH, CONTENT_TYPE, T_AGE, LOCKID_FORM, BODY_BYTE, BODY_SURROUND, BODY_KEY, NORMALIZATION, RAW_LAYOUT, V_ALTERATION, ELEMENT_BREACH, STALE_DISGUISE],
+  dimensions: [SIGNATURE_FORM, CUSTOM_HEADER_BREACH, CONTENT_TYPE, T_AGE, LOCKID_FORM, BODY_BYTE, BODY_SURROUND, BODY_KEY, NORMALIZATION, RAW_LAYOUT, V_ALTERATION, ELEMENT_BREACH, STALE_DISGUISE, WRONG_KEY, BODY_TIME],
   slices: {
     // Every value a row reports is accepted: a receiver that knows some of them loses the others' events.
     'RECEIVER-EVENT-OPERATION-APP': { 'enum-value': LOCK_STATES },
@@ -154,9 +170,9 @@ export const RECEIVER_SLICES: SliceDeclarations = {
     'RECEIVER-REJECTS-TAMPERED-BODY': { 'signature-form': 'all', row: 'all', 'body-byte': 'all', 'body-surround': 'all', 'body-key': 'all', normalization: 'all' },
     'RECEIVER-REJECTS-ALTERED-V': { 'v-alteration': 'all' },
     'RECEIVER-REJECTS-INCOMPLETE-SIGNATURE': { 'element-breach': 'all' },
-    'RECEIVER-REJECTS-WRONG-KEY': { 'signature-form': 'all' },
+    'RECEIVER-REJECTS-WRONG-KEY': { 'signature-form': 'all', 'wrong-key': 'all' },
     'RECEIVER-REJECTS-BODY-ONLY-SIGNATURE': { 'signature-form': 'all' },
-    'RECEIVER-REJECTS-STALE-T': { 'signature-form': 'all', 'stale-disguise': 'all' },
+    'RECEIVER-REJECTS-STALE-T': { 'signature-form': 'all', 'stale-disguise': 'all', 'body-time': 'all' },
     'RECEIVER-TOLERANCE-5-MIN': { 't-age': 'all' },
     'RECEIVER-CUSTOM-HEADER': { 'custom-header-breach': 'all' },
   },
