@@ -68,6 +68,8 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     // The armed 401 answers once the body is read, so that the refused request (a registration, say) is recorded in full.
     if (pathOf(request).startsWith('/api/')) {
       if (store.takeApi401(specEndpointName(request.method, request.routeOptions.url ?? pathOf(request)))) {
+        const status = store.api401Status();
+        if (status !== 401) return reply.code(status).send({ error: 'unavailable', message: 'the service could not answer this call now' });
         return reply.code(401).send({ error: 'invalid_token', message: 'x-access-token is invalid or expired; the user must authorize again' });
       }
       return;

@@ -69,6 +69,8 @@ export interface ProbeReport {
   api401Family?: Api401Probe[];
   /** The 401 at each point of a flow (marks api-401:<point>): after the sign-in, after a refresh, on a drawn call. */
   api401Points?: Array<{ point: string } & Ran<{ skip?: number }>>;
+  /** The first API call after a refresh answered `status` (401, 500, 503), then a refresh again (marks failed-check:<status>). */
+  failedCheck?: Array<{ status: number } & Ran<object>>;
   refreshRefused?: Ran<object>;
   /** Two refreshes in flight at once (a double submit): marks refresh-in-flight:before, refresh-in-flight, refresh-in-flight:after. */
   refreshInFlight?: Ran<object>;
