@@ -75,6 +75,10 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
       return;
     }
     if (!pathOf(request).endsWith('/oauth/access_token')) return;
+    const failure = store.takeTokenError();
+    if (failure === 302) return reply.code(302).header('location', '/error').send();
+    if (failure === 400) return reply.code(400).send({ error: 'invalid_request', error_description: 'the request could not be answered' });
+    if (failure !== null) return reply.code(failure).send({ error: 'unavailable', message: 'the service could not answer this request now' });
     const form = stringFields(request.body);
     const token = form.get('refresh_token');
     if (form.get('grant_type') !== 'refresh_token') return;
