@@ -2,7 +2,7 @@
  * LOCKCONF_CLIENT_PROBES: which probe families a client run drives (default: all),
  * a comma- or space-separated list of session (with its answers probes: a write
  * answered 201 or 204, the double submit of the refresh and the reloaded callback), state (with the cancellation probes: a cancellation whose state does not match), denial, api-401 (the page's 401 and the 401 on each
- * kind of call), refresh-refused. A family left out is
+ * kind of call), refresh-refused (with the failed-check probes: the first call after a refresh answered 401, 500 or 503, then a refresh again; the token-errors probes: the code exchange and a refresh answered 302, 400, 500 or 503). A family left out is
  * reported as not run, "left out of this run's probe selection", so the rules it
  * exercises are not tested (the run is then at best incomplete), and the setting
  * weakens the run (named in its reports like the settings of run/weakening.ts). Pure.
@@ -27,7 +27,7 @@ export function probeSelection(text: string | undefined): ProbeSelection {
   const names = probeFamilies(text);
   if (names === null) return {};
   const on = (family: string) => names.includes(family);
-  return { session: on('session'), answers: on('session'), refreshInFlight: on('session'), reload: on('session'), state: on('state'), cancellation: on('state'), denial: on('denial'), api401: on('api-401'), api401Family: on('api-401'), api401Points: on('api-401'), refreshRefused: on('refresh-refused') };
+  return { session: on('session'), answers: on('session'), refreshInFlight: on('session'), reload: on('session'), state: on('state'), cancellation: on('state'), denial: on('denial'), api401: on('api-401'), api401Family: on('api-401'), api401Points: on('api-401'), refreshRefused: on('refresh-refused'), failedCheck: on('refresh-refused'), tokenErrors: on('refresh-refused') };
 }
 
 /** The setting as a weakening of the client run (none when every family runs). */

@@ -24,6 +24,8 @@ import { ContentScan } from './drivers/content-scan.js';
 import type { ProbeTarget } from './probe-target.js';
 import { authorize, control, failed, marked, signIn } from './probe-steps.js';
 import { FLOW_POINTS, api401Family, api401Points, pageProbe } from './probes/api-401.js';
+import { CHECK_ANSWERS, failedCheckFamily } from './probes/failed-check.js';
+import { tokenErrorFamily, tokenErrorPlan } from './probes/token-errors.js';
 import { ANSWER_PROBES, answerOf, answersFamily } from './probes/answers.js';
 import { stateFamily, stateProbePlan, type StateSelection } from './probes/state.js';
 import { CANCELLATION_TAMPERS, cancellationFamily } from './probes/cancellation.js';
@@ -50,6 +52,8 @@ export interface ProbeSelection {
   api401Family?: boolean | readonly string[];
   /** The 401 at each point of a flow, or at these points (after-sign-in, after-refresh, drawn-call). */
   api401Points?: boolean | readonly string[];
+  failedCheck?: boolean | readonly number[];
+  tokenErrors?: boolean;
   refreshRefused?: boolean;
   /** The double submit of the refresh (two refreshes in flight). */
   refreshInFlight?: boolean;
@@ -71,6 +75,8 @@ export function notRunReport(why: string): ProbeReport {
     api401: { ran: false, why },
     api401Family: ENDPOINT.values.map((endpoint) => ({ endpoint, ran: false as const, why })),
     api401Points: FLOW_POINTS.map((point) => ({ point, ran: false as const, why })),
+    failedCheck: CHECK_ANSWERS.map((status) => ({ status, ran: false as const, why })),
+    tokenErrors: tokenErrorPlan().map((p) => ({ ...p, ran: false as const, why })),
     refreshRefused: { ran: false, why },
     refreshInFlight: { ran: false, why },
     reload: { ran: false, why },
@@ -161,6 +167,12 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
   report.api401Points = on(select.api401Points)
     ? await family('api-401 (points of a flow)', () => api401Points(target, Array.isArray(select.api401Points) ? select.api401Points : undefined))
     : FLOW_POINTS.map((point) => ({ point, ...LEFT_OUT }));
+  report.failedCheck = on(select.failedCheck)
+    ? await family('failed-check (the call after a refresh refused)', () => failedCheckFamily(target, Array.isArray(select.failedCheck) ? select.failedCheck : undefined))
+    : CHECK_ANSWERS.map((status) => ({ status, ...LEFT_OUT }));
+  report.tokenErrors = on(select.tokenErrors)
+    ? await family('token-errors (the token endpoint failing)', () => tokenErrorFamily(target))
+    : tokenErrorPlan().map((p) => ({ ...p, ...LEFT_OUT }));
 
   if (!on(select.refreshRefused)) report.refreshRefused = LEFT_OUT;
   else if (!canRefresh(target)) report.refreshRefused = { ran: false, why: noRefresh };

@@ -14,6 +14,11 @@
  *                                  refresh is held until another refresh arrives (at most 1.5 s: two in flight at once)
  *                                  {"kind": "api-401", "afterRefresh"?: true, "skip"?: N}: the 401 lands on the first API
  *                                  call after the client's next successful refresh, or lets N calls through first
+ *                                  {"kind": "api-401", "status": 401 | 500 | 503}: the armed call is answered with that
+ *                                  status instead (a server error: the token stays valid)
+ *                                  {"kind": "token-error", "status"?: 302 | 400 | 500 | 503}: the client's next token
+ *                                  request (any grant) is answered with that status (302: to /error; 400: an OAuth
+ *                                  error body), its code or refresh token left unused
  *                                  {"kind": "answer", "status": 200-205, "body"?: "same" | "empty"}: the client's next
  *                                  successful API write is answered with that 2xx, its body kept or none (204 and 205:
  *                                  none), its new x-access-token kept
@@ -22,7 +27,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ControlError } from '../context.js';
-import { BODILESS_STATUSES, GradingSuperseded, PROBE_ANSWER_STATUSES, PROBE_KINDS, type GradingStore, type ProbeKind } from './store.js';
+import { BODILESS_STATUSES, GradingSuperseded, PROBE_ANSWER_STATUSES, PROBE_KINDS, PROBE_REFUSAL_STATUSES, PROBE_TOKEN_ERROR_STATUSES, type GradingStore, type ProbeKind } from './store.js';
 
 const StartBody = z.object({ closes: z.number().int().positive().optional() }).strict();
 const GradingQuery = z.string().regex(/^[1-9][0-9]{0,9}$/, 'grading: a grading id (a positive whole number)');
@@ -30,11 +35,15 @@ const MarkBody = z.object({ label: z.string().min(1).max(100) });
 const ProbeBody = z.object({
   kind: z.enum(PROBE_KINDS as [ProbeKind, ...ProbeKind[]]),
   endpoint: z.string().min(1).max(100).optional(),
-  status: z.number().int().refine((s) => PROBE_ANSWER_STATUSES.includes(s), `status: one of ${PROBE_ANSWER_STATUSES.join(', ')}`).optional(),
+  status: z.number().int().optional(),
   body: z.enum(['same', 'empty']).optional(),
   afterRefresh: z.boolean().optional(),
   skip: z.number().int().min(0).max(100).optional(),
-}).refine((b) => b.kind !== 'answer' || b.status !== undefined, { message: 'an answer probe names its status', path: ['status'] });
+}).refine((b) => b.kind !== 'answer' || b.status !== undefined, { message: 'an answer probe names its status', path: ['status'] })
+  .refine((b) => b.status === undefined || b.kind !== 'answer' || PROBE_ANSWER_STATUSES.includes(b.status), { message: `an answer probe's status: one of ${PROBE_ANSWER_STATUSES.join(', ')}`, path: ['status'] })
+  .refine((b) => b.status === undefined || b.kind !== 'api-401' || PROBE_REFUSAL_STATUSES.includes(b.status), { message: `an api-401 probe's status: one of ${PROBE_REFUSAL_STATUSES.join(', ')}`, path: ['status'] })
+  .refine((b) => b.status === undefined || b.kind !== 'token-error' || PROBE_TOKEN_ERROR_STATUSES.includes(b.status), { message: `a token-error probe's status: one of ${PROBE_TOKEN_ERROR_STATUSES.join(', ')}`, path: ['status'] })
+  .refine((b) => b.status === undefined || ['answer', 'api-401', 'token-error'].includes(b.kind), { message: 'only the answer, api-401 and token-error probes take a status', path: ['status'] });
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
@@ -80,8 +89,9 @@ export function registerGradingControl(app: FastifyInstance, store: GradingStore
 
   app.post('/grading/probe', async (request, reply) => {
     const { kind, endpoint, status, body, afterRefresh, skip } = parse(ProbeBody, request.body);
+    const refusal = (kind === 'api-401' || kind === 'token-error') && status !== undefined ? { status } : {};
     const answer = kind === 'answer' && status !== undefined ? { status, empty: body === 'empty' || BODILESS_STATUSES.includes(status) } : null;
-    active().arm(kind, endpoint ?? null, answer, { ...(afterRefresh === undefined ? {} : { afterRefresh }), ...(skip === undefined ? {} : { skip }) });
+    active().arm(kind, endpoint ?? null, answer, { ...(afterRefresh === undefined ? {} : { afterRefresh }), ...(skip === undefined ? {} : { skip }), ...refusal });
     return reply.code(204).send();
   });
 

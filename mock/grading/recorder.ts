@@ -68,11 +68,17 @@ export function installGrading(app: FastifyInstance, ctx: MockContext, opts: { f
     // The armed 401 answers once the body is read, so that the refused request (a registration, say) is recorded in full.
     if (pathOf(request).startsWith('/api/')) {
       if (store.takeApi401(specEndpointName(request.method, request.routeOptions.url ?? pathOf(request)))) {
+        const status = store.api401Status();
+        if (status !== 401) return reply.code(status).send({ error: 'unavailable', message: 'the service could not answer this call now' });
         return reply.code(401).send({ error: 'invalid_token', message: 'x-access-token is invalid or expired; the user must authorize again' });
       }
       return;
     }
     if (!pathOf(request).endsWith('/oauth/access_token')) return;
+    const failure = store.takeTokenError();
+    if (failure === 302) return reply.code(302).header('location', '/error').send();
+    if (failure === 400) return reply.code(400).send({ error: 'invalid_request', error_description: 'the request could not be answered' });
+    if (failure !== null) return reply.code(failure).send({ error: 'unavailable', message: 'the service could not answer this request now' });
     const form = stringFields(request.body);
     const token = form.get('refresh_token');
     if (form.get('grant_type') !== 'refresh_token') return;

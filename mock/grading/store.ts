@@ -5,11 +5,15 @@
 import type { GradedEvent, GradingRecording } from './recording.js';
 
 /** What lockconf's probes can ask the mock to do to a client's next request. */
-export type ProbeKind = 'api-401' | 'refresh-refused' | 'answer-201' | 'answer-204' | 'refresh-in-flight' | 'answer';
-export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused', 'answer-201', 'answer-204', 'refresh-in-flight', 'answer'];
+export type ProbeKind = 'api-401' | 'refresh-refused' | 'answer-201' | 'answer-204' | 'refresh-in-flight' | 'answer' | 'token-error';
+export const PROBE_KINDS: readonly ProbeKind[] = ['api-401', 'refresh-refused', 'answer-201', 'answer-204', 'refresh-in-flight', 'answer', 'token-error'];
 
 /** The successful answers an `answer` probe may give an API write instead of 200: every 2xx a plain request may get (RFC 9110 §15.3; 206 answers a range request only). */
 export const PROBE_ANSWER_STATUSES: readonly number[] = [200, 201, 202, 203, 204, 205];
+/** What an armed `api-401` probe may answer instead (`status`): 401 (the default), or a server error the call meets. */
+export const PROBE_REFUSAL_STATUSES: readonly number[] = [401, 500, 503];
+/** What an armed `token-error` probe answers the next token request: a redirect (to /error), an OAuth 400, a server error. */
+export const PROBE_TOKEN_ERROR_STATUSES: readonly number[] = [302, 400, 500, 503];
 /** The answers that carry no body whatever the probe asks (RFC 9110 §15.3.5, §15.3.6). */
 export const BODILESS_STATUSES: readonly number[] = [204, 205];
 
@@ -51,7 +55,8 @@ export class GradingStore {
   /** Armed probes, each with the endpoint it waits for (null: the next matching request). */
   readonly #armed = new Map<ProbeKind, string | null>();
   /** Where the armed 401 lands: after the next refresh only, and after how many API calls it lets through. */
-  #api401At: { afterRefresh: boolean; refreshed: boolean; skip: number } = { afterRefresh: false, refreshed: false, skip: 0 };
+  #api401At: { afterRefresh: boolean; refreshed: boolean; skip: number; status: number } = { afterRefresh: false, refreshed: false, skip: 0, status: 401 };
+  #tokenError = 500;
   /** The answer of the armed `answer` probe. */
   #answer: ProbeAnswer | null = null;
   /** Releases the refresh held by a refresh-in-flight probe (null: none held). */
@@ -101,10 +106,11 @@ export class GradingStore {
   }
 
   /** Arms a probe; with `endpoint` (the spec's name, `GET /users/me`), it waits for a request to that endpoint. */
-  arm(kind: ProbeKind, endpoint: string | null = null, answer: ProbeAnswer | null = null, at: { afterRefresh?: boolean; skip?: number } = {}): void {
+  arm(kind: ProbeKind, endpoint: string | null = null, answer: ProbeAnswer | null = null, at: { afterRefresh?: boolean; skip?: number; status?: number } = {}): void {
     this.#armed.set(kind, endpoint);
     if (kind === 'answer') this.#answer = answer;
-    if (kind === 'api-401') this.#api401At = { afterRefresh: at.afterRefresh ?? false, refreshed: false, skip: at.skip ?? 0 };
+    if (kind === 'token-error') this.#tokenError = at.status ?? 500;
+    if (kind === 'api-401') this.#api401At = { afterRefresh: at.afterRefresh ?? false, refreshed: false, skip: at.skip ?? 0, status: at.status ?? 401 };
   }
 
   /** A refresh grant succeeded: an armed 401 waiting for one may land on the next API call. */
@@ -127,6 +133,17 @@ export class GradingStore {
       return false;
     }
     return this.take('api-401', endpoint);
+  }
+
+  /** The status the armed `api-401` probe answers (401 unless armed with another of PROBE_REFUSAL_STATUSES). */
+  api401Status(): number {
+    return this.#api401At.status;
+  }
+
+  /** The status of the armed `token-error` probe, once per arming (null: none armed). */
+  takeTokenError(): number | null {
+    const status = this.#tokenError;
+    return this.take('token-error') ? status : null;
   }
 
   /** The armed `answer` probe's answer, once per arming (null: none armed). */

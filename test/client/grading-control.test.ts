@@ -53,6 +53,10 @@ describe('GET /_control/grading', () => {
     // The answer probe names a 2xx a plain request may get (206 answers a range request only).
     expect((await call(mock, 'POST', '/grading/probe', { kind: 'answer' })).status).toBe(400);
     expect((await call(mock, 'POST', '/grading/probe', { kind: 'answer', status: 206 })).status).toBe(400);
+    expect((await call(mock, 'POST', '/grading/probe', { kind: 'api-401', status: 503 })).status).toBe(204);
+    expect((await call(mock, 'POST', '/grading/probe', { kind: 'api-401', status: 502 })).status).toBe(400);
+    expect((await call(mock, 'POST', '/grading/probe', { kind: 'token-error', status: 302 })).status).toBe(204);
+    expect((await call(mock, 'POST', '/grading/probe', { kind: 'token-error', status: 401 })).status).toBe(400);
     expect((await call(mock, 'POST', '/grading/probe', { kind: 'answer', status: 202, body: 'sometimes' })).status).toBe(400);
     expect((await call(mock, 'POST', '/grading/probe', { kind: 'answer', status: 202, body: 'empty' })).status).toBe(204);
     expect((await call(mock, 'POST', '/grading/mark', { label: 'x:end' })).status).toBe(204); // disarms it

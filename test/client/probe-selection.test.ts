@@ -18,7 +18,7 @@ describe('LOCKCONF_CLIENT_PROBES', () => {
   });
 
   it('names families, comma- or space-separated; api-401 is the page 401 and the 401 family', () => {
-    expect(probeSelection('session, denial')).toEqual({ session: true, answers: true, refreshInFlight: true, reload: true, state: false, cancellation: false, denial: true, api401: false, api401Family: false, api401Points: false, refreshRefused: false });
+    expect(probeSelection('session, denial')).toEqual({ session: true, answers: true, refreshInFlight: true, reload: true, state: false, cancellation: false, denial: true, api401: false, api401Family: false, api401Points: false, refreshRefused: false, failedCheck: false, tokenErrors: false });
     expect(probeSelection('api-401')).toMatchObject({ api401: true, api401Family: true, session: false });
     expect(probeWeakening('session,denial')).toEqual([expect.objectContaining({ setting: 'LOCKCONF_CLIENT_PROBES', value: 'session,denial' })]);
   });
@@ -28,7 +28,7 @@ describe('LOCKCONF_CLIENT_PROBES', () => {
   });
 
   it('a family left out leaves its rules not tested, "left out of this run\'s probe selection"', async () => {
-    const none = { session: false, refreshInFlight: false, reload: false, state: false, cancellation: false, denial: false, api401: false, api401Family: false, api401Points: false, refreshRefused: false };
+    const none = { session: false, refreshInFlight: false, reload: false, state: false, cancellation: false, denial: false, api401: false, api401Family: false, api401Points: false, refreshRefused: false, failedCheck: false, tokenErrors: false };
     const target = {} as Parameters<typeof runProbes>[0]; // nothing runs: no request is made
     const judged = judgeClient([], 'client', await runProbes(target, none));
     for (const id of ['CLIENT-STATE-CHECKED', 'CLIENT-CANCELLATION-STATE-CHECKED', 'CLIENT-STATE-ONE-USE', 'CLIENT-REFRESH-NO-RETRY', 'CLIENT-REAUTHORIZE-ON-401', 'CLIENT-CODE-FROM-REDIRECT']) {

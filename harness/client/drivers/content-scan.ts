@@ -15,7 +15,9 @@ export interface ContentScanReport {
 
 function variants(secret: string): string[] {
   if (!secret) return [];
-  const forms = new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
+  // As it is, URL-encoded, form-encoded (a request body shown), in a JSON string, HTML-escaped.
+  const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  const forms = new Set([secret, encodeURIComponent(secret), new URLSearchParams([['s', secret]]).toString().slice(2), JSON.stringify(secret).slice(1, -1), html]);
   return [...forms];
 }
 

@@ -5,7 +5,7 @@
  * webhook registration or deletion names and carries.
  */
 import type { ApiEvent, GradedEvent } from '../../../mock/grading/recording.js';
-import { endpointOf, isJson, sessionStopped, whyNot, window, type ProbeReport, type Rule, type Violation } from './model.js';
+import { endpointOf, grantOf, isJson, sessionStopped, whyNot, window, type ProbeReport, type Rule, type Violation } from './model.js';
 
 export const LOCK_GROUPS: readonly string[] = ['operation', 'operation.type', 'configuration', 'battery', 'systemstatus', 'accessmgmt'];
 export const USER_GROUPS: readonly string[] = ['lockmembership', 'lifecycle'];
@@ -100,6 +100,21 @@ export function apiRules(events: readonly GradedEvent[], allEvents: readonly Gra
     if (hit && !next) reauth.push([hit, 'after this 401 on the application\'s page neither the application nor its connect address sent the user through authorization again']);
   }
   const family = probes.api401Family ?? [];
+  // "The user must authorize again": within each 401 probe, a refresh grant that comes before any authorization replaces it.
+  const windows = [
+    ...(probes.api401?.ran ? ['api-401'] : []),
+    ...(probes.api401Points ?? []).filter((p) => p.ran).map((p) => `api-401:${p.point}`),
+    ...family.filter((p) => p.ran).map((p) => `api-401@${p.endpoint}`),
+  ];
+  for (const label of windows) {
+    const w = window(allEvents, label) ?? [];
+    const hit = w.find((e): e is ApiEvent => e.type === 'api' && e.clientId === clientId && e.status === 401);
+    if (!hit) continue;
+    const next = w.find((e) => e.startTick > hit.endTick && e.clientId === clientId && (e.type === 'authorize' || grantOf(e) === 'refresh_token'));
+    if (next && next.type === 'token') {
+      reauth.push([next, `a refresh grant followed the 401 of #${hit.seq} (${endpointOf(hit) ?? hit.route}) before the user was sent through authorization again`, { endpoint: endpointOf(hit) ?? '', 'flow-point': pointOf.get(hit) ?? '' }]);
+    }
+  }
   rules.push({
     id: 'CLIENT-REAUTHORIZE-ON-401', applies: refused401,
     untested: `no API call of the application was answered 401${probes.api401 && !probes.api401.ran ? ` (the 401 probe did not run: ${probes.api401.why})` : ''}`,

@@ -69,6 +69,10 @@ export interface ProbeReport {
   api401Family?: Api401Probe[];
   /** The 401 at each point of a flow (marks api-401:<point>): after the sign-in, after a refresh, on a drawn call. */
   api401Points?: Array<{ point: string } & Ran<{ skip?: number }>>;
+  /** The first API call after a refresh answered `status` (401, 500, 503), then a refresh again (marks failed-check:<status>). */
+  failedCheck?: Array<{ status: number } & Ran<object>>;
+  /** The token endpoint answering the code exchange or a refresh with `status` (302, 400, 500, 503) while the browser's content is scanned (marks token-error:<grant>:<status>). */
+  tokenErrors?: Array<{ grant: string; status: number } & Ran<object>>;
   refreshRefused?: Ran<object>;
   /** Two refreshes in flight at once (a double submit): marks refresh-in-flight:before, refresh-in-flight, refresh-in-flight:after. */
   refreshInFlight?: Ran<object>;
