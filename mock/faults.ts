@@ -97,6 +97,7 @@ export const FAULTS = {
   'invalid-token-403': { requirement: 'HEADERS-INVALID-TOKEN-401', description: 'An invalid access token gets 403 instead of 401.' },
   'expired-token-accepted': { requirement: 'HEADERS-EXPIRED-TOKEN-401', description: 'An access token past its expiry is still accepted.' },
   'missing-token-400': { requirement: 'HEADERS-MISSING-TOKEN-401', description: 'A request without x-access-token gets 400 instead of 401.' },
+  'access-token-ends-early': { requirement: 'TOKEN-ACCESS-LIFETIME-HONOURED', description: 'Every access token from the token endpoint stops working an hour before its expires_in has elapsed (expires_in unchanged).' },
   'short-access-token': { requirement: 'HEADERS-TOKEN-LIFETIME-24H', description: 'Access tokens are issued valid for one hour.' },
   'no-rotation-on-webhooks': { requirement: 'HEADERS-ROTATION-ON-SUCCESS', description: 'Successful answers of the four webhook endpoints carry no x-access-token header.' },
   'no-rotation-on-status-check': { requirement: 'HEADERS-ROTATION-ON-SUCCESS', description: 'Successful answers of the status check carry no x-access-token header.' },

@@ -73,7 +73,7 @@ export const FREEDOMS: readonly Freedom[] = [
   },
   {
     id: 'ACCESS-TOKEN-LIFETIME',
-    requirements: ['TOKEN-ACCESS-LIFETIME', 'HEADERS-TOKEN-LIFETIME-24H', 'TOKEN-RESPONSE-SHAPE'],
+    requirements: ['TOKEN-ACCESS-LIFETIME', 'TOKEN-ACCESS-LIFETIME-HONOURED', 'HEADERS-TOKEN-LIFETIME-24H', 'TOKEN-RESPONSE-SHAPE'],
     section: 'Refresh flow',
     words: 'Access token lifetime is given by expires_in; it is currently four months and may change at any time. … (access tokens are not issued valid for less than 24 hours)',
     open: 'Any lifetime of at least 24 hours.',

@@ -55,6 +55,8 @@ interface SpentRecord {
 export type RefreshRedemption =
   | {
       ok: true; userId: string | null; grantId?: string; link: number; chainStartMs: number;
+      /** When the redeemed token was issued (its age gives the slice dimension `refresh-age`). */
+      issuedAtMs: number;
       /** Slice fault REFRESH-SINGLE-USE@presentation=two-at-once only: uses the token up; the caller calls it just before it answers. */
       spendLater?: () => void;
     }
@@ -133,7 +135,7 @@ export class RefreshTokens {
       const reusable = this.ctx.faults.has('refresh-reusable') || this.ctx.faults.breaks('REFRESH-SINGLE-USE', {
         position: chainPosition(live.link), presentation: 'one-after-another', client: clientSlice(this.ctx, live.clientId), 'chain-length': chainLength(live.link),
       });
-      const redeemed = { ok: true as const, userId: live.userId, ...(live.grantId ? { grantId: live.grantId } : {}), link: live.link, chainStartMs: live.chainStartMs };
+      const redeemed = { ok: true as const, userId: live.userId, ...(live.grantId ? { grantId: live.grantId } : {}), link: live.link, chainStartMs: live.chainStartMs, issuedAtMs: live.issuedAtMs };
       // Slice fault: a check-then-spend race; the token stays redeemable until this redemption answers.
       if (!reusable && this.ctx.faults.breaks('REFRESH-SINGLE-USE', { presentation: 'two-at-once' })) return { ...redeemed, spendLater: () => this.#spend(hash, live, 'used') };
       if (!reusable) this.#spend(hash, live, 'used');
@@ -146,13 +148,13 @@ export class RefreshTokens {
       // Fault refresh-forgotten-after-month: a month after its use the token is forgotten, and taken again.
       if (spent.was && spent.spentAtMs !== undefined && this.ctx.clock.now() - spent.spentAtMs >= FORGOTTEN_AFTER_MS) {
         spent.spentAtMs = this.ctx.clock.now();
-        return { ok: true, userId: spent.was.userId, ...(spent.was.grantId ? { grantId: spent.was.grantId } : {}), link: spent.was.link, chainStartMs: spent.was.chainStartMs };
+        return { ok: true, userId: spent.was.userId, ...(spent.was.grantId ? { grantId: spent.was.grantId } : {}), link: spent.was.link, chainStartMs: spent.was.chainStartMs, issuedAtMs: spent.was.issuedAtMs };
       }
       return { ok: false, reason: 'refresh token already used', ...(spent.grantId ? { replayedGrant: spent.grantId } : {}) };
     }
     if (this.ctx.faults.has('refresh-unknown-accepted') && LOOSE_SHAPE.test(token)) {
       const firstUser = this.ctx.world.users[0];
-      if (firstUser) return { ok: true, userId: firstUser.userId, link: 1, chainStartMs: this.ctx.clock.now() };
+      if (firstUser) return { ok: true, userId: firstUser.userId, link: 1, chainStartMs: this.ctx.clock.now(), issuedAtMs: this.ctx.clock.now() };
     }
     return { ok: false, reason: 'unknown refresh token' };
   }

@@ -11,7 +11,7 @@ import { authenticateClient } from './client-auth.js';
 import { isMalformedForm } from './form-body.js';
 import type { AuthorizationCodes } from './codes.js';
 import type { Grants } from './grants.js';
-import { chainLength, chainPosition, clientSlice, type RefreshTokens } from './refresh-tokens.js';
+import { chainLength, chainPosition, clientSlice, refreshAge, type RefreshTokens } from './refresh-tokens.js';
 import { actorOf } from './approver.js';
 import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
 import { documented } from '../docs/common-schemas.js';
@@ -30,6 +30,8 @@ const REFUSAL_CAUSES: Readonly<Record<string, string>> = {
 export const TOKEN_PATH = '/access_token';
 /** The access token lifetime under the slice fault HEADERS-TOKEN-LIFETIME-24H@grant=…: one hour. */
 const SHORT_GRANT_LIFETIME_SEC = 3600;
+/** Under access-token-ends-early and the slice faults TOKEN-ACCESS-LIFETIME-HONOURED@…: the access token stops working this long before its expires_in (still over 24 hours on every legal lifetime). */
+const EARLY_END_MS = 3_600_000;
 /** Under refresh-stops-rotating: the link whose redemption first answers the token it was given (the fourth refresh; the chain tests stop at the third link). */
 const STOPS_ROTATING_AT_LINK = 4;
 /** Slice faults REFRESH-SINGLE-USE and OAUTH-CODE-SINGLE-USE @presentation=two-at-once: how long a redemption keeps its token or code redeemable before it answers. */
@@ -98,12 +100,15 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
   /** Under refresh-same-access-token only: the access token issued with each refresh token. */
   const issuedWith = new Map<string, string>();
 
-  async function tokenResponse(reply: FastifyReply, grant: { grantType: string; userId: string | null; clientId: string; grantId?: string; withRefresh: boolean; refreshToken?: string; deadAccessToken?: boolean; accessToken?: string; chain?: { link: number; chainStartMs: number } }) {
+  async function tokenResponse(reply: FastifyReply, grant: { grantType: string; userId: string | null; clientId: string; grantId?: string; withRefresh: boolean; refreshToken?: string; deadAccessToken?: boolean; accessToken?: string; chain?: { link: number; chainStartMs: number }; refreshAge?: string | null }) {
     const claims = { userId: grant.userId, clientId: grant.clientId, ...(grant.grantId ? { grantId: grant.grantId } : {}) };
     const at = { grant: grant.grantType, client: clientSlice(ctx, grant.clientId) };
     // Slice faults (mock/slice-faults.ts): a short lifetime or an opaque token on this grant (or this credential's responses) only.
     const short = ctx.faults.breaks('HEADERS-TOKEN-LIFETIME-24H', at);
-    const issueClaims = { ...claims, ...(short ? { expiresAtMs: ctx.clock.now() + SHORT_GRANT_LIFETIME_SEC * 1000 } : {}), ...(ctx.faults.breaks('TOKEN-ACCESS-TOKEN-JWT', at) ? { opaque: true } : {}) };
+    // Fault access-token-ends-early, or the slice fault of that grant (or of a refresh token redeemed at that age): the token ends an hour before its expires_in says.
+    const endsEarly = !short && (ctx.faults.has('access-token-ends-early') || ctx.faults.breaks('TOKEN-ACCESS-LIFETIME-HONOURED', { grant: grant.grantType, 'refresh-age': grant.refreshAge }));
+    const expiresAtMs = short ? ctx.clock.now() + SHORT_GRANT_LIFETIME_SEC * 1000 : endsEarly ? ctx.clock.now() + tokens.lifetimeSec() * 1000 - EARLY_END_MS : undefined;
+    const issueClaims = { ...claims, ...(expiresAtMs !== undefined ? { expiresAtMs } : {}), ...(ctx.faults.breaks('TOKEN-ACCESS-TOKEN-JWT', at) ? { opaque: true } : {}) };
     const access = grant.accessToken !== undefined
       ? { token: grant.accessToken }
       : grant.deadAccessToken ? await tokens.issueDead(claims) : await tokens.issue(issueClaims);
@@ -196,6 +201,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
           ...(redeemed.grantId ? { grantId: redeemed.grantId } : {}),
           withRefresh: true,
           chain: { link: redeemed.link, chainStartMs: redeemed.chainStartMs },
+          refreshAge: refreshAge(ctx.clock.now() - redeemed.issuedAtMs),
           ...(ctx.faults.has('refresh-no-new-token') || ctx.faults.breaks('REFRESH-NEW-PAIR', link) || (ctx.faults.has('refresh-stops-rotating') && redeemed.link >= STOPS_ROTATING_AT_LINK) ? { refreshToken: token } : {}),
           deadAccessToken: ctx.faults.has('refresh-access-token-dead') || ctx.faults.breaks('REFRESH-NEW-ACCESS-TOKEN-WORKS', link) || (ctx.faults.has('refresh-second-client-access-dead') && clientId !== ctx.credentials.clientId),
           ...(issuedWith.has(token) ? { accessToken: issuedWith.get(token)! } : {}),

@@ -6,16 +6,39 @@
 import { describe } from 'vitest';
 import { conformance } from '../../harness/service/conformance.js';
 import { explain, tokenResponseSchema } from '../schemas/token.js';
+import type { HttpResponse } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
+import { alone, control } from '../support/context.js';
+import { prerequisite } from '../support/prerequisite.js';
 import { tokenResponseOf, withGrantRequest, withGrantRequestAs } from '../support/grants.js';
 import { eachSlicePair } from '../support/slice-pairs.js';
-import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, rememberTokens, tokenIssued, tokenUrl } from '../support/tokens.js';
+import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, refreshGrant, rememberTokens, tokenIssued, tokenUrl } from '../support/tokens.js';
 import { secondClient } from '../support/second-client.js';
 
 /** A fresh code exchanged the ordinary way: the token response every shape check reads. */
 async function codeExchange(t: SuiteContext) {
   const code = await freshCode(t);
   return postToken(t, codeGrant(t, code));
+}
+
+const DAY_MS = 86_400_000;
+/** How close to its expiry the token is used: a minute before issue + expires_in. */
+const BEFORE_EXPIRY_MS = 60_000;
+/** The slice dimension `refresh-age` within the year: days after its own issue a refresh token is redeemed. */
+const REFRESH_AGE_DAYS: Readonly<Record<string, number>> = { 'one-month': 31, 'eleven-months': 334, 'just-under-year': 364 };
+
+/**
+ * The token of a token response, used once on GET /users/me with the target's clock a minute short of
+ * issue + expires_in: it must not be refused (401). Any expires_in the target gives is taken (a freedom:
+ * ACCESS-TOKEN-LIFETIME); an x-access-token on the answer is fine (the rotation of every API call).
+ */
+async function acceptedUntilExpiresIn(t: SuiteContext, res: HttpResponse, what: string): Promise<void> {
+  const issued = await tokenResponseOf(t, res, what, ['access_token', 'expires_in']);
+  t.observe(`${what}: expires_in`, issued.expires_in);
+  await control(t).advanceClock(issued.expires_in * 1000 - BEFORE_EXPIRY_MS);
+  const me = await t.http.api('GET', '/users/me', { accessToken: issued.access_token });
+  rememberTokens(t, me);
+  t.expect(me.status, `${what}, used on GET /users/me a minute before its expires_in (${issued.expires_in} s) elapsed: "Access token lifetime is given by expires_in", so it must still be accepted; got HTTP ${me.status}`).not.toBe(401);
 }
 
 describe('POST {auth_url}/access_token', () => {
@@ -269,5 +292,25 @@ describe('Token response', () => {
     const res = await codeExchange(t);
     const s = res.json?.expires_in;
     t.observe('expires_in', typeof s === 'number' ? { seconds: s, days: Math.round((s / 86_400) * 10) / 10 } : s ?? 'absent');
+  });
+
+  conformance('TOKEN-ACCESS-LIFETIME-HONOURED', 'an access token is accepted until its own expires_in has nearly elapsed, from every grant and whatever the age of the refresh token redeemed', { needs: ['clock'] }, async (t) => {
+    await alone(t, async () => {
+      await t.eachSlice('grant', (grant) => withGrantRequest(t, grant, async (body) => {
+        await acceptedUntilExpiresIn(t, await postToken(t, body), `the ${grant} grant's access token`);
+      }));
+      // "Access token lifetime is given by expires_in": not cut short by the year of the refresh token it was redeemed for.
+      await t.eachSlice('refresh-age', async (age) => {
+        if (!t.target.has('user-token')) t.notTested(`the refresh grant needs user-token: ${t.target.whyMissing('user-token') ?? 'not offered by the target'}`);
+        const { refreshToken } = await t.flows.userSession();
+        const days = REFRESH_AGE_DAYS[age]!;
+        await control(t).advanceClock(days * DAY_MS);
+        const res = await postToken(t, refreshGrant(t, refreshToken));
+        await prerequisite(t, 'REFRESH-VALID-WITHIN-YEAR', () => {
+          t.expect(tokenIssued(res), `a refresh token ${days} days after its issue (within its year): expected a token response; got HTTP ${res.status}`).toBe(true);
+        });
+        await acceptedUntilExpiresIn(t, res, `the access token of a refresh token redeemed ${days} days after its issue`);
+      });
+    });
   });
 });

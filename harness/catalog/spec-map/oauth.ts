@@ -127,7 +127,7 @@ export const OAUTH_SPEC_MAP: SpecMapPart = {
 
   // ### Refresh flow
   'refresh-flow/para-1': { requirements: ['REFRESH-NEW-PAIR', 'REFRESH-NEW-ACCESS-TOKEN-WORKS', 'REFRESH-OTHER-CLIENT'] },
-  'refresh-flow/para-2': { requirements: ['TOKEN-ACCESS-LIFETIME', 'HEADERS-EXPIRED-TOKEN-401'] },
+  'refresh-flow/para-2': { requirements: ['TOKEN-ACCESS-LIFETIME', 'TOKEN-ACCESS-LIFETIME-HONOURED', 'HEADERS-EXPIRED-TOKEN-401'] },
   'refresh-flow/para-3': { notTestable: 'Scopes and permission names are not shown: nothing to send or observe.' },
 
   // ## Errors

@@ -119,7 +119,7 @@ export const WEBHOOKS_SPEC_MAP: SpecMapPart = {
   'user-events/row-4': { requirements: ['EVENT-USER-ACCESSTYPE-CHANGED'] },
 
   // ── Limits ───────────────────────────────────────────────────────────────
-  'limits/row-1': { requirements: ['TOKEN-ACCESS-LIFETIME', 'HEADERS-TOKEN-LIFETIME-24H'] },
+  'limits/row-1': { requirements: ['TOKEN-ACCESS-LIFETIME', 'TOKEN-ACCESS-LIFETIME-HONOURED', 'HEADERS-TOKEN-LIFETIME-24H'] },
   'limits/row-2': { requirements: ['REFRESH-VALID-WITHIN-YEAR', 'REFRESH-EXPIRED-AFTER-YEAR', 'REFRESH-SINGLE-USE'] },
   'limits/row-3': { requirements: ['WEBHOOK-LOCK-PER-USER', 'WEBHOOK-LOCK-PER-LOCK', 'WEBHOOK-LOCK-OVERWRITE', 'WEBHOOK-USER-OVERWRITE'] },
   'limits/row-4': { requirements: ['DELIVERY-ONE-POST', 'DELIVERY-NO-RETRY', 'DELIVERY-NO-RETRY-UNANSWERED', 'DELIVERY-NO-RETRY-TIMEOUT'] },
