@@ -11,20 +11,11 @@
  * (suites/support/sign-in-source.ts). One browser for the run, started before the
  * tests need it (harness/sandbox/shared-browser.ts), one context per sign-in; every
  * step waits for the target's answer, never for a timer.
- *
- * The tests run side by side (each leases a fixture set it does not use, so none resets
- * the target under another's sign-in), and so do the sign-ins of one test: every step is
- * a request of its own context. At most SIGN_INS_AT_ONCE sign-ins drive the browser at a
- * time (signInSlot): more only shared the cores, and each waited longer. One thing they
- * share is the test account's SMS codes, read back as "the code just sent" (login.sms,
- * GET /sign-in/sms): a sign-in's password step and the reading of its code take turns
- * (smsTurn), so no sign-in reads another's. The timeouts cover a test's wait for a slot.
  */
 import { randomBytes } from 'node:crypto';
-import pLimit from 'p-limit';
-import { afterAll, inject } from 'vitest';
+import { afterAll, describe, inject } from 'vitest';
 import type {} from '../../harness/service/provided-context.js'; // inject('lockconfBrowser')
-import { conformance, describeLeased } from '../../harness/service/conformance.js';
+import { conformance } from '../../harness/service/conformance.js';
 // Loaded when a test signs in: a run that leaves the screens out never loads playwright.
 import type { FormShape, SignInBrowser, SignInSession, StepAnswer } from '../../harness/sandbox/sign-in-session.js';
 import { locationParams } from '../../harness/wire/secret-harvest.js';
@@ -91,22 +82,11 @@ function expectStep(t: SuiteContext, a: StepAnswer, step: StepAnswer['step'], wh
   throw new PrerequisiteFailed('OAUTH-SIGN-IN-SCREENS', message);
 }
 
-/** How many sign-ins drive the browser at once. */
-const SIGN_INS_AT_ONCE = 2;
-/** A sign-in (or a pair that belongs together) from its first page to its context closed, once a slot is free. */
-const signInSlot = pLimit(SIGN_INS_AT_ONCE);
-/** The sign-ins between their password step and the reading of their SMS code: one at a time. */
-const smsTurn = pLimit(1);
-/** A sign-in test's timeout: its own steps, bounded by the login section's step timeout, and its wait for a slot. */
-const SIGN_IN_TEST_TIMEOUT_MS = 90_000;
-
 /** A sign-in with the right password, at its SMS step; resolves with the code sent. */
 async function toSmsStep(s: Screens, session: SignInSession, first: StepAnswer, own: boolean): Promise<string> {
   expectStep(s.t, first, 'sign-in', 'GET /authorization', own);
-  return smsTurn(async () => {
-    expectStep(s.t, await session.signIn(s.source.email, s.source.password), 'sms', 'the right e-mail address and password', own);
-    return s.source.smsCode();
-  });
+  expectStep(s.t, await session.signIn(s.source.email, s.source.password), 'sms', 'the right e-mail address and password', own);
+  return s.source.smsCode();
 }
 
 /** A sign-in from its start to the consent step, with the right password and SMS code. */
@@ -158,51 +138,37 @@ function wrongCode(code: string): string {
   return code.slice(0, -1) + changed;
 }
 
-describeLeased('Authorization code flow: the sign-in screens (item 2)', () => {
-  conformance('OAUTH-SIGN-IN-SCREENS', 'the right password and SMS code lead to the consent step, whose Approve and Cancel end as the user chose', { timeout: SIGN_IN_TEST_TIMEOUT_MS }, async (t) => {
+describe('Authorization code flow: the sign-in screens (item 2)', () => {
+  conformance('OAUTH-SIGN-IN-SCREENS', 'the right password and SMS code lead to the consent step, whose Approve and Cancel end as the user chose', { timeout: 60_000 }, async (t) => {
     const s = await screens(t);
-    // Every sign-in of the test at once (each its own context); judged after, in the slices' order.
-    const decide = async (decision: 'approve' | 'deny') => {
+    // The approval is also the sign-in alone (slice sign-ins=alone): one sign-in, judged on both slices.
+    for (const decision of t.slices('decision') as Array<'approve' | 'deny'>) {
       const { session, state } = await toConsent(s, true);
       const { end, token } = await decided(t, session, decision);
       await session.close();
-      return { decision, end, token, state };
-    };
-    const interleaved = async () => {
-      // A stops at its SMS step; B starts and finishes; then A finishes: both must succeed.
-      const a = await s.start();
-      const codeA = await toSmsStep(s, a.session, a.first, true);
-      const b = await toConsent(s, true);
-      const bEnd = await decided(t, b.session, 'approve');
-      const aAtConsent = await a.session.enterSms(codeA);
-      const aEnd = aAtConsent.step === 'consent' ? await decided(t, a.session, 'approve') : null;
-      await a.session.close();
-      await b.session.close();
-      return { a, b, bEnd, aAtConsent, aEnd };
-    };
-    const [decisions, both] = await Promise.all([
-      Promise.all((t.slices('decision') as Array<'approve' | 'deny'>).map((d) => signInSlot(() => decide(d)))),
-      // A sign-in of the interleaved pair that fails on its way is that slice's failure, as the pair's own checks are.
-      signInSlot(interleaved).then((pair) => ({ pair, error: null }), (error: unknown) => ({ pair: null, error })),
-    ]);
-    // The approval is also the sign-in alone (slice sign-ins=alone): one sign-in, judged on both slices.
-    for (const { decision, end, token, state } of decisions) {
       const what = `a sign-in answered with ${decision === 'approve' ? 'Approve' : 'Cancel'}`;
       await t.slice({ decision }, () => expectDecision(t, end, token, decision, state, what));
       if (decision === 'approve') await t.slice({ 'sign-ins': 'alone' }, () => expectDecision(t, end, token, decision, state, `${what} (alone)`));
     }
     await t.slice({ 'sign-ins': 'interleaved' }, async () => {
-      if (!both.pair) throw both.error;
-      const { a, b, bEnd, aAtConsent, aEnd } = both.pair;
+      // A stops at its SMS step; B starts and finishes; then A finishes: both must succeed.
+      const a = await s.start();
+      const codeA = await toSmsStep(s, a.session, a.first, true);
+      const b = await toConsent(s, true);
+      const bEnd = await decided(t, b.session, 'approve');
       expectDecision(t, bEnd.end, bEnd.token, 'approve', b.state, 'the second of two interleaved sign-ins');
+      const aAtConsent = await a.session.enterSms(codeA);
       t.expect(aAtConsent.step, `the first of two interleaved sign-ins, finished after the second: its SMS code must lead to the consent step; got ${shown(aAtConsent)}`).toBe('consent');
-      expectDecision(t, aEnd!.end, aEnd!.token, 'approve', a.state, 'the first of two interleaved sign-ins');
+      const aEnd = await decided(t, a.session, 'approve');
+      expectDecision(t, aEnd.end, aEnd.token, 'approve', a.state, 'the first of two interleaved sign-ins');
+      await a.session.close();
+      await b.session.close();
     });
   });
 
-  conformance('OAUTH-SIGN-IN-WRONG-PASSWORD', 'a wrong password, or an e-mail address of no account, leads neither to the SMS step nor to a code', { timeout: SIGN_IN_TEST_TIMEOUT_MS }, async (t) => {
+  conformance('OAUTH-SIGN-IN-WRONG-PASSWORD', 'a wrong password, or an e-mail address of no account, leads neither to the SMS step nor to a code', {}, async (t) => {
     const s = await screens(t);
-    await signInSlot(() => t.eachSlice('credential', async (credential) => {
+    await t.eachSlice('credential', async (credential) => {
       const { session, first } = await s.start();
       expectStep(t, first, 'sign-in', 'GET /authorization');
       const email = credential === 'wrong-password' ? s.source.email : `lockconf-nobody-${randomBytes(6).toString('hex')}@example.invalid`;
@@ -213,53 +179,47 @@ describeLeased('Authorization code flow: the sign-in screens (item 2)', () => {
       t.expect(answer.step, `${credential}: must not skip to the consent step`).not.toBe('consent');
       expectNoCode(t, answer, `${credential}: must issue no code`);
       await session.close();
-    }));
-  });
-
-  conformance('OAUTH-SIGN-IN-WRONG-SMS', 'a wrong SMS code leads neither to the consent step nor to a code', { timeout: SIGN_IN_TEST_TIMEOUT_MS }, async (t) => {
-    const s = await screens(t);
-    await signInSlot(async () => {
-      const { session, first } = await s.start();
-      const code = await toSmsStep(s, session, first, false);
-      const wrong = wrongCode(code);
-      t.target.redactor.add(wrong, 'sms_code');
-      const answer = await session.enterSms(wrong);
-      t.expect(answer.step, `a wrong SMS code must not lead to the consent step; got ${shown(answer)}`).not.toBe('consent');
-      expectNoCode(t, answer, 'a wrong SMS code must issue no code');
-      await session.close();
     });
   });
 
-  conformance('OAUTH-SIGN-IN-SMS-NOT-SKIPPED', 'a consent decision posted while the SMS step is current issues no code', { timeout: SIGN_IN_TEST_TIMEOUT_MS }, async (t) => {
+  conformance('OAUTH-SIGN-IN-WRONG-SMS', 'a wrong SMS code leads neither to the consent step nor to a code', {}, async (t) => {
     const s = await screens(t);
-    await signInSlot(async () => {
-      // The consent form as a finished sign-in shows it (the harness's replay: see the reading).
-      const done = await toConsent(s, false);
-      const shape: FormShape | null = await done.session.consentForm();
-      await done.session.close();
-      if (!shape || shape.method !== 'post') return t.notTested(`the consent page's Approve button (${s.source.script.consent.approve}) is in no POST form: a consent decision cannot be rebuilt to post from the SMS step`);
-      const { session, first } = await s.start();
-      await toSmsStep(s, session, first, false);
-      const answer = await session.replay(shape);
-      if (!answer) return t.notTested('the consent form carries a hidden field the SMS page has not: the form cannot be rebuilt from the SMS step');
-      expectNoCode(t, answer, 'a consent decision (Approve) posted while the SMS step is current must issue no code: the SMS verification cannot be skipped');
-      await session.close();
-    });
+    const { session, first } = await s.start();
+    const code = await toSmsStep(s, session, first, false);
+    const wrong = wrongCode(code);
+    t.target.redactor.add(wrong, 'sms_code');
+    const answer = await session.enterSms(wrong);
+    t.expect(answer.step, `a wrong SMS code must not lead to the consent step; got ${shown(answer)}`).not.toBe('consent');
+    expectNoCode(t, answer, 'a wrong SMS code must issue no code');
+    await session.close();
   });
 
-  conformance('OAUTH-CONSENT-SHOWS-REQUEST', 'the consent step shows who is requesting access and what is authorized', { timeout: SIGN_IN_TEST_TIMEOUT_MS }, async (t) => {
+  conformance('OAUTH-SIGN-IN-SMS-NOT-SKIPPED', 'a consent decision posted while the SMS step is current issues no code', {}, async (t) => {
+    const s = await screens(t);
+    // The consent form as a finished sign-in shows it (the harness's replay: see the reading).
+    const done = await toConsent(s, false);
+    const shape: FormShape | null = await done.session.consentForm();
+    await done.session.close();
+    if (!shape || shape.method !== 'post') return t.notTested(`the consent page's Approve button (${s.source.script.consent.approve}) is in no POST form: a consent decision cannot be rebuilt to post from the SMS step`);
+    const { session, first } = await s.start();
+    await toSmsStep(s, session, first, false);
+    const answer = await session.replay(shape);
+    if (!answer) return t.notTested('the consent form carries a hidden field the SMS page has not: the form cannot be rebuilt from the SMS step');
+    expectNoCode(t, answer, 'a consent decision (Approve) posted while the SMS step is current must issue no code: the SMS verification cannot be skipped');
+    await session.close();
+  });
+
+  conformance('OAUTH-CONSENT-SHOWS-REQUEST', 'the consent step shows who is requesting access and what is authorized', {}, async (t) => {
     const s = await screens(t);
     const { requester, authorized } = s.source.script.consent;
     if (!requester && !authorized) t.notTested('the login section names no selector of who is requesting access or what is authorized (login.consent.requester, login.consent.authorized)');
-    await signInSlot(async () => {
-      const { session } = await toConsent(s, false);
-      await t.eachSlice('shown', async (what) => {
-        const selector = what === 'requester' ? requester : authorized;
-        if (!selector) return t.notTested(`the login section names no selector for ${what === 'requester' ? 'who is requesting access (login.consent.requester)' : 'what is authorized (login.consent.authorized)'}`);
-        const text = await session.visibleText(selector);
-        t.expect(text !== null && text !== '', `the consent step must show ${what === 'requester' ? 'who is requesting access' : 'what is authorized'}: ${selector} matches ${text === null ? 'no visible element' : 'an element with no text'}`).toBe(true);
-      });
-      await session.close();
+    const { session } = await toConsent(s, false);
+    await t.eachSlice('shown', async (what) => {
+      const selector = what === 'requester' ? requester : authorized;
+      if (!selector) return t.notTested(`the login section names no selector for ${what === 'requester' ? 'who is requesting access (login.consent.requester)' : 'what is authorized (login.consent.authorized)'}`);
+      const text = await session.visibleText(selector);
+      t.expect(text !== null && text !== '', `the consent step must show ${what === 'requester' ? 'who is requesting access' : 'what is authorized'}: ${selector} matches ${text === null ? 'no visible element' : 'an element with no text'}`).toBe(true);
     });
+    await session.close();
   });
 });
