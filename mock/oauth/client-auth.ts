@@ -25,7 +25,10 @@ export function authenticateClient(ctx: MockContext, form: Map<string, string>, 
   }
   const basicContent = authorization === undefined ? null : basicMatches(ctx, basic) ? 'real' : 'bogus';
   if (authorization !== undefined && ctx.faults.breaks('TOKEN-BASIC-IGNORED', { grant, 'basic-content': basicContent })) return { ok: false };
-  if ((ctx.faults.has('client-id-unchecked') || ctx.faults.breaks('TOKEN-CLIENT-ID-CHECKED', { grant })) && clientId !== undefined) clientId = ctx.credentials.clientId;
+  // Only the secret is checked: whatever client_id comes with the profile credential's secret is taken for that
+  // credential (a further credential's own request, its own secret with it, is served as before).
+  const profileSecret = clientSecret !== undefined && safeEqual(clientSecret, ctx.credentials.clientSecret);
+  if ((ctx.faults.has('client-id-unchecked') || ctx.faults.breaks('TOKEN-CLIENT-ID-CHECKED', { grant })) && clientId !== undefined && profileSecret) clientId = ctx.credentials.clientId;
   // The profile's credential or a further one (other-clients.ts): each secret belongs to its own client_id.
   const client = clientId === undefined ? null : registeredClient(ctx, clientId);
   if (clientId === undefined || client === null) return { ok: false };
