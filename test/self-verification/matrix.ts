@@ -113,12 +113,7 @@ export function planMatrix(opts: {
    * timing and order chaos, stays here). 'all' (default): every catalogued fault and the plain mock.
    */
   catalogued?: 'all' | 'sample';
-  /**
-   * The legal variants: 'each' on its own (one run per hand-written variant and per generated
-   * alternative), or 'packed' (default with catalogued 'sample'): every alternative of every
-   * freedom, one per freedom a run, in as few runs as the freedom with the most alternatives
-   * needs (freedoms.ts packedVariants).
-   */
+  /** The legal variants: 'each' alone, or 'packed' (default with catalogued 'sample'): one alternative of each freedom a run (freedoms.ts packedVariants). */
   freedoms?: 'each' | 'packed';
 } = { scope: 'area' }): MatrixEntry[] {
   const faults = opts.faults ?? FAULT_NAMES;

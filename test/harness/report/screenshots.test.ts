@@ -59,6 +59,10 @@ async function shoot(runDir: string, name: string): Promise<{ verdict: string | 
     if (await failed.count() > 0) {
       await failed.locator('details.evidence > summary').first().click({ timeout: 1000 }).catch(() => {});
       await failed.locator('details.exchange > summary').first().click({ timeout: 1000 }).catch(() => {});
+      // The open card is taller than the window: Chromium then captures beyond the viewport of a
+      // 30 000-pixel page, which stalled past the timeout here. A window as tall as the card takes it in one frame.
+      const box = await failed.boundingBox();
+      await page.setViewportSize({ width: 1280, height: Math.min(8_000, Math.max(900, Math.ceil((box?.height ?? 0) + 40))) });
       await failed.screenshot({ path: join(SHOTS, `${name}-first-failed.png`) });
     }
     return {
