@@ -7,8 +7,8 @@
  * layout is accepted (2xx). Each probe is judged by the rule it tests.
  */
 import { describe } from 'vitest';
-import { conformance, type ReceiverContext } from '../../harness/receiver/conformance.js';
-import { INPUTS_LABEL, InputsDigest } from '../../harness/run/generated-inputs.js';
+import { conformance } from '../../harness/receiver/conformance.js';
+import { recordDraws, runSeed } from './support/draws.js';
 import { alteredV, bodyByteProbe, bodyKeyProbe, breachedHeader, disguisedHeader, normalizationProbe, rawLayoutBody, surroundProbe } from '../../harness/receiver/probes.js';
 import { lockNameChanged, operationApp } from './support/events.js';
 import { expectAccepted, expectRejected } from './support/verdicts.js';
@@ -23,19 +23,6 @@ function rewrites(body: string): string[] {
   return [JSON.stringify(JSON.parse(body)), body.trim(), body.normalize('NFC')];
 }
 
-function runSeed(t: ReceiverContext): number {
-  const seed = t.target.setup.seed;
-  return Number.isSafeInteger(seed) ? seed : 0;
-}
-
-/** Records what the seed drew (the observation and the digest a replay must reproduce). */
-function recordDraws(t: ReceiverContext, draws: Array<Record<string, unknown>>): void {
-  const seed = runSeed(t);
-  const inputs = new InputsDigest();
-  for (const d of draws) inputs.add(d);
-  t.observe('probe draws', { seed, replay: `--seed ${seed}`, draws });
-  t.observe(INPUTS_LABEL, inputs.result());
-}
 
 describe('Signature: one byte of the body changed after signing', () => {
   conformance('RECEIVER-REJECTS-TAMPERED-BODY', 'a delivery with one byte of its body changed after signing (first, last, inside a string, a digit, drawn) is rejected', {}, async (t) => {

@@ -9,7 +9,7 @@ import { describe } from 'vitest';
 import { conformance, type ReceiverContext } from '../../harness/receiver/conformance.js';
 import type { DeliveryOptions } from '../../harness/receiver/deliveries.js';
 import { bodyTimes, wrongKey } from '../../harness/receiver/probes.js';
-import { INPUTS_LABEL, InputsDigest } from '../../harness/run/generated-inputs.js';
+import { recordDraws, runSeed } from './support/draws.js';
 import { ROW_SAMPLES, operationApp } from './support/events.js';
 import { expectAccepted, expectRejected, observeAnswer } from './support/verdicts.js';
 
@@ -108,19 +108,6 @@ describe('Signature: the forms a conforming service may send', () => {
   });
 });
 
-function runSeed(t: ReceiverContext): number {
-  const seed = t.target.setup.seed;
-  return Number.isSafeInteger(seed) ? seed : 0;
-}
-
-/** Records what the seed drew (the observation and the digest a replay must reproduce). */
-function recordDraws(t: ReceiverContext, draws: Array<Record<string, unknown>>): void {
-  const seed = runSeed(t);
-  const inputs = new InputsDigest();
-  for (const d of draws) inputs.add(d);
-  t.observe('probe draws', { seed, replay: `--seed ${seed}`, draws });
-  t.observe(INPUTS_LABEL, inputs.result());
-}
 
 /** The ages of t of the slices t-age, and whether a 5-minute tolerance takes them. */
 const T_AGES: Readonly<Record<string, { ageMs: number; accepted: boolean }>> = {
