@@ -13,6 +13,16 @@ import type { ProbeSelection } from './probes.js';
 
 export const PROBE_FAMILIES = ['session', 'state', 'denial', 'api-401', 'refresh-refused'] as const;
 
+/**
+ * No probe at all: every key of ProbeSelection, off. A narrowed selection starts from it
+ * (`{ ...NO_PROBES, denial: true }`), so a family added later is off there until named,
+ * rather than run by every narrowed grading (Required<>: a new key fails the typecheck here).
+ */
+export const NO_PROBES: Readonly<Required<ProbeSelection>> = {
+  session: false, state: false, cancellation: false, denial: false, api401: false, api401Family: false, api401Points: false,
+  failedCheck: false, tokenErrors: false, refreshRefused: false, refreshInFlight: false, reload: false, answers: false,
+};
+
 /** The families named in `text`, or null when unset (every family runs). */
 export function probeFamilies(text: string | undefined): string[] | null {
   if (text === undefined || text.trim() === '') return null;

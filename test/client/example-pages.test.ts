@@ -12,6 +12,7 @@ import { ensureChromium } from '../support/chromium.js';
 import Fastify from 'fastify';
 import { chromiumDrivers, launchOptions } from '../../harness/client/drivers/chromium.js';
 import { gradePages, startPagesExample } from './support/pages-example.js';
+import { NO_PROBES } from '../../harness/client/probe-selection.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -24,7 +25,7 @@ afterAll(async () => {
 describe('the example application with pages, driven by Chromium', () => {
   it('catches, each by its requirement, a client that reuses its refresh token (refreshed through the POST-only button) and one that registers webhooks under another clientID (through the CSRF-protected form)', async () => {
     // The session (its actions and refresh chain) is what these rules are judged on: the other probe families stay out.
-    const select = { state: false, cancellation: false, denial: false, api401: false, api401Family: false, api401Points: false, refreshRefused: false, answers: false, reload: false } as const;
+    const select = { ...NO_PROBES, session: true };
     const { judgements, probes } = await gradePages({ browser, faults: ['reuses-refresh-token', 'webhook-other-client-id'], select });
     expect(probes.session?.ran).toBe(true); // its error answers (the faulty app's 502s) said in its report, the session went on
     expect(judgements.find((j) => j.id === 'CLIENT-REFRESH-SINGLE-USE')?.status).toBe('failed');

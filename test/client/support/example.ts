@@ -8,6 +8,7 @@ import { createMock, type RunningMock } from '../../../mock/server.js';
 import { startExampleApp, type ExampleApp } from '../../../examples/app/server.js';
 import { judgeClient, type ClientJudgement, type ProbeReport } from '../../../harness/client/judge.js';
 import { runProbes, type ProbeSelection } from '../../../harness/client/probes.js';
+import { NO_PROBES } from '../../../harness/client/probe-selection.js';
 
 export interface GradedExample {
   mock: RunningMock;
@@ -107,7 +108,8 @@ export async function gradeExample(faults: string[] = [], select: ProbeSelection
   }
 }
 
-const ONLY_SESSION: ProbeSelection = { state: false, cancellation: false, refreshInFlight: false, reload: false, denial: false, api401: false, api401Family: false, api401Points: false, refreshRefused: false, answers: false };
+/** The session alone (its actions and refresh chain): every other family off, those added later too. */
+const ONLY_SESSION: ProbeSelection = { ...NO_PROBES, session: true };
 
 /** The probes a fault of `requirement` (on `dim=value`) needs to show: the session, or the one family that exercises it. */
 export function probesFor(requirement: string, dim?: string, value?: string): ProbeSelection {
@@ -135,6 +137,11 @@ export function probesFor(requirement: string, dim?: string, value?: string): Pr
       return { ...ONLY_SESSION, session: false, refreshInFlight: true };
     case 'CLIENT-REFRESH-NO-RETRY':
       return { ...ONLY_SESSION, session: false, refreshRefused: true };
+    case 'CLIENT-REFRESH-SINGLE-USE':
+    case 'CLIENT-REFRESH-STORE-NEW':
+      return { ...ONLY_SESSION, failedCheck: true }; // the refresh chain, and the refresh after a failed check
+    case 'CLIENT-SECRET-ONLY-IN-FORM':
+      return { ...ONLY_SESSION, tokenErrors: true }; // the secret kept from the browser on the token endpoint's error answers too
     default:
       return ONLY_SESSION;
   }
