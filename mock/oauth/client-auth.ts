@@ -23,7 +23,7 @@ export function authenticateClient(ctx: MockContext, form: Map<string, string>, 
   if (ctx.faults.has('basic-header-not-ignored') && authorization !== undefined && !basicMatches(ctx, basic)) {
     return { ok: false };
   }
-  const basicContent = authorization === undefined ? null : basicMatches(ctx, basic) ? 'real' : 'bogus';
+  const basicContent = authorization === undefined ? null : basicMatches(ctx, basic) ? 'real' : basicShape(authorization);
   if (authorization !== undefined && ctx.faults.breaks('TOKEN-BASIC-IGNORED', { grant, 'basic-content': basicContent })) return { ok: false };
   // Only the secret is checked: whatever client_id comes with the profile credential's secret is taken for that
   // credential (a further credential's own request, its own secret with it, is served as before).
@@ -54,6 +54,18 @@ function parseBasic(header: string | undefined): { clientId: string; clientSecre
   } catch {
     return { clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
   }
+}
+
+/** What a Basic header that is not the real credentials holds (the slice of TOKEN-BASIC-IGNORED it is on). */
+function basicShape(header: string): 'bogus' | 'no-colon' | 'not-base64' | 'empty' | 'non-ascii' {
+  const match = /^Basic(?:\s+(.*))?$/is.exec(header.trim());
+  if (match === null) return 'bogus'; // another scheme
+  const value = (match[1] ?? '').trim();
+  if (value === '') return 'empty';
+  if (!/^[A-Za-z0-9+/]+=*$/.test(value)) return 'not-base64';
+  const bytes = Buffer.from(value, 'base64');
+  if (!bytes.includes(0x3a)) return 'no-colon';
+  return bytes.some((b) => b > 0x7e) ? 'non-ascii' : 'bogus';
 }
 
 /** Constant time, length not leaked (secret-compare.ts). */

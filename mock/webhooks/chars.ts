@@ -17,6 +17,7 @@ const CLASSES: ReadonlyArray<readonly [string, (v: string) => boolean]> = [
   ['blanks', (v) => /^\s|\s$/.test(v)],
   ['non-ascii', (v) => /[^\x00-\x7f]/.test(v)],
   ['long', (v) => v.length >= LONG_FROM],
+  ['empty', (v) => v === ''],
 ];
 
 /** The classes `value` belongs to (none for plain letters, digits and dashes). */
@@ -24,8 +25,8 @@ export function charClasses(value: string): string[] {
   return CLASSES.filter(([, test]) => test(value)).map(([name]) => name);
 }
 
-/** The value as a careless implementation mangles that class: decoded, encoded, trimmed, cut short. */
-export function mangle(value: string, classes: readonly string[], broken: (cls: string) => boolean): string {
+/** The value as a careless implementation mangles that class: decoded, encoded, trimmed, cut short; left out (null) when empty. */
+export function mangle(value: string, classes: readonly string[], broken: (cls: string) => boolean): string | null {
   let out = value;
   for (const cls of classes) {
     if (!broken(cls)) continue;
@@ -38,6 +39,7 @@ export function mangle(value: string, classes: readonly string[], broken: (cls: 
       case 'blanks': out = out.trim(); break;
       case 'non-ascii': out = out.replace(/[^\x00-\x7f]/gu, '?'); break;
       case 'long': out = out.slice(0, LONG_FROM - 1); break;
+      case 'empty': return null; // a header with no value taken for no header at all
     }
   }
   return out;

@@ -84,7 +84,8 @@ export class WebhookDeliverer {
       const token = registration.token ?? '';
       const classes = charClasses(token);
       const cut = broken('DELIVERY-CUSTOM-HEADER') ? token.slice(0, -1) : token;
-      headers[registration.header.toLowerCase()] = mangle(cut, classes, (cls) => ctx.faults.breaks('DELIVERY-CUSTOM-HEADER', { chars: cls }));
+      const value = mangle(cut, classes, (cls) => ctx.faults.breaks('DELIVERY-CUSTOM-HEADER', { chars: cls }));
+      if (value !== null) headers[registration.header.toLowerCase()] = value;
     }
     // Slice faults: a url of that component class delivered to mangled (url-parts.ts); a lock registration on that lock of
     // its set (first, second), or made by a user of that role, loses its url's query (two dimensions at once: lock × url).

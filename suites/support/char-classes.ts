@@ -11,6 +11,7 @@ export const CHAR_CLASS_EXAMPLES: Readonly<Record<string, string>> = {
   space: 'a b  c',
   blanks: '  padded-both-ends \t ',
   'non-ascii': 'ünïcødé-状态-🔒',
+  empty: '',
   long: Array.from({ length: 1500 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789-._~'[i % 40]).join(''),
 };
 

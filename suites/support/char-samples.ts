@@ -22,6 +22,7 @@ export function charSample(cls: string, tag: string, max = 300): string {
     case 'blanks': return `  lc-${tag}-padded  `;
     case 'non-ascii': return `lc-${tag}-Tür«Süd»-日本-🔒`;
     case 'long': return `lc-${tag}-`.padEnd(max, 'x');
+    case 'empty': return ''; // no characters at all (the tag too): a value the application may choose where the spec sets no length
     default: throw new Error(`suite error: no sample for the character class ${cls}`);
   }
 }

@@ -79,6 +79,18 @@ export function basicHeader(user: string, password: string): string {
   return 'Basic ' + Buffer.from(`${user}:${password}`, 'utf8').toString('base64');
 }
 
+/**
+ * Basic headers that are not a credential's (TOKEN-BASIC-IGNORED's `basic-content`, "any values, real or
+ * bogus"): well-formed bogus credentials, and what an RFC 7617 parser chokes on. Each is a legal header value.
+ */
+export const BOGUS_BASIC_HEADERS = {
+  bogus: basicHeader('lockconf-bogus-client', 'lockconf-bogus-secret'),
+  'no-colon': 'Basic ' + Buffer.from('lockconf-bogus-without-colon', 'utf8').toString('base64'),
+  'not-base64': 'Basic !lockconf*not~base64?',
+  empty: 'Basic',
+  'non-ascii': basicHeader('lockconf-bogus-clïent', 'sécret-ünicode'),
+} as const;
+
 /** The JWT's claims, or null when the string is not a JWT (jose decodes without verifying). */
 export function jwtClaims(token: string): JWTPayload | null {
   try {

@@ -12,7 +12,7 @@ import { alone, control } from '../support/context.js';
 import { prerequisite } from '../support/prerequisite.js';
 import { tokenResponseOf, withGrantRequest, withGrantRequestAs } from '../support/grants.js';
 import { eachSlicePair } from '../support/slice-pairs.js';
-import { basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, refreshGrant, rememberTokens, tokenIssued, tokenUrl } from '../support/tokens.js';
+import { BOGUS_BASIC_HEADERS, basicHeader, codeGrant, freshCode, isJwt, jwtClaims, postToken, postTokenRaw, refreshGrant, rememberTokens, tokenIssued, tokenUrl } from '../support/tokens.js';
 import { secondClient } from '../support/second-client.js';
 
 /** A fresh code exchanged the ordinary way: the token response every shape check reads. */
@@ -164,7 +164,7 @@ describe('POST {auth_url}/access_token, on every grant', () => {
 
   conformance('TOKEN-BASIC-IGNORED', 'a Basic header beside correct body credentials is ignored, on every grant, real or bogus', {}, async (t) => {
     const p = t.target.profile;
-    const headers: Record<string, string> = { bogus: basicHeader('lockconf-bogus-client', 'lockconf-bogus-secret'), real: basicHeader(p.clientId, p.clientSecret) };
+    const headers: Record<string, string> = { ...BOGUS_BASIC_HEADERS, real: basicHeader(p.clientId, p.clientSecret) };
     await t.eachSlice('grant', async (grant) => {
       const res = await grantRequest(t, grant, undefined, { authorization: headers.bogus! });
       t.expect(tokenIssued(res), `${grant} grant, correct body credentials with a bogus Basic header: the header must be ignored (a token issued); got HTTP ${res.status}`).toBe(true);

@@ -23,6 +23,7 @@ import { statusOfSlice } from '../../harness/catalog/slices/receiver-answer-doma
 import { INPUTS_LABEL, InputsDigest } from '../../harness/run/generated-inputs.js';
 import { statusCheck, statusCheckRoute, triggerStatusCheck } from '../support/status-check.js';
 import { expectAccepted, ownerAndGuestListening, registerLock, type Registration } from '../support/webhooks.js';
+import { is2xx } from '../support/api-endpoints.js';
 
 /** What tells the rows of deliveryOfEveryRow apart in one inbox: two deliveries with one key are copies of one event. */
 function rowKey(d: Delivery): string {
@@ -73,6 +74,9 @@ describe('Delivery', () => {
       t.target.redactor.add(token, 'webhook_token');
       const inbox = await newInbox(t, { label: `token with ${cls}` });
       const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken, token });
+      // The empty token: the spec sets no length, nor says which registration values may be refused ("Required and optional
+      // status of each webhook registration field …: not shown"); refused, it has no delivery to judge.
+      if (cls === 'empty' && !is2xx(reg.response)) t.notTested(`the target refused a registration whose token is the empty string (HTTP ${reg.response.status}); the spec leaves which registration values may be refused open`);
       expectAccepted(t, reg, `registration whose token holds ${cls} characters`);
       await triggerStatusCheck(t, lock.lockId, session.accessToken);
       const d = await expectDelivery(t, inbox, `the status event (token with ${cls} characters)`, { predicate: isAbout(lock.lockId) });

@@ -36,9 +36,12 @@ export const POSITION: Dimension = {
 export const CHARS: Dimension = {
   id: 'chars',
   title: 'Character class of a value returned or sent unchanged',
-  source: 'GET {auth_url}/authorization: "state … returned unchanged at the end"; "All values must be URL-encoded."',
-  values: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'blanks', 'non-ascii', 'long'],
+  source: 'GET {auth_url}/authorization: "state … returned unchanged at the end"; "All values must be URL-encoded."; Webhook registration: "token | string | … Chosen by the application" (no length given: the empty string too)',
+  values: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'blanks', 'non-ascii', 'long', 'empty'],
 };
+
+/** The classes of a value that has characters (`empty` aside): a state sent empty is no state (RFC 6749 §4.1.1), not a class of one. */
+export const NON_EMPTY_CHARS = CHARS.values.filter((v) => v !== 'empty');
 
 export const REDIRECT_URI_PART: Dimension = {
   id: 'redirect-uri-part',

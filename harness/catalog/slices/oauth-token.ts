@@ -4,6 +4,7 @@
  * text and tables give it (dimensions.ts), with their values.
  */
 import type { SliceDeclarations } from './types.js';
+import { NON_EMPTY_CHARS } from './dimensions.js';
 
 const EVERY_GRANT = { grant: 'all' } as const;
 
@@ -12,8 +13,8 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     {
       id: 'basic-content',
       title: 'What an Authorization: Basic header holds',
-      source: 'POST {auth_url}/access_token: "a Basic Authorization header is ignored (any values, real or bogus, are ignored)"',
-      values: ['real', 'bogus'],
+      source: 'POST {auth_url}/access_token: "a Basic Authorization header is ignored (any values, real or bogus, are ignored)": any value, so besides the real credentials and well-formed bogus ones, what a parser of RFC 7617 chokes on (credentials without a colon, a value that is not base64, no value at all, bytes beyond ASCII)',
+      values: ['real', 'bogus', 'no-colon', 'not-base64', 'empty', 'non-ascii'],
     },
     {
       id: 'token-field',
@@ -65,10 +66,10 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'OAUTH-AUTHZ-REDIRECT': { client: 'all', 'redirect-uri-shape': 'all' },
     // GET {auth_url}/authorization: "state … returned unchanged at the end"; "All values must be URL-encoded." Every
     // application's state, on its own registered URI.
-    'OAUTH-STATE-ECHO': { chars: 'all', client: 'all' },
+    'OAUTH-STATE-ECHO': { chars: NON_EMPTY_CHARS, client: 'all' },
     // "On cancellation the query carries error=access_denied and state" (the original state): "HTTP 302 to redirect_uri",
     // every credential's registered URI, whatever it carries.
-    'OAUTH-DENIAL-ACCESS-DENIED': { chars: 'all', client: 'all', 'redirect-uri-shape': 'all' },
+    'OAUTH-DENIAL-ACCESS-DENIED': { chars: NON_EMPTY_CHARS, client: 'all', 'redirect-uri-shape': 'all' },
     // redirect_uri "Registered with the credentials": any component that differs makes it another URL.
     'OAUTH-REDIRECT-URI-REGISTERED': { 'redirect-uri-part': 'all' },
     // "token for one of the application's users": the token a code yields acts for the user who approved it, owner or guest.

@@ -168,7 +168,7 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'DELIVERY-CONTENT-TYPE': EVERY_ROW,
     // "the application-chosen header set to the application-chosen token": any token, sent unchanged.
     // An HTTP field value carries no leading or trailing blanks (RFC 9110 §5.5) and non-ASCII only as opaque bytes: those two classes are not declared for a header.
-    'DELIVERY-CUSTOM-HEADER': { ...EVERY_ROW, chars: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'long'] },
+    'DELIVERY-CUSTOM-HEADER': { ...EVERY_ROW, chars: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'long', 'empty'] },
     'DELIVERY-SIGNATURE-PRESENT': EVERY_ROW,
     // "A response without an HTTP 2xx status is not retried": every class of non-2xx answer; a redirect other than 302 is one too
     // (followed, it sends the event a second time). "Redirections (HTTP 302) are not followed": the status the spec names.
