@@ -271,32 +271,32 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
 
   // ── API headers ─────────────────────────────────────────────────────────────
   'HEADERS-ROTATION-ON-SUCCESS': {
-    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential; a second credential\'s API calls need its own API key (HEADERS-API-KEY, INFO)'),
+    credential: dim('client'),
     lock: dim('endpoint'),
     actor: dim('actor'),
   },
   'HEADERS-ROTATED-TOKEN-WORKS': {
-    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential'),
+    credential: dim('client'),
     lock: by('Using the newest one keeps a valid token', 'the rotated token is judged on GET /users/me, which names no lock; the lock endpoints it came from are the endpoint dimension'),
     actor: dim('actor'),
   },
   'HEADERS-ROTATED-TOKEN-JWT': {
-    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('access_token | string (a JWT)'),
     actor: by('access_token | string (a JWT)', 'the form of every access token, the same whoever holds it (the grant dimension of TOKEN-ACCESS-TOKEN-JWT for each account)'),
   },
   'HEADERS-NEWEST-KEEPS-ACCESS': {
-    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('Using the newest one keeps a valid token'),
     actor: by('updating a stored token at least once every 24 hours', 'the one token the application stores for a user, rotated at every call (the position dimension)'),
   },
   'HEADERS-ROTATION-EXTENDS': {
-    credential: by('each new token extends validity slightly', 'a token\'s expiry, compared with the one presented'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('each new token extends validity slightly'),
     actor: by('each new token extends validity slightly', 'a token\'s expiry, compared with the one presented (the endpoint and position dimensions)'),
   },
   'HEADERS-PREVIOUS-TOKEN-VALID': {
-    credential: by('New access tokens do not invalidate previous access tokens.', 'a token\'s validity after its successor is issued'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('New access tokens do not invalidate previous access tokens.'),
     actor: by('New access tokens do not invalidate previous access tokens.', 'a token\'s validity after its successor is issued (the endpoint and position dimensions)'),
   },
@@ -306,7 +306,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('An invalid token', 'a token that is no account\'s (the invalid-token dimension)'),
   },
   'HEADERS-EXPIRED-TOKEN-401': {
-    credential: by('Invalid access token on an API call', 'a token past its expiry, whatever issued it'),
+    credential: dim('client'),
     lock: dim('endpoint'),
     actor: by('Invalid access token on an API call', 'a token past its expiry: refused whoever held it'),
   },
@@ -316,7 +316,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('x-access-token | <ACCESS_TOKEN>', 'no token at all: no account\'s'),
   },
   'HEADERS-TOKEN-LIFETIME-24H': {
-    credential: by('access tokens are not issued valid for less than 24 hours', 'a token\'s lifetime, by the grant that issued it (the grant dimension) and its rotation (endpoint, position)'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('access tokens are not issued valid for less than 24 hours'),
     actor: dim('grant'),
   },
