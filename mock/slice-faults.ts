@@ -30,7 +30,7 @@ export const SLICE_BREAKS = {
   'OAUTH-SIGN-IN-SCREENS': { dims: ['decision', 'sign-ins'], description: 'At the sign-in pages, the consent page\'s button of that decision answers as the other one (oauth/authorization-endpoint.ts); or a new sign-in ends those in progress (oauth/pending.ts).' },
   'OAUTH-SIGN-IN-STEP': { dims: ['client'], description: 'GET /authorization of that credential\'s request skips the sign-in: it answers at once with a redirect carrying a code for the first user (oauth/authorization-endpoint.ts).' },
   'OAUTH-SIGN-IN-WRONG-PASSWORD': { dims: ['credential'], description: 'The sign-in page takes that wrong credential: a wrong password signs in as the e-mail\'s account, an e-mail of no account as the first user.' },
-  'OAUTH-CONSENT-SHOWS-REQUEST': { dims: ['shown'], description: 'The consent page leaves that out: the requesting application\'s name (requester), or the list of what it may do (authorized).' },
+  'OAUTH-CONSENT-SHOWS-REQUEST': { dims: ['shown', 'client'], description: 'The consent page leaves that out: the requesting application\'s name (requester), or the list of what it may do (authorized); or, for that credential\'s requests, both (oauth/authorization-endpoint.ts).' },
 
   // Token endpoint
   'TOKEN-BASIC-IGNORED': { dims: ['grant', 'basic-content'], description: 'On that grant (or with that kind of Basic header), an Authorization: Basic header beside correct body credentials makes the request fail: a bogus one because it does not match, a real one as a second authentication method.' },

@@ -12,7 +12,6 @@ export const OAUTH_AREAS: readonly Area[] = ['OAuth authorization', 'Token endpo
 const NO_LOCK_AUTHZ = (words: string): KindCoverage => by(words, 'the authorization request carries client_id, redirect_uri and state, never a lock: no lock takes part');
 const NO_LOCK_TOKEN = (words: string): KindCoverage => by(words, 'a token request carries the grant\'s parameters and the client\'s, never a lock: no lock takes part');
 const NO_LOCK_TOKEN_VALUE = (words: string): KindCoverage => by(words, 'the rule is about a token (its form, its life, its refusal), which is issued for an account, not for a lock');
-const ONE_CREDENTIAL_AUTHZ = (words: string): KindCoverage => by(words, 'the request names one credential (its client_id) and the rule is about that request\'s own answer; a second credential\'s authorization is exercised by its own code exchange (OAUTH-CODE-OTHER-CLIENT, REFRESH-OTHER-CLIENT, TOKEN-CC-PER-CREDENTIAL). Open (issue 32): "sees who is requesting access" varies with the credential; the second credential\'s consent step is not yet driven in a browser');
 /** The browser-driven steps of the user's own sign-in (the sign-in suite). */
 const SIGN_IN_IS_THE_USERS = (): KindCoverage => by('The application does nothing in this step.', 'the e-mail and password, and the SMS, are the user\'s, checked the same whichever application asked; the requesting credential only shapes the first answer (OAUTH-SIGN-IN-STEP) and the redirect that ends the step (OAUTH-AUTHZ-REDIRECT, -CODE-ON-APPROVAL, -DENIAL-ACCESS-DENIED), each declared over the client dimension');
 const CLIENT_AUTH_NO_USER = (words: string): KindCoverage => by(words, 'client authentication at the token endpoint: the request names a client and a grant, no user; whose token it is follows from the grant (the grant dimension: the code and refresh grants a user\'s, client_credentials the application\'s)');
@@ -52,7 +51,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('verifies by an SMS text message to a previously verified mobile phone', 'the test account with a verified phone (one account)'),
   },
   'OAUTH-CONSENT-SHOWS-REQUEST': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('sees who is requesting access and what is authorized', 'what the consent step shows is the requesting application\'s (the shown dimension), the same whoever signed in'),
   },
