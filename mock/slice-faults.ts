@@ -66,13 +66,13 @@ export const SLICE_BREAKS = {
   // API headers
   'HEADERS-ROTATION-ON-SUCCESS': { dims: ['endpoint', 'position', 'actor', 'client'], description: 'Successful answers of that endpoint (at that link of the rotation, for that account, or to a token of that credential) carry no x-access-token header.' },
   'HEADERS-ROTATED-TOKEN-WORKS': { dims: ['endpoint', 'position', 'actor', 'client'], description: 'The x-access-token of that endpoint\'s answers (at that link, for that account, or of that credential) is a token the API refuses.' },
-  'HEADERS-ROTATED-TOKEN-JWT': { dims: ['endpoint', 'client'], description: 'The x-access-token of that endpoint\'s answers (or of that credential\'s calls) is an opaque random string (which the API accepts), not a JWT.' },
-  'HEADERS-NEWEST-KEEPS-ACCESS': { dims: ['position', 'client'], description: 'A token rotated at that link of the rotation (or for that credential) is valid only an hour past the token presented, never for a day: an application calling once a day with the newest token loses access.' },
-  'HEADERS-ROTATION-EXTENDS': { dims: ['endpoint', 'position', 'client'], description: 'A token rotated by that endpoint (at that link, or for that credential) expires at the same moment as the one presented.' },
-  'HEADERS-PREVIOUS-TOKEN-VALID': { dims: ['endpoint', 'position', 'client'], description: 'Rotating on that endpoint (at that link, or for that credential) invalidates the token presented.' },
-  'HEADERS-TOKEN-LIFETIME-24H': { dims: ['endpoint', 'position', 'grant', 'client'], description: 'Tokens rotated by that endpoint (at that link, or for that credential), or issued by that grant, are valid for one hour only.' },
+  'HEADERS-ROTATED-TOKEN-JWT': { dims: ['endpoint', 'client', 'actor'], description: 'The x-access-token of that endpoint\'s answers (or of that credential\'s calls, or for that account) is an opaque random string (which the API accepts), not a JWT.' },
+  'HEADERS-NEWEST-KEEPS-ACCESS': { dims: ['position', 'client', 'actor'], description: 'A token rotated at that link of the rotation (or for that credential, or for that account) is valid only an hour past the token presented, never for a day: an application calling once a day with the newest token loses access.' },
+  'HEADERS-ROTATION-EXTENDS': { dims: ['endpoint', 'position', 'client', 'actor'], description: 'A token rotated by that endpoint (at that link, for that credential, or for that account) expires at the same moment as the one presented.' },
+  'HEADERS-PREVIOUS-TOKEN-VALID': { dims: ['endpoint', 'position', 'client', 'actor'], description: 'Rotating on that endpoint (at that link, for that credential, or for that account) invalidates the token presented.' },
+  'HEADERS-TOKEN-LIFETIME-24H': { dims: ['endpoint', 'position', 'grant', 'client', 'actor'], description: 'Tokens rotated by that endpoint (at that link, for that credential, or for that account), or issued by that grant, are valid for one hour only.' },
   'HEADERS-INVALID-TOKEN-401': { dims: ['endpoint', 'invalid-token'], description: 'That endpoint (or every endpoint, for that kind of invalid token) answers an invalid access token with 403 instead of 401.' },
-  'HEADERS-EXPIRED-TOKEN-401': { dims: ['endpoint', 'client'], description: 'That endpoint accepts an access token past its expiry; or every endpoint does, for a token of that credential.' },
+  'HEADERS-EXPIRED-TOKEN-401': { dims: ['endpoint', 'client', 'actor'], description: 'That endpoint accepts an access token past its expiry; or every endpoint does, for a token of that credential or of that account.' },
   'HEADERS-MISSING-TOKEN-401': { dims: ['endpoint'], description: 'That endpoint answers a request without x-access-token with 400 instead of 401.' },
 
   // Webhook registration, delivery, signature and event payloads (mock/webhooks/slice-breaks.ts)

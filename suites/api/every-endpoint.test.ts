@@ -18,7 +18,7 @@ import { callEndpoint, eachEndpointSlice, endpointsInbox, everyEndpointRefused, 
 import { withGrantRequest } from '../support/grants.js';
 import { PrerequisiteFailed, isPrerequisiteFailed, rotatedTokenOf } from '../support/prerequisite.js';
 import { isJwt, jwtExp, postToken, tamperedJwt } from '../support/tokens.js';
-import { apiGet, clientToken, credentialWords, walkUserEndpointsAs } from '../support/client-tokens.js';
+import { actorWords, apiGet, clientToken, credentialWords, walkUserEndpointsAs, withActorToken } from '../support/client-tokens.js';
 
 const DAY_MS = 86_400_000;
 const DAY_S = 86_400;
@@ -77,20 +77,6 @@ async function rotationAt(t: SuiteContext, start: string, position: string, step
   return { presented, rotated: await rotateOnce(t, presented, `the ${position} rotation`) };
 }
 
-/** A fresh access token of `actor` (a lock's 'owner', a 'guest' on it: the fixtures' first and second users; or the 'application''s own from client_credentials) for fn. */
-async function withActorToken<T>(t: SuiteContext, actor: string, fn: (token: string) => Promise<T>): Promise<T> {
-  if (actor === 'application') {
-    return withGrantRequest(t, 'client_credentials', async (body) => {
-      const res = await postToken(t, body);
-      t.expect(typeof res.json?.access_token, `client_credentials grant (permitted): expected an access token; got HTTP ${res.status}`).toBe('string');
-      return fn(res.json.access_token);
-    });
-  }
-  if (!t.target.has('user-token')) t.notTested(`needs user-token: ${t.target.whyMissing('user-token') ?? 'not offered'}`);
-  if (actor === 'guest' && !t.target.has('second-user')) t.notTested('the fixtures name no guest (second user)');
-  return fn((await t.flows.userSession(actor === 'guest' ? 1 : 0)).accessToken);
-}
-
 describe('Request headers for API calls, on every endpoint', () => {
   conformance('HEADERS-ROTATION-ON-SUCCESS', 'x-access-token on every endpoint, at every link of the rotation, for every account (owner, guest, the application)', { needs: ['user-token'] }, async (t) => {
     const session = await t.flows.userSession();
@@ -142,6 +128,11 @@ describe('Request headers for API calls, on every endpoint', () => {
       t.expect(rotated, `${name} answered without x-access-token: nothing to judge`).toBeTruthy();
       t.expect(isJwt(rotated!), `${name}: the x-access-token returned must be an access token, and access tokens are JWTs; jose could not decode it as a JWS or a compact JWE`).toBe(true);
     }));
+    // Every account's rotated tokens: the guest's and the application's too.
+    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token) => {
+      const rotated = await rotateOnce(t, token, actorWords(actor));
+      t.expect(isJwt(rotated), `GET /users/me with ${actorWords(actor)}: the x-access-token returned must be an access token, and access tokens are JWTs; jose could not decode it as a JWS or a compact JWE`).toBe(true);
+    }));
   });
 });
 
@@ -169,6 +160,11 @@ describe('Access token, on every endpoint and link', () => {
       rotatedTokenOf(res, name); // a success without one: HEADERS-ROTATION-ON-SUCCESS's to judge
       later(presented, rotated, name);
     }, { stepMs: STEP_MS, advance: (ms) => control(t).advanceClock(ms) }));
+    // "each new token": every account's.
+    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token) => {
+      await control(t).advanceClock(STEP_MS);
+      later(token, await rotateOnce(t, token, actorWords(actor)), `GET /users/me with ${actorWords(actor)}`);
+    }));
   });
 
   conformance('HEADERS-PREVIOUS-TOKEN-VALID', 'the token presented stays valid after every endpoint and every link of the rotation', { needs: ['user-token'] }, async (t) => {
@@ -181,6 +177,11 @@ describe('Access token, on every endpoint and link', () => {
     await untestedWebhookSlices(t);
     await t.eachSlice('position', async (position) => stillValid((await rotationAt(t, (await t.flows.userSession()).accessToken, position)).presented, `the ${position} rotation`));
     await t.eachSlice('client', (client) => walkUserEndpointsAs(t, client, ({ name, presented, apiKey }) => stillValid(presented, name, apiKey)));
+    // "New access tokens do not invalidate previous access tokens": every account's.
+    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token) => {
+      await rotateOnce(t, token, actorWords(actor));
+      await stillValid(token, `GET /users/me with ${actorWords(actor)}`);
+    }));
   });
 
   conformance('HEADERS-TOKEN-LIFETIME-24H', 'every token, from every grant, endpoint and link of the rotation, is valid 24 hours', { needs: ['user-token', 'clock'] }, async (t) => {
@@ -234,6 +235,13 @@ describe('Access token, on every endpoint and link', () => {
       const later = await me(t, rotated!, held.apiKey);
       t.expect(ok(later), `a token received in x-access-token by ${credentialWords(client)}, used 23 h 59 min later: access tokens are not issued valid for less than 24 hours (2xx expected); got HTTP ${later.status}`).toBe(true);
     });
+    // Every account's rotated tokens: the guest's and the application's too.
+    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token) => {
+      const rotated = await rotateOnce(t, token, actorWords(actor));
+      await control(t).advanceClock(DAY_MS - 60_000);
+      const later = await me(t, rotated);
+      t.expect(ok(later), `a token received in x-access-token for ${actorWords(actor)}, used 23 h 59 min later: access tokens are not issued valid for less than 24 hours (2xx expected); got HTTP ${later.status}`).toBe(true);
+    }));
   });
 
   conformance('HEADERS-INVALID-TOKEN-401', 'every endpoint answers 401 to every kind of invalid token', {}, async (t) => {
@@ -274,6 +282,13 @@ describe('Access token, on every endpoint and link', () => {
       const res = await me(t, held.accessToken, held.apiKey);
       t.expect(res.status, `GET /users/me as ${credentialWords(client)} with its token ${held.expiresIn} s + 10 min old: expected HTTP 401; got HTTP ${res.status}`).toBe(401);
     });
+    // Every account's expired token: the guest's and the application's too.
+    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token, expiresIn) => {
+      if (!Number.isFinite(expiresIn)) t.notTested(`${actorWords(actor)} came with no numeric expires_in (TOKEN-RESPONSE-SHAPE's to judge): its expiry cannot be passed`);
+      await control(t).advanceClock(expiresIn * 1000 + EXPIRY_LEEWAY_MS);
+      const res = await me(t, token);
+      t.expect(res.status, `GET /users/me with ${actorWords(actor)} ${expiresIn} s + 10 min old: expected HTTP 401; got HTTP ${res.status}`).toBe(401);
+    }));
   });
 
   conformance('HEADERS-MISSING-TOKEN-401', 'every endpoint answers 401 to a call without x-access-token', {}, async (t) => {

@@ -11,6 +11,8 @@ import type { SuiteContext } from './context.js';
 import { ownCodeExchange, secondClient } from './second-client.js';
 import { rememberTokens } from './tokens.js';
 import { PrerequisiteFailed } from './prerequisite.js';
+import { withGrantRequest } from './grants.js';
+import { postToken } from './tokens.js';
 
 export interface ClientToken {
   /** The slice value: 'profile' or 'second'. */
@@ -20,6 +22,29 @@ export interface ClientToken {
   expiresIn: number;
   /** The credential's own API key; absent for the profile's (the HTTP client's default). */
   apiKey?: string;
+}
+
+/**
+ * A fresh access token of `actor` (a lock's 'owner', a 'guest' on it: the fixtures' first and second users; or the
+ * 'application''s own from client_credentials, permitted meanwhile) and its expires_in, for fn.
+ */
+export async function withActorToken<T>(t: SuiteContext, actor: string, fn: (token: string, expiresIn: number) => Promise<T>): Promise<T> {
+  if (actor === 'application') {
+    return withGrantRequest(t, 'client_credentials', async (body) => {
+      const res = await postToken(t, body);
+      t.expect(typeof res.json?.access_token, `client_credentials grant (permitted): expected an access token; got HTTP ${res.status}`).toBe('string');
+      return fn(res.json.access_token, Number(res.json.expires_in));
+    });
+  }
+  if (!t.target.has('user-token')) t.notTested(`needs user-token: ${t.target.whyMissing('user-token') ?? 'not offered'}`);
+  if (actor === 'guest' && !t.target.has('second-user')) t.notTested('the fixtures name no guest (second user)');
+  const session = await t.flows.userSession(actor === 'guest' ? 1 : 0);
+  return fn(session.accessToken, session.expiresIn);
+}
+
+/** "the owner's token", "the guest's token", "the application's own token": for messages. */
+export function actorWords(actor: string): string {
+  return actor === 'application' ? 'the application\'s own token (client_credentials)' : `the ${actor}'s token`;
 }
 
 /** A fresh user token of `client` (not tested when the fixtures hold no second credential, or it cannot be shown to work). */

@@ -282,22 +282,22 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
   'HEADERS-ROTATED-TOKEN-JWT': {
     credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('access_token | string (a JWT)'),
-    actor: by('access_token | string (a JWT)', 'the form of every access token, the same whoever holds it (the grant dimension of TOKEN-ACCESS-TOKEN-JWT for each account)'),
+    actor: dim('actor'),
   },
   'HEADERS-NEWEST-KEEPS-ACCESS': {
     credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('Using the newest one keeps a valid token'),
-    actor: by('updating a stored token at least once every 24 hours', 'the one token the application stores for a user, rotated at every call (the position dimension)'),
+    actor: dim('actor'),
   },
   'HEADERS-ROTATION-EXTENDS': {
     credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('each new token extends validity slightly'),
-    actor: by('each new token extends validity slightly', 'a token\'s expiry, compared with the one presented (the endpoint and position dimensions)'),
+    actor: dim('actor'),
   },
   'HEADERS-PREVIOUS-TOKEN-VALID': {
     credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('New access tokens do not invalidate previous access tokens.'),
-    actor: by('New access tokens do not invalidate previous access tokens.', 'a token\'s validity after its successor is issued (the endpoint and position dimensions)'),
+    actor: dim('actor'),
   },
   'HEADERS-INVALID-TOKEN-401': {
     credential: by('An invalid token', 'a token no credential was issued (the invalid-token dimension)'),
@@ -307,7 +307,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
   'HEADERS-EXPIRED-TOKEN-401': {
     credential: dim('client'),
     lock: dim('endpoint'),
-    actor: by('Invalid access token on an API call', 'a token past its expiry: refused whoever held it'),
+    actor: dim('actor'),
   },
   'HEADERS-MISSING-TOKEN-401': {
     credential: by('x-access-token | <ACCESS_TOKEN>', 'no token at all: no credential\'s'),
@@ -317,6 +317,6 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
   'HEADERS-TOKEN-LIFETIME-24H': {
     credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('access tokens are not issued valid for less than 24 hours'),
-    actor: dim('grant'),
+    actor: dim('actor'),
   },
 };

@@ -133,17 +133,17 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "x-api-key | <API_KEY> of the credential": every credential's calls (the second of the fixtures with its own API key).
     'HEADERS-ROTATION-ON-SUCCESS': { endpoint: 'all', position: 'all', actor: 'all', client: 'all' },
     'HEADERS-ROTATED-TOKEN-WORKS': { endpoint: 'all', position: 'all', actor: 'all', client: 'all' },
-    'HEADERS-ROTATED-TOKEN-JWT': { endpoint: 'all', client: 'all' },
-    'HEADERS-ROTATION-EXTENDS': { endpoint: 'all', position: 'all', client: 'all' },
+    'HEADERS-ROTATED-TOKEN-JWT': { endpoint: 'all', client: 'all', actor: 'all' },
+    'HEADERS-ROTATION-EXTENDS': { endpoint: 'all', position: 'all', client: 'all', actor: 'all' },
     // "Using the newest one keeps a valid token": the first rotated token, and later ones.
-    'HEADERS-NEWEST-KEEPS-ACCESS': { position: 'all', client: 'all' },
+    'HEADERS-NEWEST-KEEPS-ACCESS': { position: 'all', client: 'all', actor: 'all' },
     // "New access tokens do not invalidate previous access tokens": any access token, every credential's.
-    'HEADERS-PREVIOUS-TOKEN-VALID': { endpoint: 'all', position: 'all', client: 'all' },
+    'HEADERS-PREVIOUS-TOKEN-VALID': { endpoint: 'all', position: 'all', client: 'all', actor: 'all' },
     // "access tokens are not issued valid for less than 24 hours": from every grant and every rotation.
-    'HEADERS-TOKEN-LIFETIME-24H': { endpoint: 'all', position: 'all', grant: 'all', client: 'all' },
+    'HEADERS-TOKEN-LIFETIME-24H': { endpoint: 'all', position: 'all', grant: 'all', client: 'all', actor: 'all' },
     'HEADERS-INVALID-TOKEN-401': { endpoint: 'all', 'invalid-token': 'all' },
     // "Invalid access token on an API call | HTTP 401": any access token past its expiry, every credential's.
-    'HEADERS-EXPIRED-TOKEN-401': { endpoint: 'all', client: 'all' },
+    'HEADERS-EXPIRED-TOKEN-401': { endpoint: 'all', client: 'all', actor: 'all' },
     'HEADERS-MISSING-TOKEN-401': { endpoint: 'all' },
   },
   noFault: {
