@@ -47,7 +47,7 @@ export const SLICE_BREAKS = {
   'TOKEN-NO-STORE': { dims: ['grant', 'client'], description: 'The token response of that grant, or to that credential, carries neither Cache-Control: no-store nor Pragma: no-cache.' },
 
   // Client credentials
-  'TOKEN-ACCESS-LIFETIME-HONOURED': { dims: ['grant', 'refresh-age'], description: 'The access token issued by that grant, or by the refresh grant for a refresh token of that age (a window around 31, 334 or 364 days: oauth/refresh-tokens.ts refreshAge), stops working an hour before its expires_in has elapsed (expires_in itself unchanged).' },
+  'TOKEN-ACCESS-LIFETIME-HONOURED': { dims: ['grant', 'refresh-age', 'client'], description: 'The access token issued by that grant, to that credential, or by the refresh grant for a refresh token of that age (a window around 31, 334 or 364 days: oauth/refresh-tokens.ts refreshAge), stops working an hour before its expires_in has elapsed (expires_in itself unchanged).' },
   'TOKEN-CC-ENABLED-WORKS': { dims: ['client'], description: 'That credential\'s client_credentials grant is refused although it has the permission.' },
   'TOKEN-CC-DISABLED-BY-DEFAULT': { dims: ['client'], description: 'While no credential has the permission, that credential\'s client_credentials grant is served.' },
   'TOKEN-CC-TOKEN-WORKS': { dims: ['endpoint'], description: 'That endpoint refuses (401) the access token of the application\'s own account.' },

@@ -128,7 +128,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: dim('grant'),
   },
   'TOKEN-ACCESS-LIFETIME-HONOURED': {
-    credential: by('Access token lifetime is given by expires_in', 'a token\'s lifetime, by the grant that issued it (the grant dimension) and the age of the refresh token redeemed (refresh-age); the credential takes no part in how long a token lives'),
+    credential: dim('client'),
     lock: by('Access token lifetime is given by expires_in', 'judged on GET /users/me, which names no lock'),
     actor: dim('grant'),
   },

@@ -95,7 +95,7 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'TOKEN-RESPONSE-SHAPE': { grant: 'all', 'token-field': 'all', client: 'all' },
     // "Access token lifetime is given by expires_in": the token of each grant, and of the refresh grant whatever the age of the
     // refresh token redeemed (within its year): the access token's life is its own, not the refresh token's remaining year.
-    'TOKEN-ACCESS-LIFETIME-HONOURED': { grant: 'all', 'refresh-age': ['one-month', 'eleven-months', 'just-under-year'] },
+    'TOKEN-ACCESS-LIFETIME-HONOURED': { grant: 'all', 'refresh-age': ['one-month', 'eleven-months', 'just-under-year'], client: 'all' },
     'TOKEN-RESPONSE-JSON': { grant: 'all', client: 'all' },
     // Every credential's responses too (the second of the fixtures), drawn in pairs with the grant.
     'TOKEN-ACCESS-TOKEN-JWT': { grant: 'all', client: 'all' },
