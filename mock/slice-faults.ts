@@ -30,7 +30,7 @@ export const SLICE_BREAKS = {
   'OAUTH-SIGN-IN-SCREENS': { dims: ['decision', 'sign-ins'], description: 'At the sign-in pages, the consent page\'s button of that decision answers as the other one (oauth/authorization-endpoint.ts); or a new sign-in ends those in progress (oauth/pending.ts).' },
   'OAUTH-SIGN-IN-STEP': { dims: ['client'], description: 'GET /authorization of that credential\'s request skips the sign-in: it answers at once with a redirect carrying a code for the first user (oauth/authorization-endpoint.ts).' },
   'OAUTH-SIGN-IN-WRONG-PASSWORD': { dims: ['credential'], description: 'The sign-in page takes that wrong credential: a wrong password signs in as the e-mail\'s account, an e-mail of no account as the first user.' },
-  'OAUTH-CONSENT-SHOWS-REQUEST': { dims: ['shown'], description: 'The consent page leaves that out: the requesting application\'s name (requester), or the list of what it may do (authorized).' },
+  'OAUTH-CONSENT-SHOWS-REQUEST': { dims: ['shown', 'client'], description: 'The consent page leaves that out: the requesting application\'s name (requester), or the list of what it may do (authorized); or, for that credential\'s requests, both (oauth/authorization-endpoint.ts).' },
 
   // Token endpoint
   'TOKEN-BASIC-IGNORED': { dims: ['grant', 'basic-content'], description: 'On that grant (or with that kind of Basic header), an Authorization: Basic header beside correct body credentials makes the request fail: a bogus one because it does not match, a real one as a second authentication method.' },
@@ -47,7 +47,7 @@ export const SLICE_BREAKS = {
   'TOKEN-NO-STORE': { dims: ['grant', 'client'], description: 'The token response of that grant, or to that credential, carries neither Cache-Control: no-store nor Pragma: no-cache.' },
 
   // Client credentials
-  'TOKEN-ACCESS-LIFETIME-HONOURED': { dims: ['grant', 'refresh-age'], description: 'The access token issued by that grant, or by the refresh grant for a refresh token of that age (a window around 31, 334 or 364 days: oauth/refresh-tokens.ts refreshAge), stops working an hour before its expires_in has elapsed (expires_in itself unchanged).' },
+  'TOKEN-ACCESS-LIFETIME-HONOURED': { dims: ['grant', 'refresh-age', 'client'], description: 'The access token issued by that grant, to that credential, or by the refresh grant for a refresh token of that age (a window around 31, 334 or 364 days: oauth/refresh-tokens.ts refreshAge), stops working an hour before its expires_in has elapsed (expires_in itself unchanged).' },
   'TOKEN-CC-ENABLED-WORKS': { dims: ['client'], description: 'That credential\'s client_credentials grant is refused although it has the permission.' },
   'TOKEN-CC-DISABLED-BY-DEFAULT': { dims: ['client'], description: 'While no credential has the permission, that credential\'s client_credentials grant is served.' },
   'TOKEN-CC-TOKEN-WORKS': { dims: ['endpoint'], description: 'That endpoint refuses (401) the access token of the application\'s own account.' },
@@ -64,15 +64,15 @@ export const SLICE_BREAKS = {
   'REFRESH-ERROR-INVALID-GRANT': { dims: ['refusal-cause', 'client'], description: 'A refresh token refused for that cause, or presented by that credential, gets error=invalid_request instead of invalid_grant.' },
 
   // API headers
-  'HEADERS-ROTATION-ON-SUCCESS': { dims: ['endpoint', 'position', 'actor'], description: 'Successful answers of that endpoint (at that link of the rotation, or for that account) carry no x-access-token header.' },
-  'HEADERS-ROTATED-TOKEN-WORKS': { dims: ['endpoint', 'position', 'actor'], description: 'The x-access-token of that endpoint\'s answers (at that link, or for that account) is a token the API refuses.' },
-  'HEADERS-ROTATED-TOKEN-JWT': { dims: ['endpoint'], description: 'The x-access-token of that endpoint\'s answers is an opaque random string (which the API accepts), not a JWT.' },
-  'HEADERS-NEWEST-KEEPS-ACCESS': { dims: ['position'], description: 'A token rotated at that link of the rotation is valid only an hour past the token presented, never for a day: an application calling once a day with the newest token loses access.' },
-  'HEADERS-ROTATION-EXTENDS': { dims: ['endpoint', 'position'], description: 'A token rotated by that endpoint (or at that link) expires at the same moment as the one presented.' },
-  'HEADERS-PREVIOUS-TOKEN-VALID': { dims: ['endpoint', 'position'], description: 'Rotating on that endpoint (or at that link) invalidates the token presented.' },
-  'HEADERS-TOKEN-LIFETIME-24H': { dims: ['endpoint', 'position', 'grant'], description: 'Tokens rotated by that endpoint (or at that link), or issued by that grant, are valid for one hour only.' },
+  'HEADERS-ROTATION-ON-SUCCESS': { dims: ['endpoint', 'position', 'actor', 'client'], description: 'Successful answers of that endpoint (at that link of the rotation, for that account, or to a token of that credential) carry no x-access-token header.' },
+  'HEADERS-ROTATED-TOKEN-WORKS': { dims: ['endpoint', 'position', 'actor', 'client'], description: 'The x-access-token of that endpoint\'s answers (at that link, for that account, or of that credential) is a token the API refuses.' },
+  'HEADERS-ROTATED-TOKEN-JWT': { dims: ['endpoint', 'client', 'actor'], description: 'The x-access-token of that endpoint\'s answers (or of that credential\'s calls, or for that account) is an opaque random string (which the API accepts), not a JWT.' },
+  'HEADERS-NEWEST-KEEPS-ACCESS': { dims: ['position', 'client', 'actor'], description: 'A token rotated at that link of the rotation (or for that credential, or for that account) is valid only an hour past the token presented, never for a day: an application calling once a day with the newest token loses access.' },
+  'HEADERS-ROTATION-EXTENDS': { dims: ['endpoint', 'position', 'client', 'actor'], description: 'A token rotated by that endpoint (at that link, for that credential, or for that account) expires at the same moment as the one presented.' },
+  'HEADERS-PREVIOUS-TOKEN-VALID': { dims: ['endpoint', 'position', 'client', 'actor'], description: 'Rotating on that endpoint (at that link, for that credential, or for that account) invalidates the token presented.' },
+  'HEADERS-TOKEN-LIFETIME-24H': { dims: ['endpoint', 'position', 'grant', 'client', 'actor'], description: 'Tokens rotated by that endpoint (at that link, for that credential, or for that account), or issued by that grant, are valid for one hour only.' },
   'HEADERS-INVALID-TOKEN-401': { dims: ['endpoint', 'invalid-token'], description: 'That endpoint (or every endpoint, for that kind of invalid token) answers an invalid access token with 403 instead of 401.' },
-  'HEADERS-EXPIRED-TOKEN-401': { dims: ['endpoint'], description: 'That endpoint accepts an access token past its expiry.' },
+  'HEADERS-EXPIRED-TOKEN-401': { dims: ['endpoint', 'client', 'actor'], description: 'That endpoint accepts an access token past its expiry; or every endpoint does, for a token of that credential or of that account.' },
   'HEADERS-MISSING-TOKEN-401': { dims: ['endpoint'], description: 'That endpoint answers a request without x-access-token with 400 instead of 401.' },
 
   // Webhook registration, delivery, signature and event payloads (mock/webhooks/slice-breaks.ts)

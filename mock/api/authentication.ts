@@ -13,6 +13,7 @@ import type { AccessTokenClaims, MockContext } from '../context.js';
 import { ApiError } from './errors.js';
 import { knownApiKey } from '../oauth/other-clients.js';
 import { actorOf } from '../oauth/approver.js';
+import { clientSlice } from '../oauth/refresh-tokens.js';
 
 /** Who is calling: the verified claims of the presented token. */
 export interface ApiCaller {
@@ -142,6 +143,11 @@ export function installAuthentication(app: FastifyInstance, ctx: MockContext, de
     }
     const ignoreExpiry = ctx.faults.anySlice() && ctx.faults.breaks('HEADERS-EXPIRED-TOKEN-401', { endpoint: specEndpoint(request) });
     let claims = denylist.has(token) ? null : (opaqueClaims(token) ?? await ctx.tokens.verify(token, { ignoreExpiry }));
+    // HEADERS-EXPIRED-TOKEN-401@client=<c> (@actor=<a>): a token of that credential (of that account) is accepted past its expiry (never a revoked or spoilt one).
+    if (!claims && ctx.faults.anySlice() && !denylist.has(token)) {
+      const late = await ctx.tokens.verify(token, { ignoreExpiry: true });
+      if (late && ctx.faults.breaks('HEADERS-EXPIRED-TOKEN-401', { client: clientSlice(ctx, late.clientId), actor: actorOf(ctx.world, late.userId) })) claims = late;
+    }
     if (claims?.userId === null && ctx.faults.anySlice() && ctx.faults.breaks('TOKEN-CC-TOKEN-WORKS', { endpoint: specEndpoint(request) })) claims = null;
     if (!claims) {
       const offUsers = ctx.faults.has('invalid-token-403-on-webhooks') && (family(request) === 'webhook' || family(request) === 'status-check');
@@ -166,11 +172,12 @@ async function rotate(ctx: MockContext, denylist: TokenDenylist, faulty: FaultSt
   const where = family(request);
   if (ctx.faults.has('no-rotation-on-webhooks') && where === 'webhook') return;
   if (ctx.faults.has('no-rotation-on-status-check') && where === 'status-check') return;
-  // Slice faults (mock/slice-faults.ts): one endpoint, one link of the rotation chain, one account.
+  // Slice faults (mock/slice-faults.ts): one endpoint, one link of the rotation chain, one account, one credential.
   const generation = ctx.faults.anySlice() ? (faulty.generations.get(digest(caller.token)) ?? 0) + 1 : 0;
-  const at = generation > 0 ? { endpoint: specEndpoint(request), position: rotationPosition(generation) } : {};
-  const actor = generation > 0 ? actorOf(ctx.world, caller.claims.userId) : null;
-  if (ctx.faults.breaks('HEADERS-ROTATION-ON-SUCCESS', { ...at, actor })) return;
+  const at = generation > 0
+    ? { endpoint: specEndpoint(request), position: rotationPosition(generation), client: clientSlice(ctx, caller.claims.clientId), actor: actorOf(ctx.world, caller.claims.userId) }
+    : {};
+  if (ctx.faults.breaks('HEADERS-ROTATION-ON-SUCCESS', at)) return;
 
   const presented = caller.claims.expiresAtMs;
   const minimum = ctx.faults.has('rotated-token-short') ? SHORT_ROTATION_MINIMUM_MS : ROTATION_MINIMUM_MS;
@@ -188,7 +195,7 @@ async function rotate(ctx: MockContext, denylist: TokenDenylist, faulty: FaultSt
     : await ctx.tokens.issue(claims);
   if (cap !== null) faulty.caps.set(digest(issued.token), cap);
   if (generation > 0) faulty.generations.set(digest(issued.token), generation);
-  if (ctx.faults.has('rotated-token-invalid') || ctx.faults.breaks('HEADERS-ROTATED-TOKEN-WORKS', { ...at, actor })) denylist.add(issued.token);
+  if (ctx.faults.has('rotated-token-invalid') || ctx.faults.breaks('HEADERS-ROTATED-TOKEN-WORKS', at)) denylist.add(issued.token);
   if (ctx.faults.has('rotated-token-invalid-on-webhooks') && where === 'webhook') denylist.add(issued.token);
   if (ctx.faults.has('rotation-revokes-previous') || ctx.faults.breaks('HEADERS-PREVIOUS-TOKEN-VALID', at)) denylist.add(caller.token);
   reply.header('x-access-token', issued.token);

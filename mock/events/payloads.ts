@@ -149,10 +149,12 @@ export function masterPinChanged(env: PayloadEnv, lock: MockLock, eventId: strin
 }
 
 export function keypadBattery(env: PayloadEnv, lock: MockLock, level: string): Payload {
+  // EVENT-KEYPAD-BATTERY@keypad=<kind>: on a lock with that kind of keypad, the keypad's battery is reported as the lock's.
+  const asLock = env.faults.breaks('EVENT-KEYPAD-BATTERY', { keypad: keypadKind(lock) });
   return {
     LockID: lock.lockId, EventType: 'battery',
     Event: level === 'keypad_battery_critical' && env.faults.has('keypad-battery-critical-as-warning') ? 'keypad_battery_warning' : level,
-    DeviceType: 'keypad', DeviceSerialNumber: lock.keypadSerialNumber,
+    DeviceType: asLock ? 'lock' : 'keypad', DeviceSerialNumber: lock.keypadSerialNumber,
   };
 }
 

@@ -140,7 +140,7 @@ export function registerAuthorizationEndpoint(
       return sendPage(reply, 401, smsPage({ requestId: p.id, csrf: csrfFor(reply, p), phoneHint: lastDigits(user.phoneNo), error: 'That code is not right.' }));
     }
     pending.verified(p);
-    const hide = (shown: string) => ctx.faults.has('consent-shows-nothing') || ctx.faults.breaks('OAUTH-CONSENT-SHOWS-REQUEST', { shown });
+    const hide = (shown: string) => ctx.faults.has('consent-shows-nothing') || ctx.faults.breaks('OAUTH-CONSENT-SHOWS-REQUEST', { shown, client: clientSlice(ctx, p.request.clientId) });
     return sendPage(reply, 200, consentPage({ requestId: p.id, csrf: csrfFor(reply, p), userName: `${user.firstName} ${user.lastName}`, hideRequester: hide('requester'), hidePermissions: hide('authorized') }));
   });
 

@@ -104,9 +104,10 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     const claims = { userId: grant.userId, clientId: grant.clientId, ...(grant.grantId ? { grantId: grant.grantId } : {}) };
     const at = { grant: grant.grantType, client: clientSlice(ctx, grant.clientId) };
     // Slice faults (mock/slice-faults.ts): a short lifetime or an opaque token on this grant (or this credential's responses) only.
-    const short = ctx.faults.breaks('HEADERS-TOKEN-LIFETIME-24H', at);
+    // (HEADERS-TOKEN-LIFETIME-24H@client=… shortens the tokens that credential's calls receive in x-access-token: mock/api/authentication.ts.)
+    const short = ctx.faults.breaks('HEADERS-TOKEN-LIFETIME-24H', { grant: at.grant });
     // Fault access-token-ends-early, or the slice fault of that grant (or of a refresh token redeemed at that age): the token ends an hour before its expires_in says.
-    const endsEarly = !short && (ctx.faults.has('access-token-ends-early') || ctx.faults.breaks('TOKEN-ACCESS-LIFETIME-HONOURED', { grant: grant.grantType, 'refresh-age': grant.refreshAge }));
+    const endsEarly = !short && (ctx.faults.has('access-token-ends-early') || ctx.faults.breaks('TOKEN-ACCESS-LIFETIME-HONOURED', { grant: grant.grantType, 'refresh-age': grant.refreshAge, client: at.client }));
     const expiresAtMs = short ? ctx.clock.now() + SHORT_GRANT_LIFETIME_SEC * 1000 : endsEarly ? ctx.clock.now() + tokens.lifetimeSec() * 1000 - EARLY_END_MS : undefined;
     const issueClaims = { ...claims, ...(expiresAtMs !== undefined ? { expiresAtMs } : {}), ...(ctx.faults.breaks('TOKEN-ACCESS-TOKEN-JWT', at) ? { opaque: true } : {}) };
     const access = grant.accessToken !== undefined

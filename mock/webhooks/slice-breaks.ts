@@ -61,7 +61,7 @@ export const WEBHOOK_SLICE_BREAKS = {
   'EVENT-KEYPAD-PIN-MANAGED': { dims: ['field', 'enum-value', 'keypad'], description: `${FIELD} ${VALUE} On a lock with that kind of keypad (separate, built-in), every Pin.state is reported as the next one (mock/events/payloads.ts).` },
   'EVENT-PIN-ACTION-INTENT': { dims: ['keypad'], description: 'On a lock with that kind of keypad (separate, built-in), Pin.action is update instead of intent (mock/events/payloads.ts).' },
   'EVENT-MASTER-PIN': fieldOnly,
-  'EVENT-KEYPAD-BATTERY': payload,
+  'EVENT-KEYPAD-BATTERY': { dims: ['field', 'enum-value', 'keypad'], description: `${FIELD} ${VALUE} On a lock with that kind of keypad (separate, built-in), the keypad's battery is reported as the lock's: DeviceType=lock (mock/events/payloads.ts).` },
   'EVENT-BRIDGE': payload,
   'EVENT-LOCK-USER-ADD': fieldOnly,
   'EVENT-LOCK-USER-REMOVE': fieldOnly,

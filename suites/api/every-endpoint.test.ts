@@ -3,7 +3,10 @@
  * endpoint it names (GET /users/me, GET /users/locks/mine, both registrations,
  * both deletions, the status check), the first and a later link of the rotation
  * (the third x-access-token of a chain), the user's token and the application's
- * own (client_credentials), every grant's token, every way a token is invalid.
+ * own (client_credentials), every grant's token, every way a token is invalid,
+ * and every credential's calls ("x-api-key | <API_KEY> of the credential": the second
+ * credential of the fixtures too, its own user token with its own API key, on the two
+ * user endpoints; the mock takes webhook registrations of the profile's credential only).
  */
 import { describe } from 'vitest';
 import { eachSlicePair } from '../support/slice-pairs.js';
@@ -14,7 +17,8 @@ import { control } from '../support/context.js';
 import { callEndpoint, eachEndpointSlice, endpointsInbox, everyEndpointRefused, statusCheckRefused, userEndpoints, webhookEndpoints, type EndpointCall } from '../support/api-endpoints.js';
 import { withGrantRequest } from '../support/grants.js';
 import { PrerequisiteFailed, isPrerequisiteFailed, rotatedTokenOf } from '../support/prerequisite.js';
-import { isJwt, jwtExp, postToken, rememberTokens, tamperedJwt } from '../support/tokens.js';
+import { isJwt, jwtExp, postToken, tamperedJwt } from '../support/tokens.js';
+import { actorWords, apiGet, clientToken, credentialWords, walkUserEndpointsAs, withActorToken } from '../support/client-tokens.js';
 
 const DAY_MS = 86_400_000;
 const DAY_S = 86_400;
@@ -29,10 +33,8 @@ function ok(res: HttpResponse): boolean {
   return res.status >= 200 && res.status < 300;
 }
 
-async function me(t: SuiteContext, accessToken: string | null): Promise<HttpResponse> {
-  const res = await t.http.api('GET', '/users/me', { accessToken });
-  rememberTokens(t, res);
-  return res;
+async function me(t: SuiteContext, accessToken: string | null, apiKey?: string): Promise<HttpResponse> {
+  return apiGet(t, '/users/me', accessToken, apiKey);
 }
 
 /** Every named endpoint: the webhook ones only with a capture server their registrations can point to. */
@@ -75,20 +77,6 @@ async function rotationAt(t: SuiteContext, start: string, position: string, step
   return { presented, rotated: await rotateOnce(t, presented, `the ${position} rotation`) };
 }
 
-/** A fresh access token of `actor` (a lock's 'owner', a 'guest' on it: the fixtures' first and second users; or the 'application''s own from client_credentials) for fn. */
-async function withActorToken<T>(t: SuiteContext, actor: string, fn: (token: string) => Promise<T>): Promise<T> {
-  if (actor === 'application') {
-    return withGrantRequest(t, 'client_credentials', async (body) => {
-      const res = await postToken(t, body);
-      t.expect(typeof res.json?.access_token, `client_credentials grant (permitted): expected an access token; got HTTP ${res.status}`).toBe('string');
-      return fn(res.json.access_token);
-    });
-  }
-  if (!t.target.has('user-token')) t.notTested(`needs user-token: ${t.target.whyMissing('user-token') ?? 'not offered'}`);
-  if (actor === 'guest' && !t.target.has('second-user')) t.notTested('the fixtures name no guest (second user)');
-  return fn((await t.flows.userSession(actor === 'guest' ? 1 : 0)).accessToken);
-}
-
 describe('Request headers for API calls, on every endpoint', () => {
   conformance('HEADERS-ROTATION-ON-SUCCESS', 'x-access-token on every endpoint, at every link of the rotation, for every account (owner, guest, the application)', { needs: ['user-token'] }, async (t) => {
     const session = await t.flows.userSession();
@@ -99,11 +87,16 @@ describe('Request headers for API calls, on every endpoint', () => {
     await untestedWebhookSlices(t);
     // Link and account drawn in pairs: the guest's later links too.
     await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withActorToken(t, actor!, async (token) => { await rotationAt(t, token, position!); }));
+    // Every credential's calls, each with its own API key.
+    await t.eachSlice('client', (client) => walkUserEndpointsAs(t, client, ({ name, res, rotated }) => {
+      t.expect(ok(res), `${name} with a valid access token: expected 2xx; got HTTP ${res.status}`).toBe(true);
+      t.expect(rotated, `${name} answered ${res.status}: every successful API response must carry an updated x-access-token header; it had none`).toBeTruthy();
+    }));
   });
 
   conformance('HEADERS-ROTATED-TOKEN-WORKS', 'the token every endpoint returns works, at every link, for every account (owner, guest, the application)', { needs: ['user-token'] }, async (t) => {
-    const works = async (token: string, what: string) => {
-      const res = await me(t, token);
+    const works = async (token: string, what: string, apiKey?: string) => {
+      const res = await me(t, token, apiKey);
       t.expect(ok(res), `GET /users/me with the token ${what} returned: expected 2xx ("using the newest one keeps a valid token"); got HTTP ${res.status}`).toBe(true);
     };
     const session = await t.flows.userSession();
@@ -114,6 +107,12 @@ describe('Request headers for API calls, on every endpoint', () => {
     });
     await untestedWebhookSlices(t);
     await eachSlicePair(t, ['position', 'actor'], ({ position, actor }) => withActorToken(t, actor!, async (token) => works((await rotationAt(t, token, position!)).rotated, `the ${position} rotation of the ${actor}'s token`)));
+    // Every credential's rotated tokens, used with its own API key.
+    await t.eachSlice('client', (client) => walkUserEndpointsAs(t, client, async ({ name, res, rotated, apiKey }) => {
+      rotatedTokenOf(res, name); // a success without one: HEADERS-ROTATION-ON-SUCCESS's to judge
+      t.expect(rotated, `${name} answered without x-access-token: nothing to use`).toBeTruthy();
+      await works(rotated!, name, apiKey);
+    }));
   });
 
   conformance('HEADERS-ROTATED-TOKEN-JWT', 'the x-access-token of every endpoint is a JWT', { needs: ['user-token'] }, async (t) => {
@@ -124,6 +123,16 @@ describe('Request headers for API calls, on every endpoint', () => {
       t.expect(isJwt(rotated!), `${call.name}: the x-access-token returned must be an access token, and access tokens are JWTs; jose could not decode it as a JWS or a compact JWE`).toBe(true);
     });
     await untestedWebhookSlices(t);
+    await t.eachSlice('client', (client) => walkUserEndpointsAs(t, client, ({ name, res, rotated }) => {
+      rotatedTokenOf(res, name); // a success without one: HEADERS-ROTATION-ON-SUCCESS's to judge
+      t.expect(rotated, `${name} answered without x-access-token: nothing to judge`).toBeTruthy();
+      t.expect(isJwt(rotated!), `${name}: the x-access-token returned must be an access token, and access tokens are JWTs; jose could not decode it as a JWS or a compact JWE`).toBe(true);
+    }));
+    // Every account's rotated tokens: the guest's and the application's too.
+    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token) => {
+      const rotated = await rotateOnce(t, token, actorWords(actor));
+      t.expect(isJwt(rotated), `GET /users/me with ${actorWords(actor)}: the x-access-token returned must be an access token, and access tokens are JWTs; jose could not decode it as a JWS or a compact JWE`).toBe(true);
+    }));
   });
 });
 
@@ -147,17 +156,32 @@ describe('Access token, on every endpoint and link', () => {
       const { presented, rotated } = await rotationAt(t, (await t.flows.userSession()).accessToken, position, true);
       later(presented, rotated, `the ${position} rotation`);
     });
+    await t.eachSlice('client', (client) => walkUserEndpointsAs(t, client, ({ name, res, presented, rotated }) => {
+      rotatedTokenOf(res, name); // a success without one: HEADERS-ROTATION-ON-SUCCESS's to judge
+      later(presented, rotated, name);
+    }, { stepMs: STEP_MS, advance: (ms) => control(t).advanceClock(ms) }));
+    // "each new token": every account's.
+    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token) => {
+      await control(t).advanceClock(STEP_MS);
+      later(token, await rotateOnce(t, token, actorWords(actor)), `GET /users/me with ${actorWords(actor)}`);
+    }));
   });
 
   conformance('HEADERS-PREVIOUS-TOKEN-VALID', 'the token presented stays valid after every endpoint and every link of the rotation', { needs: ['user-token'] }, async (t) => {
-    const stillValid = async (presented: string, what: string) => {
-      const res = await me(t, presented);
+    const stillValid = async (presented: string, what: string, apiKey?: string) => {
+      const res = await me(t, presented, apiKey);
       t.expect(ok(res), `GET /users/me with the token presented to ${what}: new access tokens do not invalidate previous ones (2xx expected); got HTTP ${res.status}`).toBe(true);
     };
     const session = await t.flows.userSession();
     await eachEndpointSlice(t, await everyEndpoint(t), session.accessToken, ({ call, presented }) => stillValid(presented, call.name));
     await untestedWebhookSlices(t);
     await t.eachSlice('position', async (position) => stillValid((await rotationAt(t, (await t.flows.userSession()).accessToken, position)).presented, `the ${position} rotation`));
+    await t.eachSlice('client', (client) => walkUserEndpointsAs(t, client, ({ name, presented, apiKey }) => stillValid(presented, name, apiKey)));
+    // "New access tokens do not invalidate previous access tokens": every account's.
+    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token) => {
+      await rotateOnce(t, token, actorWords(actor));
+      await stillValid(token, `GET /users/me with ${actorWords(actor)}`);
+    }));
   });
 
   conformance('HEADERS-TOKEN-LIFETIME-24H', 'every token, from every grant, endpoint and link of the rotation, is valid 24 hours', { needs: ['user-token', 'clock'] }, async (t) => {
@@ -200,6 +224,24 @@ describe('Access token, on every endpoint and link', () => {
     }
     await untestedWebhookSlices(t);
     await t.eachSlice('position', (position) => usedLater(`position=${position}`));
+    // Every credential's tokens: its code grant's expires_in, and a token its call received, used a day later with its API key.
+    await t.eachSlice('client', async (client) => {
+      const held = await clientToken(t, client);
+      t.expect(held.expiresIn, `the code grant of ${credentialWords(client)}: expires_in is ${held.expiresIn}; access tokens are not issued valid for less than 24 hours (86400 s)`).toBeGreaterThanOrEqual(DAY_S - EXPIRES_IN_SLACK_S);
+      const res = await me(t, held.accessToken, held.apiKey);
+      t.expect(ok(res), `GET /users/me as ${credentialWords(client)}: expected 2xx; got HTTP ${res.status}`).toBe(true);
+      const rotated = rotatedTokenOf(res, `GET /users/me as ${credentialWords(client)}`);
+      await control(t).advanceClock(DAY_MS - 60_000);
+      const later = await me(t, rotated!, held.apiKey);
+      t.expect(ok(later), `a token received in x-access-token by ${credentialWords(client)}, used 23 h 59 min later: access tokens are not issued valid for less than 24 hours (2xx expected); got HTTP ${later.status}`).toBe(true);
+    });
+    // Every account's rotated tokens: the guest's and the application's too.
+    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token) => {
+      const rotated = await rotateOnce(t, token, actorWords(actor));
+      await control(t).advanceClock(DAY_MS - 60_000);
+      const later = await me(t, rotated);
+      t.expect(ok(later), `a token received in x-access-token for ${actorWords(actor)}, used 23 h 59 min later: access tokens are not issued valid for less than 24 hours (2xx expected); got HTTP ${later.status}`).toBe(true);
+    }));
   });
 
   conformance('HEADERS-INVALID-TOKEN-401', 'every endpoint answers 401 to every kind of invalid token', {}, async (t) => {
@@ -233,6 +275,20 @@ describe('Access token, on every endpoint and link', () => {
         t.expect(res.status, `${call.name} with a token ${session.expiresIn} s + 10 min old (past expires_in and any clock-skew leeway): expected HTTP 401; got HTTP ${res.status}`).toBe(401);
       });
     }
+    // Every credential's expired token ("Invalid access token on an API call"), with its own API key.
+    await t.eachSlice('client', async (client) => {
+      const held = await clientToken(t, client);
+      await control(t).advanceClock(held.expiresIn * 1000 + EXPIRY_LEEWAY_MS);
+      const res = await me(t, held.accessToken, held.apiKey);
+      t.expect(res.status, `GET /users/me as ${credentialWords(client)} with its token ${held.expiresIn} s + 10 min old: expected HTTP 401; got HTTP ${res.status}`).toBe(401);
+    });
+    // Every account's expired token: the guest's and the application's too.
+    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token, expiresIn) => {
+      if (!Number.isFinite(expiresIn)) t.notTested(`${actorWords(actor)} came with no numeric expires_in (TOKEN-RESPONSE-SHAPE's to judge): its expiry cannot be passed`);
+      await control(t).advanceClock(expiresIn * 1000 + EXPIRY_LEEWAY_MS);
+      const res = await me(t, token);
+      t.expect(res.status, `GET /users/me with ${actorWords(actor)} ${expiresIn} s + 10 min old: expected HTTP 401; got HTTP ${res.status}`).toBe(401);
+    }));
   });
 
   conformance('HEADERS-MISSING-TOKEN-401', 'every endpoint answers 401 to a call without x-access-token', {}, async (t) => {

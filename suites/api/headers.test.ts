@@ -12,6 +12,7 @@ import { control } from '../support/context.js';
 import { endpointsInbox, everyEndpointRefused, callEndpoint, expectCallAccepted, userEndpoints, walkEndpoints, webhookEndpoints } from '../support/api-endpoints.js';
 import { PrerequisiteFailed, prerequisite, rotatedTokenOf } from '../support/prerequisite.js';
 import { isJwt, jwtExp, postToken, refreshGrant, rememberTokens, tamperedJwt } from '../support/tokens.js';
+import { actorWords, clientToken, credentialWords, withActorToken } from '../support/client-tokens.js';
 
 const DAY_S = 86_400;
 /** Past an expiry by this much, a token is expired whatever small clock-skew leeway the service allows. */
@@ -191,6 +192,33 @@ describe('Request headers for API calls', () => {
     });
     const first = await call(t, '/users/me', session.accessToken);
     t.observe('the first token, 3 days and 22 hours past its expiry', first.status);
+    // Every credential's application ("x-api-key | <API_KEY> of the credential"): the second of the fixtures too, its own
+    // user token kept newest with its own API key, two days past its first token's expiry window.
+    const keepNewest = async (token: string, expiresIn: number, words: string, apiKey?: string) => {
+      await clock.advanceClock(Math.max(0, expiresIn * 1000 - 600_000));
+      let newest = token;
+      for (let n = 0; n <= 2; n++) {
+        if (n > 0) await clock.advanceClock(23 * 3_600_000);
+        const what = n === 0 ? `${words}, just before its first token's expiry` : `${words}, day ${n}, calling with the newest token`;
+        const res = await call(t, '/users/me', newest, apiKey);
+        // The token itself, ten minutes before its expires_in elapsed: its refusal is TOKEN-ACCESS-LIFETIME-HONOURED's (its own test judges it).
+        if (n === 0) await prerequisite(t, 'TOKEN-ACCESS-LIFETIME-HONOURED', () => { t.expect(res.status, `${what}: refused (HTTP 401)`).not.toBe(401); });
+        if (n > 0) refusedRotated(t, res, newest, what, t.requirement.id);
+        t.expect(ok(res), `${what}: "using the newest one keeps a valid token" (2xx expected); got HTTP ${res.status}`).toBe(true);
+        const rotated = res.headers['x-access-token'];
+        if (rotated) fromRotation.add(rotated);
+        newest = rotated ?? newest;
+      }
+    };
+    await t.eachSlice('client', async (client) => {
+      const held = await clientToken(t, client);
+      await keepNewest(held.accessToken, held.expiresIn, credentialWords(client), held.apiKey);
+    });
+    // "a stored token": every account's (the guest's, the application's own).
+    await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token, expiresIn) => {
+      if (!Number.isFinite(expiresIn)) t.notTested(`${actorWords(actor)} came with no numeric expires_in (TOKEN-RESPONSE-SHAPE's to judge)`);
+      await keepNewest(token, expiresIn, actorWords(actor));
+    }));
   });
 
   conformance('HEADERS-API-KEY', 'what the service answers without or with a wrong x-api-key (not shown)', { needs: ['user-token'] }, async (t) => {

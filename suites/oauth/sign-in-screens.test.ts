@@ -23,6 +23,9 @@ import type { SuiteContext } from '../support/context.js';
 import { PrerequisiteFailed } from '../support/prerequisite.js';
 import { signInSource, type SignInSource } from '../support/sign-in-source.js';
 import { codeGrant, postToken, tokenIssued } from '../support/tokens.js';
+import { secondClient } from '../support/second-client.js';
+import { eachSlicePair } from '../support/slice-pairs.js';
+import type { FixtureClient } from '../../harness/contracts.js';
 
 let browser: Promise<SignInBrowser> | null = null;
 afterAll(async () => {
@@ -33,8 +36,8 @@ afterAll(async () => {
 interface Screens {
   t: SuiteContext;
   source: SignInSource;
-  /** A new sign-in: a fresh context at the authorization URL (with its own state). */
-  start(): Promise<{ session: SignInSession; state: string; first: StepAnswer }>;
+  /** A new sign-in: a fresh context at the authorization URL (with its own state), of `client` (default: the profile's credential). */
+  start(client?: FixtureClient): Promise<{ session: SignInSession; state: string; first: StepAnswer }>;
 }
 
 async function screens(t: SuiteContext): Promise<Screens> {
@@ -49,11 +52,12 @@ async function screens(t: SuiteContext): Promise<Screens> {
   return {
     t,
     source,
-    async start() {
-      const session = await b.session({ redirectUri: t.target.profile.redirectUri, script: source.script });
+    async start(client?: FixtureClient) {
+      const redirectUri = client?.redirectUri ?? t.target.profile.redirectUri;
+      const session = await b.session({ redirectUri, script: source.script });
       sessions.push(session);
       const state = `lockconf-${randomBytes(9).toString('base64url')}`;
-      const first = await session.open(t.flows.authorizationUrl({ state }));
+      const first = await session.open(t.flows.authorizationUrl({ state, ...(client ? { clientId: client.clientId, redirectUri } : {}) }));
       return { session, state, first };
     },
   };
@@ -90,8 +94,8 @@ async function toSmsStep(s: Screens, session: SignInSession, first: StepAnswer, 
 }
 
 /** A sign-in from its start to the consent step, with the right password and SMS code. */
-async function toConsent(s: Screens, own: boolean): Promise<{ session: SignInSession; state: string }> {
-  const { session, state, first } = await s.start();
+async function toConsent(s: Screens, own: boolean, client?: FixtureClient): Promise<{ session: SignInSession; state: string }> {
+  const { session, state, first } = await s.start(client);
   const code = await toSmsStep(s, session, first, own);
   expectStep(s.t, await session.enterSms(code), 'consent', 'the right SMS code', own);
   return { session, state };
@@ -213,13 +217,23 @@ describe('Authorization code flow: the sign-in screens (item 2)', () => {
     const s = await screens(t);
     const { requester, authorized } = s.source.script.consent;
     if (!requester && !authorized) t.notTested('the login section names no selector of who is requesting access or what is authorized (login.consent.requester, login.consent.authorized)');
-    const { session } = await toConsent(s, false);
-    await t.eachSlice('shown', async (what) => {
-      const selector = what === 'requester' ? requester : authorized;
-      if (!selector) return t.notTested(`the login section names no selector for ${what === 'requester' ? 'who is requesting access (login.consent.requester)' : 'what is authorized (login.consent.authorized)'}`);
-      const text = await session.visibleText(selector);
-      t.expect(text !== null && text !== '', `the consent step must show ${what === 'requester' ? 'who is requesting access' : 'what is authorized'}: ${selector} matches ${text === null ? 'no visible element' : 'an element with no text'}`).toBe(true);
-    });
-    await session.close();
+    // Whichever application requests access: the second credential of the fixtures signs in through its own request too
+    // (its client_id and registered redirect_uri), drawn in pairs with what is shown.
+    const atConsent = new Map<string, Promise<SignInSession>>();
+    const consentOf = (client: string) => {
+      if (!atConsent.has(client)) atConsent.set(client, toConsent(s, false, client === 'second' ? secondClient(t) : undefined).then((c) => c.session));
+      return atConsent.get(client)!;
+    };
+    try {
+      await eachSlicePair(t, ['shown', 'client'], async ({ shown: what, client }) => {
+        const selector = what === 'requester' ? requester : authorized;
+        if (!selector) return t.notTested(`the login section names no selector for ${what === 'requester' ? 'who is requesting access (login.consent.requester)' : 'what is authorized (login.consent.authorized)'}`);
+        const session = await consentOf(client!);
+        const text = await session.visibleText(selector);
+        t.expect(text !== null && text !== '', `the consent step of a request of ${client === 'second' ? 'the second credential of the fixtures' : 'the profile\'s credential'} must show ${what === 'requester' ? 'who is requesting access' : 'what is authorized'}: ${selector} matches ${text === null ? 'no visible element' : 'an element with no text'}`).toBe(true);
+      });
+    } finally {
+      for (const session of atConsent.values()) await session.then((x) => x.close(), () => undefined);
+    }
   });
 });

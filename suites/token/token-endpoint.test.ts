@@ -32,11 +32,12 @@ const REFRESH_AGE_DAYS: Readonly<Record<string, number>> = { 'one-month': 31, 'e
  * issue + expires_in: it must not be refused (401). Any expires_in the target gives is taken (a freedom:
  * ACCESS-TOKEN-LIFETIME); an x-access-token on the answer is fine (the rotation of every API call).
  */
-async function acceptedUntilExpiresIn(t: SuiteContext, res: HttpResponse, what: string): Promise<void> {
+async function acceptedUntilExpiresIn(t: SuiteContext, res: HttpResponse, what: string, apiKey?: string): Promise<void> {
   const issued = await tokenResponseOf(t, res, what, ['access_token', 'expires_in']);
   t.observe(`${what}: expires_in`, issued.expires_in);
   await control(t).advanceClock(issued.expires_in * 1000 - BEFORE_EXPIRY_MS);
-  const me = await t.http.api('GET', '/users/me', { accessToken: issued.access_token });
+  // With the API key of the credential the token was issued to ("x-api-key | <API_KEY> of the credential").
+  const me = await t.http.api('GET', '/users/me', { accessToken: issued.access_token, ...(apiKey !== undefined ? { apiKey } : {}) });
   rememberTokens(t, me);
   t.expect(me.status, `${what}, used on GET /users/me a minute before its expires_in (${issued.expires_in} s) elapsed: "Access token lifetime is given by expires_in", so it must still be accepted; got HTTP ${me.status}`).not.toBe(401);
 }
@@ -296,8 +297,10 @@ describe('Token response', () => {
 
   conformance('TOKEN-ACCESS-LIFETIME-HONOURED', 'an access token is accepted until its own expires_in has nearly elapsed, from every grant and whatever the age of the refresh token redeemed', { needs: ['clock'] }, async (t) => {
     await alone(t, async () => {
-      await t.eachSlice('grant', (grant) => withGrantRequest(t, grant, async (body) => {
-        await acceptedUntilExpiresIn(t, await postToken(t, body), `the ${grant} grant's access token`);
+      // Every credential's tokens ("Access token lifetime is given by expires_in": any access token), drawn in pairs with the grant.
+      await eachSlicePair(t, ['grant', 'client'], ({ grant, client }) => withGrantRequestAs(t, grant!, client!, async (body) => {
+        const apiKey = client === 'second' ? secondClient(t).apiKey : undefined;
+        await acceptedUntilExpiresIn(t, await postToken(t, body), `the ${grant} grant's access token of the ${client} credential`, apiKey);
       }));
       // "Access token lifetime is given by expires_in": not cut short by the year of the refresh token it was redeemed for.
       await t.eachSlice('refresh-age', async (age) => {

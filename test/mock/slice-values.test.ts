@@ -1,6 +1,8 @@
 /** The generic slice faults of values (mock/slice-values.ts): which class a value holds, which URL part differs. */
 import { describe, expect, test } from 'vitest';
-import { alterByCharClass, differingUrlPart } from '../../mock/slice-values.js';
+import fc from 'fast-check';
+import { alterByCharClass, differingUrlPart, redirectUriShapes as mockShapes } from '../../mock/slice-values.js';
+import { redirectUriShapes as harnessShapes } from '../../harness/wire/redirect-target.js';
 import { CHAR_CLASS_EXAMPLES } from '../../suites/support/char-classes.js';
 import { declaredValues } from '../../harness/catalog/slices/index.js';
 import { differingUrlParts } from '../../mock/url-diff.js';
@@ -35,5 +37,26 @@ describe('slice values', () => {
     expect(differingUrlParts(reg, 'http://127.0.0.1:4010/Callback?a=1')).toEqual(['path']);
     expect(differingUrlParts(reg, 'http://127.0.0.1:4010/Callback?a=1', { foldPathCase: true })).toEqual([]);
     expect(differingUrlParts(reg, 'not a url')).toBeNull();
+  });
+
+  // The mock never imports the harness, so the shapes of a registered redirect_uri (the slice dimension
+  // `redirect-uri-shape`) are computed twice: by the mock's break points and by the suites' choice of
+  // credential. Were they to differ, a generated fault would break a slice the suites try elsewhere.
+  const SHAPE_EDGES = [
+    'http://127.0.0.1:4010/callback?client=2', 'https://app.example/', 'https://app.example', 'https://app.example:443/cb',
+    'http://app.example:80/', 'http://[::1]:8080', 'https://app.example/?', 'https://app.example/#frag', 'https://app.example/cb?a=1#f',
+    'https://app.example/%2F', 'https://user:pw@app.example:1/x/y/?q', 'custom-scheme:/path', 'custom:opaque', 'file:///tmp/x',
+    'HTTPS://APP.EXAMPLE/CB', 'not a url', '', '/relative/only',
+  ];
+
+  test('redirectUriShapes: the mock\'s and the harness\'s agree on named edges and on drawn URLs, in the declared values', () => {
+    const declared = new Set(declaredValues('OAUTH-AUTHZ-REDIRECT', 'redirect-uri-shape'));
+    const agree = (uri: string) => {
+      expect(mockShapes(uri), uri).toEqual(harnessShapes(uri));
+      for (const shape of harnessShapes(uri)) expect(declared.has(shape), `${uri}: ${shape}`).toBe(true);
+    };
+    for (const uri of SHAPE_EDGES) agree(uri);
+    fc.assert(fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (uri) => agree(uri)), { seed: 20261202, numRuns: 300 });
+    fc.assert(fc.property(fc.string(), (uri) => agree(uri)), { seed: 20261202, numRuns: 200 });
   });
 });

@@ -12,7 +12,6 @@ export const OAUTH_AREAS: readonly Area[] = ['OAuth authorization', 'Token endpo
 const NO_LOCK_AUTHZ = (words: string): KindCoverage => by(words, 'the authorization request carries client_id, redirect_uri and state, never a lock: no lock takes part');
 const NO_LOCK_TOKEN = (words: string): KindCoverage => by(words, 'a token request carries the grant\'s parameters and the client\'s, never a lock: no lock takes part');
 const NO_LOCK_TOKEN_VALUE = (words: string): KindCoverage => by(words, 'the rule is about a token (its form, its life, its refusal), which is issued for an account, not for a lock');
-const ONE_CREDENTIAL_AUTHZ = (words: string): KindCoverage => by(words, 'the request names one credential (its client_id) and the rule is about that request\'s own answer; a second credential\'s authorization is exercised by its own code exchange (OAUTH-CODE-OTHER-CLIENT, REFRESH-OTHER-CLIENT, TOKEN-CC-PER-CREDENTIAL). Open (issue 32): "sees who is requesting access" varies with the credential; the second credential\'s consent step is not yet driven in a browser');
 /** The browser-driven steps of the user's own sign-in (the sign-in suite). */
 const SIGN_IN_IS_THE_USERS = (): KindCoverage => by('The application does nothing in this step.', 'the e-mail and password, and the SMS, are the user\'s, checked the same whichever application asked; the requesting credential only shapes the first answer (OAUTH-SIGN-IN-STEP) and the redirect that ends the step (OAUTH-AUTHZ-REDIRECT, -CODE-ON-APPROVAL, -DENIAL-ACCESS-DENIED), each declared over the client dimension');
 const CLIENT_AUTH_NO_USER = (words: string): KindCoverage => by(words, 'client authentication at the token endpoint: the request names a client and a grant, no user; whose token it is follows from the grant (the grant dimension: the code and refresh grants a user\'s, client_credentials the application\'s)');
@@ -52,7 +51,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('verifies by an SMS text message to a previously verified mobile phone', 'the test account with a verified phone (one account)'),
   },
   'OAUTH-CONSENT-SHOWS-REQUEST': {
-    credential: ONE_CREDENTIAL_AUTHZ('sees who is requesting access'),
+    credential: dim('client'),
     lock: NO_LOCK_AUTHZ('Authorization code flow'),
     actor: by('sees who is requesting access and what is authorized', 'what the consent step shows is the requesting application\'s (the shown dimension), the same whoever signed in'),
   },
@@ -129,7 +128,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: dim('grant'),
   },
   'TOKEN-ACCESS-LIFETIME-HONOURED': {
-    credential: by('Access token lifetime is given by expires_in', 'a token\'s lifetime, by the grant that issued it (the grant dimension) and the age of the refresh token redeemed (refresh-age); the credential takes no part in how long a token lives'),
+    credential: dim('client'),
     lock: by('Access token lifetime is given by expires_in', 'judged on GET /users/me, which names no lock'),
     actor: dim('grant'),
   },
@@ -271,34 +270,34 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
 
   // ── API headers ─────────────────────────────────────────────────────────────
   'HEADERS-ROTATION-ON-SUCCESS': {
-    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential; a second credential\'s API calls need its own API key (HEADERS-API-KEY, INFO)'),
+    credential: dim('client'),
     lock: dim('endpoint'),
     actor: dim('actor'),
   },
   'HEADERS-ROTATED-TOKEN-WORKS': {
-    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential'),
+    credential: dim('client'),
     lock: by('Using the newest one keeps a valid token', 'the rotated token is judged on GET /users/me, which names no lock; the lock endpoints it came from are the endpoint dimension'),
     actor: dim('actor'),
   },
   'HEADERS-ROTATED-TOKEN-JWT': {
-    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('access_token | string (a JWT)'),
-    actor: by('access_token | string (a JWT)', 'the form of every access token, the same whoever holds it (the grant dimension of TOKEN-ACCESS-TOKEN-JWT for each account)'),
+    actor: dim('actor'),
   },
   'HEADERS-NEWEST-KEEPS-ACCESS': {
-    credential: by('Request headers for API calls', 'the API call carries the profile\'s API key and a token of its credential'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('Using the newest one keeps a valid token'),
-    actor: by('updating a stored token at least once every 24 hours', 'the one token the application stores for a user, rotated at every call (the position dimension)'),
+    actor: dim('actor'),
   },
   'HEADERS-ROTATION-EXTENDS': {
-    credential: by('each new token extends validity slightly', 'a token\'s expiry, compared with the one presented'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('each new token extends validity slightly'),
-    actor: by('each new token extends validity slightly', 'a token\'s expiry, compared with the one presented (the endpoint and position dimensions)'),
+    actor: dim('actor'),
   },
   'HEADERS-PREVIOUS-TOKEN-VALID': {
-    credential: by('New access tokens do not invalidate previous access tokens.', 'a token\'s validity after its successor is issued'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('New access tokens do not invalidate previous access tokens.'),
-    actor: by('New access tokens do not invalidate previous access tokens.', 'a token\'s validity after its successor is issued (the endpoint and position dimensions)'),
+    actor: dim('actor'),
   },
   'HEADERS-INVALID-TOKEN-401': {
     credential: by('An invalid token', 'a token no credential was issued (the invalid-token dimension)'),
@@ -306,9 +305,9 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('An invalid token', 'a token that is no account\'s (the invalid-token dimension)'),
   },
   'HEADERS-EXPIRED-TOKEN-401': {
-    credential: by('Invalid access token on an API call', 'a token past its expiry, whatever issued it'),
+    credential: dim('client'),
     lock: dim('endpoint'),
-    actor: by('Invalid access token on an API call', 'a token past its expiry: refused whoever held it'),
+    actor: dim('actor'),
   },
   'HEADERS-MISSING-TOKEN-401': {
     credential: by('x-access-token | <ACCESS_TOKEN>', 'no token at all: no credential\'s'),
@@ -316,8 +315,8 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('x-access-token | <ACCESS_TOKEN>', 'no token at all: no account\'s'),
   },
   'HEADERS-TOKEN-LIFETIME-24H': {
-    credential: by('access tokens are not issued valid for less than 24 hours', 'a token\'s lifetime, by the grant that issued it (the grant dimension) and its rotation (endpoint, position)'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN_VALUE('access tokens are not issued valid for less than 24 hours'),
-    actor: dim('grant'),
+    actor: dim('actor'),
   },
 };

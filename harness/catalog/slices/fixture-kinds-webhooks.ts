@@ -83,7 +83,7 @@ export const WEBHOOK_FIXTURE_KINDS: Record<string, FixtureKinds> = {
   'EVENT-KEYPAD-PIN-MANAGED': { credential: EVENT_CREDENTIAL, lock: dim('keypad'), actor: by('User (the owner who added it)') },
   'EVENT-PIN-ACTION-INTENT': { credential: EVENT_CREDENTIAL, lock: dim('keypad'), actor: by('User (the owner who added it)') },
   'EVENT-MASTER-PIN': { credential: EVENT_CREDENTIAL, lock: by('Master PIN changed (locks with built-in keypad)'), actor: by('User and PinUser carry UserID=masterpin') },
-  'EVENT-KEYPAD-BATTERY': { credential: EVENT_CREDENTIAL, lock: by('Keypad battery | battery | keypad_battery_none, keypad_battery_warning, keypad_battery_critical | DeviceType=keypad'), actor: by('DeviceType=keypad, DeviceSerialNumber (string)') },
+  'EVENT-KEYPAD-BATTERY': { credential: EVENT_CREDENTIAL, lock: dim('keypad'), actor: by('DeviceType=keypad, DeviceSerialNumber (string)') },
   'EVENT-BRIDGE': { credential: EVENT_CREDENTIAL, actor: by('Bridge went online/offline | systemstatus | online, offline | LockID is an array of lock identifiers') },
   'EVENT-LOCK-USER-ADD': { credential: EVENT_CREDENTIAL },
   'EVENT-LOCK-USER-REMOVE': { credential: EVENT_CREDENTIAL },

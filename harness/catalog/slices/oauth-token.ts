@@ -96,7 +96,7 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     'TOKEN-RESPONSE-SHAPE': { grant: 'all', 'token-field': 'all', client: 'all' },
     // "Access token lifetime is given by expires_in": the token of each grant, and of the refresh grant whatever the age of the
     // refresh token redeemed (within its year): the access token's life is its own, not the refresh token's remaining year.
-    'TOKEN-ACCESS-LIFETIME-HONOURED': { grant: 'all', 'refresh-age': ['one-month', 'eleven-months', 'just-under-year'] },
+    'TOKEN-ACCESS-LIFETIME-HONOURED': { grant: 'all', 'refresh-age': ['one-month', 'eleven-months', 'just-under-year'], client: 'all' },
     'TOKEN-RESPONSE-JSON': { grant: 'all', client: 'all' },
     // Every credential's responses too (the second of the fixtures), drawn in pairs with the grant.
     'TOKEN-ACCESS-TOKEN-JWT': { grant: 'all', client: 'all' },
@@ -131,17 +131,20 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
 
     // "Every successful API response returns an updated x-access-token header": every endpoint named,
     // every link of the rotation, the user's and the application's tokens.
-    'HEADERS-ROTATION-ON-SUCCESS': { endpoint: 'all', position: 'all', actor: 'all' },
-    'HEADERS-ROTATED-TOKEN-WORKS': { endpoint: 'all', position: 'all', actor: 'all' },
-    'HEADERS-ROTATED-TOKEN-JWT': { endpoint: 'all' },
-    'HEADERS-ROTATION-EXTENDS': { endpoint: 'all', position: 'all' },
+    // "x-api-key | <API_KEY> of the credential": every credential's calls (the second of the fixtures with its own API key).
+    'HEADERS-ROTATION-ON-SUCCESS': { endpoint: 'all', position: 'all', actor: 'all', client: 'all' },
+    'HEADERS-ROTATED-TOKEN-WORKS': { endpoint: 'all', position: 'all', actor: 'all', client: 'all' },
+    'HEADERS-ROTATED-TOKEN-JWT': { endpoint: 'all', client: 'all', actor: 'all' },
+    'HEADERS-ROTATION-EXTENDS': { endpoint: 'all', position: 'all', client: 'all', actor: 'all' },
     // "Using the newest one keeps a valid token": the first rotated token, and later ones.
-    'HEADERS-NEWEST-KEEPS-ACCESS': { position: 'all' },
-    'HEADERS-PREVIOUS-TOKEN-VALID': { endpoint: 'all', position: 'all' },
+    'HEADERS-NEWEST-KEEPS-ACCESS': { position: 'all', client: 'all', actor: 'all' },
+    // "New access tokens do not invalidate previous access tokens": any access token, every credential's.
+    'HEADERS-PREVIOUS-TOKEN-VALID': { endpoint: 'all', position: 'all', client: 'all', actor: 'all' },
     // "access tokens are not issued valid for less than 24 hours": from every grant and every rotation.
-    'HEADERS-TOKEN-LIFETIME-24H': { endpoint: 'all', position: 'all', grant: 'all' },
+    'HEADERS-TOKEN-LIFETIME-24H': { endpoint: 'all', position: 'all', grant: 'all', client: 'all', actor: 'all' },
     'HEADERS-INVALID-TOKEN-401': { endpoint: 'all', 'invalid-token': 'all' },
-    'HEADERS-EXPIRED-TOKEN-401': { endpoint: 'all' },
+    // "Invalid access token on an API call | HTTP 401": any access token past its expiry, every credential's.
+    'HEADERS-EXPIRED-TOKEN-401': { endpoint: 'all', client: 'all', actor: 'all' },
     'HEADERS-MISSING-TOKEN-401': { endpoint: 'all' },
   },
   noFault: {

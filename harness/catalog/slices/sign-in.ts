@@ -19,7 +19,8 @@ export const SIGN_IN_SLICES: SliceDeclarations = {
     'OAUTH-SIGN-IN-WRONG-PASSWORD': { credential: 'all' },
     // Every application's authorization request starts with the user's sign-in (the second credential of the fixtures too).
     'OAUTH-SIGN-IN-STEP': { client: 'all' },
-    'OAUTH-CONSENT-SHOWS-REQUEST': { shown: 'all' },
+    // "then sees who is requesting access and what is authorized": whichever application requests it (the second credential of the fixtures too).
+    'OAUTH-CONSENT-SHOWS-REQUEST': { shown: 'all', client: 'all' },
   },
   noFault: {
     'OAUTH-SIGN-IN-SCREENS@sign-ins=alone': 'A sign-in alone is the decision slices\' own sign-in: a fault that breaks it breaks them (OAUTH-SIGN-IN-SCREENS@decision=approve is that fault); none can break it and leave every decision right.',

@@ -201,7 +201,8 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'EVENT-KEYPAD-PIN-MANAGED': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', 'Pin.state', 'Pin.action', ...PINUSER6, ...USER6], 'enum-value': [...PIN_STATES], keypad: 'all' },
     'EVENT-PIN-ACTION-INTENT': { keypad: 'all' },
     'EVENT-MASTER-PIN': { field: ['LockID', 'EventType', 'Event', 'Lock.Name', 'Pin', ...USER6, ...PINUSER6, 'timeStamp', 'Timestamp', 'EventID'] },
-    'EVENT-KEYPAD-BATTERY': { field: ['LockID', 'EventType', 'Event', 'DeviceType', 'DeviceSerialNumber'], 'enum-value': [...KEYPAD_BATTERY] },
+    // "Keypad battery" ("Batteries low in the lock or its keypad"): the keypad of any lock that has one, separate or built in.
+    'EVENT-KEYPAD-BATTERY': { field: ['LockID', 'EventType', 'Event', 'DeviceType', 'DeviceSerialNumber'], 'enum-value': [...KEYPAD_BATTERY], keypad: 'all' },
     'EVENT-BRIDGE': { field: ['LockID', 'EventType', 'Event'], 'enum-value': [...BRIDGE] },
     'EVENT-LOCK-USER-ADD': { field: [...AUTHZ] },
     'EVENT-LOCK-USER-REMOVE': { field: [...AUTHZ] },
