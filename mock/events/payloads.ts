@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FaultSet } from '../faults.js';
 import type { FreedomSet } from '../freedoms.js';
-import type { MockLock, MockUser, World } from '../world.js';
+import type { SliceBreakId } from '../slice-faults.js';
+import { roleOn, type MockLock, type MockUser, type World } from '../world.js';
+import { PAYLOAD_REQUIREMENT } from './rows.js';
 import { charClasses, mangle } from '../webhooks/chars.js';
 import { DOOR_MARKER, MASTER_PIN_USER, userObject, type ManualMarker, type UserObject } from './people.js';
 import { PIN_STATES } from './kinds.js';
@@ -199,6 +201,12 @@ export function membershipForLock(env: PayloadEnv, kind: MembershipKind, lock: M
   return payload;
 }
 
+/** The subject's relation to the lock as the event is built (the slice dimension `subject`): its owner, a member, or none. */
+export function subjectRelation(lock: MockLock, subject: MockUser): 'owner' | 'member' | 'non-member' {
+  const role = roleOn(lock, subject.userId);
+  return role === 'owner' ? 'owner' : role === 'guest' ? 'member' : 'non-member';
+}
+
 /** A membership event as the affected user's user registration receives it (spec: User events). */
 export function membershipForUser(env: PayloadEnv, kind: MembershipKind, lock: MockLock, subject: MockUser, value: string | undefined, eventId: string): Payload {
   const payload: Payload = {
@@ -206,6 +214,8 @@ export function membershipForUser(env: PayloadEnv, kind: MembershipKind, lock: M
     EventID: eventId, timeStamp: stamp(env), Timestamp: stamp(env), ...membershipExtra(kind, value),
   };
   if (env.faults.has('user-event-no-eventid')) delete payload.EventID;
+  // EVENT-USER-*@subject=<relation>: about a user of that relation to the lock, the payload leaves LockID out.
+  if (env.faults.breaks(PAYLOAD_REQUIREMENT[`user.${kind}`] as SliceBreakId, { subject: subjectRelation(lock, subject) })) delete payload.LockID;
   if (kind === 'lock_user_add' && env.faults.has('user-add-carries-usertype')) payload.UserType = 'user';
   if (kind === 'lock_user_remove' && env.faults.has('user-remove-carries-accesstype')) payload.AccessType = 'rule_access_always';
   if (kind === 'lock_usertype_changed' && env.faults.has('user-usertype-missing')) delete payload.UserType;

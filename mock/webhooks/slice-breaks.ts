@@ -6,12 +6,14 @@
  * (mock/webhooks/delivery.ts prepare), the no-retry and no-redirect rules over the
  * receiver's answer (delivery.ts #followUp), payload rules over the field and the
  * enumerated value (mock/events/payload-breaks.ts), the status check fan-out over
- * the role of the user who checked (mock/events/event-service.ts emitStatus).
+ * the role of the user who checked (mock/events/event-service.ts emitStatus), user events
+ * over their subject's relation to the lock (mock/events/payloads.ts membershipForUser).
  */
 import type { SliceBreak } from '../slice-break.js';
 
 const FIELD = 'On that payload field of the row: a value of the wrong type (a string becomes a number, anything else true).';
 const VALUE = 'When the row reports that enumerated value, it reports the next value of the same enumeration instead.';
+const SUBJECT = 'About a user of that relation to the lock (a member, its owner, no member of it), the user-webhook payload leaves LockID out (mock/events/payloads.ts membershipForUser).';
 const payload = { dims: ['field', 'enum-value'], description: `${FIELD} ${VALUE}` } as const;
 const fieldOnly = { dims: ['field'], description: FIELD } as const;
 const GROUP_ROW = { dims: ['row'], description: 'A registration naming the group without every other group of its kind receives no event of that row (mock/events/event-service.ts #dispatch).' } as const;
@@ -67,8 +69,8 @@ export const WEBHOOK_SLICE_BREAKS = {
   'EVENT-LOCK-USER-REMOVE': fieldOnly,
   'EVENT-LOCK-USERTYPE-CHANGED': payload,
   'EVENT-LOCK-ACCESSTYPE-CHANGED': payload,
-  'EVENT-USER-LOCK-USER-ADD': fieldOnly,
-  'EVENT-USER-LOCK-USER-REMOVE': fieldOnly,
-  'EVENT-USER-USERTYPE-CHANGED': payload,
-  'EVENT-USER-ACCESSTYPE-CHANGED': payload,
+  'EVENT-USER-LOCK-USER-ADD': { dims: ['field', 'subject'], description: `${FIELD} ${SUBJECT}` },
+  'EVENT-USER-LOCK-USER-REMOVE': { dims: ['field', 'subject'], description: `${FIELD} ${SUBJECT}` },
+  'EVENT-USER-USERTYPE-CHANGED': { dims: ['field', 'enum-value', 'subject'], description: `${FIELD} ${VALUE} ${SUBJECT}` },
+  'EVENT-USER-ACCESSTYPE-CHANGED': { dims: ['field', 'enum-value', 'subject'], description: `${FIELD} ${VALUE} ${SUBJECT}` },
 } as const satisfies Record<string, SliceBreak>;

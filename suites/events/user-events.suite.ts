@@ -2,7 +2,9 @@
  * User-webhook payloads (spec: Events → User events): registered through POST
  * /webhook/user; all carry EventType=authorization, UserID, LockID, EventID,
  * timeStamp and Timestamp, plus UserType or AccessType where the row says. The
- * subject is fixtures.users[1], the guest on locks[0].
+ * row's own checks take fixtures.users[1], the guest on locks[0], as the subject;
+ * "All carry" is then checked about every kind of subject (slices `subject`: a
+ * member, the owner, a user who is no member of the lock; support/event-subject.ts).
  */
 // Every test of this file leases a fixture set of its own: the sections run side by side.
 import { describeLeased as describe } from '../../harness/service/conformance.js';
@@ -15,6 +17,7 @@ import { LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS } from '../support/deliveries.
 import { emitAndCatch, expectSchema, listenToUser } from '../support/events.js';
 import { firstLock, sameId, user } from '../support/fixtures.js';
 import { expectFields } from '../support/event-slices.js';
+import { UserInboxes, eachSubject } from '../support/event-subject.js';
 import type { Delivery, Inbox } from '../../harness/contracts.js';
 
 const needs = (): { needs: Capability[] } => ({ needs: ['second-user', 'capture', 'events'] });
@@ -33,19 +36,25 @@ async function userRow(t: SuiteContext, kind: string, value?: string, listening?
 
 describe('User events', () => {
   conformance('EVENT-USER-LOCK-USER-ADD', 'lock_user_add: authorization, UserID, LockID, EventID, timeStamp, Timestamp', needs(), async (t) => {
-    const d = await userRow(t, 'lock_user_add');
+    const inboxes = new UserInboxes(t);
+    await eachSubject(t, inboxes, 'lock_user_add', S.userLockUserAdd);
+    const d = await userRow(t, 'lock_user_add', undefined, await inboxes.of(1));
     await expectFields(t, S.userLockUserAdd, [d], 'user event lock_user_add');
     expectSubject(t, expectSchema(t, S.userLockUserAdd, d, 'user event lock_user_add'), 'user event lock_user_add');
   });
 
   conformance('EVENT-USER-LOCK-USER-REMOVE', 'lock_user_remove: authorization, UserID, LockID, EventID, timeStamp, Timestamp', needs(), async (t) => {
-    const d = await userRow(t, 'lock_user_remove');
+    const inboxes = new UserInboxes(t);
+    await eachSubject(t, inboxes, 'lock_user_remove', S.userLockUserRemove);
+    const d = await userRow(t, 'lock_user_remove', undefined, await inboxes.of(1));
     await expectFields(t, S.userLockUserRemove, [d], 'user event lock_user_remove');
     expectSubject(t, expectSchema(t, S.userLockUserRemove, d, 'user event lock_user_remove'), 'user event lock_user_remove');
   });
 
   conformance('EVENT-USER-USERTYPE-CHANGED', 'lock_usertype_changed: the common fields and UserType, every level', needsLooping(), async (t) => {
-    const inbox = await listenToUser(t, 1);
+    const inboxes = new UserInboxes(t);
+    await eachSubject(t, inboxes, 'lock_usertype_changed', S.userUsertypeChanged, (relation) => (relation === 'owner' ? 'superuser' : 'user'));
+    const inbox = await inboxes.of(1);
     const got: Delivery[] = [];
     await t.eachSlice('enum-value', async (value) => {
       const d = await userRow(t, 'lock_usertype_changed', value, inbox);
@@ -57,7 +66,9 @@ describe('User events', () => {
   });
 
   conformance('EVENT-USER-ACCESSTYPE-CHANGED', 'lock_accesstype_changed: the common fields and AccessType, every schedule', needsLooping(), async (t) => {
-    const inbox = await listenToUser(t, 1);
+    const inboxes = new UserInboxes(t);
+    await eachSubject(t, inboxes, 'lock_accesstype_changed', S.userAccesstypeChanged, () => 'rule_access_always');
+    const inbox = await inboxes.of(1);
     const got: Delivery[] = [];
     await t.eachSlice('enum-value', async (value) => {
       const d = await userRow(t, 'lock_accesstype_changed', value, inbox);

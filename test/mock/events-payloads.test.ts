@@ -358,6 +358,11 @@ describe('payload faults and variants', () => {
     expect(payload.EventID).toBeUndefined();
     expect(payload.Event).toBe('lock_user_add');
   });
+  it('EVENT-USER-LOCK-USER-ADD@subject=non-member: LockID left out of that row\'s user event about a non-member only', async () => {
+    const lockIdOf = async (user: number, i: number, kind = 'lock_user_add', path = `/user${user}`) => (await one(['EVENT-USER-LOCK-USER-ADD@subject=non-member'], (a) => ({ kind, lockId: lock(a, i), userId: a.ctx.world.users[user]!.userId }), path)).payload.LockID;
+    expect(await lockIdOf(1, 1)).toBeUndefined();
+    for (const [user, i, kind, path] of [[1, 1, 'lock_user_add', '/lock1'], [1, 1, 'lock_user_remove'], [1, 0], [0, 0]] as const) expect(await lockIdOf(user, i, kind, path)).toMatch(HEX32);
+  });
   it('keypad-events-dropped: keypad events reach no lock registration, others still do', async () => {
     for (const kind of ['operation.keypad', 'keypad_pin_managed', 'keypad_battery']) {
       const value = { 'operation.keypad': 'lock', keypad_pin_managed: 'load', keypad_battery: 'keypad_battery_none' }[kind];

@@ -95,10 +95,11 @@ export const WEBHOOK_FIXTURE_KINDS: Record<string, FixtureKinds> = {
   'EVENT-BRIDGE-OFFLINE-DELAY': { credential: EVENT_CREDENTIAL, actor: by('The bridge offline event is sent after about 5 minutes without contact') },
 
   // ── Event payloads: user events ──
-  'EVENT-USER-LOCK-USER-ADD': { credential: EVENT_CREDENTIAL },
-  'EVENT-USER-LOCK-USER-REMOVE': { credential: EVENT_CREDENTIAL },
-  'EVENT-USER-USERTYPE-CHANGED': { credential: EVENT_CREDENTIAL },
-  'EVENT-USER-ACCESSTYPE-CHANGED': { credential: EVENT_CREDENTIAL },
+  // The user a user event is about, whose own registration receives it: a member of the lock, its owner, or no member.
+  'EVENT-USER-LOCK-USER-ADD': { credential: EVENT_CREDENTIAL, actor: dim('subject') },
+  'EVENT-USER-LOCK-USER-REMOVE': { credential: EVENT_CREDENTIAL, actor: dim('subject') },
+  'EVENT-USER-USERTYPE-CHANGED': { credential: EVENT_CREDENTIAL, actor: dim('subject') },
+  'EVENT-USER-ACCESSTYPE-CHANGED': { credential: EVENT_CREDENTIAL, actor: dim('subject') },
   'EVENT-LIFECYCLE': { credential: EVENT_CREDENTIAL, lock: by('lifecycle (user) | The user deleted their account.'), actor: by('The user deleted their account.') },
 };
 
@@ -155,8 +156,8 @@ export const WEBHOOK_FIXTURE_KINDS_PENDING: Record<string, Partial<Record<Fixtur
   'EVENT-TIMESTAMP-UNITS': { lock: ANY_LOCK },
   'EVENT-TIMESTAMP-ORDER': { lock: ANY_LOCK },
   'EVENT-BRIDGE-OFFLINE-DELAY': { lock: ANY_LOCK },
-  'EVENT-USER-LOCK-USER-ADD': lockAndActor,
-  'EVENT-USER-LOCK-USER-REMOVE': lockAndActor,
-  'EVENT-USER-USERTYPE-CHANGED': lockAndActor,
-  'EVENT-USER-ACCESSTYPE-CHANGED': lockAndActor,
+  'EVENT-USER-LOCK-USER-ADD': { lock: ANY_LOCK },
+  'EVENT-USER-LOCK-USER-REMOVE': { lock: ANY_LOCK },
+  'EVENT-USER-USERTYPE-CHANGED': { lock: ANY_LOCK },
+  'EVENT-USER-ACCESSTYPE-CHANGED': { lock: ANY_LOCK },
 };

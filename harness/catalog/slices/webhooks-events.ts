@@ -119,6 +119,17 @@ export const REGISTRATION_FIELDS: Dimension = {
   values: ['no-header-token', 'no-method', 'no-notification-types', 'bare-overwrite'],
 };
 
+/**
+ * The user a user event is about, by their relation to the lock at the event: its owner, a member of it
+ * (a guest), or no member of it (not, no longer or not yet: the event itself says what changes).
+ */
+export const SUBJECT: Dimension = {
+  id: 'subject',
+  title: 'Relation of a user event\'s subject to the lock at the event: a member (a guest on it), its owner, or no member of it (a user of the fixtures the lock\'s guestUserIds leave out)',
+  source: 'User events: "All carry EventType=authorization, UserID (string UUID), LockID, EventID, timeStamp and Timestamp." (every user event, whoever it is about); "lock_user_add" / "lock_user_remove" (a user added to or removed from a lock is not, or no longer, a member of it); "UserType: user (guest) or superuser (owner)"; control-protocol-extensions.md GET /fixtures guestUserIds',
+  values: ['member', 'owner', 'non-member'],
+};
+
 /** Every row a delivery or signature rule holds on ("on each delivery", "every webhook"). */
 const EVERY_ROW: SliceDeclaration = { row: 'all' };
 
@@ -129,7 +140,7 @@ const AUTHZ = ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6] as const;
 const USER_EVENT = ['EventType', 'Event', 'UserID', 'LockID', 'EventID', 'timeStamp', 'Timestamp'] as const;
 
 export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
-  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED, RECEIVER_ANSWER, LOCK, REGISTRATION_FIELDS, KEYPAD],
+  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED, RECEIVER_ANSWER, LOCK, REGISTRATION_FIELDS, KEYPAD, SUBJECT],
   slices: {
     // "one HTTP POST per event to the registered URL": a deeper path, a query, upper-case letters in the path, each kept.
     // Host and port: other doors of the capture server on loopback. Scheme: https to a loopback port that only sees the TLS
@@ -211,11 +222,12 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     // "Timestamp | integer (epoch milliseconds in samples) … timeStamp | integer (epoch milliseconds in samples)": every row the Events tables give one
     // (manual operation, lock clock, master PIN, access level and schedule; all four user events).
     'EVENT-TIMESTAMP-UNITS': { row: ['operation_manual', 'lock_log_timestamp_drifted', 'master_pin_changed', 'lock_usertype_changed', 'lock_accesstype_changed', 'user.lock_user_add', 'user.lock_user_remove', 'user.lock_usertype_changed', 'user.lock_accesstype_changed'] },
-    // User events: the common fields of every row, and the row's extra field.
-    'EVENT-USER-LOCK-USER-ADD': { field: [...USER_EVENT] },
-    'EVENT-USER-LOCK-USER-REMOVE': { field: [...USER_EVENT] },
-    'EVENT-USER-USERTYPE-CHANGED': { field: [...USER_EVENT, 'UserType'], 'enum-value': [...USER_TYPES] },
-    'EVENT-USER-ACCESSTYPE-CHANGED': { field: [...USER_EVENT, 'AccessType'], 'enum-value': [...ACCESS_TYPES] },
+    // User events: the common fields of every row, and the row's extra field. "All carry …": every user event, whoever
+    // it is about (subject): a member of the lock, its owner, or a user who is not (or no longer, or not yet) a member.
+    'EVENT-USER-LOCK-USER-ADD': { field: [...USER_EVENT], subject: 'all' },
+    'EVENT-USER-LOCK-USER-REMOVE': { field: [...USER_EVENT], subject: 'all' },
+    'EVENT-USER-USERTYPE-CHANGED': { field: [...USER_EVENT, 'UserType'], 'enum-value': [...USER_TYPES], subject: 'all' },
+    'EVENT-USER-ACCESSTYPE-CHANGED': { field: [...USER_EVENT, 'AccessType'], 'enum-value': [...ACCESS_TYPES], subject: 'all' },
   },
   noFault: {},
 };
