@@ -371,6 +371,9 @@ describe('slices (harness/catalog/slices/client.ts)', () => {
     const events = recording(authz({}), mark('reached-as:other-name:start'), authz({ redirectUriParts: ['host'] }), mark('reached-as:other-name:end'));
     const hostBuilt = judged(events, 'CLIENT-AUTHZ-REDIRECT-URI', { reachedAs: { ran: true, name: 'localhost:3000' } });
     expect([slice(hostBuilt, 'reached-as', 'other-name')?.status, slice(hostBuilt, 'reached-as', 'configured')?.status]).toEqual(['failed', 'passed']);
+    // The browser met the mock's refusal of that redirect_uri, so the probe stopped: the request between its marks is still that slice's.
+    const stopped = judged(events, 'CLIENT-AUTHZ-REDIRECT-URI', { reachedAs: { ran: false, why: 'the authorization endpoint answered 400' } });
+    expect([slice(stopped, 'reached-as', 'other-name')?.status, slice(stopped, 'reached-as', 'configured')?.status]).toEqual(['failed', 'passed']);
     const refused = judged(recording(authz({})), 'CLIENT-AUTHZ-REDIRECT-URI', { reachedAs: { ran: false, why: 'the application answered 421 to its connect URL reached as localhost:3000' } });
     expect(refused.status).toBe('passed');
     expect(slice(refused, 'reached-as', 'other-name')).toEqual(expect.objectContaining({ status: 'not-tested', reason: expect.stringContaining('421') }));

@@ -27,11 +27,12 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
     }),
   });
 
-  // The reached-as probe's window: the authorization requests of a browser that reached the application under another name.
-  const otherNamed = new Set(probes.reachedAs?.ran ? window(allEvents, REACHED_AS_OTHER_NAME) ?? [] : []);
+  // The reached-as probe's window: the authorization requests of a browser that reached the application under another name
+  // (also when the probe then stopped: a browser that met the mock's refusal of the redirect_uri did reach the request).
+  const otherNamed = new Set(window(allEvents, REACHED_AS_OTHER_NAME) ?? []);
   const reachedAs = (e: GradedEvent) => (otherNamed.has(e) ? 'other-name' : 'configured');
   const withUri = authorize.filter((e) => e.hasRedirectUri && e.redirectUriParts !== undefined);
-  const under = (e: GradedEvent) => (otherNamed.has(e) && probes.reachedAs?.ran ? ` (the browser reached the application as ${probes.reachedAs.name})` : '');
+  const under = (e: GradedEvent) => (!otherNamed.has(e) ? '' : probes.reachedAs?.ran ? ` (the browser reached the application as ${probes.reachedAs.name})` : ' (the browser reached the application under another loopback name)');
   rules.push({
     id: 'CLIENT-AUTHZ-REDIRECT-URI', applies: withUri, untested: 'the application sent no authorization request with a redirect_uri',
     sliceOf: { 'redirect-uri-part': () => PARTS, 'reached-as': reachedAs },
