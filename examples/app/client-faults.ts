@@ -56,7 +56,7 @@ export type ClientFault = keyof typeof CLIENT_FAULTS;
 /** One break point per requirement: the dimensions it breaks over and how it breaks a slice. */
 export const CLIENT_SLICE_BREAKS = {
   'CLIENT-AUTHZ-REQUEST': { dims: ['authz-param'], description: 'leaves that parameter out of the authorization request' },
-  'CLIENT-AUTHZ-REDIRECT-URI': { dims: ['redirect-uri-part'], description: 'sends a redirect_uri that differs from the registered one in that component' },
+  'CLIENT-AUTHZ-REDIRECT-URI': { dims: ['redirect-uri-part', 'reached-as'], description: 'sends a redirect_uri that differs from the registered one in that component; other-name: builds it from the request\'s Host when the browser reached the application under another name; configured: adds a query parameter only when it was reached under its configured name' },
   'CLIENT-AUTHZ-URL-ENCODED': { dims: ['authz-param'], description: 'puts that parameter into the authorization URL as it is, not URL-encoded' },
   'CLIENT-STATE-CHECKED': { dims: ['state-tamper', 'flow-end', 'arrives-in'], description: 'compares the state that way wrongly; approval: ignores it when a code comes back; cancellation: resets it to an empty string, which an empty state then matches; no-cookie: accepts any state in a browser it never sent to authorization; flow-browser: any state in the flow\'s browser' },
   'CLIENT-CODE-ONCE': { dims: ['callback-visit'], description: 'first: exchanges the code twice on the first visit of the callback (a retry); reloaded: exchanges it again when the callback is reloaded' },

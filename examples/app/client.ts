@@ -110,15 +110,18 @@ export class LockClient {
     return this.#faults.breaks(id, slice);
   }
 
-  /** Step 1: where to send the user; the state is remembered in the session. */
-  authorizationUrl(session: Session): string {
+  /**
+   * Step 1: where to send the user; the state is remembered in the session. `host` is the
+   * request's Host header (the name the browser used): the redirect_uri never comes from it.
+   */
+  authorizationUrl(session: Session, host?: string): string {
     session.state = this.variant('hex-state') ? randomBytes(16).toString('hex') : randomBytes(24).toString('base64url');
     session.flows = (session.flows ?? 0) + 1;
     this.#issuedStates.add(session.state);
     const params: Array<[string, string]> = [];
     const leaves = (p: string) => this.breaks('CLIENT-AUTHZ-REQUEST', { 'authz-param': p });
     if (!leaves('client_id')) params.push(['client_id', this.config.clientId]);
-    if (!leaves('redirect_uri')) params.push(['redirect_uri', this.redirectUriSent()]);
+    if (!leaves('redirect_uri')) params.push(['redirect_uri', this.redirectUriSent(host)]);
     if (!leaves('state') && !this.#faults.has('no-state')) params.push(['state', session.state]);
     if (this.breaks('CLIENT-SECRET-ONLY-IN-FORM', { 'request-kind': 'authorization' })) params.push(['client_secret', this.config.clientSecret]);
     const raw = (k: string) => this.breaks('CLIENT-AUTHZ-URL-ENCODED', { 'authz-param': k }) || (k === 'redirect_uri' && this.#faults.has('raw-redirect-uri'));
@@ -126,9 +129,19 @@ export class LockClient {
     return `${this.config.authUrl}/authorization?${query}`;
   }
 
-  /** The registered redirect URI (a fault changes one component of it). */
-  private redirectUriSent(): string {
+  /** The registered redirect URI (a fault changes one component of it, or builds it from the request's Host). */
+  private redirectUriSent(host?: string): string {
     const registered = this.config.redirectUri;
+    const reachedAs = host === undefined ? null : host === new URL(registered).host ? 'configured' : 'other-name';
+    if (reachedAs === 'other-name' && this.breaks('CLIENT-AUTHZ-REDIRECT-URI', { 'reached-as': 'other-name' })) {
+      const url = new URL(registered);
+      return `${url.protocol}//${host}${url.pathname}${url.search}`; // the name the browser used, not the registered one
+    }
+    if (reachedAs === 'configured' && this.breaks('CLIENT-AUTHZ-REDIRECT-URI', { 'reached-as': 'configured' })) {
+      const url = new URL(registered);
+      url.searchParams.set('via', 'configured-name');
+      return url.toString();
+    }
     const part = ['scheme', 'host', 'port', 'path', 'query', 'case'].find((p) => this.breaks('CLIENT-AUTHZ-REDIRECT-URI', { 'redirect-uri-part': p })
       || (p === 'query' && this.#faults.has('redirect-uri-extra-query')));
     if (!part) return registered;

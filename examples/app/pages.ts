@@ -72,7 +72,7 @@ export function examplePages(deps: PagesDeps) {
       });
     });
 
-    app.post('/connect', guarded, async (request, reply) => reply.redirect(client.authorizationUrl(sessionOf(request, reply)), 303));
+    app.post('/connect', guarded, async (request, reply) => reply.redirect(client.authorizationUrl(sessionOf(request, reply), request.headers.host), 303));
 
     app.post('/refresh', guarded, async (request, reply) => {
       const session = sessionOf(request, reply);

@@ -80,7 +80,7 @@ export async function startExampleApp(opts: ExampleAppOptions): Promise<ExampleA
     }
   }
 
-  app.get('/connect', async (request, reply) => reply.redirect(client.authorizationUrl(sessionOf(request, reply)), 302));
+  app.get('/connect', async (request, reply) => reply.redirect(client.authorizationUrl(sessionOf(request, reply), request.headers.host), 302));
 
   app.get('/callback', async (request, reply) => {
     const session = sessionOf(request, reply);

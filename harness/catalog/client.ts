@@ -21,7 +21,7 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   // get-auth-url-authorization/row-2
   r('CLIENT-AUTHZ-REDIRECT-URI', 'MUST', O, 'GET {auth_url}/authorization',
     'redirect_uri | yes | The registered redirect URL, URL-encoded.',
-    { reading: 'The redirect_uri of every authorization request, decoded, is the registered redirect URL: same scheme, host, port, path, query and letter case (the grading mock\'s --redirect-uri).' }),
+    { reading: 'The redirect_uri of every authorization request, decoded, is the registered redirect URL: same scheme, host, port, path, query and letter case (the grading mock\'s --redirect-uri); also when the browser reached the application under another loopback name for the same address (probe: the connect URL opened as localhost instead of 127.0.0.1, or the reverse, in the Host header), so a redirect_uri built from the request\'s Host is caught. An application that refuses a Host it does not know (4xx, 421) leaves that slice not tested: a legitimate choice.' }),
   // get-auth-url-authorization/para-2
   r('CLIENT-AUTHZ-URL-ENCODED', 'MUST', O, 'GET {auth_url}/authorization',
     'All values must be URL-encoded.',

@@ -1,7 +1,7 @@
 /**
  * LOCKCONF_CLIENT_PROBES: which probe families a client run drives (default: all),
  * a comma- or space-separated list of session (with its answers probes: a write
- * answered 201 or 204, the double submit of the refresh and the reloaded callback), state (with the cancellation probes: a cancellation whose state does not match), denial, api-401 (the page's 401 and the 401 on each
+ * answered 201 or 204, the double submit of the refresh, the reloaded callback and the connect URL under another loopback name), state (with the cancellation probes: a cancellation whose state does not match), denial, api-401 (the page's 401 and the 401 on each
  * kind of call), refresh-refused (with the failed-check probes: the first call after a refresh answered 401, 500 or 503, then a refresh again; the token-errors probes: the code exchange and a refresh answered 302, 400, 500 or 503). A family left out is
  * reported as not run, "left out of this run's probe selection", so the rules it
  * exercises are not tested (the run is then at best incomplete), and the setting
@@ -20,7 +20,7 @@ export const PROBE_FAMILIES = ['session', 'state', 'denial', 'api-401', 'refresh
  */
 export const NO_PROBES: Readonly<Required<ProbeSelection>> = {
   session: false, state: false, cancellation: false, denial: false, api401: false, api401Family: false, api401Points: false,
-  failedCheck: false, tokenErrors: false, refreshRefused: false, refreshInFlight: false, reload: false, answers: false,
+  failedCheck: false, tokenErrors: false, refreshRefused: false, refreshInFlight: false, reload: false, answers: false, reachedAs: false,
 };
 
 /** The families named in `text`, or null when unset (every family runs). */
@@ -37,7 +37,7 @@ export function probeSelection(text: string | undefined): ProbeSelection {
   const names = probeFamilies(text);
   if (names === null) return {};
   const on = (family: string) => names.includes(family);
-  return { session: on('session'), answers: on('session'), refreshInFlight: on('session'), reload: on('session'), state: on('state'), cancellation: on('state'), denial: on('denial'), api401: on('api-401'), api401Family: on('api-401'), api401Points: on('api-401'), refreshRefused: on('refresh-refused'), failedCheck: on('refresh-refused'), tokenErrors: on('refresh-refused') };
+  return { session: on('session'), answers: on('session'), refreshInFlight: on('session'), reload: on('session'), reachedAs: on('session'), state: on('state'), cancellation: on('state'), denial: on('denial'), api401: on('api-401'), api401Family: on('api-401'), api401Points: on('api-401'), refreshRefused: on('refresh-refused'), failedCheck: on('refresh-refused'), tokenErrors: on('refresh-refused') };
 }
 
 /** The setting as a weakening of the client run (none when every family runs). */

@@ -13,6 +13,7 @@
  *   refresh-refused  the mock refuses the app's next refresh (400): the token must not be presented again
  *   refresh-in-flight probes/timing.ts: a double submit of the refresh, two in flight at once (with the session family)
  *   reload           probes/timing.ts: the page the redirect back landed on reloaded (with the session family)
+ *   reached-as       probes/reached-as.ts: the connect URL opened under another loopback name (with the session family)
  * The browser is a driver (harness/client/drivers/); its steps are in probe-steps.ts. Markers in the
  * mock's recording (POST /_control/grading/mark) delimit each probe for the judge.
  * Nothing a probe sees (codes, state, URLs with them) goes into its messages.
@@ -30,6 +31,7 @@ import { ANSWER_PROBES, answerOf, answersFamily } from './probes/answers.js';
 import { stateFamily, stateProbePlan, type StateSelection } from './probes/state.js';
 import { CANCELLATION_TAMPERS, cancellationFamily } from './probes/cancellation.js';
 import { refreshInFlightProbe, reloadCallbackProbe } from './probes/timing.js';
+import { reachedAsProbe } from './probes/reached-as.js';
 import { ENDPOINT } from '../catalog/slices/dimensions.js';
 
 export type { ProbeTarget } from './probe-target.js';
@@ -61,6 +63,8 @@ export interface ProbeSelection {
   reload?: boolean;
   /** The answers family (another 2xx to a write, its body kept or none, with a new x-access-token), or these of its probes (answers.ts ANSWER_PROBES). */
   answers?: boolean | readonly string[];
+  /** The connect URL opened under another loopback name for the same address (the Host the browser sends). */
+  reachedAs?: boolean;
 }
 
 const LEFT_OUT = { ran: false as const, why: 'left out of this run\'s probe selection' };
@@ -80,6 +84,7 @@ export function notRunReport(why: string): ProbeReport {
     refreshRefused: { ran: false, why },
     refreshInFlight: { ran: false, why },
     reload: { ran: false, why },
+    reachedAs: { ran: false, why },
     answers: ANSWER_PROBES.map((probe) => ({ probe, ...answerOf(probe), ran: false as const, why })),
     browser: { ran: false, why },
   };
@@ -194,6 +199,7 @@ export async function runProbes(given: ProbeTarget, select: ProbeSelection = {})
   }
   report.refreshInFlight = on(select.refreshInFlight) ? await family('refresh-in-flight', () => refreshInFlightProbe(target)) : LEFT_OUT;
   report.reload = on(select.reload) ? await family('reload', () => reloadCallbackProbe(target)) : LEFT_OUT;
+  report.reachedAs = on(select.reachedAs) ? await family('reached-as (another name for the application)', () => reachedAsProbe(target)) : LEFT_OUT;
   report.answers = on(select.answers)
     ? await family('answers', () => answersFamily(target, Array.isArray(select.answers) ? select.answers : undefined))
     : ANSWER_PROBES.map((probe) => ({ probe, ...answerOf(probe, target.seed ?? 0), ...LEFT_OUT }));

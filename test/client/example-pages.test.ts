@@ -38,7 +38,7 @@ describe('the same application with the plain HTTP driver', () => {
     const lines: string[] = [];
     const { judgements, probes, undriven } = await gradePages({ progress: (line) => lines.push(line) });
     // One line as each probe family starts and one as it ends, in order (a browser grading takes minutes).
-    const families = ['session', 'state', 'cancellation', 'denial', 'api-401 (the page)', 'api-401 (each call)', 'api-401 (points of a flow)', 'failed-check (the call after a refresh refused)', 'token-errors (the token endpoint failing)', 'refresh-in-flight', 'reload', 'answers'];
+    const families = ['session', 'state', 'cancellation', 'denial', 'api-401 (the page)', 'api-401 (each call)', 'api-401 (points of a flow)', 'failed-check (the call after a refresh refused)', 'token-errors (the token endpoint failing)', 'refresh-in-flight', 'reload', 'reached-as (another name for the application)', 'answers'];
     expect(lines.map((l) => l.replace(/ ended, .*$/, ' ended'))).toEqual(families.flatMap((f) => [`probes: ${f} started`, `probes: ${f} ended`]));
     expect(lines[1]).toMatch(/^probes: session ended, did not run \(\d+\.\d s\)$/);
     expect(undriven).toContain('--browser');

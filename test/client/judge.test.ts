@@ -365,6 +365,20 @@ describe('slices (harness/catalog/slices/client.ts)', () => {
     expect(slice(judged(recording(authz({ unencoded: ['redirect_uri'] })), 'CLIENT-AUTHZ-URL-ENCODED'), 'authz-param', 'redirect_uri')?.status).toBe('failed');
   });
 
+  it('CLIENT-AUTHZ-REDIRECT-URI, reached-as: the request of the browser that reached the app under another name is that slice; a refused name is not tested', () => {
+    const authz = (over: Record<string, unknown>): New => ({ type: 'authorize', hasClientId: true, hasRedirectUri: true, hasState: true, status: 200, secretIn: [], redirectUriParts: [], unencoded: [], ...over } as New);
+    const mark = (label: string): New => ({ type: 'mark', label, clientId: null } as New);
+    const events = recording(authz({}), mark('reached-as:other-name:start'), authz({ redirectUriParts: ['host'] }), mark('reached-as:other-name:end'));
+    const hostBuilt = judged(events, 'CLIENT-AUTHZ-REDIRECT-URI', { reachedAs: { ran: true, name: 'localhost:3000' } });
+    expect([slice(hostBuilt, 'reached-as', 'other-name')?.status, slice(hostBuilt, 'reached-as', 'configured')?.status]).toEqual(['failed', 'passed']);
+    // The browser met the mock's refusal of that redirect_uri, so the probe stopped: the request between its marks is still that slice's.
+    const stopped = judged(events, 'CLIENT-AUTHZ-REDIRECT-URI', { reachedAs: { ran: false, why: 'the authorization endpoint answered 400' } });
+    expect([slice(stopped, 'reached-as', 'other-name')?.status, slice(stopped, 'reached-as', 'configured')?.status]).toEqual(['failed', 'passed']);
+    const refused = judged(recording(authz({})), 'CLIENT-AUTHZ-REDIRECT-URI', { reachedAs: { ran: false, why: 'the application answered 421 to its connect URL reached as localhost:3000' } });
+    expect(refused.status).toBe('passed');
+    expect(slice(refused, 'reached-as', 'other-name')).toEqual(expect.objectContaining({ status: 'not-tested', reason: expect.stringContaining('421') }));
+  });
+
   it('CLIENT-REAUTHORIZE-ON-401 and CLIENT-ADOPT-NEW-ACCESS-TOKEN: the slice is the endpoint that answered, not the call that came after', () => {
     const refused = recording(api({ method: 'DELETE', route: '/webhook/user', status: 401, accessFp: 'a0' }), api({ route: '/users/locks/mine', accessFp: 'a0' }));
     const reauth = judged(refused, 'CLIENT-REAUTHORIZE-ON-401');

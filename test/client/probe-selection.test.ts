@@ -18,7 +18,7 @@ describe('LOCKCONF_CLIENT_PROBES', () => {
   });
 
   it('names families, comma- or space-separated; api-401 is the page 401 and the 401 family', () => {
-    expect(probeSelection('session, denial')).toEqual({ session: true, answers: true, refreshInFlight: true, reload: true, state: false, cancellation: false, denial: true, api401: false, api401Family: false, api401Points: false, refreshRefused: false, failedCheck: false, tokenErrors: false });
+    expect(probeSelection('session, denial')).toEqual({ session: true, answers: true, refreshInFlight: true, reload: true, reachedAs: true, state: false, cancellation: false, denial: true, api401: false, api401Family: false, api401Points: false, refreshRefused: false, failedCheck: false, tokenErrors: false });
     expect(probeSelection('api-401')).toMatchObject({ api401: true, api401Family: true, session: false });
     expect(probeWeakening('session,denial')).toEqual([expect.objectContaining({ setting: 'LOCKCONF_CLIENT_PROBES', value: 'session,denial' })]);
   });

@@ -15,7 +15,8 @@ const slices: Record<string, SliceDeclaration> = {
   // GET {auth_url}/authorization: "client_id | yes …", "redirect_uri | yes …", "state | yes …".
   'CLIENT-AUTHZ-REQUEST': { 'authz-param': 'all' },
   // "redirect_uri | yes | The registered redirect URL": a URL that differs in any component is another URL.
-  'CLIENT-AUTHZ-REDIRECT-URI': { 'redirect-uri-part': 'all' },
+  // …on every authorization request the application makes, however the user's browser reached it (the name it used for the application).
+  'CLIENT-AUTHZ-REDIRECT-URI': { 'redirect-uri-part': 'all', 'reached-as': 'all' },
   // "All values must be URL-encoded.": observable on the value the application builds from a URL.
   'CLIENT-AUTHZ-URL-ENCODED': { 'authz-param': ['redirect_uri'] },
   // "The application must check that state matches what it sent." on approval ("the query carries code and state")
@@ -85,6 +86,12 @@ export const CLIENT_SLICES: SliceDeclarations = {
       title: 'Point of the flow an API call answered 401 stands at',
       source: 'Errors: "Invalid access token on an API call | HTTP 401; the user must authorize again." (any call: the first after the code exchange, the first after a refresh, or one of the page\'s and actions\' calls drawn from the run\'s seed)',
       values: ['after-sign-in', 'after-refresh', 'drawn-call'],
+    },
+    {
+      id: 'reached-as',
+      title: 'Name under which the user\'s browser reached the application when it started the authorization',
+      source: 'GET {auth_url}/authorization: "redirect_uri | yes | The registered redirect URL, URL-encoded." on every authorization request, whatever name the browser used for the application (configured: the profile\'s connectUrl; other-name: another loopback name for the same address, localhost for 127.0.0.1 or 127.0.0.1 for localhost, in the Host header; an application that refuses a Host it does not know leaves that slice not tested)',
+      values: ['configured', 'other-name'],
     },
     {
       id: 'callback-visit',

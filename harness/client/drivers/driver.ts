@@ -34,6 +34,12 @@ export interface DriverTarget {
   browser?: BrowserSteps | null;
   /** Optional: scans what the application sends to the browser for its credentials (content-scan.ts). */
   scan?: ContentScan | null;
+  /**
+   * Optional: the application reached under another loopback name (`origin`, e.g. http://localhost:PORT):
+   * the HTTP driver sends requests to that origin to `address` (the configured one, e.g.
+   * http://127.0.0.1:PORT) with the other name in the Host header, so no name is looked up.
+   */
+  dialAs?: { origin: string; address: string } | null;
   /** Optional: the drivers of this run (default: a plain HTTP driver per session). */
   drivers?: DriverFactory | null;
 }

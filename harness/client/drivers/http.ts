@@ -24,15 +24,31 @@ export class Browser implements Driver {
   /** The answer's body: scanned when it is the application's and the run scans (bounded), else dropped. */
   async #read(method: string, url: string, body: BodyStream & { dump(): Promise<void> }, headers: Record<string, string | string[] | undefined>): Promise<void> {
     const scan = this.target.scan;
-    if (!scan || new URL(url).origin !== new URL(this.target.connectUrl).origin) return void (await body.dump());
+    if (!scan || !this.#isApp(url)) return void (await body.dump());
     const read = await readBounded(body, { headers, limit: 1024 * 1024 });
     scan.see(method, url, (read.tooLarge ? read.head : read.bytes).toString('utf8'));
+  }
+
+  /** Where a request to `url` goes: the configured address, with the other name in Host, for the dialAs origin. */
+  #dial(url: string, cookie: string): { to: string; headers: Record<string, string> } {
+    const headers: Record<string, string> = cookie ? { cookie } : {};
+    const alias = this.target.dialAs;
+    const u = new URL(url);
+    if (!alias || u.origin !== alias.origin) return { to: url, headers };
+    return { to: `${alias.address}${u.pathname}${u.search}`, headers: { ...headers, host: u.host } };
+  }
+
+  /** The application's origins: its connect URL's, and the address it is dialled at under another name. */
+  #isApp(url: string): boolean {
+    const origin = new URL(url).origin;
+    return origin === new URL(this.target.connectUrl).origin || origin === this.target.dialAs?.address;
   }
 
   /** One GET, no redirect followed. */
   async get(url: string): Promise<{ status: number; location: string | null }> {
     const cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await request(url, { method: 'GET', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(30_000) });
+    const { to, headers } = this.#dial(url, cookie);
+    const res = await request(to, { method: 'GET', headers, headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(30_000) });
     await this.#read('GET', url, res.body, res.headers);
     const set = res.headers['set-cookie'];
     for (const line of Array.isArray(set) ? set : set ? [set] : []) {
@@ -46,14 +62,14 @@ export class Browser implements Driver {
   /** A POST with no body (an action of the app's page), no redirect followed; the status. */
   async post(url: string): Promise<number> {
     const cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await request(url, { method: 'POST', headers: cookie ? { cookie } : {}, headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(30_000) });
+    const { to, headers } = this.#dial(url, cookie);
+    const res = await request(to, { method: 'POST', headers, headersTimeout: 10_000, bodyTimeout: 10_000, signal: AbortSignal.timeout(30_000) });
     await this.#read('POST', url, res.body, res.headers);
     return res.statusCode;
   }
 
   /** GET and follow redirects within the app and to the authorization endpoint; the last URL and status. */
   async browse(url: string, maxHops = 8): Promise<Landing> {
-    const app = new URL(this.target.connectUrl).origin;
     const authz = `${this.target.authUrl}/authorization`;
     let current = url;
     for (let hop = 0; hop < maxHops; hop++) {
@@ -61,7 +77,7 @@ export class Browser implements Driver {
       if (current.startsWith(authz)) return { url: current, status: answer.status, reachedAuthorization: true };
       if (answer.status < 300 || answer.status >= 400 || !answer.location) return { url: current, status: answer.status, reachedAuthorization: false };
       const next = answer.location;
-      if (new URL(next).origin !== app && !next.startsWith(authz)) return { url: current, status: answer.status, reachedAuthorization: false };
+      if (!this.#isApp(next) && !next.startsWith(authz)) return { url: current, status: answer.status, reachedAuthorization: false };
       current = next;
     }
     return { url: current, status: 0, reachedAuthorization: false };

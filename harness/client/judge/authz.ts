@@ -4,7 +4,7 @@
  * the state check (the state probe family), and which codes it exchanges.
  */
 import type { AuthorizeEvent, GradedEvent, RedirectEvent, TokenEvent } from '../../../mock/grading/recording.js';
-import { grantOf, whyNot, window, type ProbeReport, type Rule, type StateProbe, type Violation } from './model.js';
+import { REACHED_AS_OTHER_NAME, grantOf, whyNot, window, type ProbeReport, type Rule, type StateProbe, type Violation } from './model.js';
 
 const PARAMS = ['client_id', 'redirect_uri', 'state'] as const;
 const PARTS = ['scheme', 'host', 'port', 'path', 'query', 'case'];
@@ -27,11 +27,21 @@ export function authzRules(events: readonly GradedEvent[], allEvents: readonly G
     }),
   });
 
+  // The reached-as probe's window: the authorization requests of a browser that reached the application under another name
+  // (also when the probe then stopped: a browser that met the mock's refusal of the redirect_uri did reach the request).
+  const otherNamed = new Set(window(allEvents, REACHED_AS_OTHER_NAME) ?? []);
+  const reachedAs = (e: GradedEvent) => (otherNamed.has(e) ? 'other-name' : 'configured');
   const withUri = authorize.filter((e) => e.hasRedirectUri && e.redirectUriParts !== undefined);
+  const under = (e: GradedEvent) => (!otherNamed.has(e) ? '' : probes.reachedAs?.ran ? ` (the browser reached the application as ${probes.reachedAs.name})` : ' (the browser reached the application under another loopback name)');
   rules.push({
     id: 'CLIENT-AUTHZ-REDIRECT-URI', applies: withUri, untested: 'the application sent no authorization request with a redirect_uri',
-    sliceOf: { 'redirect-uri-part': () => PARTS },
-    violations: withUri.flatMap((e) => (e.redirectUriParts ?? []).map((part): Violation => [e, `the redirect_uri is not the registered one (its ${part} differs)`, { 'redirect-uri-part': part }])),
+    sliceOf: { 'redirect-uri-part': () => PARTS, 'reached-as': reachedAs },
+    untestedSlice: (dim, value) => {
+      if (dim !== 'reached-as' || value !== 'other-name') return `the application sent no authorization request with a redirect_uri (${dim}=${value})`;
+      const p = probes.reachedAs;
+      return p && !p.ran ? `the reached-as probe did not run: ${p.why}` : 'the browser that reached the application under another name was sent to no authorization request with a redirect_uri';
+    },
+    violations: withUri.flatMap((e) => (e.redirectUriParts ?? []).map((part): Violation => [e, `the redirect_uri is not the registered one (its ${part} differs)${under(e)}`, { 'redirect-uri-part': part, 'reached-as': reachedAs(e) }])),
   });
 
   const encodedChecked = authorize.filter((e) => e.unencoded !== undefined);

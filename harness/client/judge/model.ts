@@ -78,11 +78,16 @@ export interface ProbeReport {
   refreshInFlight?: Ran<object>;
   /** The callback reloaded (marks reload-callback): the same code and state again in the same browser. */
   reload?: Ran<object>;
+  /** The connect URL opened under another loopback name (marks reached-as:other-name): the authorization request it led to. */
+  reachedAs?: Ran<{ name: string }>;
   /** The answers family: the application's next API write answered another 2xx (`status`), its body kept or none, with a new x-access-token. */
   answers?: Array<{ status: string; probe?: string; body?: string } & Ran<object>>;
   /** What the application sent to the probes' browser, scanned for the client secret and the API key. */
   browser?: Ran<ContentScanReport>;
 }
+
+/** The marks of the reached-as probe (probes/reached-as.ts): the browser reached the application under another name. */
+export const REACHED_AS_OTHER_NAME = 'reached-as:other-name';
 
 /** A violation: the request, what is wrong, and its slice when the request alone does not say it. */
 export type Violation = [GradedEvent, string] | [GradedEvent, string, Record<string, string>];

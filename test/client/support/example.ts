@@ -129,6 +129,8 @@ export function probesFor(requirement: string, dim?: string, value?: string): Pr
     case 'CLIENT-REAUTHORIZE-ON-401':
       if (dim === 'flow-point') return { ...ONLY_SESSION, session: false, api401Points: [value!] };
       return dim ? { ...ONLY_SESSION, session: false, api401Family: [value!] } : { ...ONLY_SESSION, session: false, api401: true };
+    case 'CLIENT-AUTHZ-REDIRECT-URI':
+      return dim === 'reached-as' && value === 'other-name' ? { ...ONLY_SESSION, session: false, reachedAs: true } : ONLY_SESSION;
     case 'CLIENT-CODE-FROM-REDIRECT':
       return { ...ONLY_SESSION, denial: true };
     case 'CLIENT-CODE-ONCE':
