@@ -65,7 +65,14 @@ class LongestFirstSequencer extends BaseSequencer {
  * Within a file, tests that lease a fixture set of their own run side by side when the
  * target lists further sets (docs/architecture.md, Concurrency); every other test alone.
  */
+/**
+ * No PostCSS: nothing here is CSS. Without this, vite searches every folder from the root
+ * up for a PostCSS config file when each project's server starts (inline, the search is skipped).
+ */
+const NO_POSTCSS = { postcss: {} };
+
 export default defineConfig({
+  css: NO_POSTCSS,
   test: {
     // The longest unit files (the self-verification matrix first) start first, so the short
     // ones fill the end; other projects keep vitest's order.
@@ -93,6 +100,7 @@ export default defineConfig({
         },
       },
       {
+        css: NO_POSTCSS,
         test: {
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
