@@ -71,6 +71,13 @@ class LongestFirstSequencer extends BaseSequencer {
  */
 const NO_POSTCSS = { postcss: {} };
 
+/**
+ * allure-vitest's setup only where the run writes Allure results. With --no-allure (the command
+ * sets LOCKCONF_NO_ALLURE=1 before vitest loads this file) its steps per assertion were recorded
+ * and thrown away (harness/run/test-evidence.ts), and its modules loaded in every run's worker.
+ */
+const allureSetup = (): string[] => (process.env.LOCKCONF_NO_ALLURE === '1' ? [] : ['allure-vitest/setup']);
+
 export default defineConfig({
   css: NO_POSTCSS,
   test: {
@@ -107,7 +114,7 @@ export default defineConfig({
           exclude: ['suites/receiver/**', 'suites/client/**'],
           environment: 'node',
           globalSetup: ['harness/service/global-setup.ts'],
-          setupFiles: ['allure-vitest/setup'],
+          setupFiles: allureSetup(),
           // One worker thread, not a forked process: no second Node to start and no IPC between
           // the two (about 0.8 s of CPU of a run's fixed cost); nothing in the suites needs a process of its own.
           pool: 'threads',
@@ -135,7 +142,8 @@ export default defineConfig({
           include: ['suites/receiver/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['harness/receiver/global-setup.ts'],
-          setupFiles: ['allure-vitest/setup'],
+          setupFiles: allureSetup(),
+          pool: 'threads', // as the conformance project's
           fileParallelism: false,
           sequence: { concurrent: false, shuffle: false },
           retry: 0,
@@ -151,7 +159,8 @@ export default defineConfig({
           include: ['suites/client/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['harness/client/global-setup.ts'],
-          setupFiles: ['allure-vitest/setup'],
+          setupFiles: allureSetup(),
+          pool: 'threads', // as the conformance project's
           fileParallelism: false,
           retry: 0,
           testTimeout: 30_000,
