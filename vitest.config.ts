@@ -65,7 +65,21 @@ class LongestFirstSequencer extends BaseSequencer {
  * Within a file, tests that lease a fixture set of their own run side by side when the
  * target lists further sets (docs/architecture.md, Concurrency); every other test alone.
  */
+/**
+ * No PostCSS: nothing here is CSS. Without this, vite searches every folder from the root
+ * up for a PostCSS config file when each project's server starts (inline, the search is skipped).
+ */
+const NO_POSTCSS = { postcss: {} };
+
+/**
+ * allure-vitest's setup only where the run writes Allure results. With --no-allure (the command
+ * sets LOCKCONF_NO_ALLURE=1 before vitest loads this file) its steps per assertion were recorded
+ * and thrown away (harness/run/test-evidence.ts), and its modules loaded in every run's worker.
+ */
+const allureSetup = (): string[] => (process.env.LOCKCONF_NO_ALLURE === '1' ? [] : ['allure-vitest/setup']);
+
 export default defineConfig({
+  css: NO_POSTCSS,
   test: {
     // The longest unit files (the self-verification matrix first) start first, so the short
     // ones fill the end; other projects keep vitest's order.
@@ -93,13 +107,17 @@ export default defineConfig({
         },
       },
       {
+        css: NO_POSTCSS,
         test: {
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
           exclude: ['suites/receiver/**', 'suites/client/**'],
           environment: 'node',
           globalSetup: ['harness/service/global-setup.ts'],
-          setupFiles: ['allure-vitest/setup'],
+          setupFiles: allureSetup(),
+          // One worker thread, not a forked process: no second Node to start and no IPC between
+          // the two (about 0.8 s of CPU of a run's fixed cost); nothing in the suites needs a process of its own.
+          pool: 'threads',
           fileParallelism: false,
           // One worker runs every file in turn with the harness's modules loaded once:
           // a fresh process per file cost about a second each. The suites keep no state
@@ -124,7 +142,8 @@ export default defineConfig({
           include: ['suites/receiver/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['harness/receiver/global-setup.ts'],
-          setupFiles: ['allure-vitest/setup'],
+          setupFiles: allureSetup(),
+          pool: 'threads', // as the conformance project's
           fileParallelism: false,
           sequence: { concurrent: false, shuffle: false },
           retry: 0,
@@ -140,7 +159,8 @@ export default defineConfig({
           include: ['suites/client/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['harness/client/global-setup.ts'],
-          setupFiles: ['allure-vitest/setup'],
+          setupFiles: allureSetup(),
+          pool: 'threads', // as the conformance project's
           fileParallelism: false,
           retry: 0,
           testTimeout: 30_000,

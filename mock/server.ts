@@ -32,6 +32,7 @@ import { DeliveryLog } from './webhooks/delivery-log.js';
 import { registerDeliveriesPage } from './pages/deliveries.js';
 import { registerLandingPage } from './pages/landing.js';
 import { registerOpenApi } from './docs/openapi.js';
+import { DOCUMENTATION_ONLY_COMPILERS } from './documentation-only-compilers.js';
 import { Jitter, delayAnswers } from './jitter.js';
 
 export interface RunningMock {
@@ -128,6 +129,8 @@ export async function createMock(options: MockOptions = {}): Promise<RunningMock
     logController: new LogController({ disableRequestLogging: true }),
     ...timeoutOptions({ ...MOCK_TIMEOUTS, ...options.serverTimeouts }),
     bodyLimit: BODY_LIMIT,
+    // The route schemas document only: fastify's Ajv and fast-json-stringify are never loaded.
+    schemaController: DOCUMENTATION_ONLY_COMPILERS,
     forceCloseConnections: true,
     // Errors fastify raises before routing (an undecodable path, an over-long parameter)
     // get the same {error, message} body as every other 4xx.

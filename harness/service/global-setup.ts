@@ -33,7 +33,7 @@ import { loadProfile } from './profile.js';
 import { describeNetworkError } from '../wire/network-words.js';
 import { probeWebhookReachability, type ReachabilityResult } from '../sandbox/reachability.js';
 import { Redactor } from '../wire/redact.js';
-import { targetFromSetup } from './target.js';
+import { targetFromSetup } from './target-view.js'; // not target.js: that one loads vitest's test API
 import { openTokenCache, type TokenCache } from '../sandbox/token-cache.js';
 import { withTokenCache } from '../sandbox/token-cache-http.js';
 import { createMock, type RunningMock } from '../../mock/server.js';

@@ -39,6 +39,7 @@ import { inboxResponseSchema, newInboxSchema, pollQuerySchema } from './schemas.
 import { CaptureFull, CaptureStore, type InboxState } from './store.js';
 import { CAPTURE_TIMEOUTS, captureTimeoutOptions, type CaptureTimeouts } from './timeouts.js';
 import { responsiveTimeout } from '../../../mock/responsive-timeout.js';
+import { DOCUMENTATION_ONLY_COMPILERS as NO_SCHEMA_COMPILERS } from '../../../mock/documentation-only-compilers.js';
 import { doorsBehindPublicUrl, hostPort, openDoors, type DoorMap } from './doors.js';
 
 export type { CaptureConnection } from './protocol.js';
@@ -284,6 +285,8 @@ export async function startCaptureServer(
       logger: false,
       bodyLimit: CAPTURE_BODY_LIMIT,
       forceCloseConnections: true,
+      // No route here has a fastify schema (bodies are checked with zod): fastify's Ajv and fast-json-stringify are never loaded.
+      schemaController: NO_SCHEMA_COMPILERS,
       ...captureTimeoutOptions({ ...CAPTURE_TIMEOUTS, ...opts.timeouts }),
     });
     // Errors become 4xx JSON: malformed JSON, oversized bodies (413), bad input; never a stack trace.
