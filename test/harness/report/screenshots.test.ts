@@ -2,7 +2,8 @@
  * Screenshots of index.html in Chromium, for a person to look at: a passing
  * run, a failing run (a mock fault) and a run that could not be carried out.
  * Written to reports/screenshots/; the test checks that the page renders its
- * verdict and that nothing overflows the page sideways.
+ * verdict and that nothing overflows the page sideways. The passing and the
+ * failing run are runs other files read too (test/support/shared-runs.ts).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,14 +12,15 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../support/chromium.js';
 import { ROOT, cli, type CliResult } from '../../support/cli.js';
+import { sharedRun, type SharedRun } from '../../support/shared-runs.js';
 import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
 
 const SHOTS = join(ROOT, 'reports', 'screenshots');
 let dir: string;
 let browser: Browser;
 
-/** The three runs, started together in beforeAll: most of a run is waiting, so their waits overlap. */
-let runs: { passing: Promise<CliResult>; failing: Promise<CliResult>; error: Promise<CliResult> };
+/** The three runs, started together in beforeAll (the shared ones unless another file has): most of a run is waiting, so their waits overlap. */
+let runs: { passing: Promise<SharedRun>; failing: Promise<SharedRun>; error: Promise<CliResult> };
 
 beforeAll(async () => {
   dir = await makeTmpDir('screenshots');
@@ -29,10 +31,8 @@ beforeAll(async () => {
     apiKey: 'k-1234567', redirectUri: 'http://127.0.0.1:9/cb', fixtures: { users: [], locks: [] },
   }));
   runs = {
-    passing: cli(['conformance', '--out', join(dir, 'passing'), '--no-allure', '--seed', '11', '--only', 'OAUTH-*']),
-    failing: cli(['conformance', '--out', join(dir, 'failing'), '--no-allure', '--seed', '11', '--only', 'REFRESH-*'], {
-      LOCKCONF_MOCK_OPTIONS: JSON.stringify({ faults: ['refresh-error-not-oauth'] }),
-    }),
+    passing: sharedRun('embedded-full'), // every requirement; passing
+    failing: sharedRun('refresh-fault'), // REFRESH-* with the mock fault refresh-error-not-oauth
     error: cli(['conformance', '--target', file, '--out', join(dir, 'error'), '--no-allure']),
   };
   browser = await launchChromium();
@@ -76,19 +76,17 @@ async function shoot(runDir: string, name: string): Promise<{ verdict: string | 
 
 describe('the HTML report in Chromium', () => {
   it('a passing run', async () => {
-    const out = join(dir, 'passing');
     const r = await runs.passing;
     expect(r.code, r.stdout.slice(-1500)).toBe(0);
-    const shot = await shoot(out, 'report-passing');
-    expect(shot.verdict).toBe('partial'); // --only OAUTH-*: the scope passed
+    const shot = await shoot(r.dir, 'report-passing');
+    expect(shot.verdict).toBe('partial'); // weakened by a shorter delivery wait: everything it judged passed
     expect(shot.overflow).toBeLessThanOrEqual(0);
   }, 180_000);
 
   it('a failing run', async () => {
-    const out = join(dir, 'failing');
     const r = await runs.failing;
     expect(r.code).toBe(1);
-    const shot = await shoot(out, 'report-failing');
+    const shot = await shoot(r.dir, 'report-failing');
     expect(shot.verdict).toBe('not-conformant');
     expect(shot.overflow).toBeLessThanOrEqual(0);
   }, 180_000);
