@@ -66,7 +66,7 @@ describe.concurrent('scoped, weakened and interrupted runs (command line)', { ti
     expect(html).toContain('LOCKCONF_DELIVERY_WAIT_MS=3000');
     expect(junit).toMatch(/<property name="lockconf.weakened.LOCKCONF_DELIVERY_WAIT_MS" value="3000 \(/);
     expect(r.stdout).toContain('weakened by LOCKCONF_DELIVERY_WAIT_MS=3000');
-  });
+  }, 300_000); // a full run, perhaps still being made by another file
 
   it('Ctrl-C ends in "interrupted", exit 1, with every report of what ran', async ({ expect }) => {
     const out = join(dir, 'interrupted');

@@ -37,7 +37,12 @@ interface RunSpec {
   /** The arguments after `conformance`; `--out` is added. */
   args: string[];
   env: Record<string, string>;
+  /** A target profile, written to <folder>/<name>/target.json (mode 0600) and given as --target. */
+  profile?: Record<string, unknown>;
 }
+
+/** The secrets of the `unreachable` run's profile: a reader checks none is printed or written. */
+export const UNREACHABLE_SECRETS = { clientSecret: 'unreach-secret-1234abcd', apiKey: 'unreach-key-5678abcd', controlToken: 'unreach-ctl-9999abcd' };
 
 /**
  * The shared runs, and who reads each (a reader must keep checking what it claims: a change
@@ -64,6 +69,19 @@ export const SHARED_RUNS = {
     args: ['--seed', '7', '--only', 'REFRESH-*'],
     env: { LOCKCONF_MOCK_OPTIONS: JSON.stringify({ faults: ['refresh-error-not-oauth'] }), LOCKCONF_DELIVERY_WAIT_MS: '3000' },
   },
+  /**
+   * A --target whose every address is 127.0.0.1:9 (nothing listens): the run cannot be carried out
+   * (exit 2, the verdict error), its four report files with the Allure report all the same. Read by
+   * cli (exit 2, no secret printed), cli-preflight (the four files) and screenshots (an error page).
+   */
+  unreachable: {
+    args: [],
+    env: {},
+    profile: {
+      authUrl: 'http://127.0.0.1:9/oauth', baseUrl: 'http://127.0.0.1:9/api', clientId: 'c', redirectUri: 'http://127.0.0.1:9/cb',
+      controlUrl: 'http://127.0.0.1:9/_control', fixtures: { users: [], locks: [] }, ...UNREACHABLE_SECRETS,
+    },
+  },
 } satisfies Record<string, RunSpec>;
 
 export type SharedRunName = keyof typeof SHARED_RUNS;
@@ -72,6 +90,8 @@ export type SharedRunName = keyof typeof SHARED_RUNS;
 export interface SharedRun extends CliResult {
   /** The run's --out folder. */
   dir: string;
+  /** Its --target file, when it has one. */
+  target?: string;
 }
 
 /** The longest a reader waits for a run another file is making (a full run under npm test's load takes minutes). */
@@ -108,14 +128,17 @@ async function obtain(name: SharedRunName): Promise<SharedRun> {
   }
   const published = mine ? await make(name, home, dir) : await waitFor(name, home);
   if (published.error !== undefined) throw new Error(`shared run ${name} could not be made: ${published.error}`);
-  return { dir, code: published.code, stdout: published.stdout, stderr: published.stderr };
+  const target = (SHARED_RUNS[name] as RunSpec).profile ? { target: join(home, 'target.json') } : {};
+  return { dir, ...target, code: published.code, stdout: published.stdout, stderr: published.stderr };
 }
 
 async function make(name: SharedRunName, home: string, dir: string): Promise<Published> {
   const spec: RunSpec = SHARED_RUNS[name];
   let published: Published;
   try {
-    const r = await cli(['conformance', '--out', dir, ...spec.args], spec.env);
+    const target = spec.profile ? ['--target', join(home, 'target.json')] : [];
+    if (spec.profile) await writeFile(join(home, 'target.json'), JSON.stringify(spec.profile), { mode: 0o600 });
+    const r = await cli(['conformance', ...target, '--out', dir, ...spec.args], spec.env);
     published = { ...r, files: await snapshot(dir) };
   } catch (e) {
     published = { code: null, stdout: '', stderr: '', files: {}, error: e instanceof Error ? e.message : String(e) };
