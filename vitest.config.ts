@@ -31,7 +31,6 @@ export const LONGEST_FIRST = [
   'test/harness/cli-preflight.test.ts',
   'test/mock/pages-screenshots.test.ts',
   'test/harness/cli.test.ts',
-  'test/harness/report/reports-agree.test.ts',
   'test/client/example-pages.test.ts',
   'test/harness/sandbox/login-mock-browser.test.ts',
 ];
