@@ -31,7 +31,6 @@ export const LONGEST_FIRST = [
   'test/harness/cli-preflight.test.ts',
   'test/mock/pages-screenshots.test.ts',
   'test/harness/cli.test.ts',
-  'test/harness/report/reports-agree.test.ts',
   'test/client/example-pages.test.ts',
   'test/harness/sandbox/login-mock-browser.test.ts',
 ];
@@ -90,6 +89,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           environment: 'node',
+          // The folder of the conformance runs several files only read, made once per invocation
+          // by the first file that asks (test/support/shared-runs.ts).
+          globalSetup: ['test/support/shared-runs-setup.ts'],
           // vitest 4 gives run mode one worker less than the cores: one worker on a
           // 2-core machine, so everything waited for the matrix. The matrix's worker
           // mostly waits on its child runs; the other files run beside it.

@@ -3,7 +3,8 @@
  * weakened by a setting never shows "Conformant", in any report; its verdict is
  * *partial* (exit 0 when the whole scope passed, so CI can gate on a scope) with
  * the scope and the settings named. Ctrl-C ends in *interrupted* (exit 1) with
- * the reports of what ran. Each run is the command line on the embedded mock.
+ * the reports of what ran. Each run is the command line on the embedded mock; the
+ * weakened full run is the one several files read (test/support/shared-runs.ts).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { ConformanceResult } from '../../harness/report/result-file.js';
 import { cli, startCli } from '../support/cli.js';
+import { sharedRun } from '../support/shared-runs.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 
 let dir = '';
@@ -48,8 +50,9 @@ describe.concurrent('scoped, weakened and interrupted runs (command line)', { ti
   });
 
   it('a setting that shortens a wait makes a full run "partial" and is named in every report', async ({ expect }) => {
-    const out = join(dir, 'weakened');
-    const r = await cli(['conformance', '--out', out, '--no-allure', '--seed', '6'], { LOCKCONF_DELIVERY_WAIT_MS: '3000' });
+    // Every requirement, LOCKCONF_DELIVERY_WAIT_MS=3000 (and the mock's credentials fixed, no weakening).
+    const r = await sharedRun('embedded-full');
+    const out = r.dir;
     expect(r.code, r.stdout.slice(-2000) + r.stderr).toBe(0);
     const { json, html, junit } = await reports(out);
     expect(json.verdict).toBe('partial');
@@ -63,7 +66,7 @@ describe.concurrent('scoped, weakened and interrupted runs (command line)', { ti
     expect(html).toContain('LOCKCONF_DELIVERY_WAIT_MS=3000');
     expect(junit).toMatch(/<property name="lockconf.weakened.LOCKCONF_DELIVERY_WAIT_MS" value="3000 \(/);
     expect(r.stdout).toContain('weakened by LOCKCONF_DELIVERY_WAIT_MS=3000');
-  });
+  }, 300_000); // a full run, perhaps still being made by another file
 
   it('Ctrl-C ends in "interrupted", exit 1, with every report of what ran', async ({ expect }) => {
     const out = join(dir, 'interrupted');

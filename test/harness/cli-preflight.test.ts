@@ -9,13 +9,14 @@
  * for a busy machine: four runs at once take longer each than one alone).
  */
 import { existsSync } from 'node:fs';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_CATALOG } from '../../harness/catalog/index.js';
 import type { ConformanceResult } from '../../harness/report/result-file.js';
 import { createMock, type RunningMock } from '../../mock/server.js';
 import { cli } from '../support/cli.js';
+import { sharedRun } from '../support/shared-runs.js';
 import { targetEnv } from '../support/target-env.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 
@@ -132,13 +133,9 @@ describe('a run that cannot be carried out still reports', () => {
   });
 
   it.concurrent('an unreachable target writes all four report files with the verdict error', { timeout: 90_000 }, async ({ expect }) => {
-    const out = join(dir, 'unreachable');
-    const file = join(dir, 'unreachable.json');
-    await writeFile(file, JSON.stringify({
-      authUrl: 'http://127.0.0.1:9/oauth', baseUrl: 'http://127.0.0.1:9/api', clientId: 'c', clientSecret: 'unreach-secret-1234',
-      apiKey: 'unreach-key-5678', redirectUri: 'http://127.0.0.1:9/cb', fixtures: { users: [], locks: [] },
-    }));
-    const r = await cli(['conformance', '--target', file, '--out', out]);
+    // The run other files read too (test/support/shared-runs.ts): every address of its --target is 127.0.0.1:9, the Allure report on.
+    const r = await sharedRun('unreachable');
+    const out = r.dir;
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('ERR_TARGET_UNREACHABLE');
     expect(r.stderr).toContain('authUrl');

@@ -6,6 +6,7 @@ import { exitCodeFor } from '../../harness/cli.js';
 import { expandSelection, scanSource, scanSuites, SelectionError, suiteImports, testNamePattern } from '../../harness/run/selection.js';
 import type { ConformanceResult } from '../../harness/report/result-file.js';
 import { cli, ROOT } from '../support/cli.js';
+import { sharedRun, UNREACHABLE_SECRETS } from '../support/shared-runs.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 
 let dir = '';
@@ -121,17 +122,12 @@ describe.concurrent('lockconf conformance (command line)', { timeout: 90_000 }, 
   });
 
   it('an unreachable target ends the run with exit 2, says so, and prints no secret', async ({ expect }) => {
-    const file = join(dir, 'unreachable.json');
-    const secrets = { clientSecret: 'unreach-secret-1234abcd', apiKey: 'unreach-key-5678abcd', controlToken: 'unreach-ctl-9999abcd' };
-    await writeFile(file, JSON.stringify({
-      authUrl: 'http://127.0.0.1:9/oauth', baseUrl: 'http://127.0.0.1:9/api', clientId: 'c', redirectUri: 'https://app.example.test/cb',
-      controlUrl: 'http://127.0.0.1:9/_control', ...secrets,
-    }));
-    const r = await cli(['conformance', '--target', file, '--out', join(dir, 'unreachable-run'), '--no-allure']);
+    // The run other files read too (test/support/shared-runs.ts): a --target with every address at 127.0.0.1:9 and three secrets.
+    const r = await sharedRun('unreachable');
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain('ERR_TARGET_UNREACHABLE');
     expect(r.stderr).toContain('could not be carried out');
-    for (const v of Object.values(secrets)) expect(r.stdout + r.stderr).not.toContain(v);
+    for (const v of Object.values(UNREACHABLE_SECRETS)) expect(r.stdout + r.stderr).not.toContain(v);
   });
 
   it('an --only pattern that matches nothing is refused with exit 2', async ({ expect }) => {

@@ -6,17 +6,17 @@
  * The run: the embedded mock with the fault refresh-error-not-oauth, scoped to
  * REFRESH-* so it is quick. It makes REFRESH-ERROR-RESPONSE fail inside other
  * tests (t.check), the case where reports used to disagree, and warns
- * REFRESH-ERROR-INVALID-GRANT (a SHOULD).
+ * REFRESH-ERROR-INVALID-GRANT (a SHOULD). The run is one other files read too
+ * (test/support/shared-runs.ts: refresh-fault).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceResult } from '../../../harness/report/result-file.js';
-import { cli, type CliResult } from '../../support/cli.js';
-import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
+import { sharedRun, type SharedRun } from '../../support/shared-runs.js';
 
 let dir: string;
-let run: CliResult;
+let run: SharedRun;
 let result: ConformanceResult;
 
 interface Tally {
@@ -28,14 +28,10 @@ interface Tally {
 const sorted = (ids: Iterable<string>) => [...new Set(ids)].sort();
 
 beforeAll(async () => {
-  dir = await makeTmpDir('reports-agree');
-  run = await cli(['conformance', '--out', dir, '--seed', '7', '--only', 'REFRESH-*'], {
-    LOCKCONF_MOCK_OPTIONS: JSON.stringify({ faults: ['refresh-error-not-oauth'] }),
-    LOCKCONF_DELIVERY_WAIT_MS: '3000',
-  });
+  run = await sharedRun('refresh-fault');
+  dir = run.dir;
   result = JSON.parse(await readFile(join(dir, 'conformance.json'), 'utf8')) as ConformanceResult;
 }, 240_000);
-afterAll(() => removeTmpDir(dir));
 
 function fromJson(): Tally {
   const c = result.counts;

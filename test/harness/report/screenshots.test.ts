@@ -2,45 +2,36 @@
  * Screenshots of index.html in Chromium, for a person to look at: a passing
  * run, a failing run (a mock fault) and a run that could not be carried out.
  * Written to reports/screenshots/; the test checks that the page renders its
- * verdict and that nothing overflows the page sideways.
+ * verdict and that nothing overflows the page sideways. The three runs are
+ * runs other files read too (test/support/shared-runs.ts).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../support/chromium.js';
-import { ROOT, cli, type CliResult } from '../../support/cli.js';
-import { makeTmpDir, removeTmpDir } from '../../support/tmp.js';
+import { ROOT } from '../../support/cli.js';
+import { sharedRun, type SharedRun } from '../../support/shared-runs.js';
 
 const SHOTS = join(ROOT, 'reports', 'screenshots');
-let dir: string;
 let browser: Browser;
 
-/** The three runs, started together in beforeAll: most of a run is waiting, so their waits overlap. */
-let runs: { passing: Promise<CliResult>; failing: Promise<CliResult>; error: Promise<CliResult> };
+/** The three runs, asked for together in beforeAll (each started unless another file has): most of a run is waiting, so their waits overlap. */
+let runs: { passing: Promise<SharedRun>; failing: Promise<SharedRun>; error: Promise<SharedRun> };
 
 beforeAll(async () => {
-  dir = await makeTmpDir('screenshots');
   await mkdir(SHOTS, { recursive: true });
-  const file = join(dir, 'unreachable.json');
-  await writeFile(file, JSON.stringify({
-    authUrl: 'http://127.0.0.1:9/oauth', baseUrl: 'http://127.0.0.1:9/api', clientId: 'c', clientSecret: 's-1234567',
-    apiKey: 'k-1234567', redirectUri: 'http://127.0.0.1:9/cb', fixtures: { users: [], locks: [] },
-  }));
   runs = {
-    passing: cli(['conformance', '--out', join(dir, 'passing'), '--no-allure', '--seed', '11', '--only', 'OAUTH-*']),
-    failing: cli(['conformance', '--out', join(dir, 'failing'), '--no-allure', '--seed', '11', '--only', 'REFRESH-*'], {
-      LOCKCONF_MOCK_OPTIONS: JSON.stringify({ faults: ['refresh-error-not-oauth'] }),
-    }),
-    error: cli(['conformance', '--target', file, '--out', join(dir, 'error'), '--no-allure']),
+    passing: sharedRun('embedded-full'), // every requirement; passing
+    failing: sharedRun('refresh-fault'), // REFRESH-* with the mock fault refresh-error-not-oauth
+    error: sharedRun('unreachable'), // every address of its --target at 127.0.0.1:9
   };
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   if (runs) await Promise.allSettled(Object.values(runs)); // no child run outlives the file
   await browser?.close();
-  await removeTmpDir(dir);
 });
 
 /**
@@ -76,28 +67,25 @@ async function shoot(runDir: string, name: string): Promise<{ verdict: string | 
 
 describe('the HTML report in Chromium', () => {
   it('a passing run', async () => {
-    const out = join(dir, 'passing');
     const r = await runs.passing;
     expect(r.code, r.stdout.slice(-1500)).toBe(0);
-    const shot = await shoot(out, 'report-passing');
-    expect(shot.verdict).toBe('partial'); // --only OAUTH-*: the scope passed
+    const shot = await shoot(r.dir, 'report-passing');
+    expect(shot.verdict).toBe('partial'); // weakened by a shorter delivery wait: everything it judged passed
     expect(shot.overflow).toBeLessThanOrEqual(0);
-  }, 180_000);
+  }, 300_000); // a full run, perhaps still being made by another file
 
   it('a failing run', async () => {
-    const out = join(dir, 'failing');
     const r = await runs.failing;
     expect(r.code).toBe(1);
-    const shot = await shoot(out, 'report-failing');
+    const shot = await shoot(r.dir, 'report-failing');
     expect(shot.verdict).toBe('not-conformant');
     expect(shot.overflow).toBeLessThanOrEqual(0);
   }, 180_000);
 
   it('a run that could not be carried out', async () => {
-    const out = join(dir, 'error');
     const r = await runs.error;
     expect(r.code).toBe(2);
-    const shot = await shoot(out, 'report-error');
+    const shot = await shoot(r.dir, 'report-error');
     expect(shot.verdict).toBe('error');
     expect(shot.overflow).toBeLessThanOrEqual(0);
   }, 120_000);
