@@ -226,7 +226,7 @@ export const SERVICE_REQUIREMENTS: readonly Requirement[] = [
     { reading: 'Registering again replaces the url, header, token and notificationTypes: deliveries go to the new url with the new header and token only, and a group only the first registration named stops (judged when the target filters by group at all).' }),
   r('WEBHOOK-LOCK-PER-USER', 'MUST', W, 'Limits',
     'Webhook registrations | One per lock per user',
-    { reading: 'A second user\'s registration on the same lock does not replace the first user\'s: both receive the lock\'s events.' }),
+    { reading: 'A second user\'s registration on the same lock does not replace the first user\'s: both receive the lock\'s events, whether each names a url of its own or both name one url (receiver-url: two registrations, two deliveries, each told by the header and token it named).' }),
   r('WEBHOOK-LOCK-PER-LOCK', 'MUST', W, 'Limits',
     'Webhook registrations | One per lock per user',
     { reading: 'The limit is per lock: one user\'s registrations on two locks coexist, each receiving its own lock\'s events.' }),
@@ -273,7 +273,8 @@ export const SERVICE_REQUIREMENTS: readonly Requirement[] = [
 
   // ── Delivery ─────────────────────────────────────────────────────────────
   r('DELIVERY-ONE-POST', 'MUST', D, 'Delivery',
-    'The service sends one HTTP POST (JSON body, Content-Type application/json) to the registered url per event. … Each event is delivered at most once.'),
+    'The service sends one HTTP POST (JSON body, Content-Type application/json) to the registered url per event. … Each event is delivered at most once.',
+    { reading: 'One POST per event per registration: a url two registrations share receives one delivery of the event for each registration (told by the header and token it named), neither twice.' }),
   r('DELIVERY-CONTENT-TYPE', 'MUST', D, 'Delivery',
     'one HTTP POST (JSON body, Content-Type application/json) … Headers on each delivery: Content-Type',
     { reading: 'Every delivery of every event row, lock and user webhooks alike, carries Content-Type application/json (parameters such as charset allowed).' }),
@@ -295,10 +296,11 @@ export const SERVICE_REQUIREMENTS: readonly Requirement[] = [
     'Redirections (HTTP 302) are not followed.',
     { reading: 'A 302 answer is neither followed to its Location nor sent again (slice receiver-answer=302, the status the spec names; the other redirects are judged as non-2xx answers by DELIVERY-NO-RETRY).' }),
   r('DELIVERY-STATUS-CHECK-FANOUT', 'MUST', D, 'Other endpoints named',
-    '/remoteoperate/status | A status check; calling it triggers a status webhook to all listeners of that lock.'),
+    '/remoteoperate/status | A status check; calling it triggers a status webhook to all listeners of that lock.',
+    { reading: 'Every registration on the lock receives the status event of a check, made by the owner or by a guest. A listener is a registration, not a url: two registrations naming one url each receive their own delivery (receiver-url=shared), told apart by the header and token each named, never by arrival order.' }),
   r('DELIVERY-STATUS-EVERY-CHECK', 'MUST', D, 'Lock events',
     'Sent to all listeners of the lock whenever a status check is made.',
-    { reading: 'Each status check triggers one status event to each listener, every time, even when the lock\'s state did not change since the last check.' }),
+    { reading: 'Each status check triggers one status event to each listener, every time, even when the lock\'s state did not change since the last check; two registrations sharing one url are two listeners, each receiving every check.' }),
   r('DELIVERY-STATUS-CHECK-ENDPOINT', 'INFO', D, 'Other endpoints named',
     'Method, request and response of /remoteoperate/status: not shown.'),
 

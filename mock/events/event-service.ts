@@ -21,7 +21,7 @@ type Payload = Record<string, unknown>;
 
 /** What one event sends: a payload for lock registrations and/or one for the user's registration. */
 interface BuiltEvent {
-  lock?: { lockIds: string[]; group: Group; payload: Payload; onlyUserId?: string; alsoGroups?: readonly Group[] };
+  lock?: { lockIds: string[]; group: Group; payload: Payload; alsoGroups?: readonly Group[]; skip?: (r: Registration, listeners: readonly Registration[]) => boolean };
   user?: { userId: string; group: Group; payload: Payload };
   eventId: string | null;
 }
@@ -82,11 +82,23 @@ export class LockEventService implements EventService {
     if (unchanged && this.ctx.faults.breaks('DELIVERY-STATUS-EVERY-CHECK', { lock: lockSlot(this.ctx.world, lock.lockId) })) return { emitted: 0 };
     const payload = build.statusCheck(this.#env(), lock, caller);
     const role = caller.userId === lock.ownerUserId ? 'owner' : 'guest';
-    const onlyCaller = this.ctx.faults.has('status-check-caller-only') || this.ctx.faults.breaks('DELIVERY-STATUS-CHECK-FANOUT', { role });
-    const built: BuiltEvent = {
-      lock: { lockIds: [lock.lockId], group: 'operation', payload, ...(onlyCaller ? { onlyUserId: caller.userId } : {}) },
-      eventId: null,
+    const { faults } = this.ctx;
+    const skip = (r: Registration, listeners: readonly Registration[]): boolean => {
+      if (r.userId === caller.userId) return false;
+      if (faults.has('status-check-caller-only')) return true;
+      if (!faults.anySlice()) return false;
+      const urlKind = urlKindOf(r, listeners);
+      // Slice faults: a check by that role, or to registrations of that kind of url, reaches only the caller's
+      // registration (an own url), or one registration per url (a shared url: the caller's, else the first registered);
+      // a check that finds the state unchanged (DELIVERY-STATUS-EVERY-CHECK@receiver-url=shared) likewise, once per url.
+      const broken = faults.breaks('DELIVERY-STATUS-CHECK-FANOUT', { role, 'receiver-url': urlKind })
+        || (unchanged && urlKind === 'shared' && faults.breaks('DELIVERY-STATUS-EVERY-CHECK', { 'receiver-url': urlKind }));
+      if (!broken) return false;
+      if (urlKind === 'own') return true;
+      const sharing = listeners.filter((o) => o.url === r.url);
+      return (sharing.find((o) => o.userId === caller.userId) ?? sharing[0]) !== r;
     };
+    const built: BuiltEvent = { lock: { lockIds: [lock.lockId], group: 'operation', payload, skip }, eventId: null };
     return { emitted: this.#dispatch(built, false) };
   }
 
@@ -196,12 +208,17 @@ export class LockEventService implements EventService {
     const finish = (payload: Payload) => (options.extraFields ? build.withExtraField(payload) : payload);
     let emitted = 0;
     if (event.lock && !(fromKeypad && (faults.has('keypad-events-dropped') || keypadDropped))) {
-      const { lockIds, group, onlyUserId, alsoGroups } = event.lock;
+      const { lockIds, group, skip, alsoGroups } = event.lock;
       const payload = breakPayload(faults, false, event.lock.payload);
-      for (const registration of this.registry.forLocks(lockIds)) {
+      const listeners = this.registry.forLocks(lockIds);
+      for (const registration of listeners) {
         if (!wants(registration, group, alsoGroups, () => eventRow(false, payload))) continue;
-        if (onlyUserId !== undefined && registration.userId !== onlyUserId) continue;
+        if (skip?.(registration, listeners)) continue;
+        // Slice fault DELIVERY-ONE-POST@receiver-url=<kind>: to a registration with that kind of url, the delivery is
+        // sent twice (a fan-out over the url's registrations nested in the fan-out over registrations).
+        const twice = faults.anySlice() && faults.breaks('DELIVERY-ONE-POST', { 'receiver-url': urlKindOf(registration, listeners) });
         this.deliverer.deliver(registration, finish(payload));
+        if (twice) this.deliverer.deliver(registration, finish(payload));
         emitted++;
       }
     }
@@ -268,6 +285,11 @@ export class LockEventService implements EventService {
     }
     return drift;
   }
+}
+
+/** A listener's url: its own, or shared with another registration of the lock (the slice dimension `receiver-url`). */
+function urlKindOf(r: Registration, listeners: readonly Registration[]): 'own' | 'shared' {
+  return listeners.some((o) => o !== r && o.url === r.url) ? 'shared' : 'own';
 }
 
 function paramOf(params: Record<string, unknown> | undefined, name: string): unknown {

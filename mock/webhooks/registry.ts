@@ -86,6 +86,12 @@ export class WebhookRegistry {
     if (this.faults.has('lock-register-per-user')) {
       this.#lock = this.#lock.filter((r) => r.userId !== input.userId);
     }
+    // Slice fault WEBHOOK-LOCK-PER-USER@receiver-url=<kind>: the other users' registrations on the lock whose url is the
+    // same as the new one (shared: kept by lock and url) or another (own) are replaced by it.
+    if (this.faults.anySlice()) {
+      const urlKind = (r: Registration) => (r.url === input.url ? 'shared' : 'own');
+      this.#lock = this.#lock.filter((r) => !(r.lockId === lockId && r.userId !== input.userId && this.faults.breaks('WEBHOOK-LOCK-PER-USER', { 'receiver-url': urlKind(r) })));
+    }
     if (this.faults.has('lock-register-per-lock')) {
       this.#lock = this.#lock.filter((r) => r.lockId !== lockId);
       // Slice fault: on that lock of its set, or for a user of that role, the new registration is added beside the earlier one.

@@ -7,7 +7,7 @@
  * and the callers record the status as an observation.
  */
 import { randomBytes } from 'node:crypto';
-import type { HttpResponse, Inbox, TokenSet } from '../../harness/contracts.js';
+import type { Delivery, HttpResponse, Inbox, TokenSet } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
 import { newInbox } from './context.js';
 import { PrerequisiteFailed, refusedAsSuperseded } from './prerequisite.js';
@@ -133,15 +133,47 @@ export async function deleteRegistration(t: SuiteContext, reg: Registration): Pr
 }
 
 /**
+ * A delivery sent for this registration: it carries the header the registration named, set to its token. What the
+ * target itself sent says which registration a delivery belongs to (two registrations may share one url), never the
+ * order deliveries arrive in.
+ */
+export function sentFor(reg: Pick<Registration, 'header' | 'token'>): (d: Delivery) => boolean {
+  return (d) => d.headers[reg.header] === reg.token;
+}
+
+/** Whether the owner's and the guest's registrations name urls of their own, or one url (the slice dimension `receiver-url`). */
+export type ReceiverUrl = 'own' | 'shared';
+
+export interface OwnerAndGuest {
+  owner: TokenSet;
+  guest: TokenSet;
+  ownerReg: Registration;
+  guestReg: Registration;
+}
+
+/**
+ * fixtures.users[0] (the owner) and users[1] (a guest on the lock) each register the lock, to an inbox of their own
+ * (`own`) or both to one inbox (`shared`: two listeners, one url; each registration its own header and token, so
+ * each delivery says whose it is). Both registrations must be accepted. Registering again for the same users
+ * overwrites their earlier registrations on the lock (one per lock per user).
+ */
+export async function ownerAndGuestRegistered(t: SuiteContext, lockId: string, receiverUrl: ReceiverUrl = 'own'): Promise<OwnerAndGuest> {
+  const owner = await t.flows.userSession(0);
+  const guest = await t.flows.userSession(1);
+  const ownerInbox = await newInbox(t, { label: receiverUrl === 'shared' ? 'owner and guest, one url' : 'owner' });
+  const guestInbox = receiverUrl === 'shared' ? ownerInbox : await newInbox(t, { label: 'guest' });
+  const ownerReg = await registerLock(t, { lockId, inbox: ownerInbox, accessToken: owner.accessToken });
+  expectAccepted(t, ownerReg, 'owner registration');
+  const guestReg = await registerLock(t, { lockId, inbox: guestInbox, accessToken: guest.accessToken });
+  expectAccepted(t, guestReg, receiverUrl === 'shared' ? 'guest registration naming the owner registration\'s url' : 'guest registration');
+  return { owner, guest, ownerReg, guestReg };
+}
+
+/**
  * fixtures.users[0] (the owner) and users[1] (a guest on the lock) each register the lock
  * to an inbox of their own; both registrations must be accepted.
  */
 export async function ownerAndGuestListening(t: SuiteContext, lockId: string): Promise<{ owner: TokenSet; guest: TokenSet; ownerInbox: Inbox; guestInbox: Inbox }> {
-  const owner = await t.flows.userSession(0);
-  const guest = await t.flows.userSession(1);
-  const ownerInbox = await newInbox(t, { label: 'owner' });
-  const guestInbox = await newInbox(t, { label: 'guest' });
-  expectAccepted(t, await registerLock(t, { lockId, inbox: ownerInbox, accessToken: owner.accessToken }), 'owner registration');
-  expectAccepted(t, await registerLock(t, { lockId, inbox: guestInbox, accessToken: guest.accessToken }), 'guest registration');
-  return { owner, guest, ownerInbox, guestInbox };
+  const { owner, guest, ownerReg, guestReg } = await ownerAndGuestRegistered(t, lockId, 'own');
+  return { owner, guest, ownerInbox: ownerReg.inbox, guestInbox: guestReg.inbox };
 }

@@ -10,7 +10,7 @@ import { EXCLUSIVE_YIELD_MS, conformance } from '../../harness/service/conforman
 import type { Delivery, Inbox } from '../../harness/contracts.js';
 import type { SuiteContext } from '../support/context.js';
 import { alone, control, newInbox } from '../support/context.js';
-import { ARRIVAL_TIMEOUT_MS, LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, RETRY_WINDOW_MS, describeDeliveries, expectDeliveries, expectDelivery, expectNoExtraCopies, expectQuiet, isAbout } from '../support/deliveries.js';
+import { ARRIVAL_TIMEOUT_MS, LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, RETRY_WINDOW_MS, deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectNoExtraCopies, expectQuiet, isAbout } from '../support/deliveries.js';
 import { deliverToEachAnswer } from '../support/receiver-answers.js';
 import { deliveryOfEveryRow } from '../support/every-row.js';
 import { unansweredPort } from '../support/unanswered-port.js';
@@ -22,7 +22,7 @@ import { runSeed } from '../support/property.js';
 import { statusOfSlice } from '../../harness/catalog/slices/receiver-answer-domain.js';
 import { INPUTS_LABEL, InputsDigest } from '../../harness/run/generated-inputs.js';
 import { statusCheck, statusCheckRoute, triggerStatusCheck } from '../support/status-check.js';
-import { expectAccepted, ownerAndGuestListening, registerLock, type Registration } from '../support/webhooks.js';
+import { expectAccepted, ownerAndGuestRegistered, registerLock, sentFor, type ReceiverUrl, type Registration } from '../support/webhooks.js';
 import { is2xx } from '../support/api-endpoints.js';
 
 /** What tells the rows of deliveryOfEveryRow apart in one inbox: two deliveries with one key are copies of one event. */
@@ -104,6 +104,23 @@ describe('Delivery', () => {
         await expectDeliveries(t, inbox, `the ${slot} lock, status check #${i} (the lock's state unchanged): its status event`, { n: i, predicate: isAbout(lock.lockId) });
       }
       await expectQuiet(t, inbox, `the ${slot} lock, three status checks: exactly three status events`, { total: 3, predicate: isAbout(lock.lockId), windowMs: 150, copies: true });
+    });
+    // "Sent to all listeners": two registrations (the owner's, a guest's) naming one url each receive every check, each
+    // delivery told to be theirs by its header and token. Every lock slice above is an own url.
+    await t.eachSlice('receiver-url', async () => {
+      const lock = locks[0]!;
+      if (!t.target.has('second-user')) return t.notTested('the fixtures have no guest on the lock to share a url with');
+      const { owner, ownerReg, guestReg } = await ownerAndGuestRegistered(t, lock.lockId, 'shared');
+      const regs = [{ who: 'owner', reg: ownerReg }, { who: 'guest', reg: guestReg }];
+      for (let i = 1; i <= 3; i++) {
+        await triggerStatusCheck(t, lock.lockId, owner.accessToken);
+        for (const { who, reg } of regs) {
+          await expectDeliveries(t, reg.inbox, `status check #${i} (the lock's state unchanged): the ${who}'s registration, its url shared with the other user's`, { n: i, predicate: (d) => sentFor(reg)(d) && isAbout(lock.lockId)(d) });
+        }
+      }
+      for (const { who, reg } of regs) {
+        await expectQuiet(t, reg.inbox, `three status checks: exactly three status events for the ${who}'s registration (its url shared)`, { total: 3, predicate: (d) => sentFor(reg)(d) && isAbout(lock.lockId)(d), windowMs: 150, copies: true });
+      }
     });
   });
 
@@ -213,18 +230,39 @@ describe('Delivery', () => {
 });
 
 describe('Other endpoints named', () => {
-  conformance('DELIVERY-STATUS-CHECK-FANOUT', 'a status check, made by the owner or by a guest, reaches every listener of the lock', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
+  // Listeners are registrations, not urls: with `receiver-url=shared` the owner's and the guest's registrations name one
+  // inbox, and each delivery is told to be theirs by the header and token each named (never by arrival order).
+  conformance('DELIVERY-STATUS-CHECK-FANOUT', 'a status check, made by the owner or by a guest, reaches every listener of the lock, two sharing one url each', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
     const lock = firstLock(t);
-    const { owner, guest, ownerInbox, guestInbox } = await ownerAndGuestListening(t, lock.lockId);
-    await t.eachSlice('role', async (role) => {
-      const checker = role === 'owner' ? owner : guest;
-      const seenOwner = new Set((await ownerInbox.deliveries()).map((d) => d.seq));
-      const seenGuest = new Set((await guestInbox.deliveries()).map((d) => d.seq));
-      await triggerStatusCheck(t, lock.lockId, checker.accessToken);
-      await expectDelivery(t, ownerInbox, `a status check by the ${role}: the owner's registration`, { predicate: (d) => !seenOwner.has(d.seq) && isAbout(lock.lockId)(d) });
-      const toGuest = await expectDelivery(t, guestInbox, `a status check by the ${role}: the guest's registration ("all listeners of that lock")`, { predicate: (d) => !seenGuest.has(d.seq) && isAbout(lock.lockId)(d) });
-      t.expect(toGuest.json?.EventType, `a status check by the ${role}: the guest's registration receives the status event`).toBe('status');
-    });
+    // One registration per lock per user: the shared pair overwrites the own pair, so the urls go one after the other.
+    for (const receiverUrl of t.slices('receiver-url')) {
+      const { owner, guest, ownerReg, guestReg } = await ownerAndGuestRegistered(t, lock.lockId, receiverUrl as ReceiverUrl);
+      const regs = [{ who: 'owner', reg: ownerReg }, { who: 'guest', reg: guestReg }];
+      let checks = 0;
+      for (const role of t.slices('role')) {
+        await t.slice({ role, 'receiver-url': receiverUrl }, async () => {
+          const checker = role === 'owner' ? owner : guest;
+          const seen = new Set((await ownerReg.inbox.deliveries()).concat(await guestReg.inbox.deliveries()).map((d) => d.seq));
+          await triggerStatusCheck(t, lock.lockId, checker.accessToken);
+          checks++;
+          for (const { who, reg } of regs) {
+            const what = `a status check by the ${role}: the ${who}'s registration${receiverUrl === 'shared' ? ' (its url shared with the other user\'s registration: a delivery carrying its own header and token)' : ''} ("all listeners of that lock")`;
+            const got = await expectDelivery(t, reg.inbox, what, { predicate: (d) => !seen.has(d.seq) && sentFor(reg)(d) && isAbout(lock.lockId)(d) });
+            t.expect(got.json?.EventType, `${what}: the status event`).toBe('status');
+          }
+        });
+      }
+      // "Each event is delivered at most once": per registration, so the shared url holds one delivery per check for each.
+      if (receiverUrl === 'shared' && t.slices('receiver-url', 'DELIVERY-ONE-POST').includes('shared')) {
+        await t.check('DELIVERY-ONE-POST', () => t.slice({ 'receiver-url': 'shared' }, async () => {
+          const all = await deliveriesAfter(ownerReg.inbox, QUIET_WINDOW_MS);
+          for (const { who, reg } of regs) {
+            const mine = all.filter(sentFor(reg));
+            t.expect(mine.length <= checks, `${checks} status checks, the ${who}'s registration (its url shared with the other user's): each check's event at most once for it (listened ${QUIET_WINDOW_MS} ms); received ${mine.length}: ${describeDeliveries(mine)}`).toBe(true);
+          }
+        }));
+      }
+    }
   });
 
   conformance('DELIVERY-STATUS-CHECK-ENDPOINT', 'method, request and response of the status check (not shown)', { needs: ['user-token'] }, async (t) => {

@@ -13,7 +13,7 @@ import { control, newInbox } from '../support/context.js';
 import { ARRIVAL_TIMEOUT_MS, LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, arrives, deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectQuiet, isAbout, isEvent } from '../support/deliveries.js';
 import { firstLock, fixtures, lockWith, lockWithKeypad, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
-import { FIELDS_LEFT_OUT, deleteRegistration, expectAccepted, ownerAndGuestListening, registerLock, registerUser, type Registration } from '../support/webhooks.js';
+import { FIELDS_LEFT_OUT, deleteRegistration, expectAccepted, ownerAndGuestRegistered, registerLock, registerUser, sentFor, type ReceiverUrl, type Registration } from '../support/webhooks.js';
 import { bystandersUntouched } from '../support/bystanders.js';
 import { tlsProbe } from '../support/tls-probe.js';
 
@@ -102,17 +102,26 @@ describe('POST {base_url}/webhook/:lockID', () => {
     }
   });
 
-  conformance('WEBHOOK-LOCK-PER-USER', 'two users\' registrations on one lock both stay in force', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
+  // Per user, whatever url each names: with `receiver-url=shared` both registrations name one inbox, and each delivery
+  // is told to be theirs by the header and token each named (never by arrival order).
+  conformance('WEBHOOK-LOCK-PER-USER', 'two users\' registrations on one lock both stay in force, on urls of their own or on one url', { needs: ['user-token', 'second-user', 'capture'] }, async (t) => {
     const lock = firstLock(t);
-    const { owner, ownerInbox, guestInbox } = await ownerAndGuestListening(t, lock.lockId);
-    // An event every listener of the lock receives; with events, one that is not a status check.
-    if (t.target.has('events')) {
-      await control(t).emit({ kind: 'operation.app', lockId: lock.lockId, userId: user(t, 0).userId, value: 'unlock' });
-    } else {
-      await triggerStatusCheck(t, lock.lockId, owner.accessToken);
-    }
-    await expectDelivery(t, guestInbox, 'the second user\'s registration', { predicate: isAbout(lock.lockId) });
-    await expectDelivery(t, ownerInbox, 'the first user\'s registration (one per lock per user: the second user\'s must not replace it)', { predicate: isAbout(lock.lockId) });
+    // One registration per lock per user: the shared pair overwrites the own pair, so the urls go one after the other.
+    await t.eachSlice('receiver-url', async (receiverUrl) => {
+      const { owner, ownerReg, guestReg } = await ownerAndGuestRegistered(t, lock.lockId, receiverUrl as ReceiverUrl);
+      const seen = new Set((await ownerReg.inbox.deliveries()).concat(await guestReg.inbox.deliveries()).map((d) => d.seq));
+      // An event every listener of the lock receives; with events, one that is not a status check.
+      if (t.target.has('events')) {
+        await control(t).emit({ kind: 'operation.app', lockId: lock.lockId, userId: user(t, 0).userId, value: 'unlock' });
+      } else {
+        await triggerStatusCheck(t, lock.lockId, owner.accessToken);
+      }
+      const shared = receiverUrl === 'shared' ? ', its url the other user\'s too: a delivery carrying its own header and token' : '';
+      const fresh = (reg: Registration) => (d: Delivery) => !seen.has(d.seq) && sentFor(reg)(d) && isAbout(lock.lockId)(d);
+      const toGuest = await expectDelivery(t, guestReg.inbox, `the second user's registration${shared}`, { predicate: fresh(guestReg) });
+      const toOwner = await expectDelivery(t, ownerReg.inbox, `the first user's registration${shared} (one per lock per user: the second user's must not replace it)`, { predicate: fresh(ownerReg) });
+      t.expect([toOwner.headers[ownerReg.header], toGuest.headers[guestReg.header]], 'one delivery for each user\'s registration, each carrying its own header and token').toEqual([ownerReg.token, guestReg.token]);
+    });
   });
 
   conformance('WEBHOOK-LOCK-PER-LOCK', 'one user\'s registrations on two locks both stay in force', { needs: ['user-token', 'capture'] }, async (t) => {

@@ -130,6 +130,20 @@ export const SUBJECT: Dimension = {
   values: ['member', 'owner', 'non-member'],
 };
 
+/**
+ * Whether a registration's url is its own or shared with another registration of the lock (another user's:
+ * one per lock per user). Nothing in the spec makes a url unique to one registration, and every sentence that
+ * quantifies over listeners ("all listeners of the lock", "One per lock per user", "per event") counts
+ * registrations, not urls: two registrations naming one url are two listeners, each sent its own delivery
+ * (told apart by the header and token each registration named, never by arrival order).
+ */
+export const RECEIVER_URL: Dimension = {
+  id: 'receiver-url',
+  title: 'Receiver url of the registration: its own, or shared with another user\'s registration on the lock (two listeners, one url)',
+  source: 'Webhook registration (request body): "url | string (URL) | Address that receives the webhook POST" (no uniqueness); Limits: "Webhook registrations | One per lock per user"; Lock events: "Sent to all listeners of the lock whenever a status check is made"; Other endpoints named: "calling it triggers a status webhook to all listeners of that lock"; Delivery: "one HTTP POST … to the registered url per event"',
+  values: ['own', 'shared'],
+};
+
 /** Every row a delivery or signature rule holds on ("on each delivery", "every webhook"). */
 const EVERY_ROW: SliceDeclaration = { row: 'all' };
 
@@ -140,7 +154,7 @@ const AUTHZ = ['LockID', 'EventType', 'Event', 'Lock.Name', ...USER6] as const;
 const USER_EVENT = ['EventType', 'Event', 'UserID', 'LockID', 'EventID', 'timeStamp', 'Timestamp'] as const;
 
 export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
-  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED, RECEIVER_ANSWER, LOCK, REGISTRATION_FIELDS, KEYPAD, SUBJECT],
+  dimensions: [ROW, FIELD, ENUM_VALUE, ROLE, URL_PART, UNTOUCHED, RECEIVER_ANSWER, LOCK, REGISTRATION_FIELDS, KEYPAD, SUBJECT, RECEIVER_URL],
   slices: {
     // "one HTTP POST per event to the registered URL": a deeper path, a query, upper-case letters in the path, each kept.
     // Host and port: other doors of the capture server on loopback. Scheme: https to a loopback port that only sees the TLS
@@ -162,6 +176,8 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'WEBHOOK-LOCK-DELETE': { untouched: ['other-lock', 'other-user', 'user-registration'], lock: 'all', role: 'all' },
     // "also delivers keypad events for a lock with a keypad": a separate keypad or one built into the lock.
     'WEBHOOK-KEYPAD-VIA-LOCK': { keypad: 'all' },
+    // "One per lock per user": per user, whatever url each names; two users naming one url are two registrations.
+    'WEBHOOK-LOCK-PER-USER': { 'receiver-url': 'all' },
     'WEBHOOK-USER-OVERWRITE': { untouched: ['other-user', 'lock-registration'] },
     'WEBHOOK-USER-DELETE': { untouched: ['other-user', 'lock-registration'] },
     // Registration groups: each event the group's meaning names ("Lock locked, unlocked, unlatched, or status checked by anyone; door opened or closed", …), as its own row.
@@ -175,7 +191,9 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'WEBHOOK-GROUP-LIFECYCLE': { row: ['user.lifecycle'] },
     // Delivery: "one HTTP POST (JSON body, Content-Type application/json) … per event"; "Headers on each delivery: Content-Type, X-Signature, and the application-chosen header".
     // "Each event is delivered at most once": whatever 2xx the receiver answers (200 is every inbox's default, judged by the rows).
-    'DELIVERY-ONE-POST': { ...EVERY_ROW, 'receiver-answer': ['201', '204', '299', 'other-2xx'] },
+    // "to the registered url per event … at most once": per registration, so a url two registrations share receives one
+    // delivery for each, none twice (an own url is every row slice's).
+    'DELIVERY-ONE-POST': { ...EVERY_ROW, 'receiver-answer': ['201', '204', '299', 'other-2xx'], 'receiver-url': ['shared'] },
     'DELIVERY-CONTENT-TYPE': EVERY_ROW,
     // "the application-chosen header set to the application-chosen token": any token, sent unchanged.
     // An HTTP field value carries no leading or trailing blanks (RFC 9110 §5.5) and non-ASCII only as opaque bytes: those two classes are not declared for a header.
@@ -186,10 +204,12 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     // The whole domain of 3xx, 4xx and 5xx: named edges and one seeded draw per class (receiver-answer-domain.ts).
     'DELIVERY-NO-RETRY': { 'receiver-answer': RECEIVER_ANSWER_VALUES.filter((v) => !/^(2|other-2)/.test(v) && v !== '302') },
     'DELIVERY-NO-REDIRECT': { 'receiver-answer': ['302'] },
-    // "a status check … triggers a status webhook to all listeners of that lock": a check made by the owner or by a guest.
-    'DELIVERY-STATUS-CHECK-FANOUT': { role: 'all' },
-    // "whenever a status check is made": on every lock, the second (built-in keypad) too.
-    'DELIVERY-STATUS-EVERY-CHECK': { lock: 'all' },
+    // "a status check … triggers a status webhook to all listeners of that lock": a check made by the owner or by a guest,
+    // to listeners with urls of their own or one url shared by two registrations (one delivery per registration, not per url).
+    'DELIVERY-STATUS-CHECK-FANOUT': { role: 'all', 'receiver-url': 'all' },
+    // "whenever a status check is made": on every lock, the second (built-in keypad) too; "Sent to all listeners": each
+    // of two registrations sharing one url receives every check (an own url is every lock slice's).
+    'DELIVERY-STATUS-EVERY-CHECK': { lock: 'all', 'receiver-url': ['shared'] },
     // Signature: every webhook is signed the same way.
     'SIGNATURE-FORMAT': EVERY_ROW,
     'SIGNATURE-VALID': EVERY_ROW,

@@ -108,7 +108,11 @@ export class CaptureClient implements CaptureClientLike {
 }
 
 class CaptureInbox implements Inbox {
-  /** Highest seq already handed to the caller (collectFor returns what came after). */
+  /**
+   * Highest seq already handed to the caller (collectFor returns what came after). A high-water mark, so on an
+   * inbox several registrations share, "what came after" depends on the order their deliveries arrived in: such
+   * tests count every delivery (deliveries()) per registration, by the header and token each named.
+   */
   private seen = 0;
 
   constructor(

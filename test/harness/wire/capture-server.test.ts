@@ -151,6 +151,23 @@ describe('capture client: waiting', () => {
     expect(got[0]!.json).toEqual({ Event: 'lock' });
   });
 
+  test('two registrations on one inbox: each delivery told apart by its own header and token, whatever the arrival order', async () => {
+    const owner = { header: 'x-lockconf-hook-aaaaaa', token: 'hook-owner' };
+    const guest = { header: 'x-lockconf-hook-bbbbbb', token: 'hook-guest' };
+    const sentFor = (reg: typeof owner) => (d: { headers: Record<string, string> }) => d.headers[reg.header] === reg.token;
+    for (const order of [[owner, guest], [guest, owner]]) {
+      const inbox = await client.newInbox({ label: 'shared' });
+      const waits = [owner, guest].map((reg) => inbox.waitFor(1, { predicate: sentFor(reg), timeoutMs: 5000 }));
+      for (const reg of order) await deliver(inbox.url, { body: '{"EventType":"status"}', headers: { [reg.header]: reg.token, 'content-type': 'application/json' } });
+      const [toOwner, toGuest] = await Promise.all(waits);
+      expect(toOwner![0]!.headers[owner.header]).toBe('hook-owner');
+      expect(toGuest![0]!.headers[guest.header]).toBe('hook-guest');
+      // Every delivery the inbox holds, counted per registration (never "what came after the last one handed out").
+      const all = await inbox.deliveries();
+      expect([all.filter(sentFor(owner)).length, all.filter(sentFor(guest)).length]).toEqual([1, 1]);
+    }
+  });
+
   test('waitFor times out with ERR_DELIVERY_TIMEOUT saying how many arrived', async () => {
     const inbox = await client.newInbox();
     await deliver(inbox.url, { body: '{"Event":"unlock"}' });
