@@ -189,7 +189,7 @@ export function verifyDelivery(
   const when = bodyTimeTaken(sliced, parsed, timestampMs(freshT, opts.tUnit), now, opts.toleranceMs ?? DEFAULT_TOLERANCE_MS);
   if (when === null) throw new Refusal(401, 't is not a timestamp');
   const tolerance = faults.has('ten-minute-tolerance') ? 10 * 60_000 : misjudgedTolerance(sliced) ?? (opts.toleranceMs ?? DEFAULT_TOLERANCE_MS);
-  const checksT = !faults.has('no-tolerance') && !sliced.breaks('RECEIVER-REJECTS-STALE-T', form);
+  const checksT = !faults.has('no-tolerance') && !sliced.breaks('RECEIVER-REJECTS-STALE-T', form) && !sliced.breaks('RECEIVER-REJECTS-STALE-T', { 'stale-age': staleAge(now - when) });
   if (Math.abs(now - when) > tolerance && checksT) throw new Refusal(401, 't is outside the tolerance');
 
   // 5. Only now is the body trusted enough to read.
@@ -287,3 +287,14 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && import.meta.filename === resolve(process.argv[1])) void main();
+
+/** The stale-age slice a t of this age is on (RECEIVER-REJECTS-STALE-T), null within an hour. */
+function staleAge(ageMs: number): string | null {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  if (ageMs >= 20 * 365 * DAY) return 'decades';
+  if (ageMs >= 300 * DAY) return 'a-year';
+  if (ageMs >= 20 * DAY) return 'a-month';
+  if (ageMs >= 20 * HOUR) return 'a-day';
+  return ageMs >= HOUR ? 'hours' : null;
+}

@@ -15,6 +15,14 @@ import { expectAccepted, expectRejected, observeAnswer } from './support/verdict
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
+/** The ages of the stale-age slices: well past any tolerance a receiver may choose (the spec recommends 5 minutes). */
+const STALE_AGES_MS: Readonly<Record<string, number>> = {
+  hours: 6 * 60 * MINUTE,
+  'a-day': DAY,
+  'a-month': 30 * DAY, // past the 24.8 days a 32-bit millisecond difference holds
+  'a-year': 365 * DAY,
+  decades: Date.now() - 1_000, // t one second after the epoch
+};
 
 describe('Signature: what is signed', () => {
   // RECEIVER-SIGNATURE-RAW-BODY: the layouts of a genuine body (slices raw-layout) are probes.test.ts.
@@ -68,6 +76,13 @@ describe('Signature: the timestamp', () => {
       const then = Date.now() - DAY;
       // The body's own times are current: only t is stale (a receiver reading the body's time instead of t is caught).
       expectRejected(t, await t.receiver.deliver(operationApp(Date.now()), { at: then, form }), `t a day old (the body's timeStamp current), form ${form}`);
+    });
+  });
+
+  conformance('RECEIVER-REJECTS-STALE-T', 'a correctly signed delivery whose t is hours, a day, a month, a year or decades old is rejected', {}, async (t) => {
+    await t.eachSlice('stale-age', async (age) => {
+      const then = Date.now() - STALE_AGES_MS[age]!;
+      expectRejected(t, await t.receiver.deliver(operationApp(Date.now()), { at: then }), `t ${age.replace('-', ' ')} old (${Math.round(STALE_AGES_MS[age]! / DAY)} days; the body's timeStamp current)`);
     });
   });
 

@@ -103,6 +103,18 @@ export const WRONG_KEY: Dimension = {
   values: ['client-secret', 'webhook-token', 'custom-header-name', 'empty-key', 'api-key-first-char', 'api-key-last-char', 'api-key-drawn-char'],
 };
 
+/**
+ * How old a stale t is: from hours past any sensible tolerance to decades (t near the epoch). A receiver's
+ * age arithmetic can fail far from the one sample of a day: a 32-bit millisecond difference wraps after
+ * about 25 days, a t read in the wrong unit lands years away.
+ */
+export const STALE_AGE: Dimension = {
+  id: 'stale-age',
+  title: 'The age of a stale t: hours, a day, a month, a year, decades (t near the epoch)',
+  source: 'Signature: "A valid signature with a timestamp older than the receiver\'s tolerance should be rejected; 5 minutes is the recommended tolerance." (any timestamp older than the tolerance, however much older)',
+  values: ['hours', 'a-day', 'a-month', 'a-year', 'decades'],
+};
+
 /** The body's own times of a stale delivery. */
 export const BODY_TIME: Dimension = {
   id: 'body-time',
@@ -145,7 +157,7 @@ const ACCESS_TYPES = ['rule_access_always', 'rule_access_temporary', 'rule_acces
 const USER_ROWS = ['user.lock_user_add', 'user.lock_user_remove', 'user.lock_usertype_changed', 'user.lock_accesstype_changed'];
 
 export const RECEIVER_SLICES: SliceDeclarations = {
-  dimensions: [SIGNATURE_FORM, CUSTOM_HEADER_BREACH, CONTENT_TYPE, T_AGE, LOCKID_FORM, BODY_BYTE, BODY_SURROUND, BODY_KEY, NORMALIZATION, RAW_LAYOUT, V_ALTERATION, ELEMENT_BREACH, STALE_DISGUISE, WRONG_KEY, BODY_TIME],
+  dimensions: [SIGNATURE_FORM, CUSTOM_HEADER_BREACH, CONTENT_TYPE, T_AGE, LOCKID_FORM, BODY_BYTE, BODY_SURROUND, BODY_KEY, NORMALIZATION, RAW_LAYOUT, V_ALTERATION, ELEMENT_BREACH, STALE_DISGUISE, WRONG_KEY, BODY_TIME, STALE_AGE],
   slices: {
     // Every value a row reports is accepted: a receiver that knows some of them loses the others' events.
     'RECEIVER-EVENT-OPERATION-APP': { 'enum-value': LOCK_STATES },
@@ -172,7 +184,7 @@ export const RECEIVER_SLICES: SliceDeclarations = {
     'RECEIVER-REJECTS-INCOMPLETE-SIGNATURE': { 'element-breach': 'all' },
     'RECEIVER-REJECTS-WRONG-KEY': { 'signature-form': 'all', 'wrong-key': 'all' },
     'RECEIVER-REJECTS-BODY-ONLY-SIGNATURE': { 'signature-form': 'all' },
-    'RECEIVER-REJECTS-STALE-T': { 'signature-form': 'all', 'stale-disguise': 'all', 'body-time': 'all' },
+    'RECEIVER-REJECTS-STALE-T': { 'signature-form': 'all', 'stale-disguise': 'all', 'body-time': 'all', 'stale-age': 'all' },
     'RECEIVER-TOLERANCE-5-MIN': { 't-age': 'all' },
     'RECEIVER-CUSTOM-HEADER': { 'custom-header-breach': 'all' },
   },
