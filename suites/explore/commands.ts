@@ -290,13 +290,29 @@ export function webhookOpening(port: ExplorePort, first: Cmd): Cmd[] {
   return [...[0, 1].slice(0, port.users).flatMap((user) => [new Authorize(0, user), new ExchangeCode(NEWEST, false)]), first];
 }
 
-/** The protocol commands that go with the webhook commands: new sessions, calls, refreshes, clock moves and resets (fewer). */
+/** A new user session of the profile's credential in one command: authorize and approve, then exchange the code at once. */
+class NewSession implements Cmd {
+  constructor(readonly user: number) {}
+  check(): boolean { return true; }
+  async run(m: ModelState, r: Real): Promise<void> {
+    await new Authorize(0, this.user).run(m, r);
+    const exchange = new ExchangeCode(NEWEST, false);
+    if (exchange.check(m)) await exchange.run(m, r);
+  }
+  toString(): string { return `NewSession(user ${this.user})`; }
+}
+
+/**
+ * The protocol commands that go with the webhook commands: new sessions (in one command, so
+ * that a sequence whose clock moved past its tokens' life goes on registering), calls,
+ * refreshes, clock moves.
+ */
 export function webhookSupport(port: ExplorePort): fc.Arbitrary<Cmd>[] {
   const arbs: fc.Arbitrary<Cmd>[] = [
     fc.constant(new Refresh(NEWEST, false)),
     fc.tuple(fc.oneof(fc.constant(NEWEST), fc.nat({ max: 15 })), fc.nat({ max: 1 })).map(([i, e]) => new ApiCall(i, e, false)),
   ];
-  if (port.authorize) arbs.push(fc.nat({ max: Math.max(0, port.users - 1) }).map((u) => new Authorize(0, u)), fc.constant(new ExchangeCode(NEWEST, false)));
+  if (port.authorize) arbs.push(fc.nat({ max: Math.max(0, port.users - 1) }).map((u) => new NewSession(u)));
   if (port.control?.clock) arbs.push(fc.constantFrom(...CLOCK_MOVES_MS).map((ms) => new AdvanceClock(ms)));
   return arbs;
 }

@@ -95,15 +95,33 @@ interface Phase {
 
 type Cmd = fc.AsyncCommand<ModelState, Real>;
 
+/**
+ * A sequence's commands: one list, or (webhook sequences) two lists of at most half the
+ * budget each, run one after the other. fast-check draws a list's length evenly between 0
+ * and its most; the sum of two draws leaves few sequences nearly empty (under a fifth of
+ * the budget: about one in twelve, against one in five for a single list), same most.
+ */
+function sequenceLists(maxCommands: number, lists: number): number[] {
+  return lists === 1 ? [maxCommands] : [Math.ceil(maxCommands / 2), Math.floor(maxCommands / 2)];
+}
+
+/** Each command list's replay path ("@…" per list): which of its commands ran, so that a path replays the shrunk sequence exactly. */
+function replayOf(lists: readonly Iterable<Cmd>[] | undefined): string {
+  return (lists ?? []).map((l) => `@${/replayPath="([^"]*)"/.exec(String(l))?.[1] ?? ''}`).join('');
+}
+
 async function runPhase(
   port: ExplorePort,
-  p: { arbs: fc.Arbitrary<Cmd>[]; opening: Cmd[]; closing?: Cmd[]; seed: number; runs: number; maxCommands: number; timeMs: number; path?: string; pathPrefix: string; hooks: boolean },
+  p: { arbs: fc.Arbitrary<Cmd>[]; opening: Cmd[]; closing?: Cmd[]; seed: number; runs: number; maxCommands: number; lists: number; timeMs: number; path?: string; pathPrefix: string; hooks: boolean },
 ): Promise<Phase> {
   const counter = { commands: 0 };
   let sequences = 0;
   type Last = { violation: ModelViolation | null; error: string | null; steps: StoryStep[] };
   const failures: Last[] = [];
-  const property = fc.asyncProperty(fc.commands(p.arbs, { maxCommands: p.maxCommands, size: 'max' }), async (cmds) => {
+  // A path names fast-check's shrink path and, after "@", each command list's replay path (which commands of it ran).
+  const [fcPath, ...replayPaths] = (p.path ?? '').split('@');
+  const listsOf = (arbs: fc.Arbitrary<Cmd>[]) => fc.tuple(...sequenceLists(p.maxCommands, p.lists).map((max, i) => fc.commands(arbs, { maxCommands: max, size: 'max', ...(replayPaths[i] ? { replayPath: replayPaths[i] } : {}) })));
+  const property = fc.asyncProperty(listsOf(p.arbs), async (cmdLists) => {
     sequences++;
     if (port.control) {
       await port.control.reset();
@@ -114,7 +132,7 @@ async function runPhase(
     const model: ModelState = initialState(now, port.credentials.length);
     try {
       for (const opening of p.opening) await opening.run(model, real);
-      await fc.asyncModelRun(() => ({ model, real }), cmds);
+      for (const cmds of cmdLists) await fc.asyncModelRun(() => ({ model, real }), cmds);
       for (const closing of p.closing ?? []) await closing.run(model, real);
       return true;
     } catch (err) {
@@ -128,7 +146,7 @@ async function runPhase(
     numRuns: p.runs,
     interruptAfterTimeLimit: p.timeMs,
     markInterruptAsFailure: false,
-    ...(p.path ? { path: p.path } : {}),
+    ...(fcPath ? { path: fcPath } : {}),
   });
   // The last failure during shrinking is the reported counterexample.
   const found = details.failed ? failures[failures.length - 1] ?? null : null;
@@ -143,7 +161,7 @@ async function runPhase(
       sentence: v.violation.rule.sentence,
       message: describeViolation(v.violation, v.answered),
       story: story(found.steps),
-      path: details.counterexamplePath ? `${p.pathPrefix}${details.counterexamplePath}` : null,
+      path: details.counterexamplePath ? `${p.pathPrefix}${details.counterexamplePath}${replayOf(details.counterexample?.[0])}` : null,
     } : null,
     error: found && !v ? `${found.error} (after: ${story(found.steps).filter((l) => /^\d+\./.test(l)).join(' ')})` : null,
   };
@@ -165,15 +183,15 @@ export async function explore(port: ExplorePort, opts: { seed: number; budget?: 
   const hooksOn = port.webhooks !== undefined && budget.hookSequences > 0;
   const main = opts.path && !hookPath ? await runPhase(port, {
     arbs: commandArbitraries(port), opening: openingSteps(port), seed: opts.seed, runs: budget.sequences, maxCommands: budget.commands,
-    timeMs: budget.timeMs, path: opts.path, pathPrefix: '', hooks: false,
+    lists: 1, timeMs: budget.timeMs, path: opts.path, pathPrefix: '', hooks: false,
   }) : hookPath ? NONE : await runPhase(port, {
-    arbs: commandArbitraries(port), opening: openingSteps(port), seed: opts.seed, runs: budget.sequences, maxCommands: budget.commands,
+    arbs: commandArbitraries(port), opening: openingSteps(port), seed: opts.seed, runs: budget.sequences, maxCommands: budget.commands, lists: 1,
     // The protocol phase leaves a quarter of the time bound to the webhook phase.
     timeMs: hooksOn ? Math.round(budget.timeMs * 0.75) : budget.timeMs, pathPrefix: '', hooks: false,
   });
   const hooks = hooksOn && !main.finding && !main.error && (!opts.path || hookPath) ? await runPhase(port, {
     arbs: [...webhookArbitraries(port.webhooks), ...webhookSupport(port)], opening: webhookOpening(port, new RegisterHook('lock', 0, 0, true, [...LOCK_GROUPS])), closing: [new ListenQuietly()], seed: opts.seed + 1,
-    runs: budget.hookSequences, maxCommands: budget.hookCommands, timeMs: Math.max(10_000, budget.timeMs - (Date.now() - started)),
+    runs: budget.hookSequences, maxCommands: budget.hookCommands, lists: 2, timeMs: Math.max(10_000, budget.timeMs - (Date.now() - started)),
     ...(hookPath ? { path: hookPath } : {}), pathPrefix: HOOK_PATH, hooks: true,
   }) : NONE;
   if (port.control) {
