@@ -94,10 +94,10 @@ export default defineConfig({
           globalSetup: ['test/support/shared-runs-setup.ts'],
           // vitest 4 gives run mode one worker less than the cores: one worker on a
           // 2-core machine, so everything waited for the matrix. The matrix's worker
-          // mostly waits on its child runs; the other files run beside it. One worker more than the
-          // cores: many files wait on child processes, Chromium or sockets (measured idle on 2 cores,
-          // the whole npm test: 614 s with 2 workers, 581 s with 3).
-          maxWorkers: Math.max(3, availableParallelism() + 1),
+          // mostly waits on its child runs; the other files run beside it. A third worker on 2 cores
+          // measured 581 s against 614 s for the whole npm test, but its contention stretched a CPU-bound
+          // test past its timeout on a fresh clone: two.
+          maxWorkers: Math.max(2, availableParallelism()),
           // Each worker runs file after file with the modules it loaded kept (fastify, the
           // mock, the harness): a fresh process per file cost about half the CPU of the small
           // files. A file that leaves state in a module behind (an interrupt halts the token
