@@ -3,7 +3,8 @@
  * a choice the spec leaves to the application, differently from the example's
  * default. Every variant must be judged conformant (no MUST fails); `warns` names
  * the SHOULDs a variant is known to miss (and so must warn, never fail); `untested`
- * the rules its choice leaves nothing to judge on (not tested, with the reason, never failed).
+ * what its choice leaves nothing to judge on, a whole rule (`ID`) or one declared slice
+ * of it (`ID@dim=value`): not tested, with the reason, never failed nor warned.
  */
 export const CLIENT_VARIANTS = {
   'reconnect-button-on-401': {
@@ -26,6 +27,12 @@ export const CLIENT_VARIANTS = {
     warns: [],
     // Its answer to a wrong state on an approval is the same as on a cancellation: nothing tells a checked cancellation from an unchecked one.
     untested: ['CLIENT-CANCELLATION-STATE-CHECKED'],
+  },
+  'host-allow-list': {
+    description: 'answers 400 to a request whose Host is not its own configured name (an allow-list of host names, as Django\'s ALLOWED_HOSTS or ASP.NET\'s host filtering do)',
+    warns: [],
+    // The browser that reaches it under another loopback name is refused before any authorization request: nothing to judge that slice on.
+    untested: ['CLIENT-AUTHZ-REDIRECT-URI@reached-as=other-name'],
   },
 } as const satisfies Record<string, { description: string; warns: readonly string[]; untested: readonly string[] }>;
 

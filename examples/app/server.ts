@@ -80,6 +80,13 @@ export async function startExampleApp(opts: ExampleAppOptions): Promise<ExampleA
     }
   }
 
+  // The variant refuses a Host it does not know, before any route: its own name only (the one the grading mock calls its webhook at too).
+  if (client.variant('host-allow-list')) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.headers.host !== new URL(url).host) return reply.code(400).type('text/plain; charset=utf-8').send('Bad Request: unknown host');
+    });
+  }
+
   app.get('/connect', async (request, reply) => reply.redirect(client.authorizationUrl(sessionOf(request, reply), request.headers.host), 302));
 
   app.get('/callback', async (request, reply) => {

@@ -12,7 +12,7 @@ import { CLIENT_CATALOG } from '../../harness/catalog/index.js';
 import { CLIENT_FAULTS, type ClientFault } from '../../examples/app/client-faults.js';
 import { gradeExample, probesFor } from './support/example.js';
 import { clientFaultsToRun, clientSliceTraceabilityProblems } from './support/client-slice-faults.js';
-import { judgeConforming, judgeGeneratedFault, judgeNamedFault, judgeVariant } from './support/client-judge.js';
+import { judgeConforming, judgeGeneratedFault, judgeNamedFault, judgeVariant, parseUntested } from './support/client-judge.js';
 import { CLIENT_VARIANTS } from '../../examples/app/client-variants.js';
 
 describe('the example OAuth client, graded by the mock', () => {
@@ -35,7 +35,13 @@ describe('the example OAuth client, graded by the mock', () => {
     const verdict = judgeVariant(judgements, variant.warns, variant.untested);
     expect(verdict.ok, `variant ${name}: ${verdict.why}`).toBe(true);
     for (const id of variant.warns) expect(judgements.find((j) => j.id === id)?.status, `${name} warns ${id}`).toBe('failed');
-    for (const id of variant.untested) expect(judgements.find((j) => j.id === id)?.status, `${name} leaves ${id} untested`).toBe('not-tested');
+    for (const entry of variant.untested) {
+      const { id, dim, value } = parseUntested(entry);
+      const judged = judgements.find((j) => j.id === id);
+      const at = dim ? judged?.slices?.find((s) => s.dim === dim && s.value === value) : judged;
+      expect(at?.status, `${name} leaves ${entry} untested`).toBe('not-tested');
+      if (dim) expect(judged?.status, `${name}: ${id} held on its other slices`).toBe('passed');
+    }
   }, 120_000);
 
   const faults = Object.entries(CLIENT_FAULTS) as Array<[ClientFault, (typeof CLIENT_FAULTS)[ClientFault]]>;

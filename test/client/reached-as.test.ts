@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { otherName, reachedAsProbe } from '../../harness/client/probes/reached-as.js';
+import { startExampleApp } from '../../examples/app/server.js';
 
 /** An application that answers its connect URL with 421 to any Host but its own; the Hosts it saw. */
 async function strictApp(): Promise<{ url: string; hosts: string[]; close(): Promise<void> }> {
@@ -36,6 +37,20 @@ describe('the reached-as probe', () => {
       const report = await reachedAsProbe({ authUrl: 'http://127.0.0.1:9', connectUrl: `${app.url}/connect`, controlUrl: 'http://127.0.0.1:9/_control', controlToken: 't', userId: 'u' });
       expect(app.hosts).toEqual([`localhost:${port}`]);
       expect(report).toEqual({ ran: false, why: expect.stringContaining(`answered 421 to its connect URL reached as localhost:${port}`) });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is refused by the example application\'s legal variant host-allow-list (400 to a Host it does not know), which still serves its own name', async () => {
+    const config = { authUrl: 'http://127.0.0.1:9', baseUrl: 'http://127.0.0.1:9', clientId: 'c', clientSecret: 'not-a-secret', apiKey: 'not-a-key', redirectUri: 'http://127.0.0.1:9/callback' };
+    const app = await startExampleApp({ config, variants: ['host-allow-list'] });
+    try {
+      const port = new URL(app.url).port;
+      const report = await reachedAsProbe({ authUrl: config.authUrl, connectUrl: `${app.url}/connect`, controlUrl: 'http://127.0.0.1:9/_control', controlToken: 't', userId: 'u' });
+      expect(report).toEqual({ ran: false, why: expect.stringContaining(`answered 400 to its connect URL reached as localhost:${port}`) });
+      const own = await app.app.inject({ method: 'GET', url: '/connect', headers: { host: new URL(app.url).host } });
+      expect(own.statusCode).toBe(302);
     } finally {
       await app.close();
     }
