@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { request } from 'undici';
+import { installDispatcher } from '../wire/dispatcher.js';
 import { LockconfError } from '../run/errors.js';
 import { ANSWER_BODY_LIMIT, readBoundedText } from '../wire/bounded-body.js';
 import { describeNetworkError } from '../wire/network-words.js';
@@ -12,6 +13,9 @@ import { describeNetworkError } from '../wire/network-words.js';
 import type { GradingRecording } from '../../mock/grading/recording.js';
 import type { TargetProfile } from '../contracts.js';
 import { lockconfCommand } from '../commands/command-style.js';
+
+// The harness's pool: an idle connection dropped before the application or the mock closes it (wire/dispatcher.ts).
+installDispatcher();
 
 /** A grading recording holds every request of a client's session: larger than one answer may be. */
 const GRADING_BODY_LIMIT = 8 * ANSWER_BODY_LIMIT;

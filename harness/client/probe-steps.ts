@@ -8,9 +8,13 @@
  * Nothing a step sees (codes, state, URLs with them) goes into its messages.
  */
 import { request } from 'undici';
+import { installDispatcher } from '../wire/dispatcher.js';
 import { readBoundedText } from '../wire/bounded-body.js';
 import { DriverFailure, type Driver } from './drivers/driver.js';
 import type { ProbeTarget } from './probe-target.js';
+
+// The harness's pool: an idle connection dropped before the application or the mock closes it (wire/dispatcher.ts).
+installDispatcher();
 
 export class ProbeFailure extends DriverFailure {}
 

@@ -9,6 +9,7 @@
 import { randomInt } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import { request } from 'undici';
+import { installDispatcher } from '../wire/dispatcher.js';
 import { join, resolve } from 'node:path';
 import { CLIENT_CATALOG } from '../catalog/index.js';
 import LockconfReporter, { defaultRunDir } from '../report/reporter.js';
@@ -26,6 +27,9 @@ import { driverChoice } from '../client/driver-choice.js';
 import { chromiumPath } from '../client/drivers/chromium-path.js';
 import { probeWeakening } from '../client/probe-selection.js';
 import type { Weakening } from '../run/weakening.js';
+
+// The harness's pool: an idle connection dropped before the application or the mock closes it (wire/dispatcher.ts).
+installDispatcher();
 
 export const DEFAULT_CLIENT_TARGET = '.lockconf/mock-target.json';
 

@@ -6,8 +6,12 @@
  * chromium driver does). Nothing it sees goes into messages.
  */
 import { request } from 'undici';
+import { installDispatcher } from '../../wire/dispatcher.js';
 import { readBounded, type BodyStream } from '../../wire/bounded-body.js';
 import { BROWSER_OPTION, DriverFailure, type Driver, type DriverFactory, type DriverTarget, type Landing } from './driver.js';
+
+// The harness's pool: an idle connection dropped before the application or the mock closes it (wire/dispatcher.ts).
+installDispatcher();
 
 /** A browser session: cookies, and the last page reached. */
 export class Browser implements Driver {
