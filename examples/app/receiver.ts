@@ -71,6 +71,12 @@ export interface ReceiverOptions {
   tUnit?: 'any' | 'ms';
   /** Compare the first v element only (default: any v element may match); legal, "prefix v is the signature" speaks of one. */
   firstVOnly?: boolean;
+  /**
+   * Refuse (409) a delivery already accepted: the same t and body, whatever the layout of its
+   * X-Signature, within the tolerance (default: no). A legal choice, the spec's "Each event is
+   * delivered at most once" makes a second one a replay; the memory forgets after the tolerance.
+   */
+  refusesReplays?: boolean;
   /** Only used by the `also-accepts-client-secret` fault. */
   clientSecret?: string;
 }
@@ -219,11 +225,31 @@ function safeJson(raw: Buffer): unknown {
   }
 }
 
+/** The deliveries a receiver refusing replays has accepted: the signature of t and the body, until t leaves the tolerance. */
+class ReplayMemory {
+  readonly #seen = new Map<string, number>();
+  constructor(private readonly opts: ReceiverOptions) {}
+
+  /** True the first time a verified delivery is seen (it is remembered), false for a replay. */
+  first(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): boolean {
+    const now = (this.opts.now ?? Date.now)();
+    const tolerance = this.opts.toleranceMs ?? DEFAULT_TOLERANCE_MS;
+    for (const [key, at] of this.#seen) if (now - at > 2 * tolerance) this.#seen.delete(key);
+    const header = headers['x-signature'];
+    const t = parseSignature(Array.isArray(header) ? header.join(', ') : header ?? '').t.at(-1) ?? '';
+    const key = hmac(this.opts.apiKey, t, rawBody).toString('hex');
+    if (this.#seen.has(key)) return false;
+    this.#seen.set(key, now);
+    return true;
+  }
+}
+
 /** The receiver as a fastify plugin: one POST route that reads the raw body and verifies it. */
 export function webhookReceiver(opts: ReceiverOptions): FastifyPluginAsync {
   if (!opts.apiKey) throw new Error('webhookReceiver: apiKey is required');
   if (!opts.header !== !opts.token) throw new Error('webhookReceiver: give both header and token, or neither');
   new ReceiverSliceFaults(opts.faults ?? []); // an unknown generated fault fails here, not on the first delivery
+  const replays = opts.refusesReplays ? new ReplayMemory(opts) : null;
   return async (app) => {
     // Raw bytes for the signature, whatever the content type: these parsers apply to
     // this plugin's routes only (fastify encapsulates them), not to the rest of your app.
@@ -233,6 +259,7 @@ export function webhookReceiver(opts: ReceiverOptions): FastifyPluginAsync {
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       try {
         const event = verifyDelivery({ headers: req.headers, rawBody }, opts);
+        if (replays && !replays.first(req.headers, rawBody)) throw new Refusal(409, 'this delivery was already received');
         opts.onEvent?.(event);
         const accepted = opts.answers?.accepted ?? 204;
         const withBody = accepted !== 204 && (opts.answers?.acceptedBody ?? true);

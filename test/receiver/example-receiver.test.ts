@@ -88,6 +88,23 @@ describe('the example receiver', () => {
     expect(['v-upper-hex', 'v-base64', 't-seconds'].map((id) => accepts({ tUnit: 'ms' }, id))).toEqual([true, true, false]);
   });
 
+  it('as the legal variant refuses-replays, refuses (409) a delivery of the same t and body again, in any layout of X-Signature', async () => {
+    const events: WebhookEvent[] = [];
+    const app = Fastify();
+    await app.register(webhookReceiver({ apiKey: KEY, header: 'X-App', token: 'tok-123456', now: () => NOW, refusesReplays: true, onEvent: (e) => events.push(e) }));
+    const body = '{"EventType":"operation","Event":"lock"}';
+    const send = (headers: Record<string, string>) => app.inject({ method: 'POST', url: '/webhook', headers, payload: body });
+    const first = signed(body);
+    const reordered = { ...first, 'x-signature': first['x-signature'].split(',').reverse().join(', ') };
+    const later = signed(body, String(NOW + 1));
+    const answers = [await send(first), await send(first), await send(reordered), await send(later)];
+    expect(answers.map((a) => a.statusCode)).toEqual([204, 409, 409, 204]);
+    expect(events).toHaveLength(2);
+    // A forgery is refused as such (401), not as a replay.
+    expect((await send({ ...first, 'x-app': 'tok-654321' })).statusCode).toBe(401);
+    await app.close();
+  });
+
   it('answers as told: another 2xx to accept, another status to refuse', async () => {
     const app = Fastify();
     await app.register(webhookReceiver({ apiKey: KEY, header: 'X-App', token: 'tok-123456', now: () => NOW, answers: { accepted: 200, refused: 403 } }));

@@ -38,7 +38,7 @@ export interface ReceiverEntry {
   /** Other answers of the example: another 2xx to accept (with a body or without), another non-2xx to refuse (the verdict must not depend on which). */
   answers?: { accepted: number; refused: number; acceptedBody?: boolean };
   /** A legal variant's choices where the spec leaves the receiver free (examples/app/receiver.ts options). */
-  choices?: Pick<ReceiverOptions, 'vEncoding' | 'tUnit' | 'firstVOnly'>;
+  choices?: Pick<ReceiverOptions, 'vEncoding' | 'tUnit' | 'firstVOnly' | 'refusesReplays'>;
   /** A legal variant: the SHOULD requirements it is warned on, and only those (robustness it legally lacks). */
   warns?: string[];
   /** Why the variant is legal: the words of the spec that leave the choice open. */
@@ -74,6 +74,7 @@ export const RECEIVER_VARIANTS: readonly ReceiverEntry[] = [
   { name: 'answers-202-with-body', kind: 'variant', faults: [], answers: { accepted: 202, refused: 401 }, because: 'As above: 202 is a 2xx.' },
   { name: 'answers-202-without-body', kind: 'variant', faults: [], answers: { accepted: 202, refused: 422, acceptedBody: false }, because: 'As above.' },
   { name: 'one-v-only', kind: 'variant', faults: [], choices: { firstVOnly: true }, because: 'Signature: "prefix v is the signature" (one): comparing the first v only is a reading of the text.' },
+  { name: 'refuses-replays', kind: 'variant', faults: [], choices: { refusesReplays: true }, because: 'Delivery: "Each event is delivered at most once.": a receiver may refuse (409) a delivery of the same t and body it already accepted.' },
   { name: 'hex-only', kind: 'variant', sampled: true, faults: [], choices: { vEncoding: 'lower-hex' }, warns: ['RECEIVER-SIGNATURE-ENCODINGS'], because: 'Signature: "Text encoding of the signature value: not shown.": a receiver may read lower-case hex only.' },
   { name: 'milliseconds-only', kind: 'variant', sampled: true, faults: [], choices: { tUnit: 'ms' }, warns: ['RECEIVER-SIGNATURE-ENCODINGS'], because: 'Signature: "Prefix t is the timestamp" gives no unit: a receiver may read epoch milliseconds only, as the samples\' timestamps.' },
 ];
