@@ -28,6 +28,11 @@ export const CLIENT_VARIANTS = {
     // Its answer to a wrong state on an approval is the same as on a cancellation: nothing tells a checked cancellation from an unchecked one.
     untested: ['CLIENT-CANCELLATION-STATE-CHECKED'],
   },
+  'refuses-concurrent-refresh': {
+    description: 'answers 409 ("being refreshed, try again") to a refresh asked for while one of the same session runs, instead of joining it: one refresh is sent, the user stays signed in',
+    warns: [],
+    untested: [],
+  },
   'host-allow-list': {
     description: 'answers 400 to a request whose Host is not its own configured name (an allow-list of host names, as Django\'s ALLOWED_HOSTS or ASP.NET\'s host filtering do)',
     warns: [],

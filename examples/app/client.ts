@@ -65,6 +65,14 @@ export class NeedsAuthorization extends Error {
   }
 }
 
+/** A refresh was asked for while one of the same session is running (the variant refuses-concurrent-refresh: the user is told to wait). */
+export class RefreshInProgress extends Error {
+  constructor() {
+    super('a refresh of this session is already in progress');
+    this.name = 'RefreshInProgress';
+  }
+}
+
 export interface ApiAnswer {
   status: number;
   body: unknown;
@@ -240,6 +248,7 @@ export class LockClient {
    */
   async refresh(session: Session): Promise<void> {
     if (this.#faults.has('refresh-not-serialized')) return this.#refresh(session);
+    if (session.refreshing && this.variant('refuses-concurrent-refresh')) throw new RefreshInProgress();
     if (session.refreshing) return session.refreshing;
     session.refreshing = this.#refresh(session).finally(() => {
       session.refreshing = null;

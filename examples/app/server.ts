@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { LockClient, NeedsAuthorization, type ClientConfig, type Session } from './client.js';
+import { LockClient, NeedsAuthorization, RefreshInProgress, type ClientConfig, type Session } from './client.js';
 import { webhookReceiver, type WebhookEvent } from './receiver.js';
 import { examplePages } from './pages.js';
 
@@ -73,6 +73,8 @@ export async function startExampleApp(opts: ExampleAppOptions): Promise<ExampleA
     try {
       return await action();
     } catch (err) {
+      // The variant refuses-concurrent-refresh: a second refresh while one runs is answered 409, the user still signed in.
+      if (err instanceof RefreshInProgress) return reply.code(409).type('text/html; charset=utf-8').send(page('Lock app', '<p>Your connection is being refreshed. Try again in a moment.</p><p><a href="/">Back</a></p>'));
       if (!(err instanceof NeedsAuthorization)) throw err;
       // The variant shows a "Reconnect" link and lets the user choose; the default sends the browser to authorization at once.
       if (client.variant('reconnect-button-on-401')) return reply.code(200).type('text/html; charset=utf-8').send(page('Lock app', '<p>Your connection to your locks has ended.</p><p><a href="/connect">Reconnect</a></p>'));

@@ -13,12 +13,13 @@ import { CLIENT_FAULTS, type ClientFault } from '../../examples/app/client-fault
 import { gradeExample, probesFor } from './support/example.js';
 import { clientFaultsToRun, clientSliceTraceabilityProblems } from './support/client-slice-faults.js';
 import { judgeConforming, judgeGeneratedFault, judgeNamedFault, judgeVariant, parseUntested } from './support/client-judge.js';
-import { CLIENT_VARIANTS } from '../../examples/app/client-variants.js';
+import { CLIENT_VARIANTS, type ClientVariant } from '../../examples/app/client-variants.js';
+import type { ProbeReport } from '../../harness/client/judge.js';
 
 describe('the example OAuth client, graded by the mock', () => {
   it('is conformant: every CLIENT- rule and every declared slice exercised and held, the probes all ran', async () => {
     const { judgements, probes } = await gradeExample();
-    expect([probes.denial, probes.api401, probes.refreshRefused, probes.refreshInFlight, probes.reload]).toEqual([{ ran: true }, { ran: true }, { ran: true }, { ran: true }, { ran: true }]);
+    expect([probes.denial, probes.api401, probes.refreshRefused, probes.refreshInFlight, probes.reload]).toEqual([{ ran: true }, { ran: true }, { ran: true }, { ran: true, answers: [302, 302] }, { ran: true }]);
     expect(probes.state?.filter((p) => !p.ran)).toEqual([]);
     expect(probes.state).toHaveLength(32);
     expect(probes.cancellation?.filter((p) => !p.ran)).toEqual([]);
@@ -29,10 +30,17 @@ describe('the example OAuth client, graded by the mock', () => {
     expect(verdict.ok, verdict.why).toBe(true);
   }, 120_000); // every probe family, some 80 flows: on a loaded 2-core machine well past the default 30 s
 
+  /** The variants made for a legal refusal, and how the probe met it: a refusal no probe meets proves nothing. */
+  const REFUSALS: Partial<Record<ClientVariant, (probes: ProbeReport) => void>> = {
+    'host-allow-list': (p) => expect(p.reachedAs).toEqual({ ran: false, why: expect.stringContaining('answered 400') }),
+    'refuses-concurrent-refresh': (p) => expect(p.refreshInFlight).toEqual({ ran: true, answers: expect.arrayContaining([409]) }),
+  };
+
   // Legal variants: choices the spec leaves to the application; no MUST fails, only the SHOULDs each names may warn.
   it.concurrent.each(Object.entries(CLIENT_VARIANTS))('judges the legal variant %s conformant', async (name, variant) => {
-    const { judgements } = await gradeExample([], {}, [name]);
+    const { judgements, probes } = await gradeExample([], {}, [name]);
     const verdict = judgeVariant(judgements, variant.warns, variant.untested);
+    REFUSALS[name as ClientVariant]?.(probes);
     expect(verdict.ok, `variant ${name}: ${verdict.why}`).toBe(true);
     for (const id of variant.warns) expect(judgements.find((j) => j.id === id)?.status, `${name} warns ${id}`).toBe('failed');
     for (const entry of variant.untested) {

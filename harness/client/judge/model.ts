@@ -75,7 +75,7 @@ export interface ProbeReport {
   tokenErrors?: Array<{ grant: string; status: number } & Ran<object>>;
   refreshRefused?: Ran<object>;
   /** Two refreshes in flight at once (a double submit): marks refresh-in-flight:before, refresh-in-flight, refresh-in-flight:after. */
-  refreshInFlight?: Ran<object>;
+  refreshInFlight?: Ran<{ answers?: number[] }>;
   /** The callback reloaded (marks reload-callback): the same code and state again in the same browser. */
   reload?: Ran<object>;
   /** The connect URL opened under another loopback name (marks reached-as:other-name): the authorization request it led to. */

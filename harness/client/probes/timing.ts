@@ -31,24 +31,27 @@ export async function reloadCallbackProbe(target: ProbeTarget): Promise<{ ran: t
   }
 }
 
-async function doubleSubmit(browser: Driver, refreshUrl: string): Promise<void> {
+/** The statuses of the two submits, in the order they were sent (an application may refuse the second: "being refreshed, try again"). */
+async function doubleSubmit(browser: Driver, refreshUrl: string): Promise<number[]> {
   // Both requests leave before either answer comes back; their answers (redirects) are not followed.
-  await Promise.all([browser.get(refreshUrl), browser.get(refreshUrl)]);
+  const answers = await Promise.all([browser.get(refreshUrl), browser.get(refreshUrl)]);
+  return answers.map((a) => a.status);
 }
 
-export async function refreshInFlightProbe(target: ProbeTarget): Promise<{ ran: true } | { ran: false; why: string }> {
+export async function refreshInFlightProbe(target: ProbeTarget): Promise<{ ran: true; answers: number[] } | { ran: false; why: string }> {
   if (!target.refreshUrl) return { ran: false, why: 'the profile names no refreshUrl (the double submit GETs it twice at once)' };
   const refreshUrl = target.refreshUrl;
   try {
     const browser = await openDriver(target);
     const home = await signIn(target, browser);
     await marked(target, `${REFRESH_IN_FLIGHT}:before`, () => browser.browse(home));
+    let answers: number[] = [];
     await marked(target, REFRESH_IN_FLIGHT, async () => {
       await control(target, '/grading/probe', { kind: REFRESH_IN_FLIGHT });
-      await doubleSubmit(browser, refreshUrl);
+      answers = await doubleSubmit(browser, refreshUrl);
     });
     await marked(target, `${REFRESH_IN_FLIGHT}:after`, () => browser.browse(home));
-    return { ran: true };
+    return { ran: true, answers };
   } catch (err) {
     return failed(err);
   }
