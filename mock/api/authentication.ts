@@ -148,7 +148,7 @@ export function installAuthentication(app: FastifyInstance, ctx: MockContext, de
       const late = await ctx.tokens.verify(token, { ignoreExpiry: true });
       if (late && ctx.faults.breaks('HEADERS-EXPIRED-TOKEN-401', { client: clientSlice(ctx, late.clientId), actor: actorOf(ctx.world, late.userId) })) claims = late;
     }
-    if (claims?.userId === null && ctx.faults.anySlice() && ctx.faults.breaks('TOKEN-CC-TOKEN-WORKS', { endpoint: specEndpoint(request) })) claims = null;
+    if (claims?.userId === null && ctx.faults.anySlice() && ctx.faults.breaks('TOKEN-CC-TOKEN-WORKS', { endpoint: specEndpoint(request), client: clientSlice(ctx, claims.clientId) })) claims = null;
     if (!claims) {
       const offUsers = ctx.faults.has('invalid-token-403-on-webhooks') && (family(request) === 'webhook' || family(request) === 'status-check');
       const sliceBroken = ctx.faults.anySlice() && ctx.faults.breaks('HEADERS-INVALID-TOKEN-401', { endpoint: specEndpoint(request), 'invalid-token': invalidKind(token) });

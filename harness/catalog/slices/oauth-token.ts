@@ -77,7 +77,10 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "On approval the query carries code and state": whoever approves, whichever credential asks, whatever its registered URI carries.
     'OAUTH-CODE-ON-APPROVAL': { approver: 'all', client: 'all', 'redirect-uri-shape': 'all' },
     // RFC 6749 §4.1.2, a code used more than once is denied: however close together two exchanges come.
-    'OAUTH-CODE-SINGLE-USE': { presentation: 'all' },
+    // "The client MUST NOT use the authorization code more than once": every credential's codes, in pairs with the presentation.
+    'OAUTH-CODE-SINGLE-USE': { presentation: 'all', client: 'all' },
+    // "The authorization code MUST expire shortly after it is issued": every credential's codes.
+    'OAUTH-CODE-EXPIRES': { client: 'all' },
 
     // POST {auth_url}/access_token: "grant_type | always | authorization_code, client_credentials or refresh_token";
     // every rule of the endpoint holds on each grant.
@@ -109,9 +112,10 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "POST … with client_id, client_secret and grant_type=client_credentials": every credential granted the permission.
     'TOKEN-CC-ENABLED-WORKS': { client: 'all' },
     // client_credentials: "token for an account owned by the application"; "Token used in the x-access-token header".
-    'TOKEN-CC-TOKEN-WORKS': { endpoint: ['GET /users/me', 'GET /users/locks/mine'] },
+    // Every credential granted the permission (the second with its own API key), drawn in pairs with the endpoint.
+    'TOKEN-CC-TOKEN-WORKS': { endpoint: ['GET /users/me', 'GET /users/locks/mine'], client: 'all' },
     // "refresh_token | string | Single-use token for the refresh grant": every link of the application's chain.
-    'TOKEN-CC-REFRESH-WORKS': { position: 'all' },
+    'TOKEN-CC-REFRESH-WORKS': { position: 'all', client: 'all' },
 
     // Refresh token: "the new refresh token replaces it": every link of a chain, and the application's own account.
     'REFRESH-NEW-PAIR': { position: 'all', actor: 'all', client: 'all', 'chain-length': 'all' },
@@ -120,8 +124,9 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "make a call such as GET /users/me with it": every link, every account, every credential's refreshed token (with its own API key).
     'REFRESH-NEW-ACCESS-TOKEN-WORKS': { position: 'all', actor: 'all', client: 'all' },
     // "1 year from issue": each token's own issue, whatever link it is, at every moment within the year (and after it), drawn in pairs with the link.
-    'REFRESH-VALID-WITHIN-YEAR': { position: 'all', 'refresh-age': ['one-month', 'eleven-months', 'just-under-year'] },
-    'REFRESH-EXPIRED-AFTER-YEAR': { position: 'all', 'refresh-age': ['just-past-year', 'years-past'] },
+    // Every credential's tokens ("1 year from issue" of any refresh token): the three drawn pairwise.
+    'REFRESH-VALID-WITHIN-YEAR': { position: 'all', 'refresh-age': ['one-month', 'eleven-months', 'just-under-year'], client: 'all' },
+    'REFRESH-EXPIRED-AFTER-YEAR': { position: 'all', 'refresh-age': ['just-past-year', 'years-past'], client: 'all' },
     // "issued | revocation | token revoked | revoked": any issued token, whatever link of its chain, the application's own too.
     'REFRESH-REVOKED': { position: 'all', actor: 'all', client: 'all' },
     // Errors: "refresh_token expired, already used, or revoked | HTTP 400 with an error message in the body following OAuth 2.0": each cause.
