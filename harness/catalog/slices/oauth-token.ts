@@ -54,6 +54,12 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
       values: ['query', 'port', 'path'],
     },
     {
+      id: 'rotations-after',
+      title: 'How many newer access tokens a previous one has: one (the token presented just before the newest), many (every token of a chain of 25 rotations, the newest always presented)',
+      source: 'Access token: "New access tokens do not invalidate previous access tokens.": any number of new tokens, any previous token; an implementation that keeps only the last few of a session fails after many',
+      values: ['one', 'many'],
+    },
+    {
       id: 'chain-length',
       title: 'A link far down a refresh chain: the 31st, after 30 redemptions a day apart (bounded)',
       source: 'Refresh token: "the new refresh token replaces it"; Limits: "1 year from issue; valid for exactly one use": a token\'s rules do not wear out with the length of its chain',
@@ -144,7 +150,7 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "Using the newest one keeps a valid token": the first rotated token, and later ones.
     'HEADERS-NEWEST-KEEPS-ACCESS': { position: 'all', client: 'all', actor: 'all' },
     // "New access tokens do not invalidate previous access tokens": any access token, every credential's.
-    'HEADERS-PREVIOUS-TOKEN-VALID': { endpoint: 'all', position: 'all', client: 'all', actor: 'all' },
+    'HEADERS-PREVIOUS-TOKEN-VALID': { endpoint: 'all', position: 'all', client: 'all', actor: 'all', 'rotations-after': 'all' },
     // "access tokens are not issued valid for less than 24 hours": from every grant and every rotation.
     'HEADERS-TOKEN-LIFETIME-24H': { endpoint: 'all', position: 'all', grant: 'all', client: 'all', actor: 'all' },
     'HEADERS-INVALID-TOKEN-401': { endpoint: 'all', 'invalid-token': 'all' },
