@@ -14,11 +14,17 @@ const MIN_LENGTH = 4;
 /** Three base64url segments, the first two starting like a JSON object ("{" → "eyJ"). */
 const JWT_RE = 'eyJ[A-Za-z0-9_-]{2,}\\.eyJ[A-Za-z0-9_-]{2,}\\.[A-Za-z0-9_-]*';
 /**
+ * Words that follow "Basic" or "Bearer" in prose (the spec's own "a Basic Authorization header is
+ * ignored", a failure message's "Basic header"): a credential is never one of them, and a rule's
+ * verbatim sentence must reach the report as written.
+ */
+const PROSE_AFTER_SCHEME = ['Authorization', 'authorization', 'headers?', 'tokens?', 'credentials?', 'scheme', 'auth'];
+/**
  * The credential of an Authorization: Basic / Bearer header, with the scheme
  * captured so it is kept (a capture instead of a lookbehind, which would be
  * tried at every position of the text).
  */
-const AUTH_HEADER_RE = '\\b(Basic|Bearer)(\\s+)([A-Za-z0-9+/=._~-]{4,})';
+const AUTH_HEADER_RE = `\\b(Basic|Bearer)(\\s+)(?!(?:${PROSE_AFTER_SCHEME.join('|')})\\b)([A-Za-z0-9+/=._~-]{4,})`;
 const WHOLE_JWT = new RegExp(`^${JWT_RE}$`);
 
 function shortHash(value: string): string {

@@ -84,10 +84,13 @@ class FaultState {
   readonly caps = new Map<string, number>();
   /** Under a slice fault only: how many rotations from its grant's token each rotated token is. */
   readonly generations = new Map<string, number>();
+  /** Digest of a rotated token → the token presented for it (its predecessor in the chain). */
+  readonly previous = new Map<string, string>();
   clear(): void {
     this.opaque.clear();
     this.caps.clear();
     this.generations.clear();
+    this.previous.clear();
   }
 }
 
@@ -148,7 +151,7 @@ export function installAuthentication(app: FastifyInstance, ctx: MockContext, de
       const late = await ctx.tokens.verify(token, { ignoreExpiry: true });
       if (late && ctx.faults.breaks('HEADERS-EXPIRED-TOKEN-401', { client: clientSlice(ctx, late.clientId), actor: actorOf(ctx.world, late.userId) })) claims = late;
     }
-    if (claims?.userId === null && ctx.faults.anySlice() && ctx.faults.breaks('TOKEN-CC-TOKEN-WORKS', { endpoint: specEndpoint(request) })) claims = null;
+    if (claims?.userId === null && ctx.faults.anySlice() && ctx.faults.breaks('TOKEN-CC-TOKEN-WORKS', { endpoint: specEndpoint(request), client: clientSlice(ctx, claims.clientId) })) claims = null;
     if (!claims) {
       const offUsers = ctx.faults.has('invalid-token-403-on-webhooks') && (family(request) === 'webhook' || family(request) === 'status-check');
       const sliceBroken = ctx.faults.anySlice() && ctx.faults.breaks('HEADERS-INVALID-TOKEN-401', { endpoint: specEndpoint(request), 'invalid-token': invalidKind(token) });
@@ -197,7 +200,14 @@ async function rotate(ctx: MockContext, denylist: TokenDenylist, faulty: FaultSt
   if (generation > 0) faulty.generations.set(digest(issued.token), generation);
   if (ctx.faults.has('rotated-token-invalid') || ctx.faults.breaks('HEADERS-ROTATED-TOKEN-WORKS', at)) denylist.add(issued.token);
   if (ctx.faults.has('rotated-token-invalid-on-webhooks') && where === 'webhook') denylist.add(issued.token);
-  if (ctx.faults.has('rotation-revokes-previous') || ctx.faults.breaks('HEADERS-PREVIOUS-TOKEN-VALID', at)) denylist.add(caller.token);
+  if (ctx.faults.has('rotation-revokes-previous') || ctx.faults.breaks('HEADERS-PREVIOUS-TOKEN-VALID', { ...at, 'rotations-after': 'one' })) denylist.add(caller.token);
+  if (generation > 0) faulty.previous.set(digest(issued.token), caller.token);
+  // Broken after many rotations: a session keeps only its last four tokens (the one four back from the new one is refused).
+  if (generation > 0 && ctx.faults.breaks('HEADERS-PREVIOUS-TOKEN-VALID', { 'rotations-after': 'many' })) {
+    let back: string | undefined = caller.token;
+    for (let n = 0; n < 3 && back; n++) back = faulty.previous.get(digest(back));
+    if (back) denylist.add(back);
+  }
   reply.header('x-access-token', issued.token);
   // The answer carries a token: no cache may keep it (RFC 6749 §5.1 asks the same of the token endpoint).
   reply.header('cache-control', 'no-store');

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { withGradingEscapes } from '../grading/escapes.js';
 import type { MockContext } from '../context.js';
+import { clientSlice } from './refresh-tokens.js';
 
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
 /** Lifetime under the code-lives-an-hour fault. */
@@ -52,11 +53,12 @@ export class AuthorizationCodes {
     }
     if (record.clientId !== clientId && !this.ctx.faults.has('code-redeemable-by-other-client')) return { ok: false, reason: 'authorization code was issued to another client' };
     if (record.used) return { ok: false, reason: 'authorization code already used', ...(record.grantId ? { replayedGrant: record.grantId } : {}) };
-    if (record.expiresAtMs <= this.ctx.clock.now() && !this.ctx.faults.has('code-never-expires')) return { ok: false, reason: 'authorization code expired' };
+    if (record.expiresAtMs <= this.ctx.clock.now() && !this.#neverExpires(record.clientId)) return { ok: false, reason: 'authorization code expired' };
     if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
       return { ok: false, reason: 'redirect_uri does not match the authorization request' };
     }
-    const reusable = this.ctx.faults.has('code-reusable') || this.ctx.faults.breaks('OAUTH-CODE-SINGLE-USE', { presentation: 'one-after-another' });
+    const reusable = this.ctx.faults.has('code-reusable') || this.ctx.faults.breaks('OAUTH-CODE-SINGLE-USE', { presentation: 'one-after-another' })
+      || this.ctx.faults.breaks('OAUTH-CODE-SINGLE-USE', { client: clientSlice(this.ctx, record.clientId) });
     const spend = () => {
       record.used = true;
       if (grantId) record.grantId = grantId;
@@ -75,7 +77,12 @@ export class AuthorizationCodes {
   #sweep(): void {
     const now = this.ctx.clock.now();
     for (const [code, record] of this.#codes) {
-      if (record.expiresAtMs + CODE_LIFETIME_MS <= now && !this.ctx.faults.has('code-never-expires')) this.#codes.delete(code);
+      if (record.expiresAtMs + CODE_LIFETIME_MS <= now && !this.#neverExpires(record.clientId)) this.#codes.delete(code);
     }
+  }
+
+  /** The faults that keep a code (every code, or that credential's) from expiring. */
+  #neverExpires(clientId: string): boolean {
+    return this.ctx.faults.has('code-never-expires') || this.ctx.faults.breaks('OAUTH-CODE-EXPIRES', { client: clientSlice(this.ctx, clientId) });
   }
 }

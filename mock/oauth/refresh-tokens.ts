@@ -190,7 +190,7 @@ export class RefreshTokens {
   #sweep(): void {
     this.#issuedSinceSweep = 0;
     if (this.ctx.faults.has('refresh-never-expires')) return;
-    for (const [hash, record] of this.#live) if (this.#expired(record.issuedAtMs)) this.#live.delete(hash);
+    for (const [hash, record] of this.#live) if (this.#expired(record.issuedAtMs, record)) this.#live.delete(hash);
     for (const [hash, record] of this.#spent) if (this.#expired(record.issuedAtMs)) this.#spent.delete(hash);
   }
 
@@ -203,10 +203,11 @@ export class RefreshTokens {
   #expired(issuedAtMs: number, live?: LiveRecord): boolean {
     if (this.ctx.faults.has('refresh-never-expires')) return false;
     const position = live ? chainPosition(live.link) : null;
+    const client = live ? clientSlice(this.ctx, live.clientId) : null;
     const age = refreshAge(this.ctx.clock.now() - issuedAtMs);
-    if (this.ctx.faults.breaks('REFRESH-EXPIRED-AFTER-YEAR', { position, 'refresh-age': age })) return false;
-    // Broken on one link: that link's lifetime is short and counted from the chain's start, not its own issue.
-    if (live && this.ctx.faults.breaks('REFRESH-VALID-WITHIN-YEAR', { position })) return this.ctx.clock.now() >= live.chainStartMs + EARLY_LIFETIME_MS;
+    if (this.ctx.faults.breaks('REFRESH-EXPIRED-AFTER-YEAR', { position, 'refresh-age': age, client })) return false;
+    // Broken on one link (or one credential's tokens): the lifetime is short and counted from the chain's start, not its own issue.
+    if (live && this.ctx.faults.breaks('REFRESH-VALID-WITHIN-YEAR', { position, client })) return this.ctx.clock.now() >= live.chainStartMs + EARLY_LIFETIME_MS;
     // Broken at one age: a token presented that long after its issue is taken for expired.
     if (this.ctx.faults.breaks('REFRESH-VALID-WITHIN-YEAR', { 'refresh-age': age })) return true;
     const lifetime = this.ctx.faults.has('refresh-expires-early') ? EARLY_LIFETIME_MS : REFRESH_LIFETIME_MS;

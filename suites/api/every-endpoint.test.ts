@@ -57,6 +57,9 @@ async function untestedWebhookSlices(t: SuiteContext): Promise<void> {
  * the call is refused. A success without x-access-token blocks the test by HEADERS-ROTATION-ON-SUCCESS
  * (its own test fails there).
  */
+/** The slice dimension `rotations-after`: how many rotations follow the first token of the chain. */
+const ROTATIONS_AFTER: Record<string, number> = { one: 1, many: 25 };
+
 async function rotateOnce(t: SuiteContext, token: string, what: string): Promise<string> {
   const res = await me(t, token);
   t.expect(ok(res), `${what}: GET /users/me with a valid access token: expected 2xx; got HTTP ${res.status}`).toBe(true);
@@ -177,6 +180,14 @@ describe('Access token, on every endpoint and link', () => {
     await untestedWebhookSlices(t);
     await t.eachSlice('position', async (position) => stillValid((await rotationAt(t, (await t.flows.userSession()).accessToken, position)).presented, `the ${position} rotation`));
     await t.eachSlice('client', (client) => walkUserEndpointsAs(t, client, ({ name, presented, apiKey }) => stillValid(presented, name, apiKey)));
+    // Any number of new tokens: the one just before the newest, and every token of a chain of 25 rotations
+    // (the newest always presented, as an application does), each presented again once the chain is built.
+    await t.eachSlice('rotations-after', async (after) => {
+      const chain = [(await t.flows.userSession()).accessToken];
+      for (let n = 1; n <= ROTATIONS_AFTER[after]!; n++) chain.push(await rotateOnce(t, chain.at(-1)!, `building a rotation chain (rotation ${n})`));
+      const previous = chain.slice(0, -1);
+      for (const [i, token] of previous.entries()) await stillValid(token, `the rotation chain: token ${i + 1} of ${chain.length}, ${chain.length - 1 - i} newer token(s) issued after it`);
+    });
     // "New access tokens do not invalidate previous access tokens": every account's.
     await t.eachSlice('actor', (actor) => withActorToken(t, actor, async (token) => {
       await rotateOnce(t, token, actorWords(actor));

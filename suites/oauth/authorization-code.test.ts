@@ -18,7 +18,8 @@ import { charClassExample } from '../support/char-classes.js';
 import { CHARS_DOMAIN } from '../../harness/catalog/slices/domains.js';
 import { codeGrant, freshCode, postToken, refreshGrant, tokenIssued } from '../support/tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-client.js';
-import { tokenResponseOf } from '../support/grants.js';
+import { tokenResponseOf, withGrantRequestAs } from '../support/grants.js';
+import { eachSlicePair } from '../support/slice-pairs.js';
 import { onRedirectUri as isOn, onRegisteredRedirectUri } from '../../harness/wire/redirect-target.js';
 import { asClient, clientWithShape, requestingClient, type RequestingClient } from '../support/redirect-clients.js';
 import { expectRedirect302, getAuthorization, redirectUriVariant, shownLocation, unregisteredRedirectUris } from '../support/authorization-requests.js';
@@ -279,23 +280,25 @@ describe('Authorization code flow', () => {
 });
 
 describe('RFC 6749: authorization codes', () => {
-  conformance('OAUTH-CODE-SINGLE-USE', 'a code already exchanged is refused, no second token is issued, whether the exchanges come one after the other or both at once', { needs: ['consent'] }, async (t) => {
-    await t.eachSlice('presentation', async (presentation) => {
-      const code = await freshCode(t);
+  conformance('OAUTH-CODE-SINGLE-USE', 'a code already exchanged is refused, no second token is issued, whether the exchanges come one after the other or both at once, whichever credential it was issued to', { needs: ['consent'] }, async (t) => {
+    // "The client MUST NOT use the authorization code more than once": every client's codes, the second
+    // credential's own (exchanged as that credential), drawn in pairs with how the two exchanges meet.
+    await eachSlicePair(t, ['presentation', 'client'], ({ presentation, client }) => withGrantRequestAs(t, 'authorization_code', client!, async (exchange) => {
+      const whose = client === 'second' ? 'the second credential\'s code' : 'a fresh code';
       if (presentation === 'one-after-another') {
-        const first = await postToken(t, codeGrant(t, code));
-        t.expect(tokenIssued(first), `first exchange of a fresh code: expected a token; got HTTP ${first.status}`).toBe(true);
-        const second = await postToken(t, codeGrant(t, code));
-        t.observe('second exchange answer', { status: second.status, error: second.json?.error ?? null });
-        t.expect(tokenIssued(second), `second exchange of the same code: must be denied; got HTTP ${second.status} with a token`).toBe(false);
+        const first = await postToken(t, exchange);
+        t.expect(tokenIssued(first), `first exchange of ${whose}: expected a token; got HTTP ${first.status}`).toBe(true);
+        const second = await postToken(t, exchange);
+        t.observe(`second exchange answer (${client})`, { status: second.status, error: second.json?.error ?? null });
+        t.expect(tokenIssued(second), `second exchange of ${whose}: must be denied; got HTTP ${second.status} with a token`).toBe(false);
         return;
       }
       // Both at once: which one is served, and how the other is denied, is the target's (so only the count is judged).
-      const answers = await Promise.all([postToken(t, codeGrant(t, code)), postToken(t, codeGrant(t, code))]);
+      const answers = await Promise.all([postToken(t, exchange), postToken(t, exchange)]);
       const issued = answers.filter((a) => tokenIssued(a)).length;
-      t.observe('two exchanges at once: the HTTP statuses', answers.map((a) => a.status).join(', '));
-      t.expect(issued, `two exchanges of one code at once: at most one may issue a token; ${issued} did (HTTP ${answers.map((a) => a.status).join(' and ')})`).toBeLessThanOrEqual(1);
-    });
+      t.observe(`two exchanges at once (${client}): the HTTP statuses`, answers.map((a) => a.status).join(', '));
+      t.expect(issued, `two exchanges of ${whose} at once: at most one may issue a token; ${issued} did (HTTP ${answers.map((a) => a.status).join(' and ')})`).toBeLessThanOrEqual(1);
+    }));
   });
 
   conformance('OAUTH-CODE-REPLAY-REVOKES', 'a code exchanged a second time ends the access tokens of its first exchange, the rotated one too', { needs: ['consent'] }, async (t) => {
@@ -335,13 +338,15 @@ describe('RFC 6749: authorization codes', () => {
     t.expect(tokenIssued(res), `a code issued to the profile's credential, exchanged with a second credential's client_id and client_secret: no token may be issued; got HTTP ${res.status} with a token`).toBe(false);
   });
 
-  conformance('OAUTH-CODE-EXPIRES', 'a code is refused 24 hours after issue', { needs: ['consent', 'clock'] }, async (t) => {
-    // "Shortly after it is issued": whatever the lifetime chosen, a day is well beyond it.
-    const code = await freshCode(t);
-    await control(t).advanceClock(24 * 3_600_000);
-    const res = await postToken(t, codeGrant(t, code));
-    t.observe('exchange 24 hours after issue', { status: res.status, error: res.json?.error ?? null });
-    t.expect(tokenIssued(res), `a code exchanged 24 hours after issue: the code must have expired; got HTTP ${res.status} with a token`).toBe(false);
+  conformance('OAUTH-CODE-EXPIRES', 'a code is refused 24 hours after issue, whichever credential it was issued to', { needs: ['consent', 'clock'] }, async (t) => {
+    // "Shortly after it is issued": whatever the lifetime chosen, a day is well beyond it. Every
+    // credential's codes: the second credential's own, exchanged as that credential.
+    await t.eachSlice('client', (client) => withGrantRequestAs(t, 'authorization_code', client, async (exchange) => {
+      await control(t).advanceClock(24 * 3_600_000);
+      const res = await postToken(t, exchange);
+      t.observe(`exchange 24 hours after issue (${client})`, { status: res.status, error: res.json?.error ?? null });
+      t.expect(tokenIssued(res), `a code of ${client === 'second' ? 'the second credential' : 'the profile\'s credential'} exchanged 24 hours after issue: the code must have expired; got HTTP ${res.status} with a token`).toBe(false);
+    }));
   });
 
   conformance('OAUTH-CODE-LIFETIME', 'a code is refused once 10 minutes have passed', { needs: ['consent', 'clock'] }, async (t) => {

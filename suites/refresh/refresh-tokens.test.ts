@@ -14,6 +14,7 @@ import { ownCodeExchange, postTokenAs, secondClient } from '../support/second-cl
 import { PrerequisiteFailed, prerequisite } from '../support/prerequisite.js';
 import { nextLink, refreshAs, withChainLink, type ChainLink } from '../support/refresh-chain.js';
 import { eachSlicePair } from '../support/slice-pairs.js';
+import { credentialWords } from '../support/client-tokens.js';
 
 const DAY = 86_400_000;
 
@@ -254,21 +255,23 @@ describe('Refresh token, at every link of a chain', () => {
   conformance('REFRESH-VALID-WITHIN-YEAR', 'a refresh token is still redeemed a month, eleven months and 364 days after its own issue, at every link of a chain', { needs: ['clock'] }, async (t) => {
     // A later link is issued 200 days after the one before it: its year counts from its own issue, not the chain's start.
     // Link and age drawn in pairs: every moment of the year on every link.
-    await eachSlicePair(t, ['position', 'refresh-age'], ({ position, 'refresh-age': age }) => withChainLink(t, { position: position!, gapMs: 200 * DAY }, async (link) => {
+    // Link, age and credential drawn in pairs: the second credential's tokens keep their year too.
+    await eachSlicePair(t, ['position', 'refresh-age', 'client'], ({ position, 'refresh-age': age, client }) => withChainLink(t, { position: position!, gapMs: 200 * DAY, client: client! }, async (link) => {
       const days = REFRESH_AGE_DAYS[age!]!;
       await control(t).advanceClock(days * DAY);
-      const res = await refresh(t, link.refreshToken);
-      t.expect(tokenIssued(res), `the ${position} link of a chain, ${days} days after its own issue (within one year): a new token pair must be issued; got HTTP ${res.status}`).toBe(true);
+      const res = await refreshAs(t, link.refreshToken, link.client);
+      t.expect(tokenIssued(res), `the ${position} link of a chain of ${credentialWords(client!)}, ${days} days after its own issue (within one year): a new token pair must be issued; got HTTP ${res.status}`).toBe(true);
     }));
   });
 
   conformance('REFRESH-EXPIRED-AFTER-YEAR', 'a refresh token is refused with 400 once a year has passed since its own issue (a minute past it, three years past it), at every link of a chain', { needs: ['clock'] }, async (t) => {
-    await eachSlicePair(t, ['position', 'refresh-age'], ({ position, 'refresh-age': age }) => withChainLink(t, { position: position! }, async (link) => {
+    // Link, age and credential drawn in pairs: the second credential's tokens expire too.
+    await eachSlicePair(t, ['position', 'refresh-age', 'client'], ({ position, 'refresh-age': age, client }) => withChainLink(t, { position: position!, client: client! }, async (link) => {
       // A year may have 366 days: just past the longer one is past a year whichever is meant.
       const days = REFRESH_AGE_DAYS[age!]!;
       await control(t).advanceClock(days * DAY + 60_000);
-      const res = await refresh(t, link.refreshToken);
-      expectRefused400(t, res, `the ${position} link of a chain, ${days} days and 1 minute after its issue`);
+      const res = await refreshAs(t, link.refreshToken, link.client);
+      expectRefused400(t, res, `the ${position} link of a chain of ${credentialWords(client!)}, ${days} days and 1 minute after its issue`);
       await expectOAuthErrorBody(t, res, 'an expired refresh token');
     }));
   });

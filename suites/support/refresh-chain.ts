@@ -8,7 +8,7 @@
  */
 import type { SuiteContext } from './context.js';
 import { control } from './context.js';
-import { withGrantRequest } from './grants.js';
+import { withGrantRequestAs } from './grants.js';
 import { prerequisite } from './prerequisite.js';
 import { postToken, refreshGrant, tokenIssued } from './tokens.js';
 import { ownCodeExchange, postTokenAs, secondClient } from './second-client.js';
@@ -72,12 +72,14 @@ export async function withChainLink<T>(t: SuiteContext, opts: ChainOptions, fn: 
     return fn(link);
   };
   if (opts.actor === 'application') {
-    return withGrantRequest(t, 'client_credentials', async (body) => {
+    // The application's own account of either credential: its client_credentials grant, permitted meanwhile.
+    const client = opts.client === 'second' ? secondClient(t) : undefined;
+    return withGrantRequestAs(t, 'client_credentials', opts.client ?? 'profile', async (body) => {
       const res = await postToken(t, body);
       await prerequisite(t, ['TOKEN-CC-ENABLED-WORKS', 'TOKEN-RESPONSE-SHAPE'], () => {
-        t.expect(tokenIssued(res) && typeof res.json?.refresh_token === 'string', `client_credentials grant (permitted): expected a token pair; got HTTP ${res.status}`).toBe(true);
+        t.expect(tokenIssued(res) && typeof res.json?.refresh_token === 'string', `client_credentials grant (permitted${client ? ', the second credential' : ''}): expected a token pair; got HTTP ${res.status}`).toBe(true);
       });
-      return build({ refreshToken: res.json.refresh_token, accessToken: res.json.access_token });
+      return build({ refreshToken: res.json.refresh_token, accessToken: res.json.access_token, ...(client ? { client } : {}) });
     });
   }
   if (opts.client === 'second') {

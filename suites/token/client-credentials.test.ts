@@ -8,8 +8,10 @@ import { conformance } from '../../harness/service/conformance.js';
 import type { SuiteContext } from '../support/context.js';
 import { control } from '../support/context.js';
 import { isJwt, postToken, refreshGrant, rememberTokens, tokenIssued } from '../support/tokens.js';
-import { tokenResponseOf } from '../support/grants.js';
-import { withChainLink } from '../support/refresh-chain.js';
+import { tokenResponseOf, withGrantRequestAs } from '../support/grants.js';
+import { eachSlicePair } from '../support/slice-pairs.js';
+import { apiGet, credentialWords } from '../support/client-tokens.js';
+import { refreshAs, withChainLink } from '../support/refresh-chain.js';
 import { postTokenAs, secondClient } from '../support/second-client.js';
 
 function clientCredentials(t: SuiteContext) {
@@ -100,26 +102,29 @@ describe('Client credentials flow', () => {
     }
   });
 
-  conformance('TOKEN-CC-TOKEN-WORKS', 'the client_credentials access token is accepted by the API, on each user endpoint', { needs: ['client-credentials'] }, async (t) => {
-    const res = await permittedGrant(t);
-    let token: string = res.access_token;
-    await t.eachSlice('endpoint', async (endpoint) => {
-      const path = endpoint.replace(/^GET /, '');
-      const answer = await t.http.api('GET', path, { accessToken: token });
-      rememberTokens(t, answer);
-      t.observe(`${endpoint} as the application's own account`, { status: answer.status, body: answer.json ?? answer.text.slice(0, 200) });
+  conformance('TOKEN-CC-TOKEN-WORKS', 'the client_credentials access token of every credential is accepted by the API, on each user endpoint', { needs: ['client-credentials'] }, async (t) => {
+    // Endpoint and credential drawn in pairs: the second credential's own account, with its own API key
+    // ("x-api-key | <API_KEY> of the credential"), and its permission granted to it alone meanwhile.
+    await eachSlicePair(t, ['endpoint', 'client'], ({ endpoint, client }) => withGrantRequestAs(t, 'client_credentials', client!, async (body) => {
+      const res = await postToken(t, body);
+      t.expect(tokenIssued(res), `client_credentials of ${credentialWords(client!)}, with its permission: expected HTTP 200 with a token response; got HTTP ${res.status}`).toBe(true);
+      const { access_token: token } = await tokenResponseOf(t, res, 'client_credentials with permission', ['access_token']);
+      const apiKey = client === 'second' ? secondClient(t).apiKey : undefined;
+      const answer = await apiGet(t, endpoint!.replace(/^GET /, ''), token, apiKey);
+      const as = `${endpoint} with the client_credentials access token of ${credentialWords(client!)}`;
+      t.observe(`${endpoint} as the application's own account (${client})`, { status: answer.status, body: answer.json ?? answer.text.slice(0, 200) });
       // What these endpoints show for an application's own account is not shown: only a refusal of the token is judged.
-      t.expect(answer.status, `${endpoint} with the client_credentials access token (a token for the application's own account, used in x-access-token): the token was refused as invalid (HTTP 401)`).not.toBe(401);
-      t.expect(answer.status, `${endpoint} with the client_credentials access token: the token was refused (HTTP ${answer.status})`).not.toBe(403);
-      t.expect(answer.status, `${endpoint} with the client_credentials access token: HTTP ${answer.status}`).toBeLessThan(500);
-      token = answer.headers['x-access-token'] ?? token;
-    });
+      t.expect(answer.status, `${as} (a token for the application's own account, used in x-access-token): the token was refused as invalid (HTTP 401)`).not.toBe(401);
+      t.expect(answer.status, `${as}: the token was refused (HTTP ${answer.status})`).not.toBe(403);
+      t.expect(answer.status, `${as}: HTTP ${answer.status}`).toBeLessThan(500);
+    }));
   });
 
-  conformance('TOKEN-CC-REFRESH-WORKS', 'the client_credentials refresh_token is redeemed by the refresh grant, at every link of its chain', { needs: ['client-credentials'] }, async (t) => {
-    await t.eachSlice('position', (position) => withChainLink(t, { position, actor: 'application' }, async (link) => {
-      const refreshed = await postToken(t, refreshGrant(t, link.refreshToken));
-      t.expect(tokenIssued(refreshed), `refresh grant with the ${position} link of the application's refresh chain: expected HTTP 200 with a new token pair; got HTTP ${refreshed.status}`).toBe(true);
+  conformance('TOKEN-CC-REFRESH-WORKS', 'the client_credentials refresh_token of every credential is redeemed by the refresh grant, at every link of its chain', { needs: ['client-credentials'] }, async (t) => {
+    // Link and credential drawn in pairs: the second credential's own chain, redeemed as that credential.
+    await eachSlicePair(t, ['position', 'client'], ({ position, client }) => withChainLink(t, { position: position!, actor: 'application', client: client! }, async (link) => {
+      const refreshed = await refreshAs(t, link.refreshToken, link.client);
+      t.expect(tokenIssued(refreshed), `refresh grant with the ${position} link of the application's refresh chain of ${credentialWords(client!)}: expected HTTP 200 with a new token pair; got HTTP ${refreshed.status}`).toBe(true);
     }));
   });
 });

@@ -86,7 +86,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: dim('approver'),
   },
   'OAUTH-CODE-SINGLE-USE': {
-    credential: by('The client MUST NOT use the authorization code more than once', 'one code, one client: the code\'s own'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('authorization code'),
     actor: by('the authorization code', 'a code of one approval; the presentation dimension varies how the two uses meet'),
   },
@@ -106,7 +106,7 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('ensure that the authorization code was issued to the authenticated confidential client', 'the check is between client and code; the user who approved takes no part'),
   },
   'OAUTH-CODE-EXPIRES': {
-    credential: by('The authorization code', 'one code\'s lifetime, the same rule whichever client holds it'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('authorization code'),
     actor: by('after it is issued', 'a code\'s age; the user who approved takes no part'),
   },
@@ -195,12 +195,12 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('grant_type=client_credentials', 'the application\'s own account: one actor'),
   },
   'TOKEN-CC-TOKEN-WORKS': {
-    credential: by('token for an account owned by the application', 'the account of the credential granted the permission'),
+    credential: dim('client'),
     lock: by('Token used in the x-access-token header', 'judged on the endpoints that name no lock (GET /users/me, GET /users/locks/mine: the endpoint dimension); the application\'s account need not be a member of any fixture lock'),
     actor: by('token for an account owned by the application', 'the application\'s own account: one actor'),
   },
   'TOKEN-CC-REFRESH-WORKS': {
-    credential: by('token for the refresh grant', 'the refresh token of the credential granted the permission'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('refresh_token | string | Single-use token for the refresh grant.'),
     actor: by('Client credentials flow', 'the application\'s own account: one actor'),
   },
@@ -248,12 +248,12 @@ export const OAUTH_FIXTURE_KINDS: FixtureKindDeclarations = {
     actor: by('ensure that the refresh token was issued to the authenticated client', 'the check is between client and token; the account takes no part'),
   },
   'REFRESH-VALID-WITHIN-YEAR': {
-    credential: by('used within one year of issue', 'a token\'s age (the refresh-age and position dimensions, in pairs)'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('refresh_token grant using it'),
     actor: by('used within one year of issue', 'a token\'s age (the refresh-age and position dimensions, in pairs)'),
   },
   'REFRESH-EXPIRED-AFTER-YEAR': {
-    credential: by('1 year from issue', 'a token\'s age (the refresh-age and position dimensions, in pairs)'),
+    credential: dim('client'),
     lock: NO_LOCK_TOKEN('a year passes'),
     actor: by('1 year from issue', 'a token\'s age (the refresh-age and position dimensions, in pairs)'),
   },

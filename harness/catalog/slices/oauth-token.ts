@@ -54,6 +54,12 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
       values: ['query', 'port', 'path'],
     },
     {
+      id: 'rotations-after',
+      title: 'How many newer access tokens a previous one has: one (the token presented just before the newest), many (every token of a chain of 25 rotations, the newest always presented)',
+      source: 'Access token: "New access tokens do not invalidate previous access tokens.": any number of new tokens, any previous token; an implementation that keeps only the last few of a session fails after many',
+      values: ['one', 'many'],
+    },
+    {
       id: 'chain-length',
       title: 'A link far down a refresh chain: the 31st, after 30 redemptions a day apart (bounded)',
       source: 'Refresh token: "the new refresh token replaces it"; Limits: "1 year from issue; valid for exactly one use": a token\'s rules do not wear out with the length of its chain',
@@ -77,7 +83,10 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "On approval the query carries code and state": whoever approves, whichever credential asks, whatever its registered URI carries.
     'OAUTH-CODE-ON-APPROVAL': { approver: 'all', client: 'all', 'redirect-uri-shape': 'all' },
     // RFC 6749 §4.1.2, a code used more than once is denied: however close together two exchanges come.
-    'OAUTH-CODE-SINGLE-USE': { presentation: 'all' },
+    // "The client MUST NOT use the authorization code more than once": every credential's codes, in pairs with the presentation.
+    'OAUTH-CODE-SINGLE-USE': { presentation: 'all', client: 'all' },
+    // "The authorization code MUST expire shortly after it is issued": every credential's codes.
+    'OAUTH-CODE-EXPIRES': { client: 'all' },
 
     // POST {auth_url}/access_token: "grant_type | always | authorization_code, client_credentials or refresh_token";
     // every rule of the endpoint holds on each grant.
@@ -109,9 +118,10 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "POST … with client_id, client_secret and grant_type=client_credentials": every credential granted the permission.
     'TOKEN-CC-ENABLED-WORKS': { client: 'all' },
     // client_credentials: "token for an account owned by the application"; "Token used in the x-access-token header".
-    'TOKEN-CC-TOKEN-WORKS': { endpoint: ['GET /users/me', 'GET /users/locks/mine'] },
+    // Every credential granted the permission (the second with its own API key), drawn in pairs with the endpoint.
+    'TOKEN-CC-TOKEN-WORKS': { endpoint: ['GET /users/me', 'GET /users/locks/mine'], client: 'all' },
     // "refresh_token | string | Single-use token for the refresh grant": every link of the application's chain.
-    'TOKEN-CC-REFRESH-WORKS': { position: 'all' },
+    'TOKEN-CC-REFRESH-WORKS': { position: 'all', client: 'all' },
 
     // Refresh token: "the new refresh token replaces it": every link of a chain, and the application's own account.
     'REFRESH-NEW-PAIR': { position: 'all', actor: 'all', client: 'all', 'chain-length': 'all' },
@@ -120,8 +130,9 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "make a call such as GET /users/me with it": every link, every account, every credential's refreshed token (with its own API key).
     'REFRESH-NEW-ACCESS-TOKEN-WORKS': { position: 'all', actor: 'all', client: 'all' },
     // "1 year from issue": each token's own issue, whatever link it is, at every moment within the year (and after it), drawn in pairs with the link.
-    'REFRESH-VALID-WITHIN-YEAR': { position: 'all', 'refresh-age': ['one-month', 'eleven-months', 'just-under-year'] },
-    'REFRESH-EXPIRED-AFTER-YEAR': { position: 'all', 'refresh-age': ['just-past-year', 'years-past'] },
+    // Every credential's tokens ("1 year from issue" of any refresh token): the three drawn pairwise.
+    'REFRESH-VALID-WITHIN-YEAR': { position: 'all', 'refresh-age': ['one-month', 'eleven-months', 'just-under-year'], client: 'all' },
+    'REFRESH-EXPIRED-AFTER-YEAR': { position: 'all', 'refresh-age': ['just-past-year', 'years-past'], client: 'all' },
     // "issued | revocation | token revoked | revoked": any issued token, whatever link of its chain, the application's own too.
     'REFRESH-REVOKED': { position: 'all', actor: 'all', client: 'all' },
     // Errors: "refresh_token expired, already used, or revoked | HTTP 400 with an error message in the body following OAuth 2.0": each cause.
@@ -139,7 +150,7 @@ export const OAUTH_TOKEN_SLICES: SliceDeclarations = {
     // "Using the newest one keeps a valid token": the first rotated token, and later ones.
     'HEADERS-NEWEST-KEEPS-ACCESS': { position: 'all', client: 'all', actor: 'all' },
     // "New access tokens do not invalidate previous access tokens": any access token, every credential's.
-    'HEADERS-PREVIOUS-TOKEN-VALID': { endpoint: 'all', position: 'all', client: 'all', actor: 'all' },
+    'HEADERS-PREVIOUS-TOKEN-VALID': { endpoint: 'all', position: 'all', client: 'all', actor: 'all', 'rotations-after': 'all' },
     // "access tokens are not issued valid for less than 24 hours": from every grant and every rotation.
     'HEADERS-TOKEN-LIFETIME-24H': { endpoint: 'all', position: 'all', grant: 'all', client: 'all', actor: 'all' },
     'HEADERS-INVALID-TOKEN-401': { endpoint: 'all', 'invalid-token': 'all' },

@@ -58,6 +58,16 @@ describe('Redactor', () => {
     expect(r.redact('abcdefgh abcd')).toBe(`${r.label('abcdefgh')} ${r.label('abcd')}`);
   });
 
+  test('prose after a scheme is no credential: a rule\'s verbatim sentence reaches the report as written', () => {
+    const r = new Redactor();
+    const sentence = 'client_id and client_secret must be in the body; a Basic Authorization header is ignored (any values, real or bogus, are ignored)';
+    expect(r.redact(sentence)).toBe(sentence);
+    expect(r.redact('a Basic header, Basic headers, a Bearer token, Bearer tokens, Basic auth')).toBe('a Basic header, Basic headers, a Bearer token, Bearer tokens, Basic auth');
+    // A credential that merely starts like one of those words is still one.
+    expect(r.redact('Authorization: Basic headerX0=')).toMatch(/^Authorization: Basic ‹secret#[0-9a-f]{6}›$/);
+    expect(r.redact('Bearer tokens123')).toMatch(/^Bearer ‹secret#[0-9a-f]{6}›$/);
+  });
+
   test('Basic and Bearer credentials and unknown JWTs are redacted', () => {
     const r = new Redactor();
     const basic = Buffer.from('client:secret-value').toString('base64');
@@ -110,7 +120,7 @@ function oneRegexRedact(secrets: ReadonlyArray<readonly [string, 'access_token' 
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const known = [...forms.keys()].sort((a, b) => b.length - a.length).map(escape);
   const jwt = 'eyJ[A-Za-z0-9_-]{2,}\\.eyJ[A-Za-z0-9_-]{2,}\\.[A-Za-z0-9_-]*';
-  const auth = '\\b(Basic|Bearer)(\\s+)([A-Za-z0-9+/=._~-]{4,})';
+  const auth = '\\b(Basic|Bearer)(\\s+)(?!(?:Authorization|authorization|headers?|tokens?|credentials?|scheme|auth)\\b)([A-Za-z0-9+/=._~-]{4,})';
   return text.replace(new RegExp([...known, jwt, auth].join('|'), 'g'), (match: string, scheme?: string, space?: string, credential?: string) =>
     credential !== undefined ? `${scheme}${space}${forms.get(credential) ?? r.label(credential)}` : (forms.get(match) ?? r.label(match)));
 }
