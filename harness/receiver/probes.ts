@@ -174,7 +174,8 @@ export function bodyTimes(payload: Record<string, unknown>, slice: string, fresh
 }
 
 /** The X-Signature of an `element-breach` slice, from the right t and v. */
-export function breachedHeader(t: string, v: string, slice: string): string {
+export function breachedHeader(t: string, v: string, slice: string): string | null {
+  if (slice === 'no-header') return null; // no X-Signature at all
   const headers: Record<string, string> = { 'no-t': `v=${v}`, 'no-v': `t=${t}`, 'empty-v': `t=${t},v=` };
   const header = headers[slice];
   if (header === undefined) throw new Error(`unknown element-breach slice: ${slice}`);

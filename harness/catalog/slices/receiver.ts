@@ -126,9 +126,9 @@ export const BODY_TIME: Dimension = {
 /** An element of X-Signature missing or empty. */
 export const ELEMENT_BREACH: Dimension = {
   id: 'element-breach',
-  title: 'An element of X-Signature missing or empty',
-  source: 'Signature: "X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature."',
-  values: ['no-t', 'no-v', 'empty-v'],
+  title: 'An element of X-Signature missing or empty, or the header itself missing (on an operation event, a row whose example carries it)',
+  source: 'Signature: "X-Signature holds comma-separated elements of the form prefix=value. Prefix t is the timestamp; prefix v is the signature."; Delivery: "Headers on each delivery: Content-Type, X-Signature, and the application-chosen header"; "The receiver compares expected and received signatures": a receiver that verifies only when the header is there compares nothing',
+  values: ['no-t', 'no-v', 'empty-v', 'no-header'],
 };
 
 /** A recorded delivery disguised by a fresh t beside the signed one. */
