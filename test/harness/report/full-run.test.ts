@@ -26,7 +26,7 @@ import { launchChromium } from '../../support/chromium.js';
 import { cli } from '../../support/cli.js';
 import { EMBEDDED_CREDS, sharedRun, type SharedRun } from '../../support/shared-runs.js';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
-import { filesUnder } from '../../support/files.js';
+import { textsUnder } from '../../support/files.js';
 import { codeScanner, secretScanner } from '../../support/leak-scan.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -50,13 +50,6 @@ const CREDENTIALS = {
 async function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   const r = await cli(args, extraEnv);
   return { code: r.code, out: r.stdout + r.stderr };
-}
-
-/** Every file under `dir` with its text: a full run writes thousands (the Allure results). */
-async function readFilesUnder(dir: string): Promise<Array<{ file: string; text: string }>> {
-  const files: Array<{ file: string; text: string }> = [];
-  for (const file of await filesUnder(dir)) files.push({ file, text: await readFile(file, 'utf8') }); // one at a time: no EMFILE
-  return files;
 }
 
 /** Every place a secret shows up in `files` (of the run directory `dir`): "file: kind". Each file is read once for every secret (test/support/leak-scan.ts). */
@@ -179,7 +172,7 @@ describe('a full conformance run through the command line', () => {
     for (const v of proxy.values()) if (!secrets.has(v) && v !== CREDENTIALS.clientId) secrets.set(v, `token or code ${v.slice(0, 4)}…`);
     // The run must have obtained tokens, or this test would prove nothing.
     expect(proxy.values().size).toBeGreaterThan(10);
-    const files = await readFilesUnder(runDir);
+    const files = await textsUnder(runDir);
     expect(files.some(({ file }) => file.includes('allure-results'))).toBe(true);
     expect(findLeaks(runDir, files, secrets)).toEqual([]);
     for (const [value] of secrets) expect(run.out.includes(value), 'console output holds a secret').toBe(false);
@@ -200,7 +193,7 @@ describe('a full conformance run through the command line', () => {
     const out = r.stdout + r.stderr;
     expect(r.code, out.slice(-2000)).toBe(0);
     const secrets = new Map(Object.entries(creds).map(([k, v]) => [v, k]));
-    expect(findLeaks(dir, await readFilesUnder(dir), secrets)).toEqual([]);
+    expect(findLeaks(dir, await textsUnder(dir), secrets)).toEqual([]);
     for (const v of Object.values(creds)) expect(out.includes(v)).toBe(false);
   }, 300_000);
 });
