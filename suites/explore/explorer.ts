@@ -169,19 +169,30 @@ async function runPhase(
 
 const NONE: Phase = { sequences: 0, commands: 0, shrinks: 0, interrupted: false, finding: null, error: null };
 
+/** How a left-out protocol phase is named among the operations left out. */
+export const PROTOCOL_SEQUENCES = 'the protocol sequences (OAuth, token, refresh and API operations without webhooks)';
+
 /**
  * Explores in two phases from one seed: sequences of the OAuth, token, refresh and API
  * operations and control steps; then (when the target can receive webhooks) sequences that
  * mix webhook registrations, overwrites, deletions, events and status checks with them,
  * fewer because each event step waits for deliveries. A path (LOCKCONF_EXPLORE_PATH)
  * replays the one phase it names.
+ *
+ * `protocolPhase`: a reason to leave the protocol phase out (a run whose selection holds no
+ * requirement of the protocol areas: no test would report what it finds); the webhook phase
+ * then runs as it would have (its own seed, seed + 1, and a reset target for each sequence),
+ * and the reason is listed among the operations left out. Ignored without the webhook phase
+ * or with a path.
  */
-export async function explore(port: ExplorePort, opts: { seed: number; budget?: Budget; path?: string }): Promise<Exploration> {
+export async function explore(port: ExplorePort, opts: { seed: number; budget?: Budget; path?: string; protocolPhase?: string | null }): Promise<Exploration> {
   const budget = opts.budget ?? DEFAULT_BUDGET;
   const hookPath = opts.path?.startsWith(HOOK_PATH) ? opts.path.slice(HOOK_PATH.length) : undefined;
   const started = Date.now();
   const hooksOn = port.webhooks !== undefined && budget.hookSequences > 0;
-  const main = opts.path && !hookPath ? await runPhase(port, {
+  // The protocol phase is left out (with the reason) only where nothing reads it and the webhook phase runs instead.
+  const noProtocol = typeof opts.protocolPhase === 'string' && hooksOn && !opts.path ? opts.protocolPhase : null;
+  const main = noProtocol !== null ? NONE : opts.path && !hookPath ? await runPhase(port, {
     arbs: commandArbitraries(port), opening: openingSteps(port), seed: opts.seed, runs: budget.sequences, maxCommands: budget.commands,
     lists: 1, timeMs: budget.timeMs, path: opts.path, pathPrefix: '', hooks: false,
   }) : hookPath ? NONE : await runPhase(port, {
@@ -207,7 +218,7 @@ export async function explore(port: ExplorePort, opts: { seed: number; budget?: 
     hookCommands: hooks.commands,
     shrinks: main.shrinks + hooks.shrinks,
     interrupted: main.interrupted || hooks.interrupted,
-    leftOut: port.missing,
+    leftOut: noProtocol !== null ? [...port.missing, { operation: PROTOCOL_SEQUENCES, reason: noProtocol }] : port.missing,
     finding: main.finding ?? hooks.finding,
     error: main.error ?? hooks.error,
   };

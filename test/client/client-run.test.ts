@@ -12,7 +12,7 @@ import { cli } from '../support/cli.js';
 import { declaredSlices, slicedRequirements } from '../../harness/catalog/slices/index.js';
 import { makeTmpDir, removeTmpDir } from '../support/tmp.js';
 import { startGradedExample, writeProfile, type GradedExample } from './support/example.js';
-import { filesUnder } from '../support/files.js';
+import { textsUnder } from '../support/files.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -50,8 +50,7 @@ describe.concurrent('conformance --client', () => {
       }
       for (const file of ['index.html', 'junit.xml', 'conformance.json', 'allure-report/index.html']) expect(existsSync(join(out, file)), file).toBe(true);
       const p = example.mock.profile;
-      for (const file of await filesUnder(out)) {
-        const text = await readFile(file, 'utf8');
+      for (const { file, text } of await textsUnder(out)) {
         for (const [secret, what] of [[p.clientSecret, 'client secret'], [p.apiKey, 'API key'], [p.controlToken!, 'control token']] as const) {
           expect(text.includes(secret), `${what} in ${file}`).toBe(false);
         }

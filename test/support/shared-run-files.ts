@@ -3,7 +3,8 @@
  * readers changed since: global setup's teardown (shared-runs-setup.ts) fails the invocation on
  * any change. Plain file reading, no vitest: global setup loads it in vitest's own process.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { CliResult } from './cli.js';
 import { filesUnder } from './files.js';
@@ -18,8 +19,9 @@ export interface Published extends CliResult {
 /** Each file under `dir` with its size and modification time ({} when there is no such folder). */
 export async function snapshot(dir: string): Promise<Published['files']> {
   const files: Published['files'] = {};
+  // statSync: a shared full run holds thousands of files; fs/promises' stat cost 1.4 s of CPU for 8,062, statSync 0.05 s.
   for (const file of await filesUnder(dir).catch(() => [])) {
-    const s = await stat(file);
+    const s = statSync(file);
     files[relative(dir, file)] = { bytes: s.size, mtimeMs: s.mtimeMs };
   }
   return files;

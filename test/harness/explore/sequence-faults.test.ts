@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { FAULTS, type FaultName } from '../../../mock/faults.js';
 import { VARIANTS } from '../../self-verification/matrix.js';
-import { explore } from '../../../suites/explore/explorer.js';
+import { PROTOCOL_SEQUENCES, explore } from '../../../suites/explore/explorer.js';
 import { withMockPort } from './mock-port.js';
 import type { MockOptions } from '../../../mock/context.js';
 
@@ -61,6 +61,28 @@ describe('Exploration stays clean on the plain mock and its legal variants', () 
       expect(x.commands).toBeGreaterThan(100);
       expect(x.hookSequences).toBe(3);
       expect(x.hookCommands).toBeGreaterThan(20);
+    }, 120_000);
+  }
+});
+
+/** The webhook areas' sequence-only faults, with the plain mock: what a run narrowed to webhook areas explores. */
+const WEBHOOK_PHASE_CASES: ReadonlyArray<FaultName | 'conforming'> = ['lock-overwrite-header-stuck', 'lock-reregister-keeps-deleted-header', 'conforming'];
+
+describe('A run narrowed to webhook areas leaves the protocol phase out, and its webhook phase finds the same', () => {
+  for (const name of WEBHOOK_PHASE_CASES) {
+    test(name, async () => {
+      const options = name === 'conforming' ? {} : { faults: [name] };
+      const whole = await withMockPort(options, (port) => explore(port, { seed: MATRIX_SEED }));
+      const narrowed = await withMockPort(options, (port) => explore(port, { seed: MATRIX_SEED, protocolPhase: 'no test of the selection reports it' }));
+      expect(narrowed.error).toBeNull();
+      expect(narrowed.sequences).toBe(narrowed.hookSequences); // no protocol sequence ran
+      expect(narrowed.leftOut).toContainEqual({ operation: PROTOCOL_SEQUENCES, reason: 'no test of the selection reports it' });
+      expect(whole.leftOut.map((l) => l.operation)).not.toContain(PROTOCOL_SEQUENCES);
+      // The webhook phase draws its own sequences (seed + 1) from a reset target: the same finding, by the same path.
+      expect(narrowed.finding?.requirement).toBe(whole.finding?.requirement);
+      expect(narrowed.finding?.path).toBe(whole.finding?.path);
+      expect(narrowed.hookSequences).toBe(whole.hookSequences);
+      if (name === 'conforming') expect(narrowed.hookCommands).toBe(whole.hookCommands);
     }, 120_000);
   }
 });

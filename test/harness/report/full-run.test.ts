@@ -26,7 +26,8 @@ import { launchChromium } from '../../support/chromium.js';
 import { cli } from '../../support/cli.js';
 import { EMBEDDED_CREDS, sharedRun, type SharedRun } from '../../support/shared-runs.js';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
-import { filesUnder } from '../../support/files.js';
+import { textsUnder } from '../../support/files.js';
+import { codeScanner, secretScanner } from '../../support/leak-scan.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -44,7 +45,6 @@ const CREDENTIALS = {
   apiKey: 'leaktest-api-key-0c6d19be74a2',
   controlToken: 'leaktest-control-token-7e44a0f3c2',
 };
-const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/;
 
 /** The command line in a child process (test/support/cli.ts), its stdout and stderr as one text. */
 async function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
@@ -52,51 +52,10 @@ async function runCli(args: string[], extraEnv: Record<string, string> = {}): Pr
   return { code: r.code, out: r.stdout + r.stderr };
 }
 
-/**
- * The token-shaped secrets found in `text`: each maximal run of token characters is
- * slid over once per secret length, every window looked up in that length's set. The
- * same verdict as text.includes for each secret (a token-shaped value lies inside one
- * run), without scanning the text once per secret: a run issues over a thousand.
- */
-function tokenSecretsIn(text: string, byLength: ReadonlyMap<number, ReadonlySet<string>>): Set<string> {
-  const found = new Set<string>();
-  const shortest = Math.min(...byLength.keys());
-  for (const run of new Set(text.match(/[A-Za-z0-9._~-]+/g) ?? [])) {
-    if (run.length < shortest) continue;
-    for (const [length, values] of byLength) {
-      for (let i = 0; i + length <= run.length; i++) {
-        const window = run.slice(i, i + length);
-        if (values.has(window)) found.add(window);
-      }
-    }
-  }
-  return found;
-}
-
-/** Every file under `dir` with its text: a full run writes thousands (the Allure results). */
-async function readFilesUnder(dir: string): Promise<Array<{ file: string; text: string }>> {
-  const files: Array<{ file: string; text: string }> = [];
-  for (const file of await filesUnder(dir)) files.push({ file, text: await readFile(file, 'utf8') }); // one at a time: no EMFILE
-  return files;
-}
-
-/** Every place a secret shows up in `files` (of the run directory `dir`): "file: kind". */
+/** Every place a secret shows up in `files` (of the run directory `dir`): "file: kind". Each file is read once for every secret (test/support/leak-scan.ts). */
 function findLeaks(dir: string, files: ReadonlyArray<{ file: string; text: string }>, secrets: Map<string, string>): string[] {
-  const leaks: string[] = [];
-  const TOKEN_CHARS = /^[A-Za-z0-9._~-]+$/;
-  const byLength = new Map<number, Set<string>>();
-  const others: string[] = [];
-  for (const value of secrets.keys()) {
-    if (TOKEN_CHARS.test(value)) byLength.set(value.length, (byLength.get(value.length) ?? new Set()).add(value));
-    else others.push(value);
-  }
-  for (const { file, text } of files) {
-    // Token-shaped secrets (the same URL-encoded) are looked up among the file's runs of token characters.
-    for (const value of tokenSecretsIn(text, byLength)) leaks.push(`${relative(dir, file)}: ${secrets.get(value)}`);
-    for (const value of others) if (text.includes(value) || text.includes(encodeURIComponent(value))) leaks.push(`${relative(dir, file)}: ${secrets.get(value)}`);
-    if (JWT_SHAPE.test(text)) leaks.push(`${relative(dir, file)}: a JWT-shaped string`);
-  }
-  return leaks;
+  const scan = secretScanner(secrets);
+  return files.flatMap(({ file, text }) => scan(text).map((kind) => `${relative(dir, file)}: ${kind}`));
 }
 
 let work = '';
@@ -213,15 +172,14 @@ describe('a full conformance run through the command line', () => {
     for (const v of proxy.values()) if (!secrets.has(v) && v !== CREDENTIALS.clientId) secrets.set(v, `token or code ${v.slice(0, 4)}…`);
     // The run must have obtained tokens, or this test would prove nothing.
     expect(proxy.values().size).toBeGreaterThan(10);
-    const files = await readFilesUnder(runDir);
+    const files = await textsUnder(runDir);
     expect(files.some(({ file }) => file.includes('allure-results'))).toBe(true);
     expect(findLeaks(runDir, files, secrets)).toEqual([]);
     for (const [value] of secrets) expect(run.out.includes(value), 'console output holds a secret').toBe(false);
     // The SMS codes (six digits: looked for where a value stands, a JSON string or a form field).
     expect(smsCodes.size, 'the sign-in suite received SMS codes').toBeGreaterThan(5);
-    for (const { file, text } of files) {
-      for (const code of smsCodes) expect(text.includes(`"${code}"`) || text.includes(`\\"${code}\\"`) || text.includes(`=${code}`), `${relative(runDir, file)} holds an SMS code`).toBe(false);
-    }
+    const holdsCode = codeScanner(smsCodes);
+    expect(files.filter(({ text }) => holdsCode(text)).map(({ file }) => `${relative(runDir, file)} holds an SMS code`)).toEqual([]);
   }, 180_000); // every file of the run searched for every token the run obtained: CPU-bound, slow on a busy machine
 
   it('keeps the embedded-mock path clean too (credentials fixed through LOCKCONF_MOCK_OPTIONS)', async () => {
@@ -235,7 +193,7 @@ describe('a full conformance run through the command line', () => {
     const out = r.stdout + r.stderr;
     expect(r.code, out.slice(-2000)).toBe(0);
     const secrets = new Map(Object.entries(creds).map(([k, v]) => [v, k]));
-    expect(findLeaks(dir, await readFilesUnder(dir), secrets)).toEqual([]);
+    expect(findLeaks(dir, await textsUnder(dir), secrets)).toEqual([]);
     for (const v of Object.values(creds)) expect(out.includes(v)).toBe(false);
   }, 300_000);
 });
