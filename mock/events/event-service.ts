@@ -80,9 +80,11 @@ export class LockEventService implements EventService {
     if (unchanged && this.ctx.faults.has('status-check-only-on-change')) return { emitted: 0 };
     // Slice fault: on that lock of its fixture set (first or second), a check that changes nothing sends nothing.
     if (unchanged && this.ctx.faults.breaks('DELIVERY-STATUS-EVERY-CHECK', { lock: lockSlot(this.ctx.world, lock.lockId) })) return { emitted: 0 };
-    const payload = build.statusCheck(this.#env(), lock, caller);
     const role = caller.userId === lock.ownerUserId ? 'owner' : 'guest';
     const { faults } = this.ctx;
+    // Slice fault: a check made by that role names another member of the lock as its User (the owner for a guest's check).
+    const named = faults.breaks('EVENT-STATUS-CHECK', { role }) ? this.#otherMember(lock, caller) : caller;
+    const payload = build.statusCheck(this.#env(), lock, named);
     const skip = (r: Registration, listeners: readonly Registration[]): boolean => {
       if (r.userId === caller.userId) return false;
       if (faults.has('status-check-caller-only')) return true;
@@ -100,6 +102,12 @@ export class LockEventService implements EventService {
     };
     const built: BuiltEvent = { lock: { lockIds: [lock.lockId], group: 'operation', payload, skip }, eventId: null };
     return { emitted: this.#dispatch(built, false) };
+  }
+
+  /** A member of the lock other than `user` (the owner first), or `user` when it is the only one. */
+  #otherMember(lock: MockLock, user: MockUser): MockUser {
+    const ids = [lock.ownerUserId, ...lock.members.keys()].filter((id) => id !== user.userId);
+    return this.ctx.world.users.find((u) => ids.includes(u.userId)) ?? user;
   }
 
   /** Resolves when every delivery started so far has finished (tests; no real-time waiting). */

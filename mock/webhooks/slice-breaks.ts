@@ -56,7 +56,7 @@ export const WEBHOOK_SLICE_BREAKS = {
   'EVENT-OPERATION-KEYPAD': { dims: ['field', 'enum-value', 'keypad'], description: `${FIELD} ${VALUE} On a lock with that kind of keypad (separate, built-in), a keypad operation is reported as the app's: Device=lock (mock/events/payloads.ts).` },
   'EVENT-OPERATION-MANUAL': payload,
   'EVENT-DOOR-STATE': payload,
-  'EVENT-STATUS-CHECK': fieldOnly,
+  'EVENT-STATUS-CHECK': { dims: ['field', 'role'], description: `${FIELD} A status check made by a user of that role (owner or guest of the lock) names another member of the lock as its User (mock/events/event-service.ts emitStatus).` },
   'EVENT-STATUS-CHECK-STATE': { dims: ['enum-value'], description: 'A status check reports the next lock state of the enumeration instead of that one, the state the last operation event set.' },
   'EVENT-LOCK-NAME-CHANGED': { dims: ['field', 'chars'], description: `${FIELD} A new name of that character class is reported mangled (mock/webhooks/chars.ts).` },
   'EVENT-LOCK-BATTERY': payload,

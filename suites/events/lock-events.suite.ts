@@ -109,17 +109,28 @@ describe('Lock events', () => {
     for (const d of got) expectSchema(t, S.doorState, d, `door ${d.json?.Event}`);
   });
 
-  conformance('EVENT-STATUS-CHECK', 'status check result: status, a lock state, Device=lock, User object', { needs: ['user-token', 'capture'] }, async (t) => {
+  conformance('EVENT-STATUS-CHECK', 'status check result: status, a lock state, Device=lock, User object: the user who made the check, the owner or a guest', { needs: ['user-token', 'capture'] }, async (t) => {
     const lock = firstLock(t);
     const session = await t.flows.userSession(0);
     const inbox = await newInbox(t, { label: 'status' });
     expectAccepted(t, await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken }));
-    await triggerStatusCheck(t, lock.lockId, session.accessToken);
-    const d = await expectDelivery(t, inbox, 'the status check result', { predicate: isAbout(lock.lockId) });
-    await expectFields(t, S.statusCheck, [d], 'status check result');
-    const body = expectSchema(t, S.statusCheck, d, 'status check result');
-    expectLock(t, body.LockID, lock.lockId, 'status check result');
-    t.observe('Event (the state now)', body.Event);
+    // "User | object | The acting or affected user": a status check's acting user is the one who made it,
+    // the lock's owner or a guest on it (the owner's registration hears both: "Sent to all listeners of the lock").
+    const got: Delivery[] = [];
+    await t.eachSlice('role', async (role) => {
+      if (role === 'guest' && !t.target.has('second-user')) t.notTested('the fixtures name no guest (second user)');
+      const checker = role === 'owner' ? { userId: owner(t).userId, accessToken: session.accessToken } : { userId: user(t, 1).userId, accessToken: (await t.flows.userSession(1)).accessToken };
+      const seen = new Set((await inbox.deliveries()).map((d) => d.seq));
+      const what = `the status check result of a check made by the ${role}`;
+      await triggerStatusCheck(t, lock.lockId, checker.accessToken);
+      const d = await expectDelivery(t, inbox, what, { predicate: (x) => !seen.has(x.seq) && isAbout(lock.lockId)(x) && x.json?.EventType !== 'operation' });
+      got.push(d);
+      const body = expectSchema(t, S.statusCheck, d, what);
+      expectLock(t, body.LockID, lock.lockId, what);
+      expectUser(t, d.json?.User?.UserID, checker.userId, what, `user who made the check (the ${role})`);
+      t.observe(`Event (the state now), a check by the ${role}`, body.Event);
+    });
+    await expectFields(t, S.statusCheck, got, 'status check result');
   });
 
   conformance('EVENT-STATUS-CHECK-STATE', 'a status check reports the state the control protocol\'s last operation event set (control contract), for each state', needsLooping(), async (t) => {

@@ -220,7 +220,8 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     'EVENT-OPERATION-KEYPAD': { field: [...OPERATION, ...USER6], 'enum-value': [...LOCK_STATES], keypad: 'all' },
     'EVENT-OPERATION-MANUAL': { field: [...OPERATION, 'User.UserID', 'timeStamp', 'Timestamp', 'EventID'], 'enum-value': [...LOCK_STATES] },
     'EVENT-DOOR-STATE': { field: [...OPERATION, 'User.UserID'], 'enum-value': [...DOOR_STATES] },
-    'EVENT-STATUS-CHECK': { field: [...OPERATION, ...USER6] },
+    // User: "The acting or affected user": the user who made the check, the owner or a guest of the lock.
+    'EVENT-STATUS-CHECK': { field: [...OPERATION, ...USER6], role: 'all' },
     // The state a status check reports after an operation rests on the control contract (EVENT-STATUS-CHECK-STATE), not on the spec.
     'EVENT-STATUS-CHECK-STATE': { 'enum-value': [...LOCK_STATES] },
     // Lock.Name is the new name, whatever its characters (a JSON string carries any). Outer blanks are not a slice:
