@@ -143,7 +143,9 @@ const GROUP_RULES: Record<string, ModelRule> = {
   lifecycle: RULES.groupLifecycle,
 };
 
-function mustRule(h: Hook, e: ModelEvent, group: string): ModelRule {
+function mustRule(h: Hook, e: ModelEvent, group: string, replaced: Hook | undefined): ModelRule {
+  // A group the overwrite named anew (the registration it replaced did not name it): the overwrite's groups are what is tried.
+  if (h.overwrote && replaced?.groups && !replaced.groups.includes(group)) return h.kind === 'lock' ? RULES.lockOverwrite : RULES.userOverwrite;
   if (e.fanout) return RULES.statusFanout;
   const all: readonly string[] = h.kind === 'lock' ? LOCK_GROUPS : USER_GROUPS;
   if (h.overwrote) return h.kind === 'lock' ? RULES.lockOverwrite : RULES.userOverwrite;
@@ -154,6 +156,13 @@ function mustRule(h: Hook, e: ModelEvent, group: string): ModelRule {
 function retiredRule(h: Hook): ModelRule {
   if (h.status === 'overwritten') return h.kind === 'lock' ? RULES.lockOverwrite : RULES.userOverwrite;
   return h.kind === 'lock' ? RULES.lockDelete : RULES.userDelete;
+}
+
+/** The registration `h` replaced: the one before it in its slot, when `h` overwrote it. */
+export function replacedOf(hooks: readonly Hook[], h: Hook): Hook | undefined {
+  if (!h.overwrote) return undefined;
+  const before = slotOf(hooks, h.kind, h.lock, h.user).filter((p) => p.id < h.id);
+  return before[before.length - 1];
 }
 
 /** For each registration the event concerns (its lock's, its user's), what the spec allows at its url. */
@@ -173,7 +182,7 @@ export function expectations(hooks: readonly Hook[], e: ModelEvent): HookExpecta
     }
     const group = must.find((g) => h.groups!.includes(g));
     if (group === undefined) out.push({ hook: h, expect: 'may', rule: RULES.onePost, why: `${e.what}: not of a group it named (filtering is a SHOULD)` });
-    else out.push({ hook: h, expect: 'must', rule: mustRule(h, e, group), why: `it named ${group}` });
+    else out.push({ hook: h, expect: 'must', rule: mustRule(h, e, group, replacedOf(hooks, h)), why: `it named ${group}` });
   }
   return out;
 }
