@@ -143,9 +143,9 @@ const GROUP_RULES: Record<string, ModelRule> = {
   lifecycle: RULES.groupLifecycle,
 };
 
-function mustRule(h: Hook, e: ModelEvent, group: string, replaced: Hook | undefined): ModelRule {
-  // A group the overwrite named anew (the registration it replaced did not name it): the overwrite's groups are what is tried.
-  if (h.overwrote && replaced?.groups && !replaced.groups.includes(group)) return h.kind === 'lock' ? RULES.lockOverwrite : RULES.userOverwrite;
+function mustRule(h: Hook, e: ModelEvent, group: string, replaced: readonly Hook[]): ModelRule {
+  // A group the overwrite named anew (a registration it replaced, or one that one replaced, did not name it): the overwrite's groups are what is tried.
+  if (h.overwrote && replaced.some((p) => p.groups !== null && !p.groups.includes(group))) return h.kind === 'lock' ? RULES.lockOverwrite : RULES.userOverwrite;
   if (e.fanout) return RULES.statusFanout;
   const all: readonly string[] = h.kind === 'lock' ? LOCK_GROUPS : USER_GROUPS;
   if (h.overwrote) return h.kind === 'lock' ? RULES.lockOverwrite : RULES.userOverwrite;
@@ -158,11 +158,17 @@ function retiredRule(h: Hook): ModelRule {
   return h.kind === 'lock' ? RULES.lockDelete : RULES.userDelete;
 }
 
-/** The registration `h` replaced: the one before it in its slot, when `h` overwrote it. */
-export function replacedOf(hooks: readonly Hook[], h: Hook): Hook | undefined {
-  if (!h.overwrote) return undefined;
-  const before = slotOf(hooks, h.kind, h.lock, h.user).filter((p) => p.id < h.id);
-  return before[before.length - 1];
+/** The registrations `h` replaced, newest first: the one before it in its slot, and the ones that one replaced in turn. */
+export function replacedOf(hooks: readonly Hook[], h: Hook): Hook[] {
+  const before = slotOf(hooks, h.kind, h.lock, h.user).filter((p) => p.id < h.id).reverse();
+  const chain: Hook[] = [];
+  let overwrote = h.overwrote;
+  for (const p of before) {
+    if (!overwrote) break;
+    chain.push(p);
+    overwrote = p.overwrote;
+  }
+  return chain;
 }
 
 /** For each registration the event concerns (its lock's, its user's), what the spec allows at its url. */

@@ -92,7 +92,7 @@ export class TriggerEvent implements Cmd {
   async run(m: ModelState, r: Real): Promise<void> {
     const w = r.port.webhooks!;
     const target = this.aimed ? untried(m) : undefined;
-    const aims = target ? rowsFor(w, target, replacedOf(m.hooks, target)) : [];
+    const aims = target ? rowsFor(w, target, replacedOf(m.hooks, target)[0]) : [];
     const [ti, li] = aims.length > 0 ? aims[this.n % aims.length]! : [this.trigger, this.lock];
     const t = TRIGGERS[ti]!;
     const lock = li % w.locks.length;
