@@ -143,7 +143,9 @@ const GROUP_RULES: Record<string, ModelRule> = {
   lifecycle: RULES.groupLifecycle,
 };
 
-function mustRule(h: Hook, e: ModelEvent, group: string): ModelRule {
+function mustRule(h: Hook, e: ModelEvent, group: string, replaced: readonly Hook[]): ModelRule {
+  // A group the overwrite named anew (a registration it replaced, or one that one replaced, did not name it): the overwrite's groups are what is tried.
+  if (h.overwrote && replaced.some((p) => p.groups !== null && !p.groups.includes(group))) return h.kind === 'lock' ? RULES.lockOverwrite : RULES.userOverwrite;
   if (e.fanout) return RULES.statusFanout;
   const all: readonly string[] = h.kind === 'lock' ? LOCK_GROUPS : USER_GROUPS;
   if (h.overwrote) return h.kind === 'lock' ? RULES.lockOverwrite : RULES.userOverwrite;
@@ -154,6 +156,19 @@ function mustRule(h: Hook, e: ModelEvent, group: string): ModelRule {
 function retiredRule(h: Hook): ModelRule {
   if (h.status === 'overwritten') return h.kind === 'lock' ? RULES.lockOverwrite : RULES.userOverwrite;
   return h.kind === 'lock' ? RULES.lockDelete : RULES.userDelete;
+}
+
+/** The registrations `h` replaced, newest first: the one before it in its slot, and the ones that one replaced in turn. */
+export function replacedOf(hooks: readonly Hook[], h: Hook): Hook[] {
+  const before = slotOf(hooks, h.kind, h.lock, h.user).filter((p) => p.id < h.id).reverse();
+  const chain: Hook[] = [];
+  let overwrote = h.overwrote;
+  for (const p of before) {
+    if (!overwrote) break;
+    chain.push(p);
+    overwrote = p.overwrote;
+  }
+  return chain;
 }
 
 /** For each registration the event concerns (its lock's, its user's), what the spec allows at its url. */
@@ -173,7 +188,7 @@ export function expectations(hooks: readonly Hook[], e: ModelEvent): HookExpecta
     }
     const group = must.find((g) => h.groups!.includes(g));
     if (group === undefined) out.push({ hook: h, expect: 'may', rule: RULES.onePost, why: `${e.what}: not of a group it named (filtering is a SHOULD)` });
-    else out.push({ hook: h, expect: 'must', rule: mustRule(h, e, group), why: `it named ${group}` });
+    else out.push({ hook: h, expect: 'must', rule: mustRule(h, e, group, replacedOf(hooks, h)), why: `it named ${group}` });
   }
   return out;
 }

@@ -14,6 +14,7 @@ import { ApiError } from './errors.js';
 import { knownApiKey } from '../oauth/other-clients.js';
 import { actorOf } from '../oauth/approver.js';
 import { clientSlice } from '../oauth/refresh-tokens.js';
+import { isNarrowed } from '../oauth/narrowed-tokens.js';
 
 /** Who is calling: the verified claims of the presented token. */
 export interface ApiCaller {
@@ -151,6 +152,8 @@ export function installAuthentication(app: FastifyInstance, ctx: MockContext, de
       const late = await ctx.tokens.verify(token, { ignoreExpiry: true });
       if (late && ctx.faults.breaks('HEADERS-EXPIRED-TOKEN-401', { client: clientSlice(ctx, late.clientId), actor: actorOf(ctx.world, late.userId) })) claims = late;
     }
+    // Sequence-only fault: the second credential's token from the refresh grant is refused where the locks are listed.
+    if (claims && ctx.faults.has('refresh-second-client-locks-refused') && specEndpoint(request) === 'GET /users/locks/mine' && isNarrowed(ctx, token)) claims = null;
     if (claims?.userId === null && ctx.faults.anySlice() && ctx.faults.breaks('TOKEN-CC-TOKEN-WORKS', { endpoint: specEndpoint(request), client: clientSlice(ctx, claims.clientId) })) claims = null;
     if (!claims) {
       const offUsers = ctx.faults.has('invalid-token-403-on-webhooks') && (family(request) === 'webhook' || family(request) === 'status-check');

@@ -13,6 +13,7 @@ import type { AuthorizationCodes } from './codes.js';
 import type { Grants } from './grants.js';
 import { chainLength, chainPosition, clientSlice, refreshAge, type RefreshTokens } from './refresh-tokens.js';
 import { actorOf } from './approver.js';
+import { narrowToken } from './narrowed-tokens.js';
 import { OAUTH_SCHEMAS } from '../docs/oauth-schemas.js';
 import { documented } from '../docs/common-schemas.js';
 import { approverRole, partnerOf } from './approver.js';
@@ -121,6 +122,7 @@ export function registerTokenEndpoint(app: FastifyInstance, ctx: MockContext, de
     };
     if (grant.withRefresh) body.refresh_token = grant.refreshToken ?? refresh.issue(claims, grant.chain);
     if (ctx.faults.has('refresh-same-access-token') && typeof body.refresh_token === 'string') issuedWith.set(body.refresh_token, access.token);
+    if (ctx.faults.has('refresh-second-client-locks-refused') && grant.grantType === 'refresh_token' && grant.clientId !== ctx.credentials.clientId) narrowToken(ctx, access.token);
     for (const field of ['access_token', 'refresh_token']) {
       if (ctx.faults.breaks('TOKEN-RESPONSE-SHAPE', { 'token-field': field }) && field in body) body[field] = 1;
     }

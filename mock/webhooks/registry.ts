@@ -22,7 +22,7 @@ export interface Registration {
   token: string | null;
   notificationTypes: Group[];
   createdAtMs: number;
-  /** How many registrations of its slot it follows (0: the first; the fault lock-overwrite-header-stuck counts them). */
+  /** How many registrations of its slot it follows (0: the first; the faults lock-overwrite-header-stuck and lock-overwrite-groups-stuck count them). */
   overwrites?: number;
 }
 
@@ -69,12 +69,15 @@ export class WebhookRegistry {
       registration.header = previous.header;
       registration.token = previous.token;
     }
-    // Sequence-only faults: from the second overwrite on, the replaced registration's header and token stay; a
-    // registration after a deletion takes the deleted one's header and token.
+    // Sequence-only faults: from the second overwrite on, the replaced registration's header and token (or its
+    // notificationTypes) stay; a registration after a deletion takes the deleted one's header and token.
     registration.overwrites = previous ? (previous.overwrites ?? 0) + 1 : 0;
     if (previous && registration.overwrites >= 2 && this.faults.has('lock-overwrite-header-stuck')) {
       registration.header = previous.header;
       registration.token = previous.token;
+    }
+    if (previous && registration.overwrites >= 2 && this.faults.has('lock-overwrite-groups-stuck')) {
+      registration.notificationTypes = [...previous.notificationTypes];
     }
     const deleted = this.#deletedHeaders.get(`${lockId}|${input.userId}`);
     this.#deletedHeaders.delete(`${lockId}|${input.userId}`);
@@ -107,6 +110,11 @@ export class WebhookRegistry {
     const previous = this.#user.find((r) => r.userId === input.userId);
     if (previous && this.faults.has('user-register-keeps-groups')) {
       registration.notificationTypes = [...new Set([...previous.notificationTypes, ...input.notificationTypes])];
+    }
+    // Sequence-only fault: an overwrite that leaves out header and token keeps the replaced registration's.
+    if (previous && input.header === null && this.faults.has('user-bare-overwrite-keeps-header')) {
+      registration.header = previous.header;
+      registration.token = previous.token;
     }
     if (previous) this.#disturbBystanders('WEBHOOK-USER-OVERWRITE', null, input.userId);
     if (!this.faults.has('user-register-appends')) {

@@ -317,6 +317,55 @@ export function webhookSupport(port: ExplorePort): fc.Arbitrary<Cmd>[] {
   return arbs;
 }
 
+/**
+ * A command followed at once by an aimed follow-up: the operation that tries what the command
+ * just changed in the model (a token pair received, a refresh token spent, the clock moved, a
+ * permission changed) before a later command can hide it, as a registration is followed by
+ * an aimed event in the webhook phase. The follow-up is skipped when it cannot run.
+ */
+export class Then implements Cmd {
+  constructor(readonly first: Cmd, readonly next: Cmd | null) {}
+  check(m: Readonly<ModelState>): boolean { return this.first.check(m); }
+  async run(m: ModelState, r: Real): Promise<void> {
+    await this.first.run(m, r);
+    if (this.next?.check(m)) await this.next.run(m, r);
+  }
+  toString(): string { return this.next ? `${this.first}, then ${this.next}` : String(this.first); }
+}
+
+/** Changes of one kind in a row (a refresh chain, a permission granted and withdrawn), each with its follow-up. */
+export class Chain implements Cmd {
+  constructor(readonly steps: readonly Cmd[]) {}
+  check(m: Readonly<ModelState>): boolean { return this.steps.some((c) => c.check(m)); }
+  async run(m: ModelState, r: Real): Promise<void> {
+    for (const c of this.steps) if (c.check(m)) await c.run(m, r);
+  }
+  toString(): string { return `Chain(${this.steps.map(String).join('; ')})`; }
+}
+
+/**
+ * The follow-ups, by what the model says a change made worth trying (none of them aims at
+ * one fault: each tries the state the rules distinguish right after it changed):
+ *   a token pair received: the newest access token on either endpoint, or the chain one link on;
+ *   a refresh token spent: the same, or the spent one taken again;
+ *   the clock moved: the token spent last taken again, the newest live refresh token, the
+ *     newest or an older access token (each token's validity is what moved);
+ *   a permission changed: client_credentials asked by that credential.
+ */
+function followUps(): { pair: fc.Arbitrary<Cmd | null>; spent: fc.Arbitrary<Cmd | null>; clock: fc.Arbitrary<Cmd | null> } {
+  const endpoint = fc.nat({ max: 1 });
+  const tryNewest = endpoint.map((e): Cmd => new ApiCall(NEWEST, e, false));
+  const onward = fc.constant<Cmd>(new Refresh(NEWEST, false));
+  const replay = fc.constant<Cmd>(new Refresh(LAST_SPENT, false));
+  const older = fc.tuple(fc.nat({ max: 15 }), endpoint).map(([i, e]): Cmd => new ApiCall(i, e, false));
+  const none = fc.constant<Cmd | null>(null);
+  return {
+    pair: fc.oneof({ weight: 3, arbitrary: tryNewest }, { weight: 1, arbitrary: onward }, { weight: 1, arbitrary: none }),
+    spent: fc.oneof({ weight: 3, arbitrary: tryNewest }, { weight: 1, arbitrary: onward }, { weight: 1, arbitrary: replay }, { weight: 1, arbitrary: none }),
+    clock: fc.oneof({ weight: 2, arbitrary: replay }, { weight: 2, arbitrary: onward }, { weight: 2, arbitrary: tryNewest }, { weight: 1, arbitrary: older }, { weight: 1, arbitrary: none }),
+  };
+}
+
 /** The command arbitraries this port allows, and the operations left out with the reason. */
 export function commandArbitraries(port: ExplorePort): fc.Arbitrary<Cmd>[] {
   const creds = port.credentials.length;
@@ -327,25 +376,32 @@ export function commandArbitraries(port: ExplorePort): fc.Arbitrary<Cmd>[] {
   // Same-credential refreshes and calls are drawn more often: deep chains are where sequence-only faults live.
   const own = fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: other });
   const refreshIndex = fc.oneof({ weight: 3, arbitrary: fc.constant(NEWEST) }, { weight: 1, arbitrary: fc.constant(LAST_SPENT) }, { weight: 2, arbitrary: fc.nat({ max: 15 }) });
-  const refresh = fc.tuple(refreshIndex, own).map(([i, o]) => new Refresh(i, o));
+  const then = followUps();
+  const refresh = fc.tuple(refreshIndex, own, then.spent).map(([i, o, t]): Cmd => new Then(new Refresh(i, o), t));
+  // A refresh chain: the newest live refresh token redeemed two to four times in a row, each link tried at once.
+  const chain = fc.array(then.spent.map((t): Cmd => new Then(new Refresh(NEWEST, false), t)), { minLength: 2, maxLength: 4 }).map((cs) => new Chain(cs));
   const arbs: fc.Arbitrary<Cmd>[] = [
-    refresh, refresh, refresh, refresh,
+    refresh, refresh, refresh, chain,
     fc.tuple(index, fc.nat({ max: 1 }), fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) })).map(([i, e, t]) => new ApiCall(i, e, t)),
     fc.tuple(index, fc.nat({ max: 1 })).map(([i, e]) => new ApiCall(i, e, false)),
     fc.constant(new RefreshUnknown()),
   ];
   if (port.authorize) {
     arbs.push(fc.tuple(cred, fc.nat({ max: 1 })).map(([c, u]) => new Authorize(c, u)));
-    arbs.push(fc.tuple(index, other).map(([i, o]) => new ExchangeCode(i, o)));
+    arbs.push(fc.tuple(index, other, then.pair).map(([i, o, t]) => new Then(new ExchangeCode(i, o), t)));
   }
   const control = port.control;
   if (control?.permission) {
-    arbs.push(fc.tuple(cred, fc.boolean()).map(([c, e]) => new Permission(c, e)));
-    arbs.push(fc.tuple(cred, fc.boolean()).map(([c, e]) => new Permission(c, e)));
-    arbs.push(cred.map((c) => new ClientCredentials(c)));
+    // A permission changed is tried at once by that credential's client_credentials grant; a rework changes it
+    // two or three times in a row (granted, withdrawn, granted again), each change tried.
+    const change = fc.tuple(cred, fc.boolean()).map(([c, e]): Cmd => new Then(new Permission(c, e), new ClientCredentials(c)));
+    arbs.push(change);
+    arbs.push(fc.tuple(cred, fc.boolean(), fc.integer({ min: 2, max: 3 })).map(([c, e, k]) => new Chain(Array.from({ length: k }, (_, i) => new Then(new Permission(c, i % 2 === 0 ? e : !e), new ClientCredentials(c))))));
+    arbs.push(fc.tuple(cred, then.pair).map(([c, t]) => new Then(new ClientCredentials(c), t)));
     arbs.push(cred.map((c) => new ClientCredentials(c)));
   }
-  if (control?.clock) arbs.push(fc.constantFrom(...CLOCK_MOVES_MS).map((ms) => new AdvanceClock(ms)), fc.constantFrom(...CLOCK_MOVES_MS).map((ms) => new AdvanceClock(ms)));
+  const move = fc.tuple(fc.constantFrom(...CLOCK_MOVES_MS), then.clock).map(([ms, t]) => new Then(new AdvanceClock(ms), t));
+  if (control?.clock) arbs.push(move, move);
   if (control?.revoke) arbs.push(index.map((i) => new Revoke(i)));
   if (control) arbs.push(fc.constant(new Reset()));
   return arbs;

@@ -30,7 +30,7 @@ export interface Budget {
 }
 
 /** A few seconds on the embedded mock; the time bound is a safety net only (under heavy load a verdict must not depend on it). */
-export const DEFAULT_BUDGET: Budget = { sequences: 20, commands: 60, hookSequences: 3, hookCommands: 40, timeMs: 120_000 };
+export const DEFAULT_BUDGET: Budget = { sequences: 20, commands: 30, hookSequences: 3, hookCommands: 40, timeMs: 120_000 };
 
 /** The webhook sequences a budget of `sequences` protocol sequences goes with (one in five, at least the default). */
 function hookSequencesFor(sequences: number): number {

@@ -8,7 +8,7 @@
  */
 import type { Delivery } from '../../harness/contracts.js';
 import {
-  RULES, expectations, retired, judgeCount, judgeDelivery,
+  RULES, expectations, retired, judgeCount, judgeDelivery, replacedOf,
   type Hook, type HookExpectation, type ModelEvent, type ModelState, type Violation,
 } from '../../harness/model/index.js';
 import { verifySignature } from '../../harness/wire/signature.js';
@@ -67,17 +67,22 @@ export function rowsOf(w: WebhookPort): ReadonlyArray<readonly [number, number]>
 
 /**
  * The rows that reach a registration, by the model: those it must receive (a group it
- * named), else those it may (it named no groups), else none. Which one an aimed event
- * makes is drawn among them.
+ * named), else those it may (it named no groups), else none. Of the rows it must receive,
+ * those the registration it replaced was not bound to receive come first (a group the
+ * overwrite named anew): what the overwrite changed is what the event tries. Which one an
+ * aimed event makes is drawn among them.
  */
-export function rowsFor(w: WebhookPort, h: Hook): ReadonlyArray<readonly [number, number]> {
+export function rowsFor(w: WebhookPort, h: Hook, replaced?: Hook): ReadonlyArray<readonly [number, number]> {
   const rows = rowsOf(w).map(([ti, li]) => {
     const t = TRIGGERS[ti]!;
-    const x = expectations([h], { what: t.kind, ...t.event(li, subjectOf(t, w.locks[li]!)) })[0];
-    return { row: [ti, li] as const, expect: x?.expect };
+    const e = { what: t.kind, ...t.event(li, subjectOf(t, w.locks[li]!)) };
+    const x = expectations([h], e)[0];
+    const before = replaced ? expectations([{ ...replaced, status: 'live' }], e)[0] : undefined;
+    return { row: [ti, li] as const, expect: x?.expect, anew: before !== undefined && before.expect !== 'must' };
   });
   const must = rows.filter((x) => x.expect === 'must');
-  return (must.length > 0 ? must : rows.filter((x) => x.expect === 'may')).map((x) => x.row);
+  const anew = must.filter((x) => x.anew);
+  return (anew.length > 0 ? anew : must.length > 0 ? must : rows.filter((x) => x.expect === 'may')).map((x) => x.row);
 }
 
 export class TriggerEvent implements Cmd {
@@ -87,7 +92,7 @@ export class TriggerEvent implements Cmd {
   async run(m: ModelState, r: Real): Promise<void> {
     const w = r.port.webhooks!;
     const target = this.aimed ? untried(m) : undefined;
-    const aims = target ? rowsFor(w, target) : [];
+    const aims = target ? rowsFor(w, target, replacedOf(m.hooks, target)[0]) : [];
     const [ti, li] = aims.length > 0 ? aims[this.n % aims.length]! : [this.trigger, this.lock];
     const t = TRIGGERS[ti]!;
     const lock = li % w.locks.length;

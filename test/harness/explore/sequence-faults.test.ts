@@ -19,9 +19,13 @@ const SEQUENCE_FAULTS: ReadonlyArray<[FaultName, number]> = [
   ['refresh-stops-rotating', MATRIX_SEED],
   ['refresh-second-client-access-dead', MATRIX_SEED],
   ['cc-withdraw-ignored', MATRIX_SEED],
-  // Webhook sequences (suites/explore/webhook-commands.ts): registrations of one slot overwritten twice, or deleted and made again.
+  ['refresh-second-client-locks-refused', MATRIX_SEED],
+  // Webhook sequences (suites/explore/webhook-commands.ts): registrations of one slot overwritten twice, or deleted and made again,
+  // or a user registration overwritten without header and token.
   ['lock-overwrite-header-stuck', MATRIX_SEED],
   ['lock-reregister-keeps-deleted-header', MATRIX_SEED],
+  ['lock-overwrite-groups-stuck', MATRIX_SEED],
+  ['user-bare-overwrite-keeps-header', MATRIX_SEED],
 ];
 
 /** Legal variants (matrix.ts VARIANTS) and freedoms (`freedom:ID=alternative`, harness/catalog/freedoms.ts) of the areas explored. */

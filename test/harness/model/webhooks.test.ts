@@ -37,6 +37,21 @@ describe('Registration slots: one per lock per user; calling again overwrites it
     expect(expectations(h, statusCheck).map((x) => [x.expect, x.rule.id])).toEqual([['must', 'DELIVERY-STATUS-CHECK-FANOUT'], ['must', 'DELIVERY-STATUS-CHECK-FANOUT']]);
   });
 
+  test('a status check of a group an overwrite named anew, over any registration it replaced, tries the overwrite (WEBHOOK-LOCK-OVERWRITE)', () => {
+    const h = hooks();
+    register(h, whole(1), true, true);
+    register(h, { ...whole(2), groups: ['battery'] }, true, true);
+    register(h, whole(3), true, true);
+    register(h, whole(4), true, true);
+    // The fourth names operation as the third did, but the second (which the third replaced) did not.
+    expect(expectations(h, statusCheck).map((x) => [x.hook.id, x.expect, x.rule.id]).at(-1)).toEqual([4, 'must', 'WEBHOOK-LOCK-OVERWRITE']);
+    // A slot whose every registration named the group: the status check's own rule.
+    const plain = hooks();
+    register(plain, whole(1), true, true);
+    register(plain, whole(2), true, true);
+    expect(expectations(plain, statusCheck).map((x) => x.rule.id).at(-1)).toBe('DELIVERY-STATUS-CHECK-FANOUT');
+  });
+
   test('a deleted registration must receive nothing (WEBHOOK-LOCK-DELETE); at the end of a sequence it is among the retired', () => {
     const h = hooks();
     register(h, whole(1), true, true);
