@@ -17,11 +17,11 @@ import { join } from 'node:path';
 import type { TestRecord, TimeoutConfirmation } from '../run/verdict.js';
 import { idFromTestName } from '../run/verdict.js';
 import { DEFAULT_DELIVERY_WAIT_MS, DEFAULT_QUIET_WINDOW_MS } from '../run/weakening.js';
+import { PROJECT_TEST_TIMEOUT_MS, testTimeoutScale } from '../run/test-timeouts.js';
+export { PROJECT_TEST_TIMEOUT_MS, testTimeoutScale };
 
 /** Test timeouts of a confirming run: the harness's (30 s, 60 s for looping tests) times this. */
 export const CONFIRM_TIMEOUT_SCALE = 4;
-/** The conformance project's own test timeout (vitest.config.ts), for tests that name none. */
-export const PROJECT_TEST_TIMEOUT_MS = 30_000;
 
 /** vitest's words for a test or hook that ran out of time. */
 const TIMED_OUT = /\b(?:Test|Hook) timed out in \d+ ?ms/;
@@ -43,7 +43,7 @@ function positiveInt(text: string | undefined): number | null {
 
 /** The settings of a confirming run, from the environment the first run ran with. */
 export function confirmationSettings(env: NodeJS.ProcessEnv): { env: Record<string, string>; testTimeoutMs: number; timeoutScale: number; deliveryWaitMs: number } {
-  const scale = (positiveInt(env.LOCKCONF_TEST_TIMEOUT_SCALE) ?? 1) * CONFIRM_TIMEOUT_SCALE;
+  const scale = Math.max(1, testTimeoutScale(env)) * CONFIRM_TIMEOUT_SCALE;
   const deliveryWaitMs = Math.max(positiveInt(env.LOCKCONF_DELIVERY_WAIT_MS) ?? DEFAULT_DELIVERY_WAIT_MS, DEFAULT_DELIVERY_WAIT_MS);
   const quiet = (positiveInt(env.LOCKCONF_QUIET_WINDOW_MS) ?? DEFAULT_QUIET_WINDOW_MS) * CONFIRM_TIMEOUT_SCALE;
   return {

@@ -25,7 +25,7 @@ import { leaseWaitMs } from '../service/target-lease.js';
 import { claimRunDir } from './run-dir.js';
 import { InterruptOnSignal } from '../run/interrupt.js';
 import type { TestRecord } from '../run/verdict.js';
-import { confirmationDir, confirmationScope, confirmationSettings, confirmedRecords, unfinishedTests, withEnv } from './confirm-timeouts.js';
+import { PROJECT_TEST_TIMEOUT_MS, testTimeoutScale, confirmationDir, confirmationScope, confirmationSettings, confirmedRecords, unfinishedTests, withEnv } from './confirm-timeouts.js';
 
 export { exitCodeFor };
 import { receiverCommand } from './receiver.js';
@@ -195,7 +195,8 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
   // The sign-in screens' Chromium starts beside vitest's own start (global setup waits for it).
   startSharedBrowser(process.env);
   try {
-    await runVitestProject({ project: 'conformance', files, reporters, only, stderr: stderr.stream });
+    const scale = testTimeoutScale(process.env); // the tests' own timeouts are scaled in harness/service/conformance.ts
+    await runVitestProject({ project: 'conformance', files, reporters, only, stderr: stderr.stream, ...(scale !== 1 ? { options: { testTimeout: Math.max(1, Math.round(PROJECT_TEST_TIMEOUT_MS * scale)) } } : {}) });
   } finally {
     interrupt.dispose();
     await stopSharedBrowser();

@@ -228,6 +228,13 @@ export default class LockconfReporter implements Reporter {
     const title = record.name.slice(declared.length + 1).trim() || record.name;
     const why = status === 'not-tested' ? own?.reason ?? record.note
       : status === 'blocked' ? `blocked by ${(own?.blockedBy ?? []).join(', ')}` : undefined;
+    if (this.#opts.hold && (record.meta?.unfinished || (record.state === 'failed' && (record.errors ?? []).some((m) => /\b(?:Test|Hook) timed out in/.test(m))))) {
+      // Not judged yet: it runs again alone before the verdict (harness/commands/confirm-timeouts.ts).
+      this.#done++;
+      const total = this.#opts.expectedTests;
+      this.#print(`${total ? `${String(this.#done).padStart(String(total).length)} of ${total}  ` : ''}⧗ unfinished   ${declared.padEnd(32)} ${title}  (did not finish within its timeout: runs again alone before the verdict)`);
+      return;
+    }
     // Tests filtered out by --only stay quiet; the summary counts them.
     if (status === 'not-tested' && !why && record.state === 'skipped') return;
     // After Ctrl-C vitest marks every test it had not run skipped, those --only left out too: the summary counts them, the progress does not.

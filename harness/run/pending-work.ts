@@ -96,8 +96,8 @@ function seconds(ms: number): string {
 }
 
 const DESCRIBE: Record<PendingKind, (what: string, waited: string) => string> = {
-  request: (what, waited) => `the target's answer to ${what} (sent ${waited} before, never answered)`,
-  delivery: (what, waited) => `${what} (waited for ${waited}, never heard)`,
+  request: (what, waited) => `the target's answer to ${what} (sent ${waited} before, no answer yet)`,
+  delivery: (what, waited) => `${what} (waited for ${waited}, not heard yet)`,
   control: (what, waited) => `the control interface's answer to ${what} (sent ${waited} before; the control protocol is no requirement of the spec)`,
   'quiet-window': (what, waited) => `the harness's own quiet window, ${what} (${waited} into it)`,
 };

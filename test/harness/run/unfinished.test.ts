@@ -16,6 +16,7 @@ import { targetFromSetup } from '../../../harness/service/target.js';
 import { computeVerdict, type TestRecord } from '../../../harness/run/verdict.js';
 import { confirmationSettings, confirmedRecords, unfinishedTests } from '../../../harness/commands/confirm-timeouts.js';
 import { CATALOG } from '../../../harness/catalog/index.js';
+import { confirmationText } from '../../../harness/report/index-html.js';
 import type { HttpClientLike, Inbox, TargetProfile } from '../../../harness/contracts.js';
 import type { TestMeta } from '../../../harness/run/outcome.js';
 import { requestWaits, unfinished } from '../../../harness/run/pending-work.js';
@@ -92,7 +93,7 @@ describe('a test that did not finish within its timeout', () => {
     arrived.push(reached.fire);
     const ran = await runOutOfTime(async (t) => { await t.http.api('GET', '/locks?code=secret-code-1', {}); }, reached.promise, { http, profile });
     expect(own(ran.meta).status).toBe('failed');
-    expect(own(ran.meta).reason).toMatch(/the test did not finish \(timeout after [\d.]+ s\): the harness was waiting for the target's answer to GET http:\/\/127\.0\.0\.1:\d+\/api\/locks \(sent [\d.]+ s before, never answered\)/);
+    expect(own(ran.meta).reason).toMatch(/the test did not finish \(timeout after [\d.]+ s\): the harness was waiting for the target's answer to GET http:\/\/127\.0\.0\.1:\d+\/api\/locks \(sent [\d.]+ s before, no answer yet\)/);
     expect(own(ran.meta).reason).not.toContain('secret-code-1');
     expect(ran.meta.unfinished).toMatchObject({ owed: true });
   });
@@ -103,7 +104,7 @@ describe('a test that did not finish within its timeout', () => {
       waitFor: () => { waiting.fire(); return never; } } as unknown as Inbox;
     const ran = await runOutOfTime(async (t) => { await (await t.inbox({ label: 'lock-a' })).waitFor(1, { what: 'Lock/Unlocked' }); }, waiting.promise, { inbox });
     expect(own(ran.meta).status).toBe('failed');
-    expect(own(ran.meta).reason).toMatch(/waiting for 1 delivery \(Lock\/Unlocked\) to inbox lock-a \(waited for [\d.]+ s, never heard\)/);
+    expect(own(ran.meta).reason).toMatch(/waiting for 1 delivery \(Lock\/Unlocked\) to inbox lock-a \(waited for [\d.]+ s, not heard yet\)/);
   });
 
   it('not tested (an error of the run) when the target had answered everything and the test was merely slow', async () => {
@@ -157,6 +158,7 @@ describe('the verdict of a test that did not finish', () => {
     const r = judge(merged).requirements.find((x) => x.id === MUST)!;
     expect(r.status).toBe('passed');
     expect(r.confirmedAfterTimeout).toEqual([{ test: first.name, firstDurationMs: 30_004, firstReason: 'the test did not finish (timeout after 30.0 s): …', durationMs: 41_250, timeoutScale: 4, deliveryWaitMs: 15_000, finished: true }]);
+    expect(confirmationText(r.confirmedAfterTimeout![0]!)).toBe('Confirmed after a timeout: its test did not finish in the run (30.0 s); run again alone, timeouts × 4 and deliveries waited for 15000 ms, it finished in 41.3 s, and that run judged it.');
   });
 
   it('a re-run that does not finish either stands as it says: failed for what the target owed', () => {
