@@ -110,6 +110,8 @@ export interface HttpClientLike {
   /** An API call to baseUrl + path with x-api-key, x-access-token and content-type: application/json. */
   api(method: string, path: string, opts: { accessToken?: string | null; apiKey?: string | null; json?: unknown; headers?: Record<string, string> }): Promise<HttpResponse>;
   exchanges(): Exchange[];
+  /** The requests sent and not yet answered, oldest first (harness/run/pending-work.ts). */
+  inFlight?(): Array<{ method: string; url: string; since: number }>;
 }
 
 // ── Redaction ─────────────────────────────────────────────────────────────

@@ -48,8 +48,9 @@ function catalogFor(result: ConformanceResult, mode: RunMode, notes: string[]): 
 function asRecord(t: ConformanceResult['tests'][number]): TestRecord {
   const record: TestRecord = { name: t.name, ...(t.file ? { file: t.file } : {}), state: t.state };
   if (t.requirement || t.outcomes?.length) {
-    record.meta = { requirement: t.requirement ?? idFromTestName(t.name) ?? '', outcomes: t.outcomes ?? [], observations: [], exchanges: [], deliveries: [] };
+    record.meta = { requirement: t.requirement ?? idFromTestName(t.name) ?? '', outcomes: t.outcomes ?? [], observations: [], exchanges: [], deliveries: [], ...(t.unfinished ? { unfinished: t.unfinished } : {}) };
   }
+  if (t.confirmation) record.confirmation = t.confirmation;
   return record;
 }
 

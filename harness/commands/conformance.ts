@@ -24,6 +24,8 @@ import { describeWeakenings, weakeningSettings } from '../run/weakening.js';
 import { leaseWaitMs } from '../service/target-lease.js';
 import { claimRunDir } from './run-dir.js';
 import { InterruptOnSignal } from '../run/interrupt.js';
+import type { TestRecord } from '../run/verdict.js';
+import { PROJECT_TEST_TIMEOUT_MS, testTimeoutScale, confirmationDir, confirmationScope, confirmationSettings, confirmedRecords, unfinishedTests, withEnv } from './confirm-timeouts.js';
 
 export { exitCodeFor };
 import { receiverCommand } from './receiver.js';
@@ -162,6 +164,7 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
 
   // Ctrl-C: the tests in progress end, the reports of what ran are written (interrupt.ts).
   const interrupt = new InterruptOnSignal();
+  const confirmInterrupt = new InterruptOnSignal(); // the confirming run's (confirm-timeouts.ts)
   const reporter = new LockconfReporter({
     runDir,
     root: ROOT,
@@ -174,7 +177,8 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
     catalog: SERVICE_CATALOG,
     expectedTests: await expectedTestCount(only),
     weakenedBy,
-    interrupted: () => interrupt.interrupted,
+    interrupted: () => interrupt.interrupted || confirmInterrupt.interrupted,
+    hold: true, // the tests that did not finish run again before the judgement (confirm-timeouts.ts)
   });
   // junit.xml is written by the lockconf reporter, from the same result as the other reports.
   const reporters: unknown[] = [interrupt];
@@ -191,11 +195,16 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
   // The sign-in screens' Chromium starts beside vitest's own start (global setup waits for it).
   startSharedBrowser(process.env);
   try {
-    await runVitestProject({ project: 'conformance', files, reporters, only, stderr: stderr.stream });
+    const scale = testTimeoutScale(process.env); // the tests' own timeouts are scaled in harness/service/conformance.ts
+    await runVitestProject({ project: 'conformance', files, reporters, only, stderr: stderr.stream, ...(scale !== 1 ? { options: { testTimeout: Math.max(1, Math.round(PROJECT_TEST_TIMEOUT_MS * scale)) } } : {}) });
   } finally {
     interrupt.dispose();
     await stopSharedBrowser();
   }
+  // The tests that did not finish run again, alone and at full strictness, before anything is judged.
+  const unfinished = interrupt.interrupted ? [] : unfinishedTests(reporter.heldTests() ?? []);
+  const replacements = unfinished.length ? await confirmUnfinished(unfinished, { runDir, seed, interrupt: confirmInterrupt, stderr: stderr.stream }) : [];
+  await reporter.release(replacements);
   markPhase('closed');
 
   const verdict = await readVerdict(reporter, runDir);
@@ -224,6 +233,36 @@ async function carryOut(opts: ConformanceOptions, only: string[] | null, runDir:
   const timings = runTimings({ testsDurationMs: reporter.testsDurationMs, collectMs: reporter.collectMs });
   if (timings && verdict !== null && verdict !== 'error') process.stdout.write(`${opts.timings ? `timings:\n${timingsTable(timings)}` : timingsLine(timings)}\n`);
   return exitCodeFor(verdict, opts.allowIncomplete);
+}
+
+/**
+ * Runs the tests that did not finish again, alone and at full strictness (confirm-timeouts.ts),
+ * and returns the records that stand in for theirs. Its own reporter judges nothing.
+ */
+async function confirmUnfinished(
+  unfinished: TestRecord[],
+  run: { runDir: string; seed: number; interrupt: InterruptOnSignal; stderr: NodeJS.WritableStream },
+): Promise<TestRecord[]> {
+  const scope = confirmationScope(unfinished);
+  const settings = confirmationSettings(process.env);
+  process.stdout.write(
+    `lockconf: ${unfinished.length} test${unfinished.length === 1 ? '' : 's'} did not finish within ${unfinished.length === 1 ? 'its' : 'their'} timeout (${scope.join(', ')}): ` +
+      `running ${unfinished.length === 1 ? 'it' : 'them'} again alone, timeouts × ${settings.timeoutScale}, deliveries waited for ${settings.deliveryWaitMs} ms, before judging\n`,
+  );
+  const dir = confirmationDir(run.runDir);
+  await mkdir(dir, { recursive: true });
+  const restore = withEnv(process.env, { ...settings.env, LOCKCONF_RUN_DIR: dir, LOCKCONF_SELECTION: JSON.stringify(scope), LOCKCONF_NO_ALLURE: '1' });
+  const rerun = new LockconfReporter({ runDir: dir, root: ROOT, reportsRoot: WORK_ROOT, only: scope, seed: run.seed, allure: false, updateLatest: false, catalog: SERVICE_CATALOG, expectedTests: unfinished.length, weakenedBy: [], hold: true, interrupted: () => run.interrupt.interrupted });
+  startSharedBrowser(process.env);
+  try {
+    await runVitestProject({ project: 'conformance', files: await suiteFilesFor(scope), reporters: [run.interrupt, rerun], only: scope, stderr: run.stderr as never, options: { testTimeout: settings.testTimeoutMs } });
+  } finally {
+    run.interrupt.dispose();
+    restore();
+    await stopSharedBrowser();
+  }
+  if (run.interrupt.interrupted) return [];
+  return confirmedRecords(unfinished, rerun.heldTests() ?? [], settings);
 }
 
 /** What the exit code of a verdict means, where it is not plain. */

@@ -34,6 +34,8 @@ Environment variables:
                              shorter weakens the run)
   LOCKCONF_QUIET_WINDOW_MS   how long "nothing (more) arrives" is listened for (default 500, 250
                              against the embedded mock; shorter weakens the run)
+  LOCKCONF_TEST_TIMEOUT_SCALE  multiplies every test timeout (default 1); a test that does not
+                             finish runs again alone with its timeouts x 4 before the verdict
   LOCKCONF_PREFLIGHT=0       skip the credential checks made before any test (weakens the run)
   LOCKCONF_SIGN_IN=off       leave the sign-in screens (driven with Chromium) out of the run, as
                              --no-sign-in does (weakens the run)

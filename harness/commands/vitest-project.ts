@@ -19,6 +19,8 @@ export interface ProjectRun {
   only: readonly string[] | null;
   /** Where vitest's own error output goes (default: the process's stderr). */
   stderr?: Writable;
+  /** vitest options for this run alone (a confirming run's longer testTimeout). */
+  options?: Record<string, unknown>;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function runVitestProject(run: ProjectRun): Promise<void> {
       // by content): a run after the first imports the suites at about half the cost. Off: LOCKCONF_FS_MODULE_CACHE=0.
       ...(process.env.LOCKCONF_FS_MODULE_CACHE === '0' ? {} : { experimental: { fsModuleCache: true } }),
       ...extraOptions,
+      ...(run.options ?? {}),
       ...(run.only ? { testNamePattern: testNamePattern(run.only) } : {}),
     },
     undefined,

@@ -86,9 +86,10 @@ function renderRequirement(r: RequirementResult, ctx: EvidenceContext): string {
   const blocksNote = r.blocks?.length
     ? `<p class="blocks">Root cause: this failure kept ${e(r.blocks.length)} other requirement(s) from being checked: ${r.blocks.map(idLink).join(', ')}.</p>`
     : '';
+  const confirmedNote = (r.confirmedAfterTimeout ?? []).map((c) => `<p class="note confirmed">${e(confirmationText(c))}</p>`).join('');
   return `<article class="req st-${e(r.status)}" id="${e(requirementAnchor(r.id))}">
 <header><a class="id mono" href="#${e(requirementAnchor(r.id))}">${e(r.id)}</a> <span class="level l-${e(r.level)}">${e(r.level)}</span> ${badge(r.status, r.expected)}</header>
-${blockedNote}${blocksNote}${r.reason ? `<pre class="reason">${e(tidyReason(r.reason))}</pre>` : ''}${expectNote}
+${confirmedNote}${blockedNote}${blocksNote}${r.reason ? `<pre class="reason">${e(tidyReason(r.reason))}</pre>` : ''}${expectNote}
 <blockquote class="rule">${e(r.rule)}<footer>${e(r.source)} · ${e(r.section)}</footer></blockquote>
 ${renderReading(r)}${renderSlices(r)}${renderObservations(r)}
 ${shown.join('\n')}
@@ -114,6 +115,14 @@ function renderUntestedMusts(result: ConformanceResult): string {
 
 function idLink(id: string): string {
   return `<a class="mono" href="#${e(requirementAnchor(id))}">${e(id)}</a>`;
+}
+
+/** "Confirmed after a timeout: …", with both durations (harness/commands/confirm-timeouts.ts). */
+export function confirmationText(c: NonNullable<RequirementResult['confirmedAfterTimeout']>[number]): string {
+  const s = (ms: number | null) => (ms === null ? '?' : `${(ms / 1000).toFixed(1)} s`);
+  return c.finished
+    ? `Confirmed after a timeout: its test did not finish in the run (${s(c.firstDurationMs)}); run again alone, timeouts × ${c.timeoutScale} and deliveries waited for ${c.deliveryWaitMs} ms, it finished in ${s(c.durationMs)}, and that run judged it.`
+    : `Its test did not finish in the run (${s(c.firstDurationMs)}), nor when run again alone with timeouts × ${c.timeoutScale} and deliveries waited for ${c.deliveryWaitMs} ms (${s(c.durationMs)}): the reason says what the harness was waiting for.`;
 }
 
 /**

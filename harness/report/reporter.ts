@@ -70,6 +70,21 @@ export interface LockconfReporterOptions {
   weakenedBy?: Weakening[];
   /** True once the run was asked to stop (Ctrl-C, SIGTERM: run/interrupt.ts). */
   interrupted?: () => boolean;
+  /** Judge and write nothing when the run ends, until release() (the CLI re-runs the tests that did not finish first). */
+  hold?: boolean;
+}
+
+/** What the run left for the judgement (held by `hold` until release()). */
+interface HeldRun {
+  tests: TestRecord[];
+  errors: string[];
+  reason: TestRunEndReason;
+  finishedAt: string;
+  context: NonNullable<Awaited<ReturnType<typeof readRunContext>>>;
+  allure: boolean;
+  updateLatest: boolean;
+  interference: string | null;
+  guards: ReturnType<NonNullable<NonNullable<ReturnType<typeof currentRunGuard>>['guards']>> | null;
 }
 
 /** vitest's note on a test a cancelled run never started (@vitest/runner markPendingTasksAsSkipped). */
@@ -155,6 +170,7 @@ export default class LockconfReporter implements Reporter {
   #declaredIn: Promise<Map<string, string>> = Promise.resolve(new Map());
   #declaredInReady = new Map<string, string>();
   #weakenedBy: Weakening[] = [];
+  #held: HeldRun | null = null;
 
   constructor(opts: LockconfReporterOptions = {}) {
     this.#opts = opts;
@@ -212,6 +228,13 @@ export default class LockconfReporter implements Reporter {
     const title = record.name.slice(declared.length + 1).trim() || record.name;
     const why = status === 'not-tested' ? own?.reason ?? record.note
       : status === 'blocked' ? `blocked by ${(own?.blockedBy ?? []).join(', ')}` : undefined;
+    if (this.#opts.hold && (record.meta?.unfinished || (record.state === 'failed' && (record.errors ?? []).some((m) => /\b(?:Test|Hook) timed out in/.test(m))))) {
+      // Not judged yet: it runs again alone before the verdict (harness/commands/confirm-timeouts.ts).
+      this.#done++;
+      const total = this.#opts.expectedTests;
+      this.#print(`${total ? `${String(this.#done).padStart(String(total).length)} of ${total}  ` : ''}⧗ unfinished   ${declared.padEnd(32)} ${title}  (did not finish within its timeout: runs again alone before the verdict)`);
+      return;
+    }
     // Tests filtered out by --only stay quiet; the summary counts them.
     if (status === 'not-tested' && !why && record.state === 'skipped') return;
     // After Ctrl-C vitest marks every test it had not run skipped, those --only left out too: the summary counts them, the progress does not.
@@ -272,6 +295,38 @@ export default class LockconfReporter implements Reporter {
     for (const mod of testModules) for (const tc of mod.children.allTests()) tests.push(this.#record(tc));
     this.testsDurationMs = tests.reduce((sum, t) => sum + (t.durationMs ?? 0), 0);
     this.collectMs = Math.round(testModules.reduce((sum, m) => sum + (m.diagnostic().collectDuration ?? 0), 0));
+    const interruptedNow = reason === 'interrupted' || (this.#opts.interrupted?.() ?? false);
+    // Another run that reset the target meanwhile (run-guard.ts): asked once every test has ended, while the guard stands.
+    const interference = interruptedNow ? null : await currentRunGuard()?.interference().catch(() => null) ?? null;
+    const guards = currentRunGuard()?.guards?.() ?? null;
+    const held: HeldRun = { tests, errors, reason, finishedAt, context, allure, updateLatest, interference, guards };
+    if (this.#opts.hold) {
+      // The CLI runs the tests that did not finish again first (harness/commands/confirm-timeouts.ts), then release().
+      this.#held = held;
+      return;
+    }
+    await this.#judge(held);
+  }
+
+  /** With `hold`: the records of the run's tests (null before the run ended, or when it could not start). */
+  heldTests(): TestRecord[] | null {
+    return this.#held?.tests ?? null;
+  }
+
+  /**
+   * With `hold`: judge and write the reports, each test of `replacements` (a re-run's record,
+   * matched by name) standing in for the run's own.
+   */
+  async release(replacements: readonly TestRecord[] = []): Promise<void> {
+    const held = this.#held;
+    if (!held) return;
+    this.#held = null;
+    const byName = new Map(replacements.map((t) => [t.name, t]));
+    await this.#judge({ ...held, tests: held.tests.map((t) => byName.get(t.name) ?? t) });
+  }
+
+  async #judge(held: HeldRun): Promise<void> {
+    const { tests, errors, reason, finishedAt, context, allure, updateLatest, guards } = held;
 
     const only = this.#opts.only ?? envList(process.env.LOCKCONF_SELECTION);
     const expectFile = this.#opts.expectFile ?? process.env.LOCKCONF_EXPECT_FILE ?? null;
@@ -285,9 +340,7 @@ export default class LockconfReporter implements Reporter {
     }
     const catalog = this.#opts.catalog ?? CATALOG;
     const interrupted = reason === 'interrupted' || (this.#opts.interrupted?.() ?? false);
-    // Another run that reset the target meanwhile (run-guard.ts): asked once every test has ended.
-    const interference = interrupted ? null : await currentRunGuard()?.interference().catch(() => null) ?? null;
-    const guards = currentRunGuard()?.guards?.() ?? null;
+    const interference = interrupted ? null : held.interference;
     const verdict: VerdictResult = computeVerdict({
       catalog, tests, selected: only ? new Set(only) : null, expected, weakenedBy: this.#weakenedBy, interrupted, interference,
     });

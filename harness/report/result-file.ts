@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Exchange } from '../contracts.js';
 import type { DeliveryEvidence, RequirementOutcome } from '../run/outcome.js';
-import { NOT_SELECTED, type Counts, type RequirementResult, type TestRecord, type Verdict, type VerdictResult } from '../run/verdict.js';
+import type { Unfinished } from '../run/pending-work.js';
+import { NOT_SELECTED, type Counts, type RequirementResult, type TestRecord, type TimeoutConfirmation, type Verdict, type VerdictResult } from '../run/verdict.js';
 import type { RunTimings } from './timings.js';
 import type { Weakening } from '../run/weakening.js';
 import { slicesFor, type SliceResult } from '../run/slice-results.js';
@@ -40,6 +41,10 @@ export interface TestEvidence {
   outcomes: RequirementOutcome[];
   exchanges: Exchange[];
   deliveries: DeliveryEvidence[];
+  /** The test did not finish within its timeout: what the harness was waiting for (run/pending-work.ts). */
+  unfinished?: Unfinished;
+  /** The test ran again alone after a timeout, and this is the re-run (commands/confirm-timeouts.ts): both durations. */
+  confirmation?: TimeoutConfirmation;
 }
 
 export interface ConformanceResult {
@@ -174,6 +179,8 @@ export function buildResult(opts: {
       outcomes: t.meta?.outcomes ?? [],
       exchanges: t.meta?.exchanges ?? [],
       deliveries: t.meta?.deliveries ?? [],
+      ...(t.meta?.unfinished ? { unfinished: t.meta.unfinished } : {}),
+      ...(t.confirmation ? { confirmation: t.confirmation } : {}),
     })),
     links: { index: 'index.html', junit: 'junit.xml', allure: opts.allure ? 'allure-report/index.html' : null },
     errors: opts.errors ?? [],

@@ -15,6 +15,7 @@ import { LockconfError, isLockconfError } from './errors.js';
 import { OutcomeRecorder, deepRedact, describeFailure } from './outcome-recorder.js';
 import { PrerequisiteFailed, blockersFor, isPrerequisiteFailed } from './prerequisite.js';
 import { SliceRunner } from './slices.js';
+import { PendingWork, requestWaits, unfinished, unfinishedReason } from './pending-work.js';
 import type { EvidenceSink } from '../report/allure-sink.js';
 import type {
   CaptureClientLike,
@@ -179,6 +180,8 @@ export async function runConformanceTest(
   let http: HttpClientLike | null = null;
   const slices = new SliceRunner({ recorder, current: () => checking.getStore() ?? declared.id, notTestedReason, redact, evidence: () => (http ? lastExchange(http) : null) });
   const inboxes: Inbox[] = [];
+  const pending = new PendingWork();
+  const startedAt = pending.now();
   let finished = false;
 
   const writeMeta = async (): Promise<TestMeta> => {
@@ -198,12 +201,19 @@ export async function runConformanceTest(
     return meta;
   };
 
-  // A timeout abandons the body; still hand the reporter what is known.
+  // A timeout abandons the body; still hand the reporter what is known, and what the harness was
+  // waiting for (pending-work.ts): the target's failure only when it owed the answer or the delivery.
   ctx.onTestFailed?.(async () => {
     if (finished) return;
     finished = true;
-    recorder.fail(declared.id, new Error('the test did not finish (timeout or aborted run)'));
-    await writeMeta();
+    const now = pending.now();
+    const waits = [...requestWaits(http?.inFlight?.() ?? [], target.profile.controlUrl), ...pending.items()];
+    const u = unfinished(waits, now, now - startedAt);
+    const reason = redact(unfinishedReason(u));
+    if (u.owed) recorder.fail(declared.id, new Error(reason));
+    else recorder.notTested(declared.id, reason);
+    const meta = await writeMeta();
+    meta.unfinished = { ...u, waitingFor: u.waitingFor.map(redact) };
   });
 
   await deps.sink.describe(declared);
@@ -225,7 +235,7 @@ export async function runConformanceTest(
     return skipAsNotTested(redact(why));
   }
 
-  const capture = trackingCapture(session.capture, inboxes);
+  const capture = trackingCapture(session.capture, inboxes, pending);
   const rotations = new Set<string>();
   const api = rotationTracking(session.http, rotations);
   const seenChecks = new Set<string>([declared.id]);

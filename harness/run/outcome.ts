@@ -5,6 +5,7 @@
  * reporter (harness/report/reporter.ts) reads it from every test case.
  */
 import type { Exchange } from '../contracts.js';
+import type { Unfinished } from './pending-work.js';
 
 /**
  * `blocked`: the test could not reach its check because a step it rests on failed,
@@ -61,6 +62,8 @@ export interface TestMeta {
   deliveries: DeliveryEvidence[];
   /** The slices the test exercised (t.slice), in order; absent when none. */
   slices?: SliceRecord[];
+  /** The test did not finish within its timeout: what the harness was waiting for (run/pending-work.ts). */
+  unfinished?: Unfinished;
 }
 
 declare module 'vitest' {

@@ -8,6 +8,7 @@ import { deepRedact } from './outcome-recorder.js';
 import type { EvidenceSink } from '../report/allure-sink.js';
 import type { CaptureClientLike, Delivery, Exchange, HttpClientLike, Inbox } from '../contracts.js';
 import type { DeliveryEvidence, TestMeta } from './outcome.js';
+import type { PendingWork } from './pending-work.js';
 
 /**
  * The start of a JWT cut short (a suite quoting the first characters of a body)
@@ -68,15 +69,34 @@ export function rotationTracking(inner: HttpClientLike, rotated: Set<string>): H
   });
 }
 
-/** A CaptureClient that remembers the inboxes this test opened, for the evidence. */
-export function trackingCapture(inner: CaptureClientLike, inboxes: Inbox[]): CaptureClientLike {
+/**
+ * A CaptureClient that remembers the inboxes this test opened, for the evidence, and
+ * lists every wait on them in `pending` (what a test that ran out of time waited for).
+ */
+export function trackingCapture(inner: CaptureClientLike, inboxes: Inbox[], pending?: PendingWork): CaptureClientLike {
   return {
     async newInbox(opts) {
       const inbox = await inner.newInbox(opts);
-      inboxes.push(inbox);
-      return inbox;
+      const tracked = pending ? pendingInbox(inbox, pending, opts?.label) : inbox;
+      inboxes.push(tracked);
+      return tracked;
     },
   };
+}
+
+function pendingInbox(inbox: Inbox, pending: PendingWork, label: string | undefined): Inbox {
+  const name = `inbox ${label ?? inbox.id}`;
+  const waitFor: Inbox['waitFor'] = (n, opts) =>
+    pending.track('delivery', `${n} deliver${n === 1 ? 'y' : 'ies'}${opts?.what ? ` (${opts.what})` : ''} to ${name}`, () => inbox.waitFor(n, opts));
+  const collectFor: Inbox['collectFor'] = (windowMs) => pending.track('quiet-window', `${windowMs} ms on ${name}`, () => inbox.collectFor(windowMs));
+  return new Proxy(inbox, {
+    get(target, prop) {
+      if (prop === 'waitFor') return waitFor;
+      if (prop === 'collectFor') return collectFor;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** The exchange a failure most likely concerns: the test's last one, as one line. */

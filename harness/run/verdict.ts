@@ -55,6 +55,21 @@ export interface TestRecord {
   errors?: string[];
   durationMs?: number;
   meta?: TestMeta;
+  /** This record is a re-run's: the test did not finish in the run, and ran again alone at full strictness. */
+  confirmation?: TimeoutConfirmation;
+}
+
+/** A test that did not finish within its timeout, run again alone (harness/commands/confirm-timeouts.ts). */
+export interface TimeoutConfirmation {
+  /** The first run's duration (ms) and what it said. */
+  firstDurationMs: number | null;
+  firstReason: string;
+  /** The re-run's duration (ms), its timeouts' scale and delivery wait. */
+  durationMs: number | null;
+  timeoutScale: number;
+  deliveryWaitMs: number;
+  /** The re-run finished (its outcomes judge the requirement), or ran out of time again. */
+  finished: boolean;
 }
 
 export interface ObservationRecord {
@@ -85,6 +100,8 @@ export interface RequirementResult {
   /** Listed in --expect but passed now: the entry can go. */
   stale?: boolean;
   expectComment?: string;
+  /** Its test did not finish within its timeout and was run again alone: the status is the re-run's. */
+  confirmedAfterTimeout?: Array<TimeoutConfirmation & { test: string }>;
 }
 
 export interface Counts {
@@ -151,7 +168,10 @@ function outcomesOf(test: TestRecord, selected: ReadonlySet<string> | null | und
   const outcomes = [...(test.meta?.outcomes ?? [])];
   const failure = (test.errors ?? []).join('\n') || 'the test failed';
   if (declared) {
-    if (test.state === 'failed' && !outcomes.some((o) => o.status === 'failed' || o.status === 'warned')) {
+    // A test that did not finish while the harness waited on nothing the target owes is an error of
+    // the run (not tested, run/pending-work.ts), not a failure: vitest's timeout does not count against it.
+    const runError = test.meta?.unfinished && !test.meta.unfinished.owed;
+    if (test.state === 'failed' && !runError && !outcomes.some((o) => o.status === 'failed' || o.status === 'warned')) {
       // The test failed outside any recorded check (an exception, a timeout): it counts against its own ID.
       outcomes.push({ id: declared, status: 'failed', reason: failure });
     } else if (outcomes.length === 0) {
@@ -245,7 +265,12 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
   const { catalog, tests, selected = null, expected = null } = input;
   const touches = new Map<string, Touch[]>();
   const observations = new Map<string, ObservationRecord[]>();
+  const confirmations = new Map<string, Array<TimeoutConfirmation & { test: string }>>();
   for (const test of tests) {
+    if (test.confirmation) {
+      const own = test.meta?.requirement ?? idFromTestName(test.name);
+      if (own) confirmations.set(own, [...(confirmations.get(own) ?? []), { ...test.confirmation, test: test.name }]);
+    }
     for (const outcome of outcomesOf(test, selected)) {
       touches.set(outcome.id, [...(touches.get(outcome.id) ?? []), { outcome, test: test.name }]);
     }
@@ -282,6 +307,8 @@ export function computeVerdict(input: VerdictInput): VerdictResult {
       observations: observations.get(req.id) ?? [],
       ...('blockedBy' in settled && settled.blockedBy ? { blockedBy: settled.blockedBy } : {}),
     };
+    const confirmed = confirmations.get(req.id);
+    if (confirmed) result.confirmedAfterTimeout = confirmed;
     return result;
   });
   settleBlocked(requirements);

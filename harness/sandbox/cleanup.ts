@@ -99,6 +99,7 @@ export function withRegistrationJournal(http: HttpClientLike, journal: Registrat
       return http.api(method, path, opts);
     },
     exchanges: () => http.exchanges(),
+    inFlight: () => http.inFlight?.() ?? [],
   };
 }
 

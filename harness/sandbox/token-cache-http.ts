@@ -24,6 +24,7 @@ export function withTokenCache(http: HttpClientLike, cache: TokenCache, profile:
       return res;
     },
     exchanges: () => http.exchanges(),
+    inFlight: () => http.inFlight?.() ?? [],
   };
 }
 

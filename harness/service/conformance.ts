@@ -31,16 +31,17 @@ import {
 } from '../run/conformance-runner.js';
 import type { CaptureClientLike, ControlClientLike, Fixtures, HttpClientLike, LockconfSetup, Target, TargetProfile } from '../contracts.js';
 import { countOwnReset } from './target-lease.js';
+import { testTimeoutScale } from '../run/test-timeouts.js';
 
 export type { ConformanceBody, ConformanceOptions, LockconfContext } from '../run/conformance-runner.js';
 
 /**
- * LOCKCONF_TEST_TIMEOUT_SCALE (an integer, default 1) multiplies the timeouts tests name
+ * LOCKCONF_TEST_TIMEOUT_SCALE (a positive number, default 1) multiplies the timeouts tests name
  * (the looping tests' 60 s): the self-verification matrix confirms a judgement that rested
  * on time with longer timeouts (test/self-verification/confirm.ts). A longer timeout only
  * waits longer for a hung target; it never changes what a test checks.
  */
-const TEST_TIMEOUT_SCALE = ((n) => (Number.isInteger(n) && n >= 1 ? n : 1))(Number(process.env.LOCKCONF_TEST_TIMEOUT_SCALE ?? 1));
+const TEST_TIMEOUT_SCALE = testTimeoutScale(process.env);
 
 export function conformance(id: string, title: string, opts: ConformanceOptions, body: ConformanceBody): void {
   requirement(id); // an unknown ID fails at collection, not at run time
@@ -50,7 +51,7 @@ export function conformance(id: string, title: string, opts: ConformanceOptions,
   // vitest schedules (a concurrent test starts beside its neighbours, up to maxConcurrency);
   // the gate decides at run time who may run together.
   const declare = !plan.concurrent ? test : leased ? test.concurrent : test.sequential;
-  declare(`${id}: ${title}`, opts.timeout !== undefined ? { timeout: opts.timeout * TEST_TIMEOUT_SCALE } : {}, async (ctx) => {
+  declare(`${id}: ${title}`, opts.timeout !== undefined ? { timeout: Math.max(1, Math.round(opts.timeout * TEST_TIMEOUT_SCALE)) } : {}, async (ctx) => {
     if (!plan.concurrent) return runConformanceTest(id, opts, body, ctx, RUNTIME);
     if (leased) {
       const lease = await workerGate().lease();

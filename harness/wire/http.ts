@@ -8,6 +8,7 @@
 import { request as undiciRequest } from 'undici';
 import type { Exchange, HttpClientLike, HttpRequest, HttpResponse, RedactorLike, SecretKind, TargetProfile } from '../contracts.js';
 import { LockconfError } from '../run/errors.js';
+import type { InFlightRequest } from '../run/pending-work.js';
 import { readBounded, tooLargeWords, type BoundedBody } from './bounded-body.js';
 import { describeNetworkError } from './network-words.js';
 import { installDispatcher } from './dispatcher.js';
@@ -77,6 +78,8 @@ export class HttpClient implements HttpClientLike {
   readonly redactor: RedactorLike;
   private readonly onExchange: ((e: Exchange) => void) | undefined;
   private readonly log: Exchange[] = [];
+  /** The requests sent and not yet answered (harness/run/pending-work.ts: what a test that ran out of time waited for). */
+  private readonly pending = new Set<InFlightRequest>();
 
   constructor(opts: { profile: TargetProfile; redactor: RedactorLike; onExchange?: (e: Exchange) => void }) {
     this.profile = opts.profile;
@@ -89,6 +92,10 @@ export class HttpClient implements HttpClientLike {
 
   exchanges(): Exchange[] {
     return [...this.log];
+  }
+
+  inFlight(): InFlightRequest[] {
+    return [...this.pending];
   }
 
   async api(
@@ -106,6 +113,16 @@ export class HttpClient implements HttpClientLike {
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
+    const entry: InFlightRequest = { method: req.method, url: req.url, since: performance.now() };
+    this.pending.add(entry);
+    try {
+      return await this.send(req);
+    } finally {
+      this.pending.delete(entry);
+    }
+  }
+
+  private async send(req: HttpRequest): Promise<HttpResponse> {
     const method = req.method.toUpperCase();
     const { body, contentType } = encodeBody(req);
     const headers = lowerCaseHeaders(req.headers);
