@@ -71,7 +71,9 @@ export class WebhookDeliverer {
     const body = JSON.stringify(payload);
     const toUser = registration.lockId === null;
     const row = eventRow(toUser, payload);
-    const broken = (id: SliceBreakId) => ctx.faults.breaks(id, { row });
+    const where = this.#where(registration);
+    // A delivery or signature rule broken on that event row, or for registrations on that lock of the set or made by a user of that role.
+    const broken = (id: SliceBreakId) => ctx.faults.breaks(id, { row, ...where });
     const headers: Record<string, string> = {
       'content-type': ctx.faults.has('wrong-content-type') || (toUser && ctx.faults.has('user-deliveries-text-plain')) || broken('DELIVERY-CONTENT-TYPE') ? 'text/plain' : 'application/json',
     };
@@ -90,10 +92,20 @@ export class WebhookDeliverer {
     // Slice faults: a url of that component class delivered to mangled (url-parts.ts); a lock registration on that lock of
     // its set (first, second), or made by a user of that role, loses its url's query (two dimensions at once: lock × url).
     const requirement = toUser ? 'WEBHOOK-USER-REGISTER' : 'WEBHOOK-LOCK-REGISTER';
-    const lock = toUser || !ctx.faults.anySlice() ? null : ctx.world.locks.find((l) => l.lockId === registration.lockId) ?? null;
-    const where = lock ? { lock: lockSlot(ctx.world, lock.lockId), role: roleOn(lock, registration.userId) } : null;
     const url = mangleUrl(registration.url, (part) => ctx.faults.breaks(requirement, { 'url-part': part }) || (part === 'query' && where !== null && ctx.faults.breaks(requirement, where)));
     return { url, body, headers };
+  }
+
+  /**
+   * Where a lock registration sits, as the slice faults of dimensions `lock` and `role` name it (mock/world.ts lockSlot,
+   * roleOn): the lock's place in its fixture set and the registering user's role on it. Null for a user registration,
+   * and while no slice fault is on.
+   */
+  #where(registration: Registration): { lock: 'first' | 'second' | null; role: 'owner' | 'guest' | null } | null {
+    const { faults, world } = this.#ctx;
+    if (registration.lockId === null || !faults.anySlice()) return null;
+    const lock = world.locks.find((l) => l.lockId === registration.lockId);
+    return lock ? { lock: lockSlot(world, lock.lockId), role: roleOn(lock, registration.userId) } : null;
   }
 
   #sign(body: string, payload: unknown, broken: (id: SliceBreakId) => boolean): string {
@@ -116,7 +128,7 @@ export class WebhookDeliverer {
   deliver(registration: Registration, payload: unknown): void {
     if (this.#ctx.options.deliveries === false) return; // a silent target (MockOptions.deliveries)
     const prepared = this.prepare(registration, payload);
-    const twice = this.#ctx.faults.has('duplicate-delivery') || this.#ctx.faults.breaks('DELIVERY-ONE-POST', { row: eventRow(registration.lockId === null, payload) });
+    const twice = this.#ctx.faults.has('duplicate-delivery') || this.#ctx.faults.breaks('DELIVERY-ONE-POST', { row: eventRow(registration.lockId === null, payload), ...this.#where(registration) });
     const copies = twice ? 2 : 1;
     // The jitter variant: each delivery waits its own random time, so one event's deliveries fan out in a random order.
     const delayMs = this.#ctx.jitter?.deliveryDelayMs() ?? 0;

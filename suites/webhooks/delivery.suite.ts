@@ -12,7 +12,8 @@ import type { SuiteContext } from '../support/context.js';
 import { alone, control, newInbox } from '../support/context.js';
 import { ARRIVAL_TIMEOUT_MS, LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, RETRY_WINDOW_MS, deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectNoExtraCopies, expectQuiet, isAbout } from '../support/deliveries.js';
 import { deliverToEachAnswer } from '../support/receiver-answers.js';
-import { deliveryOfEveryRow } from '../support/every-row.js';
+import { everyRowAndListener } from '../support/every-row.js';
+import { eachListener } from '../support/lock-roles.js';
 import { unansweredPort } from '../support/unanswered-port.js';
 import { eachRow } from '../support/event-slices.js';
 import { charSample, sampleTag } from '../support/char-samples.js';
@@ -43,29 +44,38 @@ async function oneDelivery(t: SuiteContext, inboxOpts: Parameters<typeof newInbo
 }
 
 describe('Delivery', () => {
-  conformance('DELIVERY-ONE-POST', 'each event of every row is delivered once, as one POST with a JSON body', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
-    const rows = await deliveryOfEveryRow(t);
-    // One quiet window for all rows, then each row's copies are counted (a duplicate has the same row key).
+  conformance('DELIVERY-ONE-POST', 'each event is delivered once, as one POST with a JSON body, on every row and to every listener', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    const { rows, listeners } = await everyRowAndListener(t);
+    // One quiet window for all rows and listeners, then each delivery's copies are counted (a duplicate has the same row key).
     await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
-    await eachRow(t, rows, async ({ row, delivery, registration }) => {
-      t.expect(delivery.method, `${row}: webhook deliveries are HTTP POSTs`).toBe('POST');
-      t.expect(delivery.json, `${row}: the delivery body must be JSON; got ${JSON.stringify(delivery.bodyText.slice(0, 80))}`).toBeTypeOf('object');
+    const once = async (what: string, delivery: Delivery, registration: Registration) => {
+      t.expect(delivery.method, `${what}: webhook deliveries are HTTP POSTs`).toBe('POST');
+      t.expect(delivery.json, `${what}: the delivery body must be JSON; got ${JSON.stringify(delivery.bodyText.slice(0, 80))}`).toBeTypeOf('object');
       const copies = (await registration.inbox.deliveries()).filter((d) => rowKey(d) === rowKey(delivery));
-      t.expect(copies.length, `${row}: one event is one delivery; received ${copies.length}`).toBe(1);
-    });
+      t.expect(copies.length, `${what}: one event is one delivery; received ${copies.length}`).toBe(1);
+    };
+    await eachRow(t, rows, ({ row, delivery, registration }) => once(row, delivery, registration));
+    await eachListener(t, listeners, (l) => once(`a status check on the ${l.lock} lock, the ${l.role}'s registration`, l.delivery, l.registration));
   });
 
-  conformance('DELIVERY-CONTENT-TYPE', 'every delivery of every row carries Content-Type application/json', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
-    await eachRow(t, await deliveryOfEveryRow(t), ({ row, delivery }) => {
+  conformance('DELIVERY-CONTENT-TYPE', 'every delivery carries Content-Type application/json, on every row and to every listener', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    const { rows, listeners } = await everyRowAndListener(t);
+    const json = (what: string, delivery: Delivery) => {
       const type = delivery.headers['content-type'] ?? '';
-      t.expect(/^application\/json\s*(;|$)/i.test(type.trim()), `${row}: Content-Type must be application/json (parameters such as charset allowed); got ${JSON.stringify(type)}`).toBe(true);
-    });
+      t.expect(/^application\/json\s*(;|$)/i.test(type.trim()), `${what}: Content-Type must be application/json (parameters such as charset allowed); got ${JSON.stringify(type)}`).toBe(true);
+    };
+    await eachRow(t, rows, ({ row, delivery }) => json(row, delivery));
+    await eachListener(t, listeners, (l) => json(`a status check on the ${l.lock} lock, the ${l.role}'s registration`, l.delivery));
   });
 
-  conformance('DELIVERY-CUSTOM-HEADER', 'every delivery carries the registration\'s header set to its token, on every row and whatever the token\'s characters', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
-    await eachRow(t, await deliveryOfEveryRow(t), ({ row, delivery, registration }) => {
-      t.expect(delivery.headers[registration.header], `${row}: the delivery must carry the application-chosen header ${registration.header} set to the registration's token`).toBe(registration.token);
-    });
+  conformance('DELIVERY-CUSTOM-HEADER', 'every delivery carries the registration\'s header set to its token, on every row, to every listener, whatever its characters', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    const { rows, listeners } = await everyRowAndListener(t);
+    const carried = (what: string, delivery: Delivery, registration: Registration) => {
+      t.expect(delivery.headers[registration.header], `${what}: the delivery must carry the application-chosen header ${registration.header} set to the registration's token`).toBe(registration.token);
+    };
+    await eachRow(t, rows, ({ row, delivery, registration }) => carried(row, delivery, registration));
+    // Each registration's own header and token, on either lock, whether the owner or a guest registered.
+    await eachListener(t, listeners, (l) => carried(`a status check on the ${l.lock} lock, the ${l.role}'s registration`, l.delivery, l.registration));
     // The token is the application's to choose: sent unchanged whatever its characters (one registration at a time, each overwriting the last).
     const lock = firstLock(t);
     const session = await t.flows.userSession(0);
@@ -84,12 +94,17 @@ describe('Delivery', () => {
     });
   });
 
-  conformance('DELIVERY-SIGNATURE-PRESENT', 'every delivery of every row carries X-Signature (battery and clock rows included)', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
-    await eachRow(t, await deliveryOfEveryRow(t), ({ row, delivery }) => {
+  conformance('DELIVERY-SIGNATURE-PRESENT', 'every delivery carries X-Signature, on every row (battery and clock rows included) and to every listener', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    const { rows, listeners } = await everyRowAndListener(t);
+    const signed = (what: string, delivery: Delivery) => {
+      t.expect(delivery.headers['x-signature'], `${what}: every webhook delivery must carry an X-Signature header`).toBeTruthy();
+    };
+    await eachRow(t, rows, ({ row, delivery }) => {
       // The spec's own examples for these two rows omit X-Signature: record what they carry.
       if (/^Lock (battery warning|clock wrong)/.test(row)) t.observe(`${row}: X-Signature`, delivery.headers['x-signature'] ? 'present' : 'absent');
-      t.expect(delivery.headers['x-signature'], `${row}: every webhook delivery must carry an X-Signature header`).toBeTruthy();
+      signed(row, delivery);
     });
+    await eachListener(t, listeners, (l) => signed(`a status check on the ${l.lock} lock, the ${l.role}'s registration`, l.delivery));
   });
 
   conformance('DELIVERY-STATUS-EVERY-CHECK', 'each status check sends one status event, every time, even when nothing changed, on every lock', { needs: ['user-token', 'capture'] }, async (t) => {

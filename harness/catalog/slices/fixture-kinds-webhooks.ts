@@ -52,10 +52,11 @@ export const WEBHOOK_FIXTURE_KINDS: Record<string, FixtureKinds> = {
   'WEBHOOK-ENDPOINT-RESPONSES': { credential: REGISTRATION_CREDENTIAL, lock: NOT_A_LOCK_RULE, actor: NOT_A_LOCK_RULE },
 
   // ── Webhook delivery ──
-  'DELIVERY-ONE-POST': { credential: DELIVERY_CREDENTIAL },
-  'DELIVERY-CONTENT-TYPE': { credential: DELIVERY_CREDENTIAL },
-  'DELIVERY-CUSTOM-HEADER': { credential: DELIVERY_CREDENTIAL },
-  'DELIVERY-SIGNATURE-PRESENT': { credential: DELIVERY_CREDENTIAL },
+  // Each delivery to a registration on either lock, made by the lock's owner or a guest on it (pairs: suites/support/lock-roles.ts).
+  'DELIVERY-ONE-POST': { credential: DELIVERY_CREDENTIAL, lock: dim('lock'), actor: dim('role') },
+  'DELIVERY-CONTENT-TYPE': { credential: DELIVERY_CREDENTIAL, lock: dim('lock'), actor: dim('role') },
+  'DELIVERY-CUSTOM-HEADER': { credential: DELIVERY_CREDENTIAL, lock: dim('lock'), actor: dim('role') },
+  'DELIVERY-SIGNATURE-PRESENT': { credential: DELIVERY_CREDENTIAL, lock: dim('lock'), actor: dim('role') },
   'DELIVERY-NO-RETRY': { credential: DELIVERY_CREDENTIAL },
   'DELIVERY-NO-RETRY-UNANSWERED': { credential: DELIVERY_CREDENTIAL },
   'DELIVERY-NO-RETRY-TIMEOUT': { credential: DELIVERY_CREDENTIAL },
@@ -65,9 +66,9 @@ export const WEBHOOK_FIXTURE_KINDS: Record<string, FixtureKinds> = {
   'DELIVERY-STATUS-CHECK-ENDPOINT': { credential: DELIVERY_CREDENTIAL, lock: by('Method, request and response of /remoteoperate/status: not shown.'), actor: by('Method, request and response of /remoteoperate/status: not shown.') },
 
   // ── Webhook signature ──
-  'SIGNATURE-FORMAT': { credential: SIGNING_CREDENTIAL, actor: NO_ACTOR_SIGNATURE },
-  'SIGNATURE-VALID': { credential: SIGNING_CREDENTIAL, actor: NO_ACTOR_SIGNATURE },
-  'SIGNATURE-TIMESTAMP-CURRENT': { credential: SIGNING_CREDENTIAL, actor: NO_ACTOR_SIGNATURE },
+  'SIGNATURE-FORMAT': { credential: SIGNING_CREDENTIAL, lock: dim('lock'), actor: NO_ACTOR_SIGNATURE },
+  'SIGNATURE-VALID': { credential: SIGNING_CREDENTIAL, lock: dim('lock'), actor: NO_ACTOR_SIGNATURE },
+  'SIGNATURE-TIMESTAMP-CURRENT': { credential: SIGNING_CREDENTIAL, lock: dim('lock'), actor: NO_ACTOR_SIGNATURE },
   'SIGNATURE-ENCODING': { credential: SIGNING_CREDENTIAL, lock: by('Text encoding of the signature value: not shown.'), actor: by('Text encoding of the signature value: not shown.') },
 
   // ── Event payloads: lock events ──
@@ -127,19 +128,12 @@ export const WEBHOOK_FIXTURE_KINDS_PENDING: Record<string, Partial<Record<Fixtur
   'WEBHOOK-GROUP-SYSTEMSTATUS': { lock: ANY_LOCK },
   'WEBHOOK-GROUP-ACCESSMGMT': lockAndActor,
   'WEBHOOK-GROUP-LOCKMEMBERSHIP': { actor: ANY_ACTOR },
-  'DELIVERY-ONE-POST': lockAndActor,
-  'DELIVERY-CONTENT-TYPE': lockAndActor,
-  'DELIVERY-CUSTOM-HEADER': lockAndActor,
-  'DELIVERY-SIGNATURE-PRESENT': lockAndActor,
   'DELIVERY-NO-RETRY': lockAndActor,
   'DELIVERY-NO-RETRY-UNANSWERED': lockAndActor,
   'DELIVERY-NO-RETRY-TIMEOUT': lockAndActor,
   'DELIVERY-NO-REDIRECT': lockAndActor,
   'DELIVERY-STATUS-CHECK-FANOUT': { lock: ANY_LOCK },
   'DELIVERY-STATUS-EVERY-CHECK': { actor: ANY_ACTOR },
-  'SIGNATURE-FORMAT': { lock: ANY_LOCK },
-  'SIGNATURE-VALID': { lock: ANY_LOCK },
-  'SIGNATURE-TIMESTAMP-CURRENT': { lock: ANY_LOCK },
   'EVENT-OPERATION-APP': lockAndActor,
   'EVENT-OPERATION-KEYPAD': { actor: ANY_ACTOR },
   'EVENT-OPERATION-MANUAL': { lock: ANY_LOCK },
