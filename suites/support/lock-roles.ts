@@ -10,7 +10,7 @@
  * to be a pair's by where it arrived, never by order); one status check per lock, by its owner, reaches
  * every pair of the lock ("all listeners of that lock"), and every pair's delivery is awaited together.
  */
-import type { Delivery, FixtureLock, TokenSet } from '../../harness/contracts.js';
+import type { Delivery, FixtureLock, Inbox, TokenSet } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
 import { newInbox } from './context.js';
 import { expectDelivery, isAbout } from './deliveries.js';
@@ -68,13 +68,17 @@ function missingReason(dim: 'lock' | 'role', value: string): string {
   return value === 'guest' ? 'the fixtures have no guest on either fixture lock (a second user, guestUserIds)' : `no fixture user has the role ${value}`;
 }
 
-/** One lock registration per pair, side by side, each to an inbox of its own (every group); each must be accepted. */
-export async function registerListeners(t: SuiteContext, pairs: readonly LockRole[], label: string): Promise<Listener[]> {
+/**
+ * One lock registration per pair, side by side, each to an inbox of its own (every group; `inboxFor` makes it: one
+ * answering as a test needs, or another url); each must be accepted.
+ */
+export async function registerListeners(t: SuiteContext, pairs: readonly LockRole[], label: string, inboxFor?: (p: LockRole, label: string) => Promise<Inbox>): Promise<Listener[]> {
   const sessions = new Map<number, TokenSet>();
   for (const p of pairs) if (!sessions.has(p.userIndex)) sessions.set(p.userIndex, await t.flows.userSession(p.userIndex));
   return Promise.all(pairs.map(async (p) => {
     const session = sessions.get(p.userIndex)!;
-    const inbox = await newInbox(t, { label: `${label}: the ${p.role} on the ${p.lock} lock` });
+    const what = `${label}: the ${p.role} on the ${p.lock} lock`;
+    const inbox = inboxFor ? await inboxFor(p, what) : await newInbox(t, { label: what });
     const registration = await registerLock(t, { lockId: p.fixture.lockId, inbox, accessToken: session.accessToken });
     expectAccepted(t, registration, `the ${p.role}'s registration on the ${p.lock} lock`);
     return { ...p, registration, session };
@@ -87,14 +91,18 @@ export async function registerListeners(t: SuiteContext, pairs: readonly LockRol
  * arrive (the registration, a check reaching every listener, a check sending every time) when that failed in the run.
  */
 export async function statusEventOfEach(t: SuiteContext, listeners: readonly Listener[]): Promise<ListenerDelivery[]> {
-  const locks = [...new Map(listeners.map((l) => [l.fixture.lockId, l])).values()];
-  const owner = await t.flows.userSession(0);
-  for (const l of locks) await triggerStatusCheck(t, l.fixture.lockId, owner.accessToken);
+  await checkEachLock(t, listeners);
   return Promise.all(listeners.map(async (l) => {
     const restsOn = ['WEBHOOK-LOCK-REGISTER', 'DELIVERY-STATUS-EVERY-CHECK', ...(l.role === 'owner' ? [] : ['DELIVERY-STATUS-CHECK-FANOUT'])];
     const delivery = await expectDelivery(t, l.registration.inbox, `a status check on the ${l.lock} lock by its owner: the ${l.role}'s registration`, { predicate: isAbout(l.fixture.lockId), restsOn });
     return { ...l, delivery };
   }));
+}
+
+/** One status check on each lock of the listeners, by the lock's owner: its status event goes "to all listeners of that lock". */
+export async function checkEachLock(t: SuiteContext, listeners: readonly LockRole[]): Promise<void> {
+  const owner = await t.flows.userSession(0);
+  for (const lockId of new Set(listeners.map((l) => l.fixture.lockId))) await triggerStatusCheck(t, lockId, owner.accessToken);
 }
 
 /** The pairs of `roles` registered (every group), then the status event of each: the setting of a rule checked on every listener. */
@@ -116,14 +124,14 @@ function declaredListenerDims(t: SuiteContext): Array<'lock' | 'role'> {
 /**
  * Runs check on every listener, each as the slice of the current requirement its pair gives ({ lock, role }, or only
  * the dimension it declares: the listeners of one value then share a slice). A declared value no pair has is
- * not tested, with the reason.
+ * not tested, with the reason. `also`: the slice of another dimension every listener's check is on too (or each one's own).
  */
-export async function eachListener<L extends LockRole>(t: SuiteContext, listeners: readonly L[], check: (l: L) => void | Promise<void>): Promise<void> {
+export async function eachListener<L extends Pick<LockRole, 'lock' | 'role'>>(t: SuiteContext, listeners: readonly L[], check: (l: L) => void | Promise<void>, also: Readonly<Record<string, string>> | ((l: L) => Readonly<Record<string, string>>) = {}): Promise<void> {
   const dims = declaredListenerDims(t);
   if (dims.length === 0) throw new Error(`suite error: ${t.requirement.id} declares neither lock nor role slices`);
   const groups = new Map<string, { slice: Record<string, string>; members: L[] }>();
   for (const l of listeners) {
-    const slice = Object.fromEntries(dims.map((d) => [d, l[d]]));
+    const slice = { ...(typeof also === 'function' ? also(l) : also), ...Object.fromEntries(dims.map((d) => [d, l[d]])) };
     const key = JSON.stringify(slice);
     const group = groups.get(key) ?? { slice, members: [] };
     group.members.push(l);
@@ -136,7 +144,7 @@ export async function eachListener<L extends LockRole>(t: SuiteContext, listener
   }
   for (const dim of dims) {
     for (const value of t.slices(dim)) {
-      if (!listeners.some((l) => l[dim] === value)) await t.slice({ [dim]: value }, () => t.notTested(missingReason(dim, value)));
+      if (!listeners.some((l) => l[dim] === value)) await t.slice({ ...(typeof also === 'function' ? {} : also), [dim]: value }, () => t.notTested(missingReason(dim, value)));
     }
   }
 }

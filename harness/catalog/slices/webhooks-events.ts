@@ -210,8 +210,13 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     // "A response without an HTTP 2xx status is not retried": every class of non-2xx answer; a redirect other than 302 is one too
     // (followed, it sends the event a second time). "Redirections (HTTP 302) are not followed": the status the spec names.
     // The whole domain of 3xx, 4xx and 5xx: named edges and one seeded draw per class (receiver-answer-domain.ts).
-    'DELIVERY-NO-RETRY': { 'receiver-answer': RECEIVER_ANSWER_VALUES.filter((v) => !/^(2|other-2)/.test(v) && v !== '302') },
-    'DELIVERY-NO-REDIRECT': { 'receiver-answer': ['302'] },
+    // Whoever registered, on whichever lock: each answer is given to one listener in turn (suites/support/receiver-answers.ts
+    // batches, one answer per (lock, role) pair), so every lock and role is drawn, not every answer on every one.
+    'DELIVERY-NO-RETRY': { 'receiver-answer': RECEIVER_ANSWER_VALUES.filter((v) => !/^(2|other-2)/.test(v) && v !== '302'), ...EVERY_LISTENER },
+    'DELIVERY-NO-REDIRECT': { 'receiver-answer': ['302'], ...EVERY_LISTENER },
+    // "A response without an HTTP 2xx status is not retried", "at most once": a connection cut, an answer given up on, to any listener.
+    'DELIVERY-NO-RETRY-UNANSWERED': EVERY_LISTENER,
+    'DELIVERY-NO-RETRY-TIMEOUT': EVERY_LISTENER,
     // "a status check … triggers a status webhook to all listeners of that lock": a check made by the owner or by a guest,
     // to listeners with urls of their own or one url shared by two registrations (one delivery per registration, not per url).
     'DELIVERY-STATUS-CHECK-FANOUT': { role: 'all', 'receiver-url': 'all' },
