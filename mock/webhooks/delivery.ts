@@ -199,7 +199,8 @@ export class WebhookDeliverer {
     // The registration's lock and role (slices `lock`, `role`): a redirect followed, or a non-2xx answer retried, for that registration only.
     const where = prepared.where ?? {};
     const redirect = !followed && outcome.location && status !== null && status >= 300 && status < 400;
-    if (redirect && (faults.has('follow-redirects') || faults.breaks('DELIVERY-NO-REDIRECT', { 'receiver-answer': answer, ...where }))) {
+    // (The lock and role slices of DELIVERY-NO-REDIRECT follow a 302 only, the status the spec names: another redirect is DELIVERY-NO-RETRY's answer.)
+    if (redirect && (faults.has('follow-redirects') || faults.breaks('DELIVERY-NO-REDIRECT', { 'receiver-answer': answer, ...(status === 302 ? where : {}) }))) {
       this.#schedule(outcome.location!, prepared, attempt, true);
       return;
     }
