@@ -43,11 +43,16 @@ export interface DeliveryAttempt {
 /** Most attempts remembered for attempts(). */
 const ATTEMPTS_KEPT = 1000;
 
+/** Where a lock registration sits, as the slice faults of dimensions `lock` and `role` name it. */
+export type RegistrationPlace = { lock: 'first' | 'second' | null; role: 'owner' | 'guest' | null };
+
 /** What one delivery sends: the exact bytes and headers. */
 export interface PreparedDelivery {
   url: string;
   body: string;
   headers: Record<string, string>;
+  /** Where its registration sits (slice faults only; null for a user registration or while none is on). */
+  where: RegistrationPlace | null;
 }
 
 export class WebhookDeliverer {
@@ -71,7 +76,9 @@ export class WebhookDeliverer {
     const body = JSON.stringify(payload);
     const toUser = registration.lockId === null;
     const row = eventRow(toUser, payload);
-    const broken = (id: SliceBreakId) => ctx.faults.breaks(id, { row });
+    const where = this.#where(registration);
+    // A delivery or signature rule broken on that event row, or for registrations on that lock of the set or made by a user of that role.
+    const broken = (id: SliceBreakId) => ctx.faults.breaks(id, { row, ...where });
     const headers: Record<string, string> = {
       'content-type': ctx.faults.has('wrong-content-type') || (toUser && ctx.faults.has('user-deliveries-text-plain')) || broken('DELIVERY-CONTENT-TYPE') ? 'text/plain' : 'application/json',
     };
@@ -90,10 +97,20 @@ export class WebhookDeliverer {
     // Slice faults: a url of that component class delivered to mangled (url-parts.ts); a lock registration on that lock of
     // its set (first, second), or made by a user of that role, loses its url's query (two dimensions at once: lock × url).
     const requirement = toUser ? 'WEBHOOK-USER-REGISTER' : 'WEBHOOK-LOCK-REGISTER';
-    const lock = toUser || !ctx.faults.anySlice() ? null : ctx.world.locks.find((l) => l.lockId === registration.lockId) ?? null;
-    const where = lock ? { lock: lockSlot(ctx.world, lock.lockId), role: roleOn(lock, registration.userId) } : null;
     const url = mangleUrl(registration.url, (part) => ctx.faults.breaks(requirement, { 'url-part': part }) || (part === 'query' && where !== null && ctx.faults.breaks(requirement, where)));
-    return { url, body, headers };
+    return { url, body, headers, where };
+  }
+
+  /**
+   * Where a lock registration sits, as the slice faults of dimensions `lock` and `role` name it (mock/world.ts lockSlot,
+   * roleOn): the lock's place in its fixture set and the registering user's role on it. Null for a user registration,
+   * and while no slice fault is on.
+   */
+  #where(registration: Registration): RegistrationPlace | null {
+    const { faults, world } = this.#ctx;
+    if (registration.lockId === null || !faults.anySlice()) return null;
+    const lock = world.locks.find((l) => l.lockId === registration.lockId);
+    return lock ? { lock: lockSlot(world, lock.lockId), role: roleOn(lock, registration.userId) } : null;
   }
 
   #sign(body: string, payload: unknown, broken: (id: SliceBreakId) => boolean): string {
@@ -116,7 +133,7 @@ export class WebhookDeliverer {
   deliver(registration: Registration, payload: unknown): void {
     if (this.#ctx.options.deliveries === false) return; // a silent target (MockOptions.deliveries)
     const prepared = this.prepare(registration, payload);
-    const twice = this.#ctx.faults.has('duplicate-delivery') || this.#ctx.faults.breaks('DELIVERY-ONE-POST', { row: eventRow(registration.lockId === null, payload) });
+    const twice = this.#ctx.faults.has('duplicate-delivery') || this.#ctx.faults.breaks('DELIVERY-ONE-POST', { row: eventRow(registration.lockId === null, payload), ...prepared.where });
     const copies = twice ? 2 : 1;
     // The jitter variant: each delivery waits its own random time, so one event's deliveries fan out in a random order.
     const delayMs = this.#ctx.jitter?.deliveryDelayMs() ?? 0;
@@ -179,21 +196,25 @@ export class WebhookDeliverer {
     const status = outcome.status;
     // The receiver's answer, as the slice faults of DELIVERY-NO-REDIRECT, DELIVERY-NO-RETRY and DELIVERY-ONE-POST name it (receiver-answer=302, =other-4xx).
     const answer = receiverAnswerSlice(status);
+    // The registration's lock and role (slices `lock`, `role`): a redirect followed, or a non-2xx answer retried, for that registration only.
+    const where = prepared.where ?? {};
     const redirect = !followed && outcome.location && status !== null && status >= 300 && status < 400;
-    if (redirect && (faults.has('follow-redirects') || faults.breaks('DELIVERY-NO-REDIRECT', { 'receiver-answer': answer }))) {
+    // (The lock and role slices of DELIVERY-NO-REDIRECT follow a 302 only, the status the spec names: another redirect is DELIVERY-NO-RETRY's answer.)
+    if (redirect && (faults.has('follow-redirects') || faults.breaks('DELIVERY-NO-REDIRECT', { 'receiver-answer': answer, ...(status === 302 ? where : {}) }))) {
       this.#schedule(outcome.location!, prepared, attempt, true);
       return;
     }
     // An answer that is not 2xx (no answer at all is retry-unanswered's and retry-after-timeout's).
     const failed = status !== null && (status < 200 || status >= 300);
     if (faults.has('retry-on-error') && failed && attempt < FAULTY_RETRIES) this.#schedule(outcome.url, prepared, attempt + 1, followed);
-    else if (failed && attempt === 0 && faults.breaks('DELIVERY-NO-RETRY', { 'receiver-answer': answer })) this.#schedule(outcome.url, prepared, attempt + 1, followed);
+    // (A 302 is DELIVERY-NO-REDIRECT's answer: the lock and role slices of DELIVERY-NO-RETRY leave it alone, as its answers do.)
+    else if (failed && attempt === 0 && faults.breaks('DELIVERY-NO-RETRY', { 'receiver-answer': answer, ...(status === 302 ? {} : where) })) this.#schedule(outcome.url, prepared, attempt + 1, followed);
     // A 2xx answer taken for a failure: the event is sent again (at most once, whatever 2xx the receiver answers).
     else if (!failed && status !== null && attempt === 0 && faults.breaks('DELIVERY-ONE-POST', { 'receiver-answer': answer })) this.#schedule(outcome.url, prepared, attempt + 1, followed);
-    else if (faults.has('retry-after-timeout') && outcome.errorKind === 'timeout' && attempt === 0) {
+    else if ((faults.has('retry-after-timeout') || faults.breaks('DELIVERY-NO-RETRY-TIMEOUT', where)) && outcome.errorKind === 'timeout' && attempt === 0) {
       await new Promise((resolveWait) => setTimeout(resolveWait, UNANSWERED_RETRY_AFTER_MS));
       this.#schedule(outcome.url, prepared, attempt + 1, followed);
-    } else if (faults.has('retry-unanswered') && status === null && outcome.errorKind !== 'timeout' && attempt === 0) {
+    } else if ((faults.has('retry-unanswered') || faults.breaks('DELIVERY-NO-RETRY-UNANSWERED', where)) && status === null && outcome.errorKind !== 'timeout' && attempt === 0) {
       await new Promise((resolveWait) => setTimeout(resolveWait, UNANSWERED_RETRY_AFTER_MS));
       this.#schedule(outcome.url, prepared, attempt + 1, followed);
     }

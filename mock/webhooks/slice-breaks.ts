@@ -6,7 +6,8 @@
  * (mock/webhooks/delivery.ts prepare), the no-retry and no-redirect rules over the
  * receiver's answer (delivery.ts #followUp), payload rules over the field and the
  * enumerated value (mock/events/payload-breaks.ts), the status check fan-out over
- * the role of the user who checked (mock/events/event-service.ts emitStatus), user events
+ * the role of the user who checked (mock/events/event-service.ts emitStatus), delivery and signature rules also over
+ * the registration's lock and its registering user's role (delivery.ts prepare, #where), user events
  * over their subject's relation to the lock (mock/events/payloads.ts membershipForUser).
  */
 import type { SliceBreak } from '../slice-break.js';
@@ -39,18 +40,20 @@ export const WEBHOOK_SLICE_BREAKS = {
   // Event payloads: the unit of the time stamps (mock/events/payload-breaks.ts)
   'EVENT-TIMESTAMP-UNITS': { dims: ['row'], description: 'That row\'s Timestamp and timeStamp are epoch seconds.' },
   // Webhook delivery
-  'DELIVERY-ONE-POST': { dims: ['row', 'receiver-answer', 'receiver-url'], description: 'Deliveries of that event row are sent twice; a delivery answered with that 2xx status (other-2xx: any 2xx but 200 not named) is sent again once (mock/webhooks/delivery.ts #followUp); a lock event reaching registrations of that kind of url (shared: another listener of the lock names it) is sent to each of them twice, once per registration at the url (mock/events/event-service.ts #dispatch).' },
-  'DELIVERY-CONTENT-TYPE': { dims: ['row'], description: 'Deliveries of that event row carry Content-Type text/plain.' },
-  'DELIVERY-CUSTOM-HEADER': { dims: ['row', 'chars'], description: 'Deliveries of that event row carry the registration\'s header with the token cut short by one character; a token of that character class is sent mangled (percent encoded again, plus decoded to space, & escaped, cut at = or #, spaces encoded as +, blanks trimmed, non-ASCII replaced, long cut short: mock/webhooks/chars.ts).' },
-  'DELIVERY-SIGNATURE-PRESENT': { dims: ['row'], description: 'Deliveries of that event row carry no X-Signature.' },
-  'DELIVERY-NO-RETRY': { dims: ['receiver-answer'], description: 'A delivery answered with that status (not 2xx; other-3xx/4xx/5xx: any status of the class not named, mock/webhooks/receiver-answers.ts) is sent again once, to the same url, at once (mock/webhooks/delivery.ts #followUp).' },
-  'DELIVERY-NO-REDIRECT': { dims: ['receiver-answer'], description: 'A redirect answered with that status is followed to its Location (mock/webhooks/delivery.ts #followUp).' },
+  'DELIVERY-ONE-POST': { dims: ['row', 'receiver-answer', 'receiver-url', 'lock', 'role'], description: 'Deliveries of that event row (or to a registration on that lock of its fixture set, first or second, or made by a user of that role, owner or guest) are sent twice; a delivery answered with that 2xx status (other-2xx: any 2xx but 200 not named) is sent again once (mock/webhooks/delivery.ts #followUp); a lock event reaching registrations of that kind of url (shared: another listener of the lock names it) is sent to each of them twice, once per registration at the url (mock/events/event-service.ts #dispatch).' },
+  'DELIVERY-CONTENT-TYPE': { dims: ['row', 'lock', 'role'], description: 'Deliveries of that event row, or to a registration on that lock of its fixture set or made by a user of that role, carry Content-Type text/plain.' },
+  'DELIVERY-CUSTOM-HEADER': { dims: ['row', 'chars', 'lock', 'role'], description: 'Deliveries of that event row, or to a registration on that lock of its fixture set or made by a user of that role, carry the registration\'s header with the token cut short by one character; a token of that character class is sent mangled (percent encoded again, plus decoded to space, & escaped, cut at = or #, spaces encoded as +, blanks trimmed, non-ASCII replaced, long cut short: mock/webhooks/chars.ts).' },
+  'DELIVERY-SIGNATURE-PRESENT': { dims: ['row', 'lock', 'role'], description: 'Deliveries of that event row, or to a registration on that lock of its fixture set or made by a user of that role, carry no X-Signature.' },
+  'DELIVERY-NO-RETRY': { dims: ['receiver-answer', 'lock', 'role'], description: 'A delivery answered with that status (not 2xx; other-3xx/4xx/5xx: any status of the class not named, mock/webhooks/receiver-answers.ts), or any non-2xx answer but a 302 to a registration on that lock of its fixture set or made by a user of that role, is sent again once, to the same url, at once (mock/webhooks/delivery.ts #followUp).' },
+  'DELIVERY-NO-REDIRECT': { dims: ['receiver-answer', 'lock', 'role'], description: 'A redirect answered with that status, or a 302 answered to a registration on that lock of its fixture set or made by a user of that role, is followed to its Location (mock/webhooks/delivery.ts #followUp).' },
+  'DELIVERY-NO-RETRY-UNANSWERED': { dims: ['lock', 'role'], description: 'A delivery to a registration on that lock of its fixture set, or made by a user of that role, whose connection was cut without an answer is attempted again once, 300 ms later (mock/webhooks/delivery.ts #followUp).' },
+  'DELIVERY-NO-RETRY-TIMEOUT': { dims: ['lock', 'role'], description: 'A delivery to a registration on that lock of its fixture set, or made by a user of that role, that the mock gave up waiting for is sent again once, 300 ms later (mock/webhooks/delivery.ts #followUp).' },
   'DELIVERY-STATUS-EVERY-CHECK': { dims: ['lock', 'receiver-url'], description: 'On that lock of its fixture set (first or second), a status check that finds the state unchanged sends no status event; to registrations of that kind of url (shared: several listeners of the lock name it), it is sent once per url, not once per registration (mock/events/event-service.ts emitStatus).' },
   'DELIVERY-STATUS-CHECK-FANOUT': { dims: ['role', 'receiver-url'], description: 'A status check made by a user of that role (owner or guest of the lock) reaches only the caller\'s own registration; one reaching registrations of that kind of url is sent once per url, not once per registration (shared: several listeners of the lock name it; the caller\'s kept, else the first registered), and an own url other than the caller\'s receives nothing (mock/events/event-service.ts emitStatus).' },
   // Webhook signature
-  'SIGNATURE-FORMAT': { dims: ['row'], description: 'Deliveries of that event row separate the X-Signature elements with semicolons.' },
-  'SIGNATURE-VALID': { dims: ['row'], description: 'Deliveries of that event row are signed with the client secret instead of the API key.' },
-  'SIGNATURE-TIMESTAMP-CURRENT': { dims: ['row'], description: 'Deliveries of that event row carry a signature timestamp 10 minutes old.' },
+  'SIGNATURE-FORMAT': { dims: ['row', 'lock'], description: 'Deliveries of that event row, or to a registration on that lock of its fixture set, separate the X-Signature elements with semicolons.' },
+  'SIGNATURE-VALID': { dims: ['row', 'lock'], description: 'Deliveries of that event row, or to a registration on that lock of its fixture set, are signed with the client secret instead of the API key.' },
+  'SIGNATURE-TIMESTAMP-CURRENT': { dims: ['row', 'lock'], description: 'Deliveries of that event row, or to a registration on that lock of its fixture set, carry a signature timestamp 10 minutes old.' },
   // Event payloads
   'EVENT-OPERATION-APP': payload,
   'EVENT-OPERATION-KEYPAD': { dims: ['field', 'enum-value', 'keypad'], description: `${FIELD} ${VALUE} On a lock with that kind of keypad (separate, built-in), a keypad operation is reported as the app's: Device=lock (mock/events/payloads.ts).` },

@@ -8,20 +8,21 @@
  * listened to a retry window after it, so each inbox receives exactly one event,
  * whatever order or speed the target delivers at; a retry, or a followed redirect,
  * is a further delivery to that inbox or its Location. One window covers a batch of
- * answers, one per lock (not one window per answer).
+ * answers, one per (lock, role) listener (not one window per answer).
  */
-import type { Delivery, FixtureLock, Inbox } from '../../harness/contracts.js';
+import type { Delivery, Inbox } from '../../harness/contracts.js';
 import type { SuiteContext } from './context.js';
 import { newInbox } from './context.js';
 import { ARRIVAL_TIMEOUT_MS, isAbout } from './deliveries.js';
 import { arrivalWatch, shortenedNote } from './arrival-watch.js';
-import { fixtures } from './fixtures.js';
-import { triggerStatusCheck } from './status-check.js';
-import { expectAccepted, registerLock } from './webhooks.js';
+import { checkEachLock, lockRoles, registerListeners, type LockSlot, type Role } from './lock-roles.js';
 
 export interface AnsweredDelivery {
   answer: string;
   status: number;
+  /** The listener given this answer: its lock and the role of the user who registered (slices `lock`, `role`). */
+  lock: LockSlot;
+  role: Role;
   /** The inbox registered, answering `status`. */
   inbox: Inbox;
   /** For a redirect: the inbox its Location names. */
@@ -37,42 +38,48 @@ export function isRedirect(status: number): boolean {
 }
 
 /**
- * users[0] registers its locks (the first two fixture locks, both its own) to one inbox per
- * answer, a batch of one answer per lock at a time, makes one status check on each, and
- * listens `windowMs` after the batch's latest first attempt before the next batch registers
- * the locks again: every answer's registration is in force for the whole of its window, so a
- * retry the target sends only to a registration still in force is seen too.
+ * The (lock, role) pairs of the fixtures (suites/support/lock-roles.ts: the owner on both locks, the guest on the
+ * first) take the answers in turn, a batch of one answer per pair at a time: each pair registers its lock to the
+ * inbox of its answer, one status check on each lock reaches the batch's registrations on it, and the batch listens
+ * `windowMs` after its latest first attempt before the next batch registers the locks again: every answer's
+ * registration is in force for the whole of its window, so a retry the target sends only to a registration still in
+ * force is seen too. Each answer is given to one listener, so every lock and role is drawn, not every answer on each.
  */
 export async function deliverToEachAnswer(t: SuiteContext, answers: readonly { answer: string; status: number }[], windowMs: number): Promise<AnsweredDelivery[]> {
-  const locks = [...new Map(fixtures(t).locks.slice(0, 2).map((l) => [l.lockId, l])).values()];
-  const session = await t.flows.userSession(0);
+  const pairs = lockRoles(t);
   const out: AnsweredDelivery[] = [];
   const watch = arrivalWatch(t.target, t.capture);
-  for (let i = 0; i < answers.length; i += locks.length) {
+  for (let i = 0; i < answers.length; i += pairs.length) {
     // A target that has delivered nothing in the run, not even this test's last batch: the answers left are not tried.
     const silence = watch.silence;
     if (silence && out.length > 0 && out.every((c) => c.first === null)) {
       const missed = ` (not tried: ${silence.reason})`;
-      for (const { answer, status } of answers.slice(i)) out.push({ answer, status, inbox: out[0]!.inbox, location: null, first: null, missed });
+      answers.slice(i).forEach(({ answer, status }, k) => {
+        const pair = pairs[k % pairs.length]!;
+        out.push({ answer, status, lock: pair.lock, role: pair.role, inbox: out[0]!.inbox, location: null, first: null, missed });
+      });
       break;
     }
-    // The locks of a batch are registered and checked side by side (each lock's status event reaches its own registration
-    // only), and their first attempts awaited together.
-    const batch = await Promise.all(answers.slice(i, i + locks.length).map(async ({ answer, status }, k): Promise<AnsweredDelivery> => {
-      const lock = locks[k]!;
+    // The pairs of a batch are registered side by side, each lock checked once (its status event reaches each of the
+    // batch's registrations on it), and their first attempts awaited together.
+    const batch = answers.slice(i, i + pairs.length).map((a, k) => ({ ...a, pair: pairs[k]! }));
+    const inboxes = new Map(await Promise.all(batch.map(async ({ status, pair }) => {
       const location = isRedirect(status) ? await newInbox(t, { label: `the Location of a ${status}` }) : null;
       const inbox = await newInbox(t, { label: `answers ${status}`, response: { status, ...(location ? { location: location.url } : {}) } });
-      const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken });
-      expectAccepted(t, reg, `registration to an inbox answering ${status}`);
-      await triggerStatusCheck(t, lock.lockId, session.accessToken);
+      return [pair, { inbox, location }] as const;
+    })));
+    const listeners = await registerListeners(t, batch.map((b) => b.pair), 'receiver answers', async (p) => inboxes.get(p)!.inbox);
+    await checkEachLock(t, listeners);
+    const cases = await Promise.all(listeners.map(async (l, k): Promise<AnsweredDelivery> => {
+      const { answer, status } = batch[k]!;
       return {
-        answer, status, inbox, location,
-        ...await inbox.waitFor(1, { predicate: isAbout(lock.lockId), timeoutMs: ARRIVAL_TIMEOUT_MS, what: `the status event to the registration answering ${status}` })
+        answer, status, lock: l.lock, role: l.role, inbox: l.registration.inbox, location: inboxes.get(batch[k]!.pair)!.location,
+        ...await l.registration.inbox.waitFor(1, { predicate: isAbout(l.fixture.lockId), timeoutMs: ARRIVAL_TIMEOUT_MS, what: `the status event to the ${l.role}'s registration on the ${l.lock} lock, answering ${status}` })
           .then(([d]) => ({ first: d!, missed: '' }), (err: unknown) => ({ first: null, missed: shortenedNote(err) })),
       };
     }));
-    await listenedAfterEach(batch, windowMs);
-    out.push(...batch);
+    await listenedAfterEach(cases, windowMs);
+    out.push(...cases);
   }
   return out;
 }

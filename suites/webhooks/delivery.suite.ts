@@ -8,11 +8,11 @@
 import { describeLeased as describe } from '../../harness/service/conformance.js';
 import { EXCLUSIVE_YIELD_MS, conformance } from '../../harness/service/conformance.js';
 import type { Delivery, Inbox } from '../../harness/contracts.js';
-import type { SuiteContext } from '../support/context.js';
 import { alone, control, newInbox } from '../support/context.js';
 import { ARRIVAL_TIMEOUT_MS, LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, RETRY_WINDOW_MS, deliveriesAfter, describeDeliveries, expectDeliveries, expectDelivery, expectNoExtraCopies, expectQuiet, isAbout } from '../support/deliveries.js';
 import { deliverToEachAnswer } from '../support/receiver-answers.js';
-import { deliveryOfEveryRow } from '../support/every-row.js';
+import { everyRowAndListener } from '../support/every-row.js';
+import { checkEachLock, eachListener, lockRoles, registerListeners, statusEventOfEach } from '../support/lock-roles.js';
 import { unansweredPort } from '../support/unanswered-port.js';
 import { eachRow } from '../support/event-slices.js';
 import { charSample, sampleTag } from '../support/char-samples.js';
@@ -31,41 +31,45 @@ function rowKey(d: Delivery): string {
   return JSON.stringify([b.EventType, b.Event, b.Device, b.User?.UserID, b.UserID]);
 }
 
-/** users[0] registers locks[0] to a new inbox (answering as told) and makes one status check. */
-async function oneDelivery(t: SuiteContext, inboxOpts: Parameters<typeof newInbox>[1] = {}, lock = firstLock(t)): Promise<{ reg: Registration; inbox: Inbox; delivery: Delivery }> {
-  const session = await t.flows.userSession(0);
-  const inbox = await newInbox(t, inboxOpts);
-  const reg = await registerLock(t, { lockId: lock.lockId, inbox, accessToken: session.accessToken });
-  expectAccepted(t, reg);
-  await triggerStatusCheck(t, lock.lockId, session.accessToken);
-  const delivery = await expectDelivery(t, inbox, 'the status event of a status check', { predicate: isAbout(lock.lockId) });
-  return { reg, inbox, delivery };
-}
+/**
+ * On a url two registrations share, a delivery is told to be a registration's by the header and token it named: a delivery
+ * that does not arrive so told rests on DELIVERY-CUSTOM-HEADER too (blocked when that failed in the run, else failed).
+ */
+const TOLD_APART_BY_HEADER = ['DELIVERY-CUSTOM-HEADER'] as const;
 
 describe('Delivery', () => {
-  conformance('DELIVERY-ONE-POST', 'each event of every row is delivered once, as one POST with a JSON body', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
-    const rows = await deliveryOfEveryRow(t);
-    // One quiet window for all rows, then each row's copies are counted (a duplicate has the same row key).
+  conformance('DELIVERY-ONE-POST', 'each event is delivered once, as one POST with a JSON body, on every row and to every listener', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    const { rows, listeners } = await everyRowAndListener(t);
+    // One quiet window for all rows and listeners, then each delivery's copies are counted (a duplicate has the same row key).
     await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
-    await eachRow(t, rows, async ({ row, delivery, registration }) => {
-      t.expect(delivery.method, `${row}: webhook deliveries are HTTP POSTs`).toBe('POST');
-      t.expect(delivery.json, `${row}: the delivery body must be JSON; got ${JSON.stringify(delivery.bodyText.slice(0, 80))}`).toBeTypeOf('object');
+    const once = async (what: string, delivery: Delivery, registration: Registration) => {
+      t.expect(delivery.method, `${what}: webhook deliveries are HTTP POSTs`).toBe('POST');
+      t.expect(delivery.json, `${what}: the delivery body must be JSON; got ${JSON.stringify(delivery.bodyText.slice(0, 80))}`).toBeTypeOf('object');
       const copies = (await registration.inbox.deliveries()).filter((d) => rowKey(d) === rowKey(delivery));
-      t.expect(copies.length, `${row}: one event is one delivery; received ${copies.length}`).toBe(1);
-    });
+      t.expect(copies.length, `${what}: one event is one delivery; received ${copies.length}`).toBe(1);
+    };
+    await eachRow(t, rows, ({ row, delivery, registration }) => once(row, delivery, registration));
+    await eachListener(t, listeners, (l) => once(`a status check on the ${l.lock} lock, the ${l.role}'s registration`, l.delivery, l.registration));
   });
 
-  conformance('DELIVERY-CONTENT-TYPE', 'every delivery of every row carries Content-Type application/json', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
-    await eachRow(t, await deliveryOfEveryRow(t), ({ row, delivery }) => {
+  conformance('DELIVERY-CONTENT-TYPE', 'every delivery carries Content-Type application/json, on every row and to every listener', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    const { rows, listeners } = await everyRowAndListener(t);
+    const json = (what: string, delivery: Delivery) => {
       const type = delivery.headers['content-type'] ?? '';
-      t.expect(/^application\/json\s*(;|$)/i.test(type.trim()), `${row}: Content-Type must be application/json (parameters such as charset allowed); got ${JSON.stringify(type)}`).toBe(true);
-    });
+      t.expect(/^application\/json\s*(;|$)/i.test(type.trim()), `${what}: Content-Type must be application/json (parameters such as charset allowed); got ${JSON.stringify(type)}`).toBe(true);
+    };
+    await eachRow(t, rows, ({ row, delivery }) => json(row, delivery));
+    await eachListener(t, listeners, (l) => json(`a status check on the ${l.lock} lock, the ${l.role}'s registration`, l.delivery));
   });
 
-  conformance('DELIVERY-CUSTOM-HEADER', 'every delivery carries the registration\'s header set to its token, on every row and whatever the token\'s characters', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
-    await eachRow(t, await deliveryOfEveryRow(t), ({ row, delivery, registration }) => {
-      t.expect(delivery.headers[registration.header], `${row}: the delivery must carry the application-chosen header ${registration.header} set to the registration's token`).toBe(registration.token);
-    });
+  conformance('DELIVERY-CUSTOM-HEADER', 'every delivery carries the registration\'s header set to its token, on every row, to every listener, whatever its characters', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    const { rows, listeners } = await everyRowAndListener(t);
+    const carried = (what: string, delivery: Delivery, registration: Registration) => {
+      t.expect(delivery.headers[registration.header], `${what}: the delivery must carry the application-chosen header ${registration.header} set to the registration's token`).toBe(registration.token);
+    };
+    await eachRow(t, rows, ({ row, delivery, registration }) => carried(row, delivery, registration));
+    // Each registration's own header and token, on either lock, whether the owner or a guest registered.
+    await eachListener(t, listeners, (l) => carried(`a status check on the ${l.lock} lock, the ${l.role}'s registration`, l.delivery, l.registration));
     // The token is the application's to choose: sent unchanged whatever its characters (one registration at a time, each overwriting the last).
     const lock = firstLock(t);
     const session = await t.flows.userSession(0);
@@ -84,12 +88,17 @@ describe('Delivery', () => {
     });
   });
 
-  conformance('DELIVERY-SIGNATURE-PRESENT', 'every delivery of every row carries X-Signature (battery and clock rows included)', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
-    await eachRow(t, await deliveryOfEveryRow(t), ({ row, delivery }) => {
+  conformance('DELIVERY-SIGNATURE-PRESENT', 'every delivery carries X-Signature, on every row (battery and clock rows included) and to every listener', { needs: ['user-token', 'second-user', 'capture', 'events'], timeout: LOOPING_TEST_TIMEOUT_MS }, async (t) => {
+    const { rows, listeners } = await everyRowAndListener(t);
+    const signed = (what: string, delivery: Delivery) => {
+      t.expect(delivery.headers['x-signature'], `${what}: every webhook delivery must carry an X-Signature header`).toBeTruthy();
+    };
+    await eachRow(t, rows, ({ row, delivery }) => {
       // The spec's own examples for these two rows omit X-Signature: record what they carry.
       if (/^Lock (battery warning|clock wrong)/.test(row)) t.observe(`${row}: X-Signature`, delivery.headers['x-signature'] ? 'present' : 'absent');
-      t.expect(delivery.headers['x-signature'], `${row}: every webhook delivery must carry an X-Signature header`).toBeTruthy();
+      signed(row, delivery);
     });
+    await eachListener(t, listeners, (l) => signed(`a status check on the ${l.lock} lock, the ${l.role}'s registration`, l.delivery));
   });
 
   conformance('DELIVERY-STATUS-EVERY-CHECK', 'each status check sends one status event, every time, even when nothing changed, on every lock', { needs: ['user-token', 'capture'] }, async (t) => {
@@ -115,7 +124,7 @@ describe('Delivery', () => {
       for (let i = 1; i <= 3; i++) {
         await triggerStatusCheck(t, lock.lockId, owner.accessToken);
         for (const { who, reg } of regs) {
-          await expectDeliveries(t, reg.inbox, `status check #${i} (the lock's state unchanged): the ${who}'s registration, its url shared with the other user's`, { n: i, predicate: (d) => sentFor(reg)(d) && isAbout(lock.lockId)(d) });
+          await expectDeliveries(t, reg.inbox, `status check #${i} (the lock's state unchanged): the ${who}'s registration, its url shared with the other user's`, { n: i, predicate: (d) => sentFor(reg)(d) && isAbout(lock.lockId)(d), restsOn: TOLD_APART_BY_HEADER });
         }
       }
       for (const { who, reg } of regs) {
@@ -152,12 +161,13 @@ describe('Delivery', () => {
     }
     const listened = `listened ${RETRY_WINDOW_MS} ms after its first attempt${clockMoved ? ', and again after the target\'s clock moved on by an hour' : ''}`;
     const byAnswer = new Map(cases.map((c) => [c.answer, c]));
-    await t.eachSlice('receiver-answer', async (answer) => {
-      const c = byAnswer.get(answer)!;
+    // Each answer on the listener it was given to (lock × role, in turn): one slice of all three.
+    const eachAnswer = (fn: (answer: string, c: (typeof cases)[number]) => Promise<void>) => eachListener(t, t.slices('receiver-answer').map((answer) => byAnswer.get(answer)!), (c) => fn(c.answer, c), (c) => ({ 'receiver-answer': c.answer }));
+    await eachAnswer(async (answer, c) => {
       if (!c.first) return t.notTested(`the target made no attempt to deliver the status event to the registration answering ${answer} within ${ARRIVAL_TIMEOUT_MS} ms${c.missed}, so there was nothing it could retry (DELIVERY-STATUS-EVERY-CHECK judges the delivery itself)`);
       t.expect(c.first.answeredStatus, 'the inbox answered as told').toBe(c.status);
       const again = await c.inbox.deliveries();
-      const retried = `after answering ${c.status}${answer === String(c.status) ? '' : ` (${answer}, drawn with seed ${seed})`}: the event must not be retried (${listened}); received: ${describeDeliveries(again)}`;
+      const retried = `the ${c.role}'s registration on the ${c.lock} lock, after answering ${c.status}${answer === String(c.status) ? '' : ` (${answer}, drawn with seed ${seed})`}: the event must not be retried (${listened}); received: ${describeDeliveries(again)}`;
       expectNoExtraCopies(t, again.length, 1, retried);
       t.expect(again.length, retried).toBe(1);
       if (c.location) {
@@ -166,66 +176,83 @@ describe('Delivery', () => {
       }
     });
     // "Each event is delivered at most once", whatever 2xx the receiver answers.
-    await t.check('DELIVERY-ONE-POST', () => t.eachSlice('receiver-answer', async (answer) => {
-      const c = byAnswer.get(answer)!;
+    await t.check('DELIVERY-ONE-POST', () => eachAnswer(async (answer, c) => {
       if (!c.first) return t.notTested(`the target made no attempt to deliver the status event to the registration answering ${c.status} within ${ARRIVAL_TIMEOUT_MS} ms`);
       t.expect(c.first.answeredStatus, 'the inbox answered as told').toBe(c.status);
       const again = await c.inbox.deliveries();
-      t.expect(again.length, `after answering ${c.status}${answer === String(c.status) ? '' : ` (${answer}, drawn with seed ${seed})`}: the event must not be delivered again (${listened}); received: ${describeDeliveries(again)}`).toBe(1);
+      t.expect(again.length, `the ${c.role}'s registration on the ${c.lock} lock, after answering ${c.status}${answer === String(c.status) ? '' : ` (${answer}, drawn with seed ${seed})`}: the event must not be delivered again (${listened}); received: ${describeDeliveries(again)}`).toBe(1);
     }));
   });
 
-  conformance('DELIVERY-NO-RETRY-UNANSWERED', 'a delivery whose connection was cut without an answer is not attempted again', { needs: ['user-token', 'capture'] }, async (t) => {
+  // Each listener (lock × role) its own port that cuts every connection: one status check per lock, every first attempt awaited together.
+  conformance('DELIVERY-NO-RETRY-UNANSWERED', 'a delivery whose connection was cut without an answer is not attempted again, to any listener', { needs: ['user-token', 'capture'] }, async (t) => {
     const probe = await newInbox(t, { label: 'loopback probe' });
     if (!['127.0.0.1', 'localhost', '[::1]'].includes(new URL(probe.url).hostname)) {
       t.notTested('the target reaches this machine through the capture server only, so a connection cut without an answer cannot be arranged');
     }
-    const lock = firstLock(t);
-    const owner = await t.flows.userSession(0);
     // Every attempt is seen (the port accepts and resets): the first is the delivery, any further one a retry,
     // whatever order the target fans out in and however long it takes.
-    const port = await unansweredPort();
+    const pairs = lockRoles(t);
+    const ports = new Map(await Promise.all(pairs.map(async (p) => [p, await unansweredPort()] as const)));
     try {
-      const reg = await registerLock(t, { lockId: lock.lockId, inbox: { ...probe, url: port.url }, accessToken: owner.accessToken });
-      expectAccepted(t, reg, 'registration to a port that cuts every connection without an answer');
-      await triggerStatusCheck(t, lock.lockId, owner.accessToken);
-      const first = await port.firstAttempt(ARRIVAL_TIMEOUT_MS);
-      if (first === null) return t.notTested(`the target made no attempt to deliver the status event to the registration within ${ARRIVAL_TIMEOUT_MS} ms, so there was nothing it could retry (DELIVERY-STATUS-EVERY-CHECK judges the delivery itself)`);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, first + RETRY_WINDOW_MS - Date.now())));
-      const attempts = port.attempts();
-      t.observe('attempts (ms after the first)', attempts.map((at) => at - first));
-      const again = `after its connection was reset without an answer, the event must not be attempted again (listened ${RETRY_WINDOW_MS} ms after the first attempt)`;
-      expectNoExtraCopies(t, attempts.length, 1, `${again}: ${attempts.length} attempts`);
-      t.expect(attempts.length, again).toBe(1);
+      const listeners = await registerListeners(t, pairs, 'cuts every connection', async (p) => ({ ...probe, url: ports.get(p)!.url }));
+      await checkEachLock(t, listeners);
+      // registerListeners keeps the pairs' order: listener k is pairs[k]'s.
+      const firsts = await Promise.all(listeners.map((_l, k) => ports.get(pairs[k]!)!.firstAttempt(ARRIVAL_TIMEOUT_MS)));
+      const latest = Math.max(0, ...firsts.map((f) => f ?? 0));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, latest + RETRY_WINDOW_MS - Date.now())));
+      await eachListener(t, listeners, (l) => {
+        const k = listeners.indexOf(l);
+        const first = firsts[k] ?? null;
+        if (first === null) return t.notTested(`the target made no attempt to deliver the status event to the ${l.role}'s registration on the ${l.lock} lock within ${ARRIVAL_TIMEOUT_MS} ms, so there was nothing it could retry (DELIVERY-STATUS-EVERY-CHECK judges the delivery itself)`);
+        const attempts = ports.get(pairs[k]!)!.attempts();
+        t.observe(`attempts (ms after the first): the ${l.role} on the ${l.lock} lock`, attempts.map((at) => at - first));
+        const again = `the ${l.role}'s registration on the ${l.lock} lock: after its connection was reset without an answer, the event must not be attempted again (listened ${RETRY_WINDOW_MS} ms after the first attempt)`;
+        expectNoExtraCopies(t, attempts.length, 1, `${again}: ${attempts.length} attempts`);
+        t.expect(attempts.length, again).toBe(1);
+      });
     } finally {
-      await port.close();
+      await Promise.all([...ports.values()].map((port) => port.close()));
     }
   });
 
-  conformance('DELIVERY-NO-RETRY-TIMEOUT', 'a delivery the target gave up waiting for is not sent again', { needs: ['user-token', 'capture'], timeout: 30_000 + MAX_HOLD_MS }, async (t) => {
+  // Each listener (lock × role) its own inbox holding its answer, side by side: one hold for all.
+  conformance('DELIVERY-NO-RETRY-TIMEOUT', 'a delivery the target gave up waiting for is not sent again, to any listener', { needs: ['user-token', 'capture'], timeout: 30_000 + MAX_HOLD_MS }, async (t) => {
     const { holdMs, advertisedMs } = holdFor(t);
     t.observe('delivery timeout advertised in GET /fixtures', advertisedMs ?? 'none');
     if (holdMs === null) return t.notTested(`GET /fixtures advertises a delivery timeout of ${advertisedMs} ms: with its margin it is beyond the longest hold of an inbox (${MAX_HOLD_MS} ms)`);
-    const { inbox, delivery } = await oneDelivery(t, { label: `holds its answer ${holdMs} ms`, response: { status: 200, delayMs: holdMs } });
-    const gaveUp = await senderGaveUp(inbox, delivery, holdMs);
-    // From now on the inbox answers at once: a retry is recorded without being held again.
-    await inbox.setResponse({ status: 200 });
-    if (!gaveUp) {
-      const advertised = advertisedMs === null ? 'GET /fixtures advertises none' : `GET /fixtures advertises ${advertisedMs} ms`;
-      return t.notTested(`the target did not give up within the inbox's hold of ${holdMs} ms (the spec gives no delivery timeout; ${advertised})`);
-    }
-    t.observe('the target gave up after (ms)', gaveUp.closedBeforeAnswerAt! - delivery.receivedAt);
-    await expectQuiet(t, inbox, 'after the target gave up waiting for the answer: the event must not be sent again', { total: 1, windowMs: RETRY_WINDOW_MS, copies: true });
+    const held = await statusEventOfEach(t, await registerListeners(t, lockRoles(t), `holds its answer ${holdMs} ms`, (_p, label) => newInbox(t, { label, response: { status: 200, delayMs: holdMs } })));
+    const gaveUp = await Promise.all(held.map((l) => senderGaveUp(l.registration.inbox, l.delivery, holdMs)));
+    // From now on the inboxes answer at once: a retry is recorded without being held again.
+    await Promise.all(held.map((l) => l.registration.inbox.setResponse({ status: 200 })));
+    await new Promise((resolve) => setTimeout(resolve, RETRY_WINDOW_MS));
+    await eachListener(t, held, async (l) => {
+      const g = gaveUp[held.indexOf(l)] ?? null;
+      if (!g) {
+        const advertised = advertisedMs === null ? 'GET /fixtures advertises none' : `GET /fixtures advertises ${advertisedMs} ms`;
+        return t.notTested(`the target did not give up within the inbox's hold of ${holdMs} ms (the spec gives no delivery timeout; ${advertised})`);
+      }
+      t.observe(`the target gave up after (ms): the ${l.role} on the ${l.lock} lock`, g.closedBeforeAnswerAt! - l.delivery.receivedAt);
+      await expectQuiet(t, l.registration.inbox, `the ${l.role}'s registration on the ${l.lock} lock, after the target gave up waiting for the answer: the event must not be sent again`, { total: 1, windowMs: 0, copies: true });
+    });
   });
 
-  conformance('DELIVERY-NO-REDIRECT', 'a 302 answer is not followed', { needs: ['user-token', 'capture'] }, async (t) => {
-    await t.eachSlice('receiver-answer', async (answer) => {
+  // Each listener (lock × role) answers 302 naming a Location inbox of its own: one status check per lock, one window for all.
+  conformance('DELIVERY-NO-REDIRECT', 'a 302 answer is not followed, from any listener', { needs: ['user-token', 'capture'] }, async (t) => {
+    for (const answer of t.slices('receiver-answer')) {
       const status = Number(answer);
-      const target = await newInbox(t, { label: `the Location of a ${status}` });
-      const { inbox } = await oneDelivery(t, { label: `answers ${status}`, response: { status, location: target.url } });
-      await expectQuiet(t, target, `the Location of a ${status} answer: redirections are not followed`, { windowMs: RETRY_WINDOW_MS });
-      await expectQuiet(t, inbox, 'the redirecting inbox: no second attempt', { total: 1, windowMs: 0, copies: true });
-    });
+      const locations = new Map<string, Inbox>();
+      const listeners = await statusEventOfEach(t, await registerListeners(t, lockRoles(t), `answers ${status}`, async (p, label) => {
+        const target = await newInbox(t, { label: `the Location of a ${status}: the ${p.role} on the ${p.lock} lock` });
+        locations.set(`${p.lock}/${p.role}`, target);
+        return newInbox(t, { label, response: { status, location: target.url } });
+      }));
+      await new Promise((resolve) => setTimeout(resolve, RETRY_WINDOW_MS));
+      await eachListener(t, listeners, async (l) => {
+        await expectQuiet(t, locations.get(`${l.lock}/${l.role}`)!, `the Location of a ${status} answer to the ${l.role}'s registration on the ${l.lock} lock: redirections are not followed`, { windowMs: 0 });
+        await expectQuiet(t, l.registration.inbox, `the ${l.role}'s redirecting inbox on the ${l.lock} lock: no second attempt`, { total: 1, windowMs: 0, copies: true });
+      }, { 'receiver-answer': answer });
+    }
   });
 });
 
@@ -247,7 +274,9 @@ describe('Other endpoints named', () => {
           checks++;
           for (const { who, reg } of regs) {
             const what = `a status check by the ${role}: the ${who}'s registration${receiverUrl === 'shared' ? ' (its url shared with the other user\'s registration: a delivery carrying its own header and token)' : ''} ("all listeners of that lock")`;
-            const got = await expectDelivery(t, reg.inbox, what, { predicate: (d) => !seen.has(d.seq) && sentFor(reg)(d) && isAbout(lock.lockId)(d) });
+            // An own url's inbox is the registration's alone; on a shared url its header and token tell its deliveries apart.
+            const mine = receiverUrl === 'shared' ? sentFor(reg) : () => true;
+            const got = await expectDelivery(t, reg.inbox, what, { predicate: (d) => !seen.has(d.seq) && mine(d) && isAbout(lock.lockId)(d), ...(receiverUrl === 'shared' ? { restsOn: TOLD_APART_BY_HEADER } : {}) });
             t.expect(got.json?.EventType, `${what}: the status event`).toBe('status');
           }
         });

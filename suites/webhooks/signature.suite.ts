@@ -17,7 +17,8 @@ import { isLockconfError } from '../../harness/run/errors.js';
 import { parseSignatureHeader } from '../../harness/wire/signature.js';
 import { TOLERANCE_MS, formatProblems, freshnessVerdict, hmacMatched, hmacVerdict, signatureHeader } from '../support/signatures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
-import { deliveryOfEveryRow } from '../support/every-row.js';
+import { everyRowAndListener } from '../support/every-row.js';
+import { eachListener, statusEventPerListener, type ListenerDelivery } from '../support/lock-roles.js';
 import { eachRow } from '../support/event-slices.js';
 import { expectAccepted, registerLock } from '../support/webhooks.js';
 
@@ -48,14 +49,20 @@ async function someDeliveries(t: SuiteContext): Promise<Delivery[]> {
 }
 
 /**
- * Every event row (slices `row`, with the events capability: deliveryOfEveryRow),
- * then the deliveries of someDeliveries (a status check, a non-ASCII rename), each
- * judged by check.
+ * Every event row (slices `row`, with the events capability: everyRowAndListener) and every fixture lock (slices
+ * `lock`: the status event of a registration on each, whoever registered it; without events, the owner's), then the
+ * deliveries of someDeliveries (a status check, a non-ASCII rename), each judged by check.
  */
 async function everyRowAndSome(t: SuiteContext, check: (d: Delivery, row: string) => void | Promise<void>): Promise<void> {
+  let listeners: ListenerDelivery[];
   if (t.target.has('events') && t.target.has('second-user')) {
-    await eachRow(t, await deliveryOfEveryRow(t), ({ row, delivery }) => check(delivery, row));
+    const every = await everyRowAndListener(t);
+    await eachRow(t, every.rows, ({ row, delivery }) => check(delivery, row));
+    listeners = every.listeners;
+  } else {
+    listeners = await statusEventPerListener(t, 'signed deliveries', ['owner']);
   }
+  await eachListener(t, listeners, (l) => check(l.delivery, `a status check on the ${l.lock} lock, the ${l.role}'s registration`));
   for (const d of await someDeliveries(t)) await check(d, `delivery #${d.seq}`);
 }
 

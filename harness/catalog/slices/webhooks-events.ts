@@ -91,7 +91,7 @@ export const RECEIVER_ANSWER: Dimension = {
 export const LOCK: Dimension = {
   id: 'lock',
   title: 'Fixture lock the rule is exercised on: the first (keypad and door sensor) or the second (built-in keypad), both the owner\'s',
-  source: 'POST {base_url}/webhook/:lockID: "Registers a lock webhook"; DELETE {base_url}/webhook/:lockID/:clientID: "Deletes a lock webhook registration"; Lock events: "Sent to all listeners of the lock whenever a status check is made" (a lock, any lock; control-protocol.md GET /fixtures: the first user owns both locks)',
+  source: 'POST {base_url}/webhook/:lockID: "Registers a lock webhook"; DELETE {base_url}/webhook/:lockID/:clientID: "Deletes a lock webhook registration"; Lock events: "Sent to all listeners of the lock whenever a status check is made"; Delivery: "The service sends one HTTP POST … to the registered url per event", "Headers on each delivery"; Signature: "keyed with the API key", every webhook alike (a lock, any lock; control-protocol.md GET /fixtures: the first user owns both locks)',
   values: ['first', 'second'],
 };
 
@@ -146,6 +146,14 @@ export const RECEIVER_URL: Dimension = {
 
 /** Every row a delivery or signature rule holds on ("on each delivery", "every webhook"). */
 const EVERY_ROW: SliceDeclaration = { row: 'all' };
+/**
+ * Every registration a delivery rule holds for ("Headers on each delivery", "to the registered url per event"): one on
+ * either fixture lock (the second, of another kind, too), made by the lock's owner or by a guest on it. Drawn as the
+ * (lock, role) pairs the fixtures hold (suites/support/lock-roles.ts): the guest is on the first lock only.
+ */
+const EVERY_LISTENER: SliceDeclaration = { lock: 'all', role: 'all' };
+/** Every lock a signature rule holds on ("every webhook"): the signing key is the API key whoever registered. */
+const EVERY_LOCK: SliceDeclaration = { lock: 'all' };
 
 const USER6 = ['User.UserID', 'User.FirstName', 'User.LastName', 'User.PhoneNo', 'User.Email', 'User.imageInfo'] as const;
 const PINUSER6 = ['PinUser.UserID', 'PinUser.FirstName', 'PinUser.LastName', 'PinUser.PhoneNo', 'PinUser.Email', 'PinUser.imageInfo'] as const;
@@ -193,17 +201,22 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     // "Each event is delivered at most once": whatever 2xx the receiver answers (200 is every inbox's default, judged by the rows).
     // "to the registered url per event … at most once": per registration, so a url two registrations share receives one
     // delivery for each, none twice (an own url is every row slice's).
-    'DELIVERY-ONE-POST': { ...EVERY_ROW, 'receiver-answer': ['201', '204', '299', 'other-2xx'], 'receiver-url': ['shared'] },
-    'DELIVERY-CONTENT-TYPE': EVERY_ROW,
+    'DELIVERY-ONE-POST': { ...EVERY_ROW, ...EVERY_LISTENER, 'receiver-answer': ['201', '204', '299', 'other-2xx'], 'receiver-url': ['shared'] },
+    'DELIVERY-CONTENT-TYPE': { ...EVERY_ROW, ...EVERY_LISTENER },
     // "the application-chosen header set to the application-chosen token": any token, sent unchanged.
     // An HTTP field value carries no leading or trailing blanks (RFC 9110 §5.5) and non-ASCII only as opaque bytes: those two classes are not declared for a header.
-    'DELIVERY-CUSTOM-HEADER': { ...EVERY_ROW, chars: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'long', 'empty'] },
-    'DELIVERY-SIGNATURE-PRESENT': EVERY_ROW,
+    'DELIVERY-CUSTOM-HEADER': { ...EVERY_ROW, ...EVERY_LISTENER, chars: ['percent', 'plus', 'ampersand', 'equals-hash', 'space', 'long', 'empty'] },
+    'DELIVERY-SIGNATURE-PRESENT': { ...EVERY_ROW, ...EVERY_LISTENER },
     // "A response without an HTTP 2xx status is not retried": every class of non-2xx answer; a redirect other than 302 is one too
     // (followed, it sends the event a second time). "Redirections (HTTP 302) are not followed": the status the spec names.
     // The whole domain of 3xx, 4xx and 5xx: named edges and one seeded draw per class (receiver-answer-domain.ts).
-    'DELIVERY-NO-RETRY': { 'receiver-answer': RECEIVER_ANSWER_VALUES.filter((v) => !/^(2|other-2)/.test(v) && v !== '302') },
-    'DELIVERY-NO-REDIRECT': { 'receiver-answer': ['302'] },
+    // Whoever registered, on whichever lock: each answer is given to one listener in turn (suites/support/receiver-answers.ts
+    // batches, one answer per (lock, role) pair), so every lock and role is drawn, not every answer on every one.
+    'DELIVERY-NO-RETRY': { 'receiver-answer': RECEIVER_ANSWER_VALUES.filter((v) => !/^(2|other-2)/.test(v) && v !== '302'), ...EVERY_LISTENER },
+    'DELIVERY-NO-REDIRECT': { 'receiver-answer': ['302'], ...EVERY_LISTENER },
+    // "A response without an HTTP 2xx status is not retried", "at most once": a connection cut, an answer given up on, to any listener.
+    'DELIVERY-NO-RETRY-UNANSWERED': EVERY_LISTENER,
+    'DELIVERY-NO-RETRY-TIMEOUT': EVERY_LISTENER,
     // "a status check … triggers a status webhook to all listeners of that lock": a check made by the owner or by a guest,
     // to listeners with urls of their own or one url shared by two registrations (one delivery per registration, not per url).
     'DELIVERY-STATUS-CHECK-FANOUT': { role: 'all', 'receiver-url': 'all' },
@@ -211,9 +224,9 @@ export const WEBHOOKS_EVENTS_SLICES: SliceDeclarations = {
     // of two registrations sharing one url receives every check (an own url is every lock slice's).
     'DELIVERY-STATUS-EVERY-CHECK': { lock: 'all', 'receiver-url': ['shared'] },
     // Signature: every webhook is signed the same way.
-    'SIGNATURE-FORMAT': EVERY_ROW,
-    'SIGNATURE-VALID': EVERY_ROW,
-    'SIGNATURE-TIMESTAMP-CURRENT': EVERY_ROW,
+    'SIGNATURE-FORMAT': { ...EVERY_ROW, ...EVERY_LOCK },
+    'SIGNATURE-VALID': { ...EVERY_ROW, ...EVERY_LOCK },
+    'SIGNATURE-TIMESTAMP-CURRENT': { ...EVERY_ROW, ...EVERY_LOCK },
     // Lock events: every field of the row, every value of the row's enumeration.
     'EVENT-OPERATION-APP': { field: [...OPERATION, ...USER6], 'enum-value': [...LOCK_STATES] },
     // "Lock operated by keypad": whichever keypad the lock has, separate or built in (Device=keypad on both).

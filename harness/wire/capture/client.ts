@@ -49,6 +49,9 @@ function refuseTooLarge(list: Delivery[], inbox: string): Delivery[] {
   );
 }
 
+/** The longest inbox label the capture server takes (schemas.ts). */
+const LABEL_MAX = 200;
+
 export class CaptureClient implements CaptureClientLike {
   private readonly label: string | undefined;
 
@@ -60,7 +63,8 @@ export class CaptureClient implements CaptureClientLike {
   }
 
   async newInbox(opts: { label?: string; response?: InboxResponse } = {}): Promise<Inbox> {
-    const label = [this.label, opts.label].filter(Boolean).join(' ') || undefined;
+    // The test's name, then the inbox's own label: a label only names the inbox in reports, cut to the capture server's 200 characters.
+    const label = [this.label, opts.label].filter(Boolean).join(' ').slice(0, LABEL_MAX) || undefined;
     const created = (await this.call('POST', '/inboxes', { ...(label ? { label } : {}), ...(opts.response ? { response: opts.response } : {}) })) as {
       id: string;
       url: string;
