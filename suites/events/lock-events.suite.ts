@@ -8,12 +8,11 @@
  */
 // Every test of this file leases a fixture set of its own: the sections run side by side.
 import { describeLeased as describe } from '../../harness/service/conformance.js';
-import type { Capability } from '../../harness/catalog/index.js';
 import { conformance } from '../../harness/service/conformance.js';
 import * as S from '../schemas/events.js';
 import type { SuiteContext } from '../support/context.js';
 import { newInbox } from '../support/context.js';
-import { LOOPING_TEST_TIMEOUT_MS, QUIET_WINDOW_MS, expectDelivery, isAbout } from '../support/deliveries.js';
+import { QUIET_WINDOW_MS, expectDelivery, isAbout } from '../support/deliveries.js';
 import { asEpochMs, emitAndCatch, expectSchema, listenToLock, operationOn, owner } from '../support/events.js';
 import { firstLock, fixtures, lockWith, lockWithKeypad, sameId, user } from '../support/fixtures.js';
 import { triggerStatusCheck } from '../support/status-check.js';
@@ -22,22 +21,12 @@ import { deliveryOfEveryRow } from '../support/every-row.js';
 import { charSample, sampleTag } from '../support/char-samples.js';
 import type { Delivery } from '../../harness/contracts.js';
 import { expectAccepted, registerLock } from '../support/webhooks.js';
+import { expectLock, expectUser, needs, needsLooping } from './lock-event-checks.js';
 
-/** What every triggered event row needs: a user to register, an inbox, and the control protocol's events. */
-const needs = (): { needs: Capability[] } => ({ needs: ['user-token', 'capture', 'events'] });
-/** The same, for rows that loop over several values, each waiting for its delivery. */
-const needsLooping = (): { needs: Capability[]; timeout: number } => ({ ...needs(), timeout: LOOPING_TEST_TIMEOUT_MS });
 
 /** How far TimestampDrifted - Timestamp may be from the drift reported (the lock's log and the send are not one instant). */
 const DRIFT_TOLERANCE_MS = 60_000;
 
-function expectLock(t: SuiteContext, got: unknown, lockId: string, row: string): void {
-  t.expect(sameId(got, lockId), `${row}: LockID must be the lock the event happened on (${lockId}); got ${JSON.stringify(got)}`).toBe(true);
-}
-
-function expectUser(t: SuiteContext, got: unknown, userId: string, row: string, role = 'acting user'): void {
-  t.expect(sameId(got, userId), `${row}: User.UserID must be the ${role} (${userId}); got ${JSON.stringify(got)}`).toBe(true);
-}
 
 describe('Lock events', () => {
   conformance('EVENT-OPERATION-APP', 'lock operated by app or API: operation, Device=lock, full User object, every state', needsLooping(), async (t) => {

@@ -6,57 +6,20 @@
  * sequence replays exactly from its seed.
  */
 import fc from 'fast-check';
-import type { Exchange } from '../../harness/contracts.js';
 import {
-  DAY, HOUR, MINUTE,
-  advance, issueCode, judge, judgeApproval, observeApi, observeToken, predictApi, predictClientCredentials, predictExchange,
-  predictRefresh, predictUnknownRefresh, receivePair, receiveRotated, reset, revoke, setPermission,
+  issueCode, judge, judgeApproval, observeApi, observeToken, predictApi, predictClientCredentials, predictExchange,
+  predictRefresh, predictUnknownRefresh, receivePair, receiveRotated, revoke, setPermission,
   type ModelState, type Prediction, type TokenObservation, type Violation, type Observation,
 } from '../../harness/model/index.js';
 import type { ExplorePort } from './port.js';
+import { AdvanceClock, CLOCK_MOVES_MS, Reset } from './control-commands.js';
+export { AdvanceClock, CLOCK_MOVES_MS, Reset };
 import { sameShapeToken as sameShape, tamperedJwt as tamperedSignature } from '../support/tokens.js';
 
-export interface StoryStep {
-  what: string;
-  exchanges: Exchange[];
-  /** What reached the registrations' urls (webhook steps). */
-  notes?: string[];
-}
-
-/** The real side of a run: the port, the secrets behind the model's ids, and the story so far. */
-export interface Real {
-  port: ExplorePort;
-  secrets: Map<number, string>;
-  steps: StoryStep[];
-  /** Commands run so far, over every sequence. */
-  counter: { commands: number };
-  /** Per registration of the model (its id): its inbox, and the header and token it named. */
-  hooks?: Map<number, { inbox: import('../../harness/contracts.js').Inbox; header?: { name: string; token: string } }>;
-}
-
-/** An answer outside the set the model allows: reported as the rule it breaks. */
-export class ModelViolation extends Error {
-  constructor(readonly violation: Violation, readonly answered: Observation) {
-    super(`${violation.rule.id}: ${violation.what}: expected ${violation.expected.join(' or ')}; observed ${answered}`);
-    this.name = 'ModelViolation';
-  }
-}
+export { ModelViolation, step, type Real, type StoryStep } from './steps.js';
+import { step, type Real } from './steps.js';
 
 type Cmd = fc.AsyncCommand<ModelState, Real>;
-
-/** Runs one step: its exchanges go into the story; a violation ends the sequence. */
-export async function step(r: Real, what: string, fn: () => Promise<Violation | null>): Promise<void> {
-  r.counter.commands++;
-  const mark = r.port.exchanges().length;
-  const s: StoryStep = { what, exchanges: [] };
-  r.steps.push(s);
-  try {
-    const v = await fn();
-    if (v) throw new ModelViolation(v, v.observed);
-  } finally {
-    s.exchanges = r.port.exchanges().slice(mark);
-  }
-}
 
 function checked<O extends Observation>(p: Prediction<O>, o: O): Violation | null {
   return judge(p, o);
@@ -239,40 +202,6 @@ class Revoke implements Cmd {
     });
   }
   toString(): string { return `Revoke(token ${this.index})`; }
-}
-
-/** Clock moves: minutes to beyond a year. */
-export const CLOCK_MOVES_MS = [5 * MINUTE, HOUR, 23 * HOUR, 2 * DAY, 30 * DAY, 121 * DAY, 200 * DAY, 367 * DAY] as const;
-
-function span(ms: number): string {
-  return ms >= DAY ? `${Math.round(ms / DAY)} day(s)` : ms >= HOUR ? `${Math.round(ms / HOUR)} h` : `${Math.round(ms / MINUTE)} min`;
-}
-
-export class AdvanceClock implements Cmd {
-  constructor(readonly ms: number) {}
-  check(): boolean { return true; }
-  async run(m: ModelState, r: Real): Promise<void> {
-    await step(r, `the clock moves ${span(this.ms)} (control)`, async () => {
-      await r.port.control!.clock!.advance(this.ms);
-      advance(m, this.ms);
-      return null;
-    });
-  }
-  toString(): string { return `AdvanceClock(${span(this.ms)})`; }
-}
-
-export class Reset implements Cmd {
-  check(): boolean { return true; }
-  async run(m: ModelState, r: Real): Promise<void> {
-    await step(r, 'the target is reset: every token and code dropped (control)', async () => {
-      await r.port.control!.reset();
-      reset(m);
-      r.secrets.clear();
-      r.hooks?.clear();
-      return null;
-    });
-  }
-  toString(): string { return 'Reset'; }
 }
 
 /** The opening of every sequence: a user session of the profile's credential (when the target has consent), so tokens are held from the first command. */

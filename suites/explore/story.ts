@@ -4,7 +4,7 @@
  * labels such as ‹refresh_token#3f2a9c›); control-protocol requests keep only their path.
  */
 import type { Exchange } from '../../harness/contracts.js';
-import type { StoryStep } from './commands.js';
+import type { StoryStep } from './steps.js';
 
 const BODY_CHARS = 240;
 

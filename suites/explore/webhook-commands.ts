@@ -12,7 +12,7 @@ import {
   LOCK_GROUPS, USER_GROUPS, RULES, isMember, liveIn, register, registerRule, deleteRule, remove,
   type HookKind, type ModelEvent, type ModelState,
 } from '../../harness/model/index.js';
-import { step, type Real } from './commands.js';
+import { step, type Real } from './steps.js';
 import type { WebhookPort } from './port.js';
 import { EVENT_STEPS_PER_SEQUENCE, TriggerEvent, rowsOf, settle } from './webhook-events.js';
 import { USERS, call, focusOf, is2xx, slotName, tokenOf, violation, type Cmd, type Slot } from './webhook-slots.js';

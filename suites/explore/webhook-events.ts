@@ -14,7 +14,7 @@ import {
 import { verifySignature } from '../../harness/wire/signature.js';
 import { hmacMatched } from '../support/signatures.js';
 import { sameId } from '../support/fixtures.js';
-import { step, type Real } from './commands.js';
+import { step, type Real } from './steps.js';
 import type { HookLock, WebhookPort } from './port.js';
 import { USERS, slotName, untried, violation, type Cmd } from './webhook-slots.js';
 

@@ -6,7 +6,7 @@
 import type fc from 'fast-check';
 import type { HttpResponse } from '../../harness/contracts.js';
 import { predictApi, receiveRotated, type AccessToken, type Hook, type HookKind, type ModelState, type Violation } from '../../harness/model/index.js';
-import type { Real } from './commands.js';
+import type { Real } from './steps.js';
 
 export type Cmd = fc.AsyncCommand<ModelState, Real>;
 
