@@ -116,6 +116,7 @@ function renderCompact(t: TestEvidence): string {
     ...t.exchanges.map((x) => `${x.request.method} ${pathOnly(x.request.url)} → ${x.response ? x.response.status : 'no response'}`),
     ...t.deliveries.map((d) => `delivery ${d.method} ${pathOnly(d.url)} → answered ${d.answeredStatus}`),
   ];
+  if (lines.length > GROUPED_ABOVE) return renderGrouped(lines);
   const items: string[] = [];
   for (let i = 0; i < lines.length; ) {
     let j = i + 1;
@@ -126,6 +127,20 @@ function renderCompact(t: TestEvidence): string {
   return items.length
     ? `<ol class="xlist mono">${items.join('')}</ol>` // the page says once where the exchanges are in full (PASSED_EVIDENCE_NOTE)
     : '<p class="muted">No exchange or delivery was recorded.</p>';
+}
+
+/**
+ * A passed test longer than this many lines (exploration makes hundreds of exchanges) lists each
+ * distinct line once with its count, in the order each first came: the page stays small, and the
+ * exchanges in order are in conformance.json.
+ */
+export const GROUPED_ABOVE = 60;
+
+function renderGrouped(lines: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const items = [...counts].map(([line, n]) => `<li>${e(line)}${n > 1 ? ` <span class="muted">×${n}</span>` : ''}</li>`);
+  return `<p class="muted">${lines.length} lines, each distinct one once with its count, in the order each first came (in order: conformance.json).</p><ul class="xlist mono">${items.join('')}</ul>`;
 }
 
 /** A test's evidence: in full (failed, warned, informational, not tested), or one line per exchange (passed). */

@@ -1,6 +1,6 @@
 /** The evidence of index.html: small for a passing run, readable for a failing one. */
 import { describe, expect, it } from 'vitest';
-import { commonResponseHeaders, evidenceHomes, presentBody, renderTestEvidence } from '../../../harness/report/evidence-html.js';
+import { GROUPED_ABOVE, commonResponseHeaders, evidenceHomes, presentBody, renderTestEvidence } from '../../../harness/report/evidence-html.js';
 import type { TestEvidence } from '../../../harness/report/result-file.js';
 
 function testWith(name: string, requirement: string, statusHeaders: Array<Record<string, string>>): TestEvidence {
@@ -32,6 +32,17 @@ describe('evidence in index.html', () => {
     expect(html).toContain('(+ 1 headers every response carries)');
     expect(html).toContain('content-type: application/json');
     expect(html).toContain('"a": 1'); // quotes are not escaped inside <pre>
+  });
+
+  it('groups a long passed test (exploration\'s hundreds of exchanges) by distinct line, each with its count', () => {
+    const t = testWith('A: a', 'A', Array.from({ length: GROUPED_ABOVE + 1 }, () => ({})));
+    t.exchanges.push({ ...t.exchanges[0]!, request: { ...t.exchanges[0]!.request, method: 'POST' } }, t.exchanges[0]!);
+    const html = renderTestEvidence(t, new Map(), false);
+    expect(html.match(/<li>/g)).toHaveLength(2);
+    expect(html).toContain(`<li>GET /api/users/me → 200 <span class="muted">×${GROUPED_ABOVE + 2}</span></li><li>POST /api/users/me → 200</li>`);
+    expect(html).toContain(`${GROUPED_ABOVE + 3} lines`);
+    // At the limit, the order is kept and only neighbours are counted together.
+    expect(renderTestEvidence(testWith('B: b', 'B', Array.from({ length: GROUPED_ABOVE }, () => ({}))), new Map(), false)).toContain('<ol class="xlist mono">');
   });
 
   it('renders a passed test as one line per exchange, and a test once, under its own requirement', () => {
