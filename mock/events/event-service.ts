@@ -104,7 +104,7 @@ export class LockEventService implements EventService {
     return { emitted: this.#dispatch(built, false) };
   }
 
-  /** A member of the lock other than `user` (the owner first), or `user` when it is the only one. */
+  /** A member of the lock other than `user` (the first in the world's order of users), or `user` when it is the only one. */
   #otherMember(lock: MockLock, user: MockUser): MockUser {
     const ids = [lock.ownerUserId, ...lock.members.keys()].filter((id) => id !== user.userId);
     return this.ctx.world.users.find((u) => ids.includes(u.userId)) ?? user;
